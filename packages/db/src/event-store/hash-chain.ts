@@ -1,0 +1,42 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import canonicalize from 'canonicalize';
+import { InvalidEvent } from './errors.ts';
+import type { EventMetadata, JsonObject } from './types.ts';
+
+/** The "previous hash" of a stream's first event. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** Exactly the fields an event's hash covers. */
+export interface ChainedFields {
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  data: JsonObject;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+/**
+ * RFC 8785 (JCS) bytes of an event: the same for the object written and the
+ * object read back from jsonb, whatever order Postgres keeps the keys in.
+ */
+export function canonicalEvent(fields: ChainedFields): string {
+  let text: string | undefined;
+  try {
+    const { streamId, streamVersion, type, data, metadata, createdAt } = fields;
+    // Named one by one: a StoredEvent passed in carries fields the hash does not cover.
+    text = canonicalize({ streamId, streamVersion, type, data, metadata, createdAt: createdAt.toISOString() });
+  } catch (error) {
+    throw new InvalidEvent(`event ${fields.type} is not canonical JSON: ${(error as Error).message}`, { cause: error });
+  }
+  if (text === undefined) throw new InvalidEvent(`event ${fields.type} has no JSON form`);
+  // Postgres jsonb cannot hold U+0000; refuse it here rather than fail mid-append.
+  if (text.includes('\\u0000')) throw new InvalidEvent(`event ${fields.type} contains a NUL character`);
+  return text;
+}
+
+/** sha256(previous hash ‖ canonical event bytes), as lower-case hex. */
+export function chainHash(prevHash: string, canonical: string): string {
+  return bytesToHex(sha256(concatBytes(hexToBytes(prevHash), utf8ToBytes(canonical))));
+}

@@ -1,0 +1,7 @@
+export type { Database, EventsTable, IdempotencyKeysTable, StreamsTable } from './schema.ts';
+export { schemaColumns } from './schema.ts';
+export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
+export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
+export { latestMigration, migrateToLatest, MigrationFailed, MIGRATIONS_DIR } from './migrator.ts';
+export * from './event-store/index.ts';
+export * from './idempotency/idempotency.ts';

@@ -1,0 +1,46 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+const INT8_OID = 20;
+
+/**
+ * Positions, versions and minor-unit amounts are int8 in Postgres. They are
+ * read as numbers, and refused loudly if one ever passes 2^53, rather than
+ * silently rounded.
+ */
+function parseInt8(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`int8 value ${text} is beyond the safe integer range`);
+  return value;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+export interface PoolOptions {
+  max?: number;
+  applicationName?: string;
+  onError?: (error: Error) => void;
+}
+
+export function connectDatabase(url: string, options: PoolOptions = {}): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'peeks',
+    types,
+  });
+  // An idle client losing its server (restart, shutdown) must not crash the process.
+  pool.on('error', options.onError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, pool, close: () => db.destroy() };
+}

@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { connectDatabase, type DatabaseHandle } from './pool.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Any database on the test server, for CREATE/DROP DATABASE. */
+    maintenanceDatabaseUrl: string;
+    /** A database migrated to the latest schema, copied for each test file. */
+    templateDatabase: string;
+  }
+}
+
+export interface TestDatabase extends DatabaseHandle {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+export async function withMaintenanceClient<T>(work: (client: pg.Client) => Promise<T>, url = inject('maintenanceDatabaseUrl')): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated database of its own for one test file; drop it in afterAll. */
+export async function createTestDatabase(options: { max?: number } = {}): Promise<TestDatabase> {
+  const template = inject('templateDatabase');
+  const name = `${template}_${randomBytes(4).toString('hex')}`;
+  await withMaintenanceClient((client) =>
+    client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${client.escapeIdentifier(template)}`),
+  );
+  const url = databaseUrl(inject('maintenanceDatabaseUrl'), name);
+  const handle = connectDatabase(url, { max: options.max ?? 10, applicationName: 'peeks-test' });
+  return {
+    ...handle,
+    url,
+    drop: async () => {
+      await handle.close();
+      await withMaintenanceClient((client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+    },
+  };
+}

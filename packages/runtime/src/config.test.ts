@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readConfig } from './config.ts';
+
+describe('readConfig', () => {
+  it('gives defaults for an empty environment', () => {
+    const config = readConfig({});
+    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', LOG_LEVEL: 'info', HOLD_HOURS: 24, WORKERS: 'on', DATA_DIR: '.data' });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('parses given values and treats empty strings as unset', () => {
+    const config = readConfig({ PORT: '8080', HOLD_HOURS: '72', DATABASE_URL: 'postgres://u:p@db:5432/peeks', LOG_LEVEL: '' });
+    expect(config).toMatchObject({ PORT: 8080, HOLD_HOURS: 72, DATABASE_URL: 'postgres://u:p@db:5432/peeks', LOG_LEVEL: 'info' });
+  });
+
+  it('reports one line per problem, naming each variable', () => {
+    let error: unknown;
+    try {
+      readConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', HOLD_HOURS: '-1', DATABASE_URL: 'mysql://root:hunter2@x/y' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems;
+    expect(problems).toHaveLength(4);
+    expect(problems.find((line) => line.startsWith('PORT: '))).toContain('"eighty"');
+    expect(problems.find((line) => line.startsWith('LOG_LEVEL: '))).toContain('"loud"');
+    expect(problems.find((line) => line.startsWith('HOLD_HOURS: '))).toBeDefined();
+    const urlProblem = problems.find((line) => line.startsWith('DATABASE_URL: '));
+    expect(urlProblem).toContain('postgres://');
+    expect(urlProblem).not.toContain('hunter2');
+  });
+
+  it('refuses a port out of range', () => {
+    expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT: must be at most 65535/);
+  });
+});

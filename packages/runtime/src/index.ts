@@ -1,0 +1,3 @@
+export { readConfig, ConfigError, type Config } from './config.ts';
+export { createLogger, type Logger } from './logger.ts';
+export { isSecretName, scrubSecrets, scrubUrl, REDACTED } from './redaction.ts';

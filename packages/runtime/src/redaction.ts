@@ -1,0 +1,56 @@
+/**
+ * What must never reach a log line: passwords, tokens, cookies, card data,
+ * security answers, recovery codes and keys. Matched on the field's name, so a
+ * new field called `…_password` or `…Token` is covered without a list to keep.
+ */
+const SECRET_NAME = /pass(word|wd|phrase)?|secret|token|cookie|authori[sz]ation|card_?num|card_?number|\bpan\b|cvv|cvc|security_?answer|api_?key|recovery_?code|reset_?code|private_?key|xprv|signature/i;
+
+export const REDACTED = '[redacted]';
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/** A copy of `value` with every secret-named field replaced, at any depth. */
+export function scrubSecrets<T>(value: T): T {
+  return scrub(value, new WeakSet()) as T;
+}
+
+function scrub(value: unknown, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return looksLikeUrl(value) ? scrubUrl(value) : value;
+  if (value === null || typeof value !== 'object') return value;
+  // Errors and buffers are serialized by pino itself; only plain data is walked.
+  if (value instanceof Error || ArrayBuffer.isView(value) || value instanceof Date) return value;
+  if (seen.has(value)) return '[circular]';
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((item) => scrub(item, seen));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = isSecretName(key) && item !== null && item !== undefined ? REDACTED : scrub(item, seen);
+  }
+  return copy;
+}
+
+function looksLikeUrl(value: string): boolean {
+  return value.includes('://') || (value.startsWith('/') && value.includes('?'));
+}
+
+/**
+ * Masks the password of a connection URL and the values of secret-named query
+ * parameters (`/checkout?token=…`), keeping the rest readable.
+ */
+export function scrubUrl(url: string): string {
+  return url
+    .replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@\s]*):[^@/\s]*@/i, `$1:${REDACTED}@`)
+    .replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, separator: string, name: string) =>
+      isSecretName(decodeURIComponentSafe(name)) ? `${separator}${name}=${REDACTED}` : whole,
+    );
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
