@@ -1,0 +1,3 @@
+export * from './envelope.ts';
+export * from './error-codes.ts';
+export * from './health.ts';

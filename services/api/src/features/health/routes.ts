@@ -1,0 +1,19 @@
+import { healthResponse } from '@peeks/contracts';
+import { latestMigration } from '@peeks/db';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError } from '../../plugins/error-envelope.ts';
+
+/** GET /api/health: the API is up, its database answers, and at which migration. */
+export const healthRoutes: FastifyPluginAsyncZod = (app) => {
+  app.get('/api/health', { schema: { response: { 200: healthResponse } } }, async (request) => {
+    let migration: string | null;
+    try {
+      migration = await latestMigration(app.db);
+    } catch (error) {
+      request.log.error({ err: error }, 'health check: database did not answer');
+      throw new ApiError(503, 'Database is unavailable', [{ code: 50300, message: 'Service unavailable' }]);
+    }
+    return { response: 'success' as const, database: 'up' as const, migration };
+  });
+  return Promise.resolve();
+};

@@ -1,0 +1,71 @@
+import { errorCatalogue, errorCodes, type ErrorEnvelope } from '@peeks/contracts';
+import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error a handler throws on purpose: it reaches the client as it is. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly errors: ErrorEnvelope['errors'];
+  constructor(statusCode: number, message: string, errors: ErrorEnvelope['errors'] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = statusCode;
+    this.errors = errors;
+  }
+}
+
+function send(reply: FastifyReply, statusCode: number, message: string, errors: ErrorEnvelope['errors']) {
+  const body: ErrorEnvelope = { response: 'error', message, errors };
+  return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
+}
+
+const fromCode = (code: keyof typeof errorCatalogue) => ({ code, message: errorCatalogue[code] });
+
+/** What the client is told for an error. Anything unforeseen is a plain 500 without details. */
+function describe(error: FastifyError | Error): { statusCode: number; message: string; errors: ErrorEnvelope['errors'] } {
+  if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, errors: error.errors };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const errors = error.validation.map((issue) => ({
+      code: errorCodes.invalidArguments,
+      ...(issue.instancePath ? { field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') } : {}),
+      message: issue.message ?? errorCatalogue[errorCodes.invalidArguments],
+    }));
+    return { statusCode: 400, message: errors[0]?.message ?? errorCatalogue[errorCodes.invalidArguments], errors };
+  }
+  if (error instanceof StreamVersionConflict) return { statusCode: 409, message: errorCatalogue[errorCodes.conflict], errors: [fromCode(errorCodes.conflict)] };
+  if (error instanceof IdempotencyKeyReused) {
+    return { statusCode: 409, message: errorCatalogue[errorCodes.idempotencyKeyReused], errors: [fromCode(errorCodes.idempotencyKeyReused)] };
+  }
+  if (error instanceof InvalidEvent) return { statusCode: 400, message: errorCatalogue[errorCodes.invalidArguments], errors: [fromCode(errorCodes.invalidArguments)] };
+
+  // fastify's own client errors: bad JSON, too large, wrong content type, ...
+  const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+  if (statusCode === 413) return { statusCode, message: errorCatalogue[errorCodes.payloadTooLarge], errors: [fromCode(errorCodes.payloadTooLarge)] };
+  if (statusCode === 415) return { statusCode, message: errorCatalogue[errorCodes.unsupportedMediaType], errors: [fromCode(errorCodes.unsupportedMediaType)] };
+  if (statusCode >= 400 && statusCode < 500) {
+    return { statusCode, message: error.message, errors: [{ code: errorCodes.invalidFormat, message: error.message }] };
+  }
+  return { statusCode: 500, message: errorCatalogue[errorCodes.internal], errors: [fromCode(errorCodes.internal)] };
+}
+
+/**
+ * Every failure leaves as the platform's error envelope, including fastify's
+ * own (bad JSON, body too large, unknown route). Stacks stay in the log.
+ */
+export const errorEnvelope = fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      const described = describe(error);
+      if (described.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      else request.log.debug({ err: error }, 'request refused');
+      return send(reply, described.statusCode, described.message, described.errors);
+    });
+
+    app.setNotFoundHandler((request, reply) =>
+      send(reply, 404, errorCatalogue[errorCodes.notFound], [{ ...fromCode(errorCodes.notFound), message: `No route for ${request.method} ${request.url.split('?')[0] ?? ''}` }]),
+    );
+  },
+  { name: 'error-envelope' },
+);

@@ -1,0 +1,34 @@
+import type { Database } from '@peeks/db';
+import type { Config, Logger } from '@peeks/runtime';
+import type { Kysely } from 'kysely';
+import { PgBoss } from 'pg-boss';
+import { runIdempotencyKeyExpiry } from './idempotency-key-expiry.ts';
+
+export interface Workers {
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+export interface WorkerDeps {
+  databaseUrl: string;
+  db: Kysely<Database>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS'>;
+  log: Logger;
+}
+
+/**
+ * Starts pg-boss in its own `pgboss` schema of the same database (it creates
+ * and migrates that schema itself) and registers every queue's handler. Any
+ * number of processes may do this at once: pg-boss hands each job to one.
+ */
+export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
+  const log = deps.log.child({ component: 'worker' });
+  const boss = new PgBoss({ connectionString: deps.databaseUrl, schema: 'pgboss', application_name: 'peeks-worker', max: 4 });
+  boss.on('error', (error: unknown) => {
+    log.error({ err: error }, 'pg-boss error');
+  });
+  await boss.start();
+  await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
+  log.info('workers started');
+  return { boss, stop: () => boss.stop({ graceful: true, timeout: 10_000 }) };
+}
