@@ -1,9 +1,10 @@
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
@@ -18,12 +19,8 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
-  {
-    files: ['web/src/**/*.{ts,tsx}'],
-    languageOptions: { globals: globals.browser },
-    plugins: { 'react-hooks': reactHooks },
-    rules: reactHooks.configs.recommended.rules,
-  },
+  { ...reactHooks.configs.flat.recommended, files: ['web/src/**/*.{ts,tsx}'] },
+  { files: ['web/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {
     files: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },

@@ -12,7 +12,7 @@ export interface DatabaseServer {
   url: string;
   /** True when the data directory was created by this start. */
   created: boolean;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 const USER = 'postgres';

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
-const INT8_OID = 20;
+const INT8_OID = pg.types.builtins.INT8;
 
 /**
  * Positions, versions and minor-unit amounts are int8 in Postgres. They are
@@ -15,15 +15,13 @@ function parseInt8(text: string): number {
   return value;
 }
 
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
-};
+const types = new pg.TypeOverrides();
+types.setTypeParser(INT8_OID, parseInt8);
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   pool: pg.Pool;
-  close(): Promise<void>;
+  close: () => Promise<void>;
 }
 
 export interface PoolOptions {

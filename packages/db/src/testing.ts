@@ -14,7 +14,7 @@ declare module 'vitest' {
 
 export interface TestDatabase extends DatabaseHandle {
   url: string;
-  drop(): Promise<void>;
+  drop: () => Promise<void>;
 }
 
 export function databaseUrl(serverUrl: string, database: string): string {

@@ -17,7 +17,10 @@ async function main(): Promise<void> {
     const server = await openDatabaseServer(config, log);
     shutdown.onSignals();
     shutdown.add('database server', () => server.stop());
-    const database = connectDatabase(server.url, { onError: (error) => log.warn({ err: error }, 'idle database connection lost') });
+    const database = connectDatabase(server.url, { onError: (error) => {
+        log.warn({ err: error }, 'idle database connection lost');
+      },
+    });
     shutdown.add('database pool', () => database.close());
 
     const migration = await migrateToLatest(database.db);

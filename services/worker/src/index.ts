@@ -6,7 +6,7 @@ import { runIdempotencyKeyExpiry } from './idempotency-key-expiry.ts';
 
 export interface Workers {
   boss: PgBoss;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export interface WorkerDeps {

@@ -11,7 +11,10 @@ async function main(): Promise<void> {
     const server = await openDatabaseServer(config, log);
     shutdown.onSignals();
     shutdown.add('database server', () => server.stop());
-    const database = connectDatabase(server.url, { applicationName: 'peeks-worker', onError: (error) => log.warn({ err: error }, 'idle database connection lost') });
+    const database = connectDatabase(server.url, { applicationName: 'peeks-worker', onError: (error) => {
+        log.warn({ err: error }, 'idle database connection lost');
+      },
+    });
     shutdown.add('database pool', () => database.close());
     await migrateToLatest(database.db);
     const workers = await startWorkers({ databaseUrl: server.url, db: database.db, config, log });

@@ -81,9 +81,9 @@ describe('readAll', () => {
       })
       .map(({ transactions, picks, polls }) => {
         // Interleave the transactions' steps in the order the picks choose, keeping each one's own order.
-        const remaining = transactions.map((transaction, tx) => [
+        const remaining = transactions.map((transaction, tx): Step[] => [
           ...Array.from({ length: transaction.appends }, (): Step => ({ kind: 'append', tx })),
-          { kind: 'end', tx } as Step,
+          { kind: 'end', tx },
         ]);
         const steps: Step[] = [];
         for (let index = 0; remaining.some((queue) => queue.length > 0); index++) {

@@ -25,7 +25,10 @@ export const webApp = fp(
       },
     });
     app.get('/*', { schema: { hide: true } }, (request, reply) => {
-      if (request.url === '/api' || request.url.startsWith('/api/')) return reply.callNotFound();
+      if (request.url === '/api' || request.url.startsWith('/api/')) {
+        reply.callNotFound();
+        return reply;
+      }
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
   },

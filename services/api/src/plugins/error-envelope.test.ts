@@ -1,0 +1,88 @@
+import { errorEnvelope as errorEnvelopeSchema } from '@peeks/contracts';
+import { StreamVersionConflict } from '@peeks/db';
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { ApiError } from './error-envelope.ts';
+
+let subject: TestApp;
+beforeAll(async () => {
+  subject = await createTestApp({
+    extend: (app) => {
+      app.post('/api/test/echo', { schema: { body: z.object({ amount: z.number().int().positive('Amount must be positive'), note: z.string().max(5) }) } }, (request) => ({
+        response: 'success',
+        ...request.body,
+      }));
+      app.get('/api/test/boom', () => {
+        throw new Error('secret internals at /srv/app.ts:42');
+      });
+      app.get('/api/test/conflict', () => {
+        throw new StreamVersionConflict('wallet-1', 3, 4);
+      });
+      app.get('/api/test/refused', () => {
+        throw new ApiError(422, 'Insufficient funds', [{ code: 4040, field: 'amount', message: 'Invalid amount' }]);
+      });
+    },
+  });
+});
+afterAll(() => subject.close());
+
+async function call(options: InjectOptions) {
+  const response = await subject.app.inject(options);
+  return { statusCode: response.statusCode, body: errorEnvelopeSchema.parse(response.json()) };
+}
+
+describe('error envelope', () => {
+  it('answers an unknown API route with 404', async () => {
+    expect(await call({ method: 'GET', url: '/api/no-such-thing?x=1' })).toEqual({
+      statusCode: 404,
+      body: { response: 'error', message: 'Not found', errors: [{ code: 40400, message: 'No route for GET /api/no-such-thing' }] },
+    });
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/json' }, payload: '{"amount": 1,' });
+    expect(statusCode).toBe(400);
+    expect(body.errors[0]?.code).toBe(4003);
+  });
+
+  it('answers a failed validation with 400 and the field it concerns', async () => {
+    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', payload: { amount: -5, note: 'too long' } });
+    expect(statusCode).toBe(400);
+    expect(body.message).toBe('Amount must be positive');
+    expect(body.errors).toEqual(
+      expect.arrayContaining([
+        { code: 4002, field: 'amount', message: 'Amount must be positive' },
+        expect.objectContaining({ code: 4002, field: 'note' }),
+      ]),
+    );
+  });
+
+  it('answers a body over the limit with 413', async () => {
+    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', payload: { amount: 1, note: 'x'.repeat(2 * 1024 * 1024) } });
+    expect(statusCode).toBe(413);
+    expect(body.errors[0]?.code).toBe(41300);
+  });
+
+  it('answers an unsupported content type with 415', async () => {
+    const { statusCode } = await call({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/xml' }, payload: '<amount>1</amount>' });
+    expect(statusCode).toBe(415);
+  });
+
+  it('hides an unexpected failure behind a plain 500 and logs it', async () => {
+    const response = await subject.app.inject({ method: 'GET', url: '/api/test/boom' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ response: 'error', message: 'Something went wrong', errors: [{ code: 50000, message: 'Something went wrong' }] });
+    expect(response.body).not.toContain('secret internals');
+    expect(subject.logLines.some((line) => line.msg === 'request failed' && JSON.stringify(line).includes('secret internals'))).toBe(true);
+  });
+
+  it('maps a stream conflict to 409 and a deliberate refusal to its own status', async () => {
+    expect((await call({ method: 'GET', url: '/api/test/conflict' })).statusCode).toBe(409);
+    expect(await call({ method: 'GET', url: '/api/test/refused' })).toEqual({
+      statusCode: 422,
+      body: { response: 'error', message: 'Insufficient funds', errors: [{ code: 4040, field: 'amount', message: 'Invalid amount' }] },
+    });
+  });
+});
