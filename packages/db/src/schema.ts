@@ -13,10 +13,7 @@ export interface Database {
 
 export interface StreamsTable {
   stream_id: string;
-  version: number;
-  last_hash: string;
-  created_at: ColumnType<Date, Date, Date>;
-  updated_at: ColumnType<Date, Date, Date>;
+  created_at: ColumnType<Date, Date, never>;
 }
 
 export interface EventsTable {
@@ -52,7 +49,7 @@ function columnsOf<Table>() {
 }
 
 export const schemaColumns = {
-  streams: columnsOf<StreamsTable>()(['stream_id', 'version', 'last_hash', 'created_at', 'updated_at']),
+  streams: columnsOf<StreamsTable>()(['stream_id', 'created_at']),
   events: columnsOf<EventsTable>()([
     'position', 'stream_id', 'stream_version', 'type', 'data', 'metadata', 'created_at', 'transaction_id', 'prev_hash', 'hash',
   ]),

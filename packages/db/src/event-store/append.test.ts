@@ -5,6 +5,7 @@ import { appendToStream } from './append.ts';
 import { InvalidEvent, StreamVersionConflict } from './errors.ts';
 import { GENESIS_HASH } from './hash-chain.ts';
 import { readStream } from './read.ts';
+import { streamHeads } from './stream-heads.ts';
 import { verifyStream } from './verify.ts';
 import type { JsonObject } from './types.ts';
 
@@ -114,6 +115,52 @@ describe('appendToStream', () => {
     expect(await eventCount(streamId)).toBe(0);
     const retried = await appendToStream(database.db, streamId, [deposited(1)], { expectedVersion: 0 });
     expect(retried.version).toBe(1);
+  });
+
+  it('is not misled by a cached head from a transaction that rolled back', async () => {
+    const streamId = freshStream();
+    await appendToStream(database.db, streamId, [deposited(1)], { expectedVersion: 0 });
+    await database.db
+      .transaction()
+      .execute(async (trx) => {
+        await appendToStream(trx, streamId, [deposited(2)], { expectedVersion: 1 });
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    expect(streamHeads.get(streamId)?.version).toBe(2);
+
+    const phantom = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 2 }).catch((error: unknown) => error);
+    expect(phantom).toMatchObject({ name: 'StreamVersionConflict', actualVersion: 1 });
+    const real = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 1 });
+    expect(real.version).toBe(2);
+    expect((await verifyStream(database.db, streamId)).breaks).toEqual([]);
+  });
+
+  it('is not misled by a cached head that another process has moved past', async () => {
+    const streamId = freshStream();
+    const first = await appendToStream(database.db, streamId, [deposited(1)], { expectedVersion: 0 });
+    await appendToStream(database.db, streamId, [deposited(2)], { expectedVersion: 1 });
+    // As another process would leave it: this process still believes version 1.
+    streamHeads.set(streamId, { version: 1, hash: first.events[0]!.hash });
+
+    const stale = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 1 }).catch((error: unknown) => error);
+    expect(stale).toMatchObject({ name: 'StreamVersionConflict', actualVersion: 2 });
+    expect((await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 2 })).version).toBe(3);
+    expect(await eventCount(streamId)).toBe(3);
+  });
+
+  it('writes all of a multi-event append or none of it when writers race', async () => {
+    const streamId = freshStream();
+    await appendToStream(database.db, streamId, [deposited(0)], { expectedVersion: 0 });
+    const outcomes = await Promise.allSettled(
+      [1, 2, 3, 4].map((batch) => appendToStream(database.db, streamId, Array.from({ length: batch }, () => deposited(batch)), { expectedVersion: 1 })),
+    );
+    const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    expect(winners).toHaveLength(1);
+    const stored = await readStream(database.db, streamId);
+    expect(new Set(stored.slice(1).map((event) => event.data.amount)).size).toBe(1);
+    expect(stored).toHaveLength(1 + Number(stored[1]!.data.amount));
+    expect((await verifyStream(database.db, streamId)).breaks).toEqual([]);
   });
 
   it('refuses events that cannot be stored faithfully, writing nothing', async () => {

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { InvalidEvent, StreamVersionConflict } from './errors.ts';
 import { GENESIS_HASH, canonicalEvent, chainHash } from './hash-chain.ts';
+import { streamHeads, type StreamHead } from './stream-heads.ts';
 import type { EventMetadata, ExpectedVersion, JsonObject, NewEvent, StoredEvent } from './types.ts';
 
 export interface AppendOptions {
@@ -17,18 +18,21 @@ export interface AppendResult<Type extends string, Data extends JsonObject> {
 }
 
 const NO_METADATA: EventMetadata = { actor: null, requestId: null, idempotencyKey: null, clientIp: null };
-const ANY_VERSION_ATTEMPTS = 3;
+const EMPTY_STREAM: StreamHead = { version: 0, hash: GENESIS_HASH };
+const ATTEMPTS = 3;
 
 /**
  * Appends events to one stream if it is at `expectedVersion`, else throws
  * StreamVersionConflict and writes nothing.
  *
- * The check and the write are one statement: the stream head is moved with a
- * compare-and-set (`version = expected AND last_hash = previous`) and the
- * events are inserted only if that moved a row. Concurrent appenders with the
- * same expectation queue on the head's row lock; the first wins, the rest see
- * the new version and get nothing. Pass a transaction as `db` to append in
- * the same transaction as inline projections.
+ * One call of the `append_events` SQL function is the whole check-and-write:
+ * the unique (stream, version) index gives each version to exactly one
+ * writer (`ON CONFLICT DO NOTHING`), and the rows go in only if the event
+ * they chain from exists with the hash they were chained to. So no append
+ * can skip a version, chain onto an event that was rolled back, or
+ * half-succeed. Conflicts never raise an SQL error, so a caller's
+ * transaction stays usable. Pass a transaction as `db` to
+ * append in the same transaction as inline projections.
  */
 export async function appendToStream<Type extends string, Data extends JsonObject>(
   db: Kysely<Database>,
@@ -43,45 +47,57 @@ export async function appendToStream<Type extends string, Data extends JsonObjec
   }
   const metadata: EventMetadata = { ...NO_METADATA, ...options.metadata };
   const createdAt = (options.now ?? (() => new Date()))();
+  const append = (head: StreamHead) => insertAfter(db, streamId, head, events, metadata, createdAt);
 
-  if (expectedVersion !== 'any') {
-    const head = expectedVersion === 0 ? { version: 0, lastHash: GENESIS_HASH } : await readHead(db, streamId);
+  if (expectedVersion === 'any') return appendAtHead(db, streamId, append);
+
+  const cached = streamHeads.get(streamId);
+  let head = expectedVersion === 0 ? EMPTY_STREAM : cached?.version === expectedVersion ? cached : await readHead(db, streamId);
+  for (let attempt = 1; ; attempt++) {
     if (head.version !== expectedVersion) throw new StreamVersionConflict(streamId, expectedVersion, head.version);
-    const written = await writeIfAt(db, streamId, head, events, metadata, createdAt);
-    // Someone appended between our read and our write: the caller decided on stale state.
-    if (!written) throw new StreamVersionConflict(streamId, expectedVersion, null);
-    return written;
+    const written = await append(head);
+    if (written) return written;
+    // Nothing went in: another writer took the version (the re-read shows it
+    // and the check above refuses), or our cached head was stale (the re-read
+    // corrects it and we try again).
+    if (attempt === ATTEMPTS) throw new StreamVersionConflict(streamId, expectedVersion, null);
+    head = await readHead(db, streamId);
   }
+}
 
-  // 'any': lock the head so the write cannot lose a race. Only two writers
-  // creating the same stream can still collide, and the loser's second
-  // attempt finds the head to lock.
-  const appendAtHead = async (trx: Kysely<Database>) => {
+/**
+ * `'any'`: lock the stream's registration row so concurrent 'any' appenders
+ * queue instead of racing; only two writers creating the same stream can
+ * still collide, and the loser then finds the row to lock.
+ */
+async function appendAtHead<Result>(
+  db: Kysely<Database>,
+  streamId: string,
+  append: (head: StreamHead) => Promise<Result | null>,
+): Promise<Result> {
+  const locked = async (trx: Kysely<Database>) => {
     for (let attempt = 1; ; attempt++) {
-      const written = await writeIfAt(trx, streamId, await readHead(trx, streamId, { lock: true }), events, metadata, createdAt);
+      await trx.selectFrom('streams').select('stream_id').where('stream_id', '=', streamId).forUpdate().execute();
+      const written = await append(await readHead(trx, streamId));
       if (written) return written;
-      if (attempt === ANY_VERSION_ATTEMPTS) throw new StreamVersionConflict(streamId, 'any', null);
+      if (attempt === ATTEMPTS) throw new StreamVersionConflict(streamId, 'any', null);
     }
   };
-  return db.isTransaction ? appendAtHead(db) : db.transaction().execute(appendAtHead);
+  return db.isTransaction ? locked(db) : db.transaction().execute(locked);
 }
 
-interface StreamHead {
-  version: number;
-  lastHash: string;
-}
-
-async function readHead(db: Kysely<Database>, streamId: string, options: { lock?: boolean } = {}): Promise<StreamHead> {
-  const row = await db
-    .selectFrom('streams')
-    .select(['version', 'last_hash'])
+async function readHead(db: Kysely<Database>, streamId: string): Promise<StreamHead> {
+  const last = await db
+    .selectFrom('events')
+    .select(['stream_version', 'hash'])
     .where('stream_id', '=', streamId)
-    .$if(options.lock === true, (query) => query.forUpdate())
+    .orderBy('stream_version', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return row ? { version: row.version, lastHash: row.last_hash } : { version: 0, lastHash: GENESIS_HASH };
+  return last ? { version: last.stream_version, hash: last.hash } : EMPTY_STREAM;
 }
 
-async function writeIfAt<Type extends string, Data extends JsonObject>(
+async function insertAfter<Type extends string, Data extends JsonObject>(
   db: Kysely<Database>,
   streamId: string,
   head: StreamHead,
@@ -89,36 +105,21 @@ async function writeIfAt<Type extends string, Data extends JsonObject>(
   metadata: EventMetadata,
   createdAt: Date,
 ): Promise<AppendResult<Type, Data> | null> {
-  const chained: { version: number; type: Type; data: Data; json: string; prevHash: string; hash: string }[] = [];
-  let prevHash = head.lastHash;
+  const chained: (ChainedRow & { type: Type; data: Data })[] = [];
+  let prevHash = head.hash;
   for (const [index, event] of events.entries()) {
     const version = head.version + index + 1;
     const hash = chainHash(prevHash, canonicalEvent({ streamId, streamVersion: version, type: event.type, data: event.data, metadata, createdAt }));
     chained.push({ version, type: event.type, data: event.data, json: JSON.stringify(event.data), prevHash, hash });
     prevHash = hash;
   }
-  const newVersion = head.version + events.length;
 
-  const { rows } = await sql<{ position: number; stream_version: number; transaction_id: string }>`
-    WITH head AS (
-      INSERT INTO streams AS s (stream_id, version, last_hash, created_at, updated_at)
-      VALUES (${streamId}, ${newVersion}, ${prevHash}, ${createdAt}, ${createdAt})
-      ON CONFLICT (stream_id) DO UPDATE
-        SET version = excluded.version, last_hash = excluded.last_hash, updated_at = excluded.updated_at
-        WHERE s.version = ${head.version} AND s.last_hash = ${head.lastHash}
-      RETURNING s.stream_id
+  const { rows } = await sql<{ event_position: number; event_version: number; event_transaction_id: string }>`
+    SELECT event_position, event_version, event_transaction_id FROM append_events(
+      ${streamId}, ${head.version}, ${head.hash},
+      ${chained.map((event) => event.type)}::text[], ${chained.map((event) => event.json)}::text[],
+      ${JSON.stringify(metadata)}::jsonb, ${createdAt}::timestamptz, ${chained.map((event) => event.hash)}::text[]
     )
-    INSERT INTO events (stream_id, stream_version, type, data, metadata, created_at, prev_hash, hash)
-    SELECT head.stream_id, e.stream_version, e.type, e.data::jsonb, ${JSON.stringify(metadata)}::jsonb, ${createdAt}, e.prev_hash, e.hash
-    FROM head CROSS JOIN unnest(
-      ${chained.map((e) => e.version)}::bigint[],
-      ${chained.map((e) => e.type)}::text[],
-      ${chained.map((e) => e.json)}::text[],
-      ${chained.map((e) => e.prevHash)}::text[],
-      ${chained.map((e) => e.hash)}::text[]
-    ) AS e (stream_version, type, data, prev_hash, hash)
-    ORDER BY e.stream_version
-    RETURNING position, stream_version, transaction_id::text
   `
     .execute(db)
     .catch((error: unknown) => {
@@ -126,33 +127,35 @@ async function writeIfAt<Type extends string, Data extends JsonObject>(
     });
 
   if (rows.length === 0) return null;
-  const byVersion = new Map(rows.map((row) => [row.stream_version, row]));
-  return {
-    version: newVersion,
-    events: chained.map((event) => {
-      const row = byVersion.get(event.version);
-      if (!row) throw new Error(`append to ${streamId} lost version ${event.version}`);
-      return {
-        position: row.position,
-        streamId,
-        streamVersion: event.version,
-        type: event.type,
-        data: event.data,
-        metadata,
-        createdAt,
-        transactionId: row.transaction_id,
-        prevHash: event.prevHash,
-        hash: event.hash,
-      };
-    }),
-  };
+  const byVersion = new Map(rows.map((row) => [row.event_version, row]));
+  const stored = chained.map((event): StoredEvent<Type, Data> => {
+    const row = byVersion.get(event.version);
+    if (!row) throw new Error(`append to ${streamId} lost version ${event.version}`);
+    return {
+      position: row.event_position,
+      streamId,
+      streamVersion: event.version,
+      type: event.type,
+      data: event.data,
+      metadata,
+      createdAt,
+      transactionId: row.event_transaction_id,
+      prevHash: event.prevHash,
+      hash: event.hash,
+    };
+  });
+  streamHeads.set(streamId, { version: head.version + chained.length, hash: prevHash });
+  return { version: head.version + chained.length, events: stored };
 }
 
-function translateWriteError(error: unknown, streamId: string, expected: number): unknown {
+type ChainedRow = { version: number; type: string; json: string; prevHash: string; hash: string };
+
+function translateWriteError(error: unknown, streamId: string, expectedVersion: ExpectedVersion): unknown {
   const code = (error as { code?: unknown }).code;
-  // Unique (stream_id, stream_version) or a serialization failure under a
-  // stricter isolation level: another writer got there first.
-  if (code === '23505' || code === '40001') return new StreamVersionConflict(streamId, expected, null);
+  // A serialization failure under a stricter isolation level, or a version
+  // taken despite the claim (which should not happen): another writer got
+  // there first, and the statement wrote nothing.
+  if (code === '40001' || code === '23505') return new StreamVersionConflict(streamId, expectedVersion, null);
   // Text jsonb refuses (unsupported Unicode escapes and the like).
   if (code === '22P05' || code === '22P02') return new InvalidEvent(`event data for ${streamId} is not storable: ${(error as Error).message}`, { cause: error });
   return error;

@@ -68,14 +68,20 @@ describe('hash chain', () => {
     expect(report.breaks[0]).toMatchObject({ streamId, version: 2 });
   });
 
-  it('detects a deleted event, in the middle or at the end', async () => {
-    const middle = await streamOf(3);
-    await tamper(database.db, sql`DELETE FROM events WHERE stream_id = ${middle} AND stream_version = 2`);
-    expect((await verifyStream(database.db, middle)).breaks).toEqual([{ streamId: middle, version: 2, reason: 'version 3 found where 2 belongs' }]);
+  it('detects a deleted event in the middle of a stream', async () => {
+    const streamId = await streamOf(3);
+    await tamper(database.db, sql`DELETE FROM events WHERE stream_id = ${streamId} AND stream_version = 2`);
+    expect((await verifyStream(database.db, streamId)).breaks).toEqual([{ streamId, version: 2, reason: 'version 3 found where 2 belongs' }]);
+  });
 
-    const end = await streamOf(3);
-    await tamper(database.db, sql`DELETE FROM events WHERE stream_id = ${end} AND stream_version = 3`);
-    expect((await verifyStream(database.db, end)).breaks).toEqual([{ streamId: end, version: null, reason: 'stream head (version 3) does not match its 2 events' }]);
+  it('detects an event inserted behind the store with a forged place in the chain', async () => {
+    const streamId = await streamOf(2);
+    await tamper(
+      database.db,
+      sql`INSERT INTO events (stream_id, stream_version, type, data, metadata, created_at, prev_hash, hash)
+          SELECT stream_id, 3, type, '{"amount": 100000}', metadata, created_at, hash, repeat('b', 64) FROM events WHERE stream_id = ${streamId} AND stream_version = 2`,
+    );
+    expect((await verifyStream(database.db, streamId)).breaks).toEqual([{ streamId, version: 3, reason: 'stored fields do not hash to the stored hash' }]);
   });
 
   it('reports every broken stream when verifying them all', async () => {

@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { appendToStream, connectDatabase, readStream } from '@peeks/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * `npm start` as a newcomer runs it: no DATABASE_URL, so an embedded
+ * PostgreSQL under DATA_DIR. This runs whatever DATABASE_URL the test run
+ * itself has, so CI exercises the embedded path too.
+ */
+const ROOT = path.resolve(import.meta.dirname, '..');
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(ROOT, '.data', 'start-test-'));
+  // Postgres runs as its own system user and must reach its directory inside this one.
+  await chmod(dataDir, 0o755);
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+interface Started {
+  child: ChildProcess;
+  lines: Record<string, unknown>[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function startServer(env: Record<string, string>): Started {
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
+  const child = spawn(process.execPath, [path.join(ROOT, 'services/api/src/main.ts')], {
+    cwd: ROOT,
+    env: { ...inherited, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Record<string, unknown>[] = [];
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    const complete = stdout.split('\n');
+    stdout = complete.pop() ?? '';
+    for (const line of complete.filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
+    resolve(code);
+  }));
+  return { child, lines, stderr: () => stderr, exited };
+}
+
+async function until<T>(find: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Postgres processes serving this test's data directory, read from /proc. */
+async function postgresProcessesFor(dir: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes('postgres') && cmdline.includes(dir)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+async function upAndHealthy(server: Started) {
+  const up = await until(() => server.lines.find((line) => line.msg === 'Peeks Wallet is up'), 'the server to come up');
+  const health = await fetch(`${String(up.url)}/api/health`);
+  const database = await until(() => server.lines.find((line) => line.msg === 'embedded PostgreSQL is up'), 'the database line');
+  const password = (await readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
+  return { health, databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${String(database.port)}/peeks` };
+}
+
+async function interrupt(server: Started): Promise<number | null> {
+  server.child.kill('SIGINT');
+  return server.exited;
+}
+
+describe('npm start on embedded PostgreSQL', () => {
+  it('serves /api/health, keeps its data across restarts and leaves no postgres behind on Ctrl-C', async () => {
+    const first = startServer({});
+    const firstRun = await upAndHealthy(first).catch((error: unknown) => {
+      first.child.kill('SIGKILL');
+      throw new Error(`${String(error)}\n${first.stderr()}`);
+    });
+    expect(firstRun.health.status).toBe(200);
+    expect(await firstRun.health.json()).toMatchObject({ response: 'success', database: 'up', migration: expect.stringMatching(/^\d{4}_/) as unknown });
+    expect(first.lines.some((line) => line.msg === 'creating embedded PostgreSQL data directory')).toBe(true);
+
+    const writer = connectDatabase(firstRun.databaseUrl, { max: 1 });
+    await appendToStream(writer.db, 'smoke-1', [{ type: 'Noted', data: { by: 'first run' } }], { expectedVersion: 0 });
+    await writer.close();
+
+    expect(await interrupt(first)).toBe(0);
+    expect(await postgresProcessesFor(dataDir)).toEqual([]);
+
+    const second = startServer({});
+    const secondRun = await upAndHealthy(second);
+    expect(secondRun.health.status).toBe(200);
+    expect(second.lines.some((line) => line.msg === 'reusing embedded PostgreSQL data directory')).toBe(true);
+    const reader = connectDatabase(secondRun.databaseUrl, { max: 1 });
+    expect((await readStream(reader.db, 'smoke-1')).map((event) => event.data)).toEqual([{ by: 'first run' }]);
+    await reader.close();
+
+    expect(await interrupt(second)).toBe(0);
+    expect(await postgresProcessesFor(dataDir)).toEqual([]);
+  }, 150_000);
+
+  it('refuses to start on bad configuration, one line per problem naming the variable', async () => {
+    const server = startServer({ PORT: 'eighty', HOLD_HOURS: 'soon' });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toContain('Configuration is invalid:');
+    expect(server.stderr()).toMatch(/^PORT: .*"eighty"/m);
+    expect(server.stderr()).toMatch(/^HOLD_HOURS: .*"soon"/m);
+    expect(await postgresProcessesFor(dataDir)).toEqual([]);
+  });
+});
