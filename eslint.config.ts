@@ -5,7 +5,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**'] },
+  // k6 scripts run in k6's own JavaScript runtime, not Node.
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', 'load/k6/**'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,0 +1,10 @@
+# The API (and, with another command, the workers) for a production-like run.
+FROM node:24-bookworm-slim
+WORKDIR /app
+ENV CI=true
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
+EXPOSE 3000
+USER node
+CMD ["node", "services/api/src/main.ts"]
