@@ -4,6 +4,8 @@ import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
 import { runIdempotencyKeyExpiry } from './idempotency-key-expiry.ts';
 
+const ADMIN_SHUTDOWN = '57P01';
+
 export interface Workers {
   boss: PgBoss;
   stop: () => Promise<void>;
@@ -25,7 +27,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
   const boss = new PgBoss({ connectionString: deps.databaseUrl, schema: 'pgboss', application_name: 'peeks-worker', max: 4 });
   boss.on('error', (error: unknown) => {
-    log.error({ err: error }, 'pg-boss error');
+    // On Ctrl-C the embedded server gets the signal too and may close our
+    // connections before the workers have stopped: expected, not a fault.
+    if ((error as { code?: unknown }).code === ADMIN_SHUTDOWN) log.warn('database is shutting down');
+    else log.error({ err: error }, 'pg-boss error');
   });
   await boss.start();
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
