@@ -1,8 +1,4 @@
-import { runDatabaseCommand } from './database-command.ts';
-import { migrateToLatest } from './migrator.ts';
+import { runDatabaseProcess } from './database-process.ts';
 
-/** `npm run migrate`: apply pending migrations and stop. */
-runDatabaseCommand(async (db, log) => {
-  log.info({ migration: await migrateToLatest(db) }, 'database is at the latest migration');
-  return 0;
-});
+/** `npm run migrate`: apply pending migrations (every process does on start) and stop. */
+runDatabaseProcess('peeks-migrate', () => Promise.resolve(0));

@@ -1,0 +1,57 @@
+import { ConfigError, Shutdown, createLogger, readConfig, type Config, type Logger } from '@peeks/runtime';
+import type { Kysely } from 'kysely';
+import { openDatabaseServer } from './database-server.ts';
+import { migrateToLatest } from './migrator.ts';
+import { connectDatabase } from './pool.ts';
+import type { Database } from './schema.ts';
+
+export interface DatabaseProcess {
+  config: Config;
+  log: Logger;
+  /** Add what the process starts; it is stopped in reverse order, before the database. */
+  shutdown: Shutdown;
+  db: Kysely<Database>;
+  databaseUrl: string;
+}
+
+/**
+ * The start every process of the product shares: configuration, logger, the
+ * database server (embedded unless DATABASE_URL) and pool, migrations, and an
+ * ordered shutdown on SIGINT/SIGTERM. `body` adds the process's own work. If
+ * it returns an exit code, the process stops with it (one-off commands);
+ * otherwise it keeps running until a signal (the API, the workers). A failure
+ * anywhere stops what had started and exits 1 with the error's message.
+ */
+export function runDatabaseProcess(applicationName: string, body: (process: DatabaseProcess) => Promise<number | undefined>): void {
+  const run = async () => {
+    const config = readConfig();
+    const log = createLogger(config);
+    const shutdown = new Shutdown(log);
+    try {
+      const server = await openDatabaseServer(config, log);
+      shutdown.onSignals();
+      shutdown.add('database server', () => server.stop());
+      const database = connectDatabase(server.url, {
+        applicationName,
+        onError: (error) => {
+          log.warn({ err: error }, 'idle database connection lost');
+        },
+      });
+      shutdown.add('database pool', () => database.close());
+      log.info({ migration: await migrateToLatest(database.db) }, 'database is at the latest migration');
+
+      const exitCode = await body({ config, log, shutdown, db: database.db, databaseUrl: server.url });
+      if (exitCode !== undefined) {
+        await shutdown.run();
+        process.exit(exitCode);
+      }
+    } catch (error) {
+      await shutdown.run();
+      throw error;
+    }
+  };
+  run().catch((error: unknown) => {
+    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
