@@ -24,7 +24,7 @@ function send(reply: FastifyReply, statusCode: number, message: string, errors: 
 const fromCode = (code: keyof typeof errorCatalogue) => ({ code, message: errorCatalogue[code] });
 
 /** What the client is told for an error. Anything unforeseen is a plain 500 without details. */
-function describe(error: FastifyError | Error): { statusCode: number; message: string; errors: ErrorEnvelope['errors'] } {
+function envelopeFor(error: FastifyError | Error): { statusCode: number; message: string; errors: ErrorEnvelope['errors'] } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, errors: error.errors };
   if (hasZodFastifySchemaValidationErrors(error)) {
     const errors = error.validation.map((issue) => ({
@@ -57,7 +57,7 @@ function describe(error: FastifyError | Error): { statusCode: number; message: s
 export const errorEnvelope = fp(
   (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
-      const described = describe(error);
+      const described = envelopeFor(error);
       if (described.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ err: error }, 'request refused');
       return send(reply, described.statusCode, described.message, described.errors);

@@ -1,4 +1,4 @@
-import { healthResponse } from '@peeks/contracts';
+import { errorCatalogue, errorCodes, healthResponse } from '@peeks/contracts';
 import { latestMigration } from '@peeks/db';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError } from '../../plugins/error-envelope.ts';
@@ -11,7 +11,7 @@ export const healthRoutes: FastifyPluginAsyncZod = (app) => {
       migration = await latestMigration(app.db);
     } catch (error) {
       request.log.error({ err: error }, 'health check: database did not answer');
-      throw new ApiError(503, 'Database is unavailable', [{ code: 50300, message: 'Service unavailable' }]);
+      throw new ApiError(503, 'Database is unavailable', [{ code: errorCodes.unavailable, message: errorCatalogue[errorCodes.unavailable] }]);
     }
     return { response: 'success' as const, database: 'up' as const, migration };
   });
