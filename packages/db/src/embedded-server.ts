@@ -10,8 +10,6 @@ import type { Logger } from '@peeks/runtime';
 export interface DatabaseServer {
   /** Connection URL of the application database on this server. */
   url: string;
-  /** True when the data directory was created by this start. */
-  created: boolean;
   stop: () => Promise<void>;
 }
 
@@ -70,7 +68,6 @@ export async function startEmbeddedPostgres(options: { dataDir: string; database
   let stopping: Promise<void> | undefined;
   return {
     url: `${serverUrl}/${database}`,
-    created,
     stop: () => (stopping ??= server.stop()),
   };
 }

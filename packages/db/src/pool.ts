@@ -20,7 +20,6 @@ types.setTypeParser(INT8_OID, parseInt8);
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
-  pool: pg.Pool;
   close: () => Promise<void>;
 }
 
@@ -40,5 +39,5 @@ export function connectDatabase(url: string, options: PoolOptions = {}): Databas
   // An idle client losing its server (restart, shutdown) must not crash the process.
   pool.on('error', options.onError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, pool, close: () => db.destroy() };
+  return { db, close: () => db.destroy() };
 }

