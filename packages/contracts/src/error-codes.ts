@@ -1,7 +1,8 @@
 /**
  * The product spec's error catalogue (§8), plus the codes this platform adds
- * for failures the catalogue has no code for. New codes use five digits
- * starting with their HTTP status, so they never meet the spec's own.
+ * for failures the catalogue has no code for. Amount rules extend the
+ * spec's 4040 family; every other new code has five digits starting with its
+ * HTTP status, so it never meets the spec's own.
  */
 export const errorCatalogue = {
   1006: 'Invalid username or password',
@@ -15,6 +16,8 @@ export const errorCatalogue = {
   4004: 'Invalid password',
   4040: 'Invalid amount',
   4041: 'Amount must be positive',
+  4042: 'Amount is above the limit',
+  4043: 'Amount is below the minimum',
   4092: 'Expiry date must be after initial valid date',
   4215: 'Required field',
   4503: 'Username Already Exist',
@@ -28,10 +31,19 @@ export const errorCatalogue = {
   15001: 'No user exists with this social account, sign up via the mobile app',
   // Added by the platform.
   40400: 'Not found',
+  40401: 'Wallet does not exist',
+  40402: 'No such a transaction',
   40900: 'The record was changed by someone else; reload and try again',
   40901: 'This Idempotency-Key was already used for a different request',
   41300: 'Request is too large',
   41500: 'Unsupported content type',
+  42201: 'Insufficient funds',
+  42202: 'Insufficient withdrawable funds: part of the balance is on hold',
+  42203: 'You cannot send funds to yourself',
+  42204: 'Wallet is closed',
+  42205: 'Invalid currency',
+  42206: 'The transaction cannot do that in its current state',
+  42207: 'A wallet can be closed only when its balance is zero',
   50000: 'Something went wrong',
   50300: 'Service unavailable',
 } as const satisfies Record<number, string>;
@@ -41,11 +53,25 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export const errorCodes = {
   invalidArguments: 4002,
   invalidFormat: 4003,
+  invalidAmount: 4040,
+  amountNotPositive: 4041,
+  amountAboveLimit: 4042,
+  amountBelowMinimum: 4043,
+  requiredField: 4215,
   notFound: 40400,
+  walletNotFound: 40401,
+  transactionNotFound: 40402,
   conflict: 40900,
   idempotencyKeyReused: 40901,
   payloadTooLarge: 41300,
   unsupportedMediaType: 41500,
+  insufficientFunds: 42201,
+  fundsOnHold: 42202,
+  sendToSelf: 42203,
+  walletClosed: 42204,
+  currencyMismatch: 42205,
+  transactionStateInvalid: 42206,
+  walletNotEmpty: 42207,
   internal: 50000,
   unavailable: 50300,
 } as const satisfies Record<string, ErrorCode>;

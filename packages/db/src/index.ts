@@ -1,4 +1,4 @@
-export type { Database, EventsTable, IdempotencyKeysTable, StreamsTable } from './schema.ts';
+export type * from './schema.ts';
 export { schemaColumns } from './schema.ts';
 export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
@@ -6,3 +6,4 @@ export { latestMigration, migrateToLatest, MigrationFailed, MIGRATIONS_DIR } fro
 export { runDatabaseProcess, type DatabaseProcess } from './database-process.ts';
 export * from './event-store/index.ts';
 export * from './idempotency/idempotency.ts';
+export * from './projections/runner.ts';

@@ -1,5 +1,5 @@
 export { appendToStream, type AppendOptions, type AppendResult } from './append.ts';
-export { readAll, readStream, type GlobalBatch } from './read.ts';
+export { readAll, readStream, toStoredEvent, type GlobalBatch } from './read.ts';
 export { verifyAllStreams, verifyStream, type ChainBreak, type ChainReport } from './verify.ts';
 export { GENESIS_HASH, canonicalEvent, chainHash } from './hash-chain.ts';
 export { InvalidEvent, StreamVersionConflict } from './errors.ts';

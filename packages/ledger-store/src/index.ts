@@ -1,0 +1,7 @@
+export { executeLedgerCommand, newCoinSerial, spendableCoins, type LedgerOutcome, type LedgerSettings } from './execute.ts';
+export { projectTransactionEvent, projectWalletEvent, transactionRow, type ProjectionSchema } from './inline-projection.ts';
+export { loadTransaction } from './transactions.ts';
+export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';
+export { coinsOf, coinTrail, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';
+export { platformBalances } from './platform-balances.ts';
+export { inlineTables, verifyLedger, type LedgerReport, type TableDifference } from './verify.ts';

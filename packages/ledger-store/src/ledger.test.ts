@@ -1,0 +1,107 @@
+import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
+import { errorCodes } from '@peeks/contracts';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, walletIdOf, type LedgerCommand } from '@peeks/ledger';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeLedgerCommand, type LedgerSettings } from './execute.ts';
+import { coinsOf, coinTrail, transactionAudit, walletsOf } from './queries.ts';
+import { verifyLedger } from './verify.ts';
+import { openWallets } from './wallets.ts';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+let clock = new Date('2026-11-21T10:00:00Z');
+const settings: LedgerSettings = { holdHours: 24, now: () => clock };
+const run = (command: LedgerCommand) => executeLedgerCommand(database.db, command, settings);
+const card = { id: 'pm-1', type: 'CC' };
+let txCounter = 0;
+const txId = () => `tx-${++txCounter}`;
+
+async function balance(ownerId: string, currency = 'CON') {
+  const wallet = (await walletsOf(database.db, ownerId)).find((candidate) => candidate.currency === currency);
+  if (!wallet) throw new Error(`no ${currency} wallet for ${ownerId}`);
+  return { total: wallet.total, available: wallet.available, withdrawable: wallet.withdrawable, reserved: wallet.reserved };
+}
+
+async function refusal(command: LedgerCommand): Promise<number> {
+  const error: unknown = await run(command).then(() => null, (caught: unknown) => caught);
+  if (!(error instanceof LedgerRuleViolation)) throw new Error(`expected a refusal, got ${String(error)}`);
+  return error.code;
+}
+
+describe('a day in the ledger', () => {
+  it('buys coins, sends some on hold, releases the hold, withdraws, and verifies', async () => {
+    await openWallets(database.db, 'alice');
+    await openWallets(database.db, 'bob');
+
+    // 100.00 USD at 0.78 buys floor(20 × 100 × 0.78) = 1560 coins.
+    const purchase = await run({ type: 'PurchaseCoins', txId: txId(), ownerId: 'alice', charge: { amount: 100_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: card });
+    expect(purchase.record).toMatchObject({ type: 'purchase', state: 'completed', amount: 1560_00, currency: 'CON' });
+    expect(await balance('alice')).toEqual({ total: 1560_00, available: 1560_00, withdrawable: 1560_00, reserved: 0 });
+
+    const sendId = txId();
+    const send = { type: 'Transfer', txId: sendId, kind: 'P2P', fromOwnerId: 'alice', toOwnerId: 'bob', amount: 250_50, fee: 0, currency: 'CON', memo: null } as const;
+    await run(send);
+    expect(await balance('alice')).toEqual({ total: 1309_50, available: 1309_50, withdrawable: 1309_50, reserved: 0 });
+    expect(await balance('bob')).toEqual({ total: 250_50, available: 250_50, withdrawable: 0, reserved: 0 });
+
+    // The same transaction id again is a retry: the first outcome, nothing moved.
+    const retried = await run(send);
+    expect(retried.replayed).toBe(true);
+    expect(await balance('alice')).toMatchObject({ total: 1309_50 });
+
+    // Held money can be spent but not withdrawn, and the hold ends only after HOLD_HOURS.
+    expect(await refusal({ type: 'RequestWithdrawal', txId: txId(), ownerId: 'bob', amount: 100, currency: 'CON', destination: { kind: 'card', paymentMethodId: 'pm-2' } }))
+      .toBe(errorCodes.fundsOnHold);
+    expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe(errorCodes.transactionStateInvalid);
+    clock = new Date(clock.getTime() + 24 * 3_600_000);
+    await run({ type: 'ReleaseHold', txId: sendId });
+    expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe(errorCodes.transactionStateInvalid);
+    expect(await balance('bob')).toEqual({ total: 250_50, available: 250_50, withdrawable: 250_50, reserved: 0 });
+
+    const withdrawalId = txId();
+    await run({ type: 'RequestWithdrawal', txId: withdrawalId, ownerId: 'bob', amount: 50_25, currency: 'CON', destination: { kind: 'card', paymentMethodId: 'pm-2' } });
+    expect(await balance('bob')).toEqual({ total: 250_50, available: 200_25, withdrawable: 200_25, reserved: 50_25 });
+    await run({ type: 'ProcessWithdrawal', txId: withdrawalId, payoutReference: 'payout-1' });
+    expect(await balance('bob')).toEqual({ total: 200_25, available: 200_25, withdrawable: 200_25, reserved: 0 });
+
+    const coins = await coinsOf(database.db, 'bob', { offset: 0, limit: 50 });
+    expect(coins.coins.reduce((sum, coin) => sum + coin.value, 0)).toBe(200_25);
+
+    // Bob's change coin leads back through two splits to Alice's purchase.
+    const [change] = coins.coins;
+    const trail = await coinTrail(database.db, change?.serial ?? '');
+    expect(trail[0]).toMatchObject({ action: 'MINT', txId: purchase.record.txId, value: 1560_00 });
+    expect(trail.map((step) => step.action)).toEqual(['MINT', 'SPLIT', 'SPLIT_INTO', 'MOVE', 'SPLIT', 'SPLIT_INTO']);
+    expect(trail.at(-1)?.fromSerial).toMatch(/^PKS-[0-9A-F]{20}::CON:\d+$/);
+
+    const audit = await transactionAudit(database.db, withdrawalId);
+    expect(audit.map((entry) => entry.action)).toEqual(['SPLIT', 'SPLIT_INTO', 'SPLIT_INTO', 'RESERVE', 'BURN']);
+
+    const report = await verifyLedger(database.db);
+    expect(report).toMatchObject({ ok: true, differences: [], invariantFailures: [] });
+    expect(report.eventsReplayed).toBeGreaterThan(8);
+  });
+
+  it('refuses what the rules forbid, with the catalogue code, and writes nothing', async () => {
+    await openWallets(database.db, 'carol', { currencies: ['CON', 'USD'] });
+    const before = await balance('carol');
+    const transfer = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>>): LedgerCommand => ({
+      type: 'Transfer', txId: txId(), kind: 'P2P', fromOwnerId: 'carol', toOwnerId: 'alice', amount: 100, fee: 0, currency: 'CON', memo: null, ...fields,
+    });
+    expect(await refusal(transfer({}))).toBe(errorCodes.insufficientFunds);
+    expect(await refusal(transfer({ amount: 0 }))).toBe(errorCodes.amountNotPositive);
+    expect(await refusal(transfer({ amount: 1.5 }))).toBe(errorCodes.invalidAmount);
+    expect(await refusal(transfer({ amount: 500_01 }))).toBe(errorCodes.amountAboveLimit);
+    expect(await refusal(transfer({ toOwnerId: 'carol' }))).toBe(errorCodes.sendToSelf);
+    expect(await refusal(transfer({ toOwnerId: 'nobody' }))).toBe(errorCodes.walletNotFound);
+    expect(await refusal({ type: 'DepositByCard', txId: txId(), ownerId: 'carol', amount: 100_00, currency: 'CON', paymentMethod: card })).toBe(errorCodes.currencyMismatch);
+    expect(await refusal({ type: 'DepositByCard', txId: txId(), ownerId: 'carol', amount: 50, currency: 'USD', paymentMethod: card })).toBe(errorCodes.amountBelowMinimum);
+    expect(await refusal({ type: 'ClearDeposit', txId: 'tx-missing', clearedBy: 'ops' })).toBe(errorCodes.transactionNotFound);
+    expect(await balance('carol')).toEqual(before);
+    expect(walletIdOf('carol', 'CON')).toBe('wallet:carol:CON');
+  });
+});

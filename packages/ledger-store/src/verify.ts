@@ -1,0 +1,198 @@
+import { readStream, toStoredEvent, verifyAllStreams, type ChainReport, type Database, type StoredEvent } from '@peeks/db';
+import { evolveTransaction, type TransactionRecord } from '@peeks/ledger';
+import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { projectTransactionEvent, projectWalletEvent, type StoredTransactionEvent, type StoredWalletEvent } from './inline-projection.ts';
+import { platformBalances } from './platform-balances.ts';
+
+/** The read models projected inline, which a rebuild must reproduce exactly. */
+export const inlineTables = ['wallets', 'ledger_transactions', 'ledger_entries', 'coins', 'coin_audit'] as const;
+
+export interface TableDifference {
+  table: string;
+  /** Rows the rebuild has and the live table lacks, and the other way round. */
+  missingFromLive: number;
+  extraInLive: number;
+  samples: unknown[];
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  eventsReplayed: number;
+  chains: ChainReport;
+  differences: TableDifference[];
+  /** Each a sentence naming the rule and what breaks it. */
+  invariantFailures: string[];
+}
+
+class RollBack extends Error {
+  readonly report: LedgerReport;
+  constructor(report: LedgerReport) {
+    super('verification done; rolling back the rebuild');
+    this.report = report;
+  }
+}
+
+/**
+ * Proves the ledger from its log, in one repeatable-read snapshot so that
+ * writers may carry on meanwhile: every hash chain, a replay of every event
+ * into fresh tables compared row by row with the live ones, and the money
+ * invariants. The fresh tables live in a scratch schema of the same
+ * transaction, which is rolled back, so nothing is left behind.
+ */
+export async function verifyLedger(db: Kysely<Database>, options: { batchSize?: number } = {}): Promise<LedgerReport> {
+  try {
+    await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      const chains = await verifyAllStreams(trx);
+      const schema = `ledger_rebuild_${randomBytes(6).toString('hex')}`;
+      await rebuildInto(trx, schema);
+      const eventsReplayed = await replayLog(trx, schema, options.batchSize ?? 1000);
+      const differences = await compareTables(trx, schema);
+      const invariantFailures = await checkInvariants(trx);
+      const ok = chains.breaks.length === 0 && differences.length === 0 && invariantFailures.length === 0;
+      throw new RollBack({ ok, eventsReplayed, chains, differences, invariantFailures });
+    });
+  } catch (error) {
+    if (error instanceof RollBack) return error.report;
+    throw error;
+  }
+  throw new Error('unreachable: the verification transaction always rolls back');
+}
+
+async function rebuildInto(trx: Kysely<Database>, schema: string): Promise<void> {
+  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
+  for (const table of inlineTables) {
+    await sql`CREATE TABLE ${sql.table(`${schema}.${table}`)} (LIKE ${sql.table(`public.${table}`)} INCLUDING ALL)`.execute(trx);
+  }
+}
+
+/**
+ * Replays in position order. Position, not commit order, is right here:
+ * two events that touch the same wallet are serialised by its row lock, and
+ * the later one takes its position only after the earlier committed.
+ */
+async function replayLog(trx: Kysely<Database>, schema: string, batchSize: number): Promise<number> {
+  let after = 0;
+  let replayed = 0;
+  for (;;) {
+    const rows = await trx.selectFrom('events').selectAll().where('position', '>', after).orderBy('position').limit(batchSize).execute();
+    if (rows.length === 0) return replayed;
+    for (const row of rows) await replayEvent(trx, schema, toStoredEvent(row));
+    replayed += rows.length;
+    after = rows.at(-1)?.position ?? after;
+  }
+}
+
+async function replayEvent(trx: Kysely<Database>, schema: string, event: StoredEvent): Promise<void> {
+  if (event.type === 'WalletOpened' || event.type === 'WalletClosed') {
+    await projectWalletEvent(trx, schema, event as StoredWalletEvent);
+    return;
+  }
+  const before = event.streamVersion === 1 ? [] : await readStream(trx, event.streamId, { maxCount: event.streamVersion - 1 });
+  const fold = (record: TransactionRecord | null, stored: StoredEvent) => evolveTransaction(record, stored as unknown as StoredTransactionEvent, stored.createdAt);
+  const record = fold(before.reduce<TransactionRecord | null>(fold, null), event);
+  await projectTransactionEvent(trx, schema, event as StoredTransactionEvent, record);
+}
+
+async function compareTables(trx: Kysely<Database>, schema: string): Promise<TableDifference[]> {
+  const differences: TableDifference[] = [];
+  for (const table of inlineTables) {
+    const live = sql.table(`public.${table}`);
+    const rebuilt = sql.table(`${schema}.${table}`);
+    const { rows } = await sql<{ side: 'live' | 'rebuilt'; row: unknown }>`
+      (SELECT 'live' AS side, to_jsonb(x) AS row FROM (SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) x)
+      UNION ALL
+      (SELECT 'rebuilt' AS side, to_jsonb(x) AS row FROM (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live}) x)
+    `.execute(trx);
+    if (rows.length === 0) continue;
+    differences.push({
+      table,
+      extraInLive: rows.filter((row) => row.side === 'live').length,
+      missingFromLive: rows.filter((row) => row.side === 'rebuilt').length,
+      samples: rows.slice(0, 6),
+    });
+  }
+  return differences;
+}
+
+/** Rules that hold however the read models were produced; each query returns the rows that break one. */
+const invariants: { rule: string; query: ReturnType<typeof sql<{ subject: string; detail: string }>> }[] = [
+  {
+    rule: 'the postings of every event sum to zero per currency',
+    query: sql`
+      SELECT e.position::text AS subject, p->>'currency' || ' sums to ' || sum((p->>'amount')::bigint) AS detail
+      FROM events e, jsonb_array_elements(e.data->'postings') p
+      GROUP BY e.position, p->>'currency' HAVING sum((p->>'amount')::bigint) <> 0`,
+  },
+  {
+    rule: 'no wallet is below zero, and hold = available − withdrawable ≥ 0, total = available + reserved',
+    query: sql`
+      SELECT wallet_id AS subject, format('total %s available %s withdrawable %s reserved %s', total, available, withdrawable, reserved) AS detail
+      FROM wallets WHERE NOT (available >= 0 AND reserved >= 0 AND withdrawable >= 0 AND withdrawable <= available AND total = available + reserved)`,
+  },
+  {
+    rule: "a wallet's total equals the sum of its ledger entries",
+    query: sql`
+      SELECT w.wallet_id AS subject, format('total %s, entries sum to %s', w.total, coalesce(s.net, 0)) AS detail
+      FROM wallets w LEFT JOIN (
+        SELECT account_id, sum(CASE debit_credit WHEN 'C' THEN amount ELSE -amount END) AS net FROM ledger_entries GROUP BY account_id
+      ) s ON s.account_id = w.wallet_id
+      WHERE w.total <> coalesce(s.net, 0)`,
+  },
+  {
+    rule: "the coins in a CON wallet sum to its balance (held coins to available, reserved coins to reserved)",
+    query: sql`
+      SELECT w.wallet_id AS subject, format('available %s reserved %s; held coins %s reserved coins %s', w.available, w.reserved, coalesce(c.held, 0), coalesce(c.reserved, 0)) AS detail
+      FROM wallets w LEFT JOIN (
+        SELECT holder, sum(value) FILTER (WHERE status = 'held') AS held, sum(value) FILTER (WHERE status = 'reserved') AS reserved
+        FROM coins GROUP BY holder
+      ) c ON c.holder = w.wallet_id
+      WHERE w.currency = 'CON' AND (w.available <> coalesce(c.held, 0) OR w.reserved <> coalesce(c.reserved, 0))`,
+  },
+  {
+    rule: 'the coins kept by the fees and settlement accounts sum to their balances',
+    query: sql`
+      WITH balances AS (
+        SELECT account_id, sum(CASE debit_credit WHEN 'C' THEN amount ELSE -amount END) AS net FROM ledger_entries
+        WHERE account_id IN ('platform:fees:CON', 'platform:settlement:CON') GROUP BY account_id
+      ), held AS (
+        SELECT holder, sum(value) AS held FROM coins WHERE status = 'held' AND holder IN ('platform:fees:CON', 'platform:settlement:CON') GROUP BY holder
+      )
+      SELECT coalesce(b.account_id, h.holder) AS subject, format('balance %s, coins %s', coalesce(b.net, 0), coalesce(h.held, 0)) AS detail
+      FROM balances b FULL JOIN held h ON h.holder = b.account_id WHERE coalesce(b.net, 0) <> coalesce(h.held, 0)`,
+  },
+  {
+    rule: 'a split coin is worth exactly what its two children are worth',
+    query: sql`
+      SELECT parent.serial AS subject, format('value %s, children %s (%s of them)', parent.value, coalesce(sum(child.value), 0), count(child.serial)) AS detail
+      FROM coins parent LEFT JOIN coins child ON child.parent_serial = parent.serial
+      WHERE parent.status = 'split' GROUP BY parent.serial, parent.value
+      HAVING coalesce(sum(child.value), 0) <> parent.value OR count(child.serial) <> 2`,
+  },
+  {
+    rule: 'platform balances equal the postings up to their checkpoint',
+    query: sql`
+      WITH checkpoint AS (
+        SELECT transaction_id, position FROM projection_checkpoints WHERE name = ${platformBalances.name}
+      ), expected AS (
+        SELECT p->>'account' AS account_id, sum((p->>'amount')::bigint) AS balance, count(*) AS entries
+        FROM events e CROSS JOIN checkpoint c, jsonb_array_elements(e.data->'postings') p
+        WHERE (e.transaction_id, e.position) <= (c.transaction_id, c.position) AND p->>'account' LIKE 'platform:%'
+        GROUP BY p->>'account'
+      )
+      SELECT coalesce(x.account_id, b.account_id) AS subject,
+             format('projected %s over %s entries, postings %s over %s', b.balance, b.entries, x.balance, x.entries) AS detail
+      FROM expected x FULL JOIN platform_balances b ON b.account_id = x.account_id
+      WHERE x.balance IS DISTINCT FROM b.balance OR x.entries IS DISTINCT FROM b.entries`,
+  },
+];
+
+async function checkInvariants(trx: Kysely<Database>): Promise<string[]> {
+  const failures: string[] = [];
+  for (const { rule, query } of invariants) {
+    const { rows } = await query.execute(trx);
+    for (const row of rows.slice(0, 20)) failures.push(`${rule}: ${row.subject}: ${row.detail}`);
+    if (rows.length > 20) failures.push(`${rule}: and ${rows.length - 20} more`);
+  }
+  return failures;
+}

@@ -1,0 +1,48 @@
+/**
+ * A wallet's balance in minor units. total = available + reserved (reserved:
+ * set aside for an in-flight withdrawal); withdrawable ≤ available, and
+ * hold = available − withdrawable is money received from others that is not
+ * yet released.
+ */
+export type WalletBalance = {
+  total: number;
+  available: number;
+  withdrawable: number;
+  reserved: number;
+};
+
+export const EMPTY_BALANCE: WalletBalance = { total: 0, available: 0, withdrawable: 0, reserved: 0 };
+
+/**
+ * What one event does to one wallet. Withdrawable is capped at available
+ * after the change: spending uses held money first, so a user keeps as much
+ * withdrawable money as they can, and a release never frees more than is there.
+ */
+export type BalanceChange = WalletBalance;
+
+export function applyBalanceChange(balance: WalletBalance, change: BalanceChange): WalletBalance {
+  const available = balance.available + change.available;
+  return {
+    total: balance.total + change.total,
+    available,
+    withdrawable: Math.min(balance.withdrawable + change.withdrawable, available),
+    reserved: balance.reserved + change.reserved,
+  };
+}
+
+export function holdOf(balance: WalletBalance): number {
+  return balance.available - balance.withdrawable;
+}
+
+/** The balance changes of the ledger's movements, named for what they do. */
+export const balanceChange = {
+  /** Money of the owner's own (a purchase, a deposit): withdrawable at once. */
+  credited: (amount: number): BalanceChange => ({ total: amount, available: amount, withdrawable: amount, reserved: 0 }),
+  /** Money from someone else: spendable now, withdrawable after the hold. */
+  creditedOnHold: (amount: number): BalanceChange => ({ total: amount, available: amount, withdrawable: 0, reserved: 0 }),
+  debited: (amount: number): BalanceChange => ({ total: -amount, available: -amount, withdrawable: 0, reserved: 0 }),
+  holdReleased: (amount: number): BalanceChange => ({ total: 0, available: 0, withdrawable: amount, reserved: 0 }),
+  reserved: (amount: number): BalanceChange => ({ total: 0, available: -amount, withdrawable: -amount, reserved: amount }),
+  reservationReturned: (amount: number): BalanceChange => ({ total: 0, available: amount, withdrawable: amount, reserved: -amount }),
+  reservationPaidOut: (amount: number): BalanceChange => ({ total: -amount, available: 0, withdrawable: 0, reserved: -amount }),
+};

@@ -1,0 +1,55 @@
+import type { Cash, DepositMethod, PaymentMethodRef, TransferKind, WithdrawalDestination } from './events.ts';
+import type { Currency } from './money.ts';
+import type { RateMicros } from './amounts.ts';
+
+/**
+ * What callers ask the ledger to do. Every command names its transaction id:
+ * the caller chooses it, so a retried command finds its transaction already
+ * there instead of moving money twice. Wallets are named by owner and
+ * currency. Amounts are minor units of the currency they are in.
+ */
+export type LedgerCommand =
+  | { type: 'PurchaseCoins'; txId: string; ownerId: string; charge: Cash; rateMicros: RateMicros; paymentMethod: PaymentMethodRef }
+  | { type: 'DepositByCard'; txId: string; ownerId: string; amount: number; currency: Currency; paymentMethod: PaymentMethodRef }
+  | {
+      type: 'EnterDeposit';
+      txId: string;
+      ownerId: string;
+      method: DepositMethod;
+      payment: Cash;
+      rateMicros: RateMicros;
+      reference: string;
+      expiresAt: string | null;
+    }
+  | { type: 'ClearDeposit'; txId: string; clearedBy: string }
+  | { type: 'RejectDeposit'; txId: string; reason: string; rejectedBy: string }
+  | { type: 'ExpireDeposit'; txId: string }
+  | {
+      type: 'Transfer';
+      txId: string;
+      kind: TransferKind;
+      fromOwnerId: string;
+      toOwnerId: string;
+      amount: number;
+      fee: number;
+      currency: Currency;
+      memo: string | null;
+    }
+  | { type: 'ReleaseHold'; txId: string }
+  | { type: 'RequestWithdrawal'; txId: string; ownerId: string; amount: number; currency: Currency; destination: WithdrawalDestination }
+  | { type: 'ProcessWithdrawal'; txId: string; payoutReference: string }
+  | { type: 'FailWithdrawal'; txId: string; reason: string }
+  | { type: 'SettleMerchantBatch'; txId: string; merchantId: string; batchId: string; amount: number; fee: number; currency: Currency }
+  | { type: 'ChargePlatformFee'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string }
+  | { type: 'CorrectBalance'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string; operatorId: string };
+
+export type LedgerCommandType = LedgerCommand['type'];
+
+/** Commands that move an existing transaction on; the rest open a new one. */
+export const followUpCommands = ['ClearDeposit', 'RejectDeposit', 'ExpireDeposit', 'ReleaseHold', 'ProcessWithdrawal', 'FailWithdrawal'] as const satisfies readonly LedgerCommandType[];
+export type FollowUpCommand = Extract<LedgerCommand, { type: (typeof followUpCommands)[number] }>;
+export type OpeningCommand = Exclude<LedgerCommand, FollowUpCommand>;
+
+export function isFollowUp(command: LedgerCommand): command is FollowUpCommand {
+  return (followUpCommands as readonly string[]).includes(command.type);
+}

@@ -1,0 +1,18 @@
+import type { LedgerCommand, LedgerCommandType } from '../commands.ts';
+import type { TransactionEvent } from '../events.ts';
+import type { TransactionRecord } from '../transaction.ts';
+import type { DecideContext, LedgerNeeds, LedgerState } from './state.ts';
+
+/**
+ * How the ledger handles one kind of command: what it must load, and the
+ * events it decides. `needs` sees the transaction so far, because a
+ * follow-up finds its wallet there.
+ */
+export type CommandRule<Command extends LedgerCommand> = {
+  needs: (command: Command, tx: TransactionRecord | null) => LedgerNeeds;
+  decide: (command: Command, state: LedgerState, context: DecideContext) => TransactionEvent[];
+};
+
+export type CommandRules = { [Type in LedgerCommandType]: CommandRule<Extract<LedgerCommand, { type: Type }>> };
+
+export const noCoins = null;

@@ -1,0 +1,55 @@
+import { errorCodes } from '@peeks/contracts';
+import type { AccountId } from '../accounts.ts';
+import type { WalletBalance } from '../balance.ts';
+import type { Coin, NewSerial } from '../coins.ts';
+import { refuse } from '../errors.ts';
+import type { Currency } from '../money.ts';
+import type { TransactionRecord } from '../transaction.ts';
+
+export type WalletStatus = 'open' | 'closed';
+export type WalletState = WalletBalance & { walletId: AccountId; ownerId: string; currency: Currency; status: WalletStatus };
+
+/**
+ * What a command is decided against: its transaction so far (follow-up
+ * commands), the wallets it names as they are now, and the coins it may
+ * spend (a largest-first prefix of the spender's held coins covering the
+ * amount; see `LedgerNeeds`).
+ */
+export type LedgerState = {
+  tx: TransactionRecord | null;
+  wallets: ReadonlyMap<AccountId, WalletState>;
+  coins: readonly Coin[];
+};
+
+/** What a command needs loaded (and locked) before it can be decided. */
+export type LedgerNeeds = {
+  wallets: AccountId[];
+  coins: { walletId: AccountId; amount: number } | null;
+};
+
+/** The world outside the ledger, passed in so that tests choose it. */
+export type DecideContext = { now: Date; newSerial: NewSerial; holdHours: number };
+
+export function openWallet(state: LedgerState, walletId: AccountId): WalletState {
+  const wallet = state.wallets.get(walletId);
+  if (!wallet) return refuse(errorCodes.walletNotFound, `${walletId} does not exist`);
+  if (wallet.status !== 'open') return refuse(errorCodes.walletClosed, `${walletId} is closed`);
+  return wallet;
+}
+
+export function requireAvailable(wallet: WalletState, amount: number): void {
+  if (wallet.available < amount) refuse(errorCodes.insufficientFunds, `${wallet.walletId} has ${wallet.available} available, needs ${amount}`);
+}
+
+export function requireWithdrawable(wallet: WalletState, amount: number): void {
+  requireAvailable(wallet, amount);
+  if (wallet.withdrawable < amount) refuse(errorCodes.fundsOnHold, `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
+}
+
+export function requireTransaction(tx: TransactionRecord | null, txId: string): TransactionRecord {
+  return tx ?? refuse(errorCodes.transactionNotFound, `transaction ${txId} does not exist`);
+}
+
+export function requireCashCurrency(currency: Currency): void {
+  if (currency !== 'USD' && currency !== 'CAD') refuse(errorCodes.currencyMismatch, `${currency} is not a cash currency`);
+}

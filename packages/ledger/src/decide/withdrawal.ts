@@ -1,0 +1,76 @@
+import { errorCodes } from '@peeks/contracts';
+import { platformAccount, walletIdOf } from '../accounts.ts';
+import { amountLimits, checkAmount } from '../amounts.ts';
+import { spendCoins, type CoinStep } from '../coins.ts';
+import { refuse } from '../errors.ts';
+import type { WithdrawalDestination } from '../events.ts';
+import type { TransactionRecord } from '../transaction.ts';
+import type { CommandRules } from './rule.ts';
+import { noCoins } from './rule.ts';
+import { openWallet, requireTransaction, requireWithdrawable } from './state.ts';
+
+const payoutAccountOf = (kind: WithdrawalDestination['kind']) => (kind === 'card' ? 'card-funding' : 'bank-funding');
+
+/**
+ * A withdrawal reserves the money (and, in coins, the exact serials) when it
+ * is requested; the payout then burns them, or a failure gives them back.
+ */
+export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessWithdrawal' | 'FailWithdrawal'> = {
+  RequestWithdrawal: {
+    needs: (command) => ({
+      wallets: [walletIdOf(command.ownerId, command.currency)],
+      coins: command.currency === 'CON' ? { walletId: walletIdOf(command.ownerId, 'CON'), amount: command.amount } : noCoins,
+    }),
+    decide(command, state, { newSerial }) {
+      if (command.currency === 'IMP') refuse(errorCodes.currencyMismatch, 'impressions cannot be withdrawn');
+      checkAmount(command.amount, command.currency, amountLimits.unlimited);
+      const wallet = openWallet(state, walletIdOf(command.ownerId, command.currency));
+      requireWithdrawable(wallet, command.amount);
+      const coins = command.currency === 'CON' ? spendCoins(state.coins, wallet.walletId, [{ amount: command.amount, reserve: true }], newSerial) : [];
+      return [{
+        type: 'WithdrawalRequested',
+        data: {
+          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, amount: command.amount,
+          currency: command.currency, destination: command.destination, postings: [], coins,
+        },
+      }];
+    },
+  },
+
+  ProcessWithdrawal: {
+    needs: (_command, tx) => ({ wallets: tx?.payerWalletId ? [tx.payerWalletId] : [], coins: noCoins }),
+    decide(command, state) {
+      const tx = pendingWithdrawal(command.txId, state.tx);
+      const payout = platformAccount(payoutAccountOf(tx.paymentMethodType === 'card' ? 'card' : 'bank'), tx.currency);
+      const coins = tx.reservedCoins.map((coin): CoinStep => ({ action: 'burn', ...coin, from: tx.walletId }));
+      return [{
+        type: 'WithdrawalProcessed',
+        data: {
+          txId: command.txId, walletId: tx.walletId, amount: tx.amount, payoutReference: command.payoutReference,
+          postings: [
+            { account: tx.walletId, currency: tx.currency, amount: -tx.amount, type: 'WITHDRAW' },
+            { account: payout, currency: tx.currency, amount: tx.amount, type: 'WITHDRAW' },
+          ],
+          coins,
+        },
+      }];
+    },
+  },
+
+  FailWithdrawal: {
+    needs: (_command, tx) => ({ wallets: tx?.payerWalletId ? [tx.payerWalletId] : [], coins: noCoins }),
+    decide(command, state) {
+      const tx = pendingWithdrawal(command.txId, state.tx);
+      const coins = tx.reservedCoins.map((coin): CoinStep => ({ action: 'release', ...coin, holder: tx.walletId }));
+      return [{ type: 'WithdrawalFailed', data: { txId: command.txId, walletId: tx.walletId, amount: tx.amount, reason: command.reason, postings: [], coins } }];
+    },
+  },
+};
+
+function pendingWithdrawal(txId: string, record: TransactionRecord | null) {
+  const tx = requireTransaction(record, txId);
+  if (tx.txClass !== 'WithdrawalRequested' || tx.state !== 'pending' || tx.payerWalletId === null) {
+    return refuse(errorCodes.transactionStateInvalid, `${txId} is not a pending withdrawal (${tx.txClass}, ${tx.state})`);
+  }
+  return { ...tx, walletId: tx.payerWalletId };
+}

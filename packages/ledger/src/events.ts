@@ -1,0 +1,94 @@
+import type { LedgerType } from '@peeks/contracts';
+import type { AccountId } from './accounts.ts';
+import type { CoinStep } from './coins.ts';
+import type { Currency } from './money.ts';
+
+/**
+ * One leg of a double entry: `amount` minor units added to `account`
+ * (negative: taken from it). The postings of an event sum to zero per currency.
+ */
+export type Posting = { account: AccountId; currency: Currency; amount: number; type: LedgerType };
+
+/** Events of a wallet's own stream, `wallet-<walletId>`. */
+export type WalletEvent =
+  | { type: 'WalletOpened'; data: { walletId: AccountId; ownerId: string; currency: Currency } }
+  | { type: 'WalletClosed'; data: { walletId: AccountId } };
+
+export type TransferKind = 'P2P' | 'ACCT_TO_ACCT' | 'PURCHASE';
+export type DepositMethod = 'interac' | 'zelle' | 'bitcoin';
+export type PaymentMethodRef = { id: string; type: string };
+export type Cash = { amount: number; currency: Currency };
+export type WithdrawalDestination = { kind: 'card' | 'bank'; paymentMethodId: string };
+
+/** What every money event carries: its transaction, its postings and what it did to coin serials. */
+type Movement = { txId: string; postings: Posting[]; coins: CoinStep[] };
+
+/**
+ * Events of a ledger transaction's stream, `ledger-<txId>`: the first one
+ * opens the transaction, later ones move it through its states.
+ */
+export type TransactionEvent =
+  | {
+      type: 'CoinsPurchased';
+      data: Movement & { walletId: AccountId; ownerId: string; amount: number; charge: Cash; rateMicros: number; paymentMethod: PaymentMethodRef };
+    }
+  | {
+      type: 'CardDepositMade';
+      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; paymentMethod: PaymentMethodRef };
+    }
+  | {
+      type: 'DepositEntered';
+      data: Movement & {
+        walletId: AccountId;
+        ownerId: string;
+        method: DepositMethod;
+        /** What the user pays in, outside the ledger. */
+        payment: Cash;
+        /** The coins it buys, in CON minor units, credited when cleared. */
+        amount: number;
+        rateMicros: number;
+        reference: string;
+        expiresAt: string | null;
+      };
+    }
+  | { type: 'DepositCleared'; data: Movement & { walletId: AccountId; amount: number; clearedBy: string } }
+  | { type: 'DepositRejected'; data: Movement & { reason: string; rejectedBy: string } }
+  | { type: 'DepositExpired'; data: Movement }
+  | {
+      type: 'FundsTransferred';
+      data: Movement & {
+        kind: TransferKind;
+        fromWalletId: AccountId;
+        fromOwnerId: string;
+        toWalletId: AccountId;
+        toOwnerId: string;
+        amount: number;
+        fee: number;
+        currency: Currency;
+        /** Money from others waits `HOLD_HOURS` before it can be withdrawn. */
+        hold: { amount: number; releaseAt: string } | null;
+        memo: string | null;
+      };
+    }
+  | { type: 'HoldReleased'; data: Movement & { walletId: AccountId; amount: number } }
+  | {
+      type: 'WithdrawalRequested';
+      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; destination: WithdrawalDestination };
+    }
+  | { type: 'WithdrawalProcessed'; data: Movement & { walletId: AccountId; amount: number; payoutReference: string } }
+  | { type: 'WithdrawalFailed'; data: Movement & { walletId: AccountId; amount: number; reason: string } }
+  | {
+      type: 'MerchantBatchSettled';
+      data: Movement & { walletId: AccountId; merchantId: string; batchId: string; amount: number; fee: number; currency: Currency };
+    }
+  | { type: 'PlatformFeeCharged'; data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string } }
+  | {
+      type: 'BalanceCorrected';
+      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string; operatorId: string };
+    };
+
+export type TransactionEventType = TransactionEvent['type'];
+export type LedgerEvent = WalletEvent | TransactionEvent;
+
+export const walletStream = (walletId: AccountId) => `wallet-${walletId}`;
+export const transactionStream = (txId: string) => `ledger-${txId}`;

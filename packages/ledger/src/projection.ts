@@ -1,0 +1,165 @@
+import type { LedgerType } from '@peeks/contracts';
+import type { AccountId } from './accounts.ts';
+import { balanceChange, type BalanceChange } from './balance.ts';
+import type { CoinStep } from './coins.ts';
+import type { TransactionEvent } from './events.ts';
+import type { Currency } from './money.ts';
+
+/**
+ * What a stored event does to the read models, as plain data. The inline
+ * projector, the rebuild and the model tests all apply these, so there is
+ * one reading of every event.
+ */
+
+/** The balance change each wallet named by the event undergoes. */
+export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceChange][] {
+  switch (event.type) {
+    case 'CoinsPurchased':
+    case 'CardDepositMade':
+    case 'DepositCleared':
+      return [[event.data.walletId, balanceChange.credited(event.data.amount)]];
+    case 'DepositEntered':
+    case 'DepositRejected':
+    case 'DepositExpired':
+      return [];
+    case 'FundsTransferred': {
+      const { data } = event;
+      const received = data.hold ? balanceChange.creditedOnHold(data.amount) : balanceChange.credited(data.amount);
+      return [[data.fromWalletId, balanceChange.debited(data.amount + data.fee)], [data.toWalletId, received]];
+    }
+    case 'HoldReleased':
+      return [[event.data.walletId, balanceChange.holdReleased(event.data.amount)]];
+    case 'WithdrawalRequested':
+      return [[event.data.walletId, balanceChange.reserved(event.data.amount)]];
+    case 'WithdrawalProcessed':
+      return [[event.data.walletId, balanceChange.reservationPaidOut(event.data.amount)]];
+    case 'WithdrawalFailed':
+      return [[event.data.walletId, balanceChange.reservationReturned(event.data.amount)]];
+    case 'MerchantBatchSettled':
+    case 'PlatformFeeCharged':
+      return [[event.data.walletId, balanceChange.debited(event.data.amount)]];
+    case 'BalanceCorrected': {
+      const { amount, walletId } = event.data;
+      return [[walletId, amount >= 0 ? balanceChange.credited(amount) : balanceChange.debited(-amount)]];
+    }
+  }
+}
+
+/** The spec's Ledger entry: one per posting, amount unsigned with D (debit) or C (credit). */
+export type LedgerEntry = {
+  ledgerId: string;
+  txId: string;
+  accountId: AccountId;
+  entryDate: Date;
+  type: LedgerType;
+  amount: number;
+  currency: Currency;
+  debitCredit: 'D' | 'C';
+  eventPosition: number;
+};
+
+export function ledgerEntriesOf(event: TransactionEvent, position: number, at: Date): LedgerEntry[] {
+  return event.data.postings.map((posting, index) => ({
+    ledgerId: `${position}.${index}`,
+    txId: event.data.txId,
+    accountId: posting.account,
+    entryDate: at,
+    type: posting.type,
+    amount: Math.abs(posting.amount),
+    currency: posting.currency,
+    debitCredit: posting.amount < 0 ? 'D' : 'C',
+    eventPosition: position,
+  }));
+}
+
+export type CoinStatus = 'held' | 'reserved' | 'split' | 'burned';
+export type CoinRow = { serial: string; holder: AccountId; value: number; status: CoinStatus; parentSerial: string | null; mintedTxId: string };
+export type CoinUpdate = { serial: string; holder: AccountId; status: CoinStatus };
+
+/**
+ * The coin rows an event creates and the ones it changes (each serial once,
+ * in its final state), from its coin steps.
+ */
+export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { created: CoinRow[]; updated: CoinUpdate[] } {
+  const created = new Map<string, CoinRow>();
+  const updated = new Map<string, CoinUpdate>();
+  const change = (serial: string, holder: AccountId, status: CoinStatus) => {
+    const fresh = created.get(serial);
+    if (fresh) created.set(serial, { ...fresh, holder, status });
+    else updated.set(serial, { serial, holder, status });
+  };
+  for (const step of steps) {
+    switch (step.action) {
+      case 'mint':
+        created.set(step.serial, { serial: step.serial, holder: step.to, value: step.value, status: 'held', parentSerial: null, mintedTxId: txId });
+        break;
+      case 'split':
+        change(step.serial, step.holder, 'split');
+        for (const child of step.into) {
+          created.set(child.serial, { serial: child.serial, holder: step.holder, value: child.value, status: 'held', parentSerial: step.serial, mintedTxId: txId });
+        }
+        break;
+      case 'move':
+        change(step.serial, step.to, 'held');
+        break;
+      case 'reserve':
+        change(step.serial, step.holder, 'reserved');
+        break;
+      case 'release':
+        change(step.serial, step.holder, 'held');
+        break;
+      case 'burn':
+        change(step.serial, step.from, 'burned');
+        break;
+    }
+  }
+  return { created: [...created.values()], updated: [...updated.values()] };
+}
+
+/** The audit trail: one line per coin step, and one per child a split creates. */
+export type CoinAuditAction = 'MINT' | 'SPLIT' | 'SPLIT_INTO' | 'MOVE' | 'RESERVE' | 'RELEASE' | 'BURN';
+export type CoinAuditEntry = {
+  auditId: string;
+  txId: string;
+  eventPosition: number;
+  serial: string;
+  action: CoinAuditAction;
+  value: number;
+  fromAccount: AccountId | null;
+  toAccount: AccountId | null;
+  parentSerial: string | null;
+  entryDate: Date;
+};
+
+export function coinAuditOf(event: TransactionEvent, position: number, at: Date): CoinAuditEntry[] {
+  const entries: Omit<CoinAuditEntry, 'auditId' | 'txId' | 'eventPosition' | 'entryDate'>[] = [];
+  for (const step of event.data.coins) {
+    switch (step.action) {
+      case 'mint':
+        entries.push({ serial: step.serial, action: 'MINT', value: step.value, fromAccount: null, toAccount: step.to, parentSerial: null });
+        break;
+      case 'split':
+        entries.push({ serial: step.serial, action: 'SPLIT', value: step.value, fromAccount: step.holder, toAccount: null, parentSerial: null });
+        for (const child of step.into) {
+          entries.push({ serial: child.serial, action: 'SPLIT_INTO', value: child.value, fromAccount: null, toAccount: step.holder, parentSerial: step.serial });
+        }
+        break;
+      case 'move':
+        entries.push({ serial: step.serial, action: 'MOVE', value: step.value, fromAccount: step.from, toAccount: step.to, parentSerial: null });
+        break;
+      case 'reserve':
+      case 'release':
+        entries.push({ serial: step.serial, action: step.action === 'reserve' ? 'RESERVE' : 'RELEASE', value: step.value, fromAccount: step.holder, toAccount: step.holder, parentSerial: null });
+        break;
+      case 'burn':
+        entries.push({ serial: step.serial, action: 'BURN', value: step.value, fromAccount: step.from, toAccount: null, parentSerial: null });
+        break;
+    }
+  }
+  return entries.map((entry, index) => ({ ...entry, auditId: `${position}.${index}`, txId: event.data.txId, eventPosition: position, entryDate: at }));
+}
+
+/** The spec's `from_serial`: serial, the account it came from, currency and value, colon-separated. */
+export function fromSerialText(entry: Pick<CoinAuditEntry, 'serial' | 'fromAccount' | 'value'>): string {
+  return [entry.serial, entry.fromAccount ?? '', 'CON', String(entry.value)].join(':');
+}

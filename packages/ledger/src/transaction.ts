@@ -1,0 +1,154 @@
+import type { AccountId } from './accounts.ts';
+import type { Coin } from './coins.ts';
+import { reservedBy } from './coins.ts';
+import type { TransactionEvent } from './events.ts';
+import type { Currency } from './money.ts';
+
+export type TransactionType = 'purchase' | 'deposit' | 'transfer' | 'sale' | 'withdraw' | 'settlement' | 'fee' | 'correction';
+export type TransactionState = 'pending' | 'completed' | 'rejected' | 'expired' | 'failed';
+
+/**
+ * A ledger transaction as its stream tells it: the spec's Transaction fields
+ * that the ledger knows. The read model stores exactly this, and the
+ * deciders of later steps (clear a deposit, release a hold, pay out a
+ * withdrawal) decide against it.
+ */
+export type TransactionRecord = {
+  txId: string;
+  type: TransactionType;
+  state: TransactionState;
+  /** The event type that opened it (CoinsPurchased, FundsTransferred, ...). */
+  txClass: string;
+  entryDate: string;
+  updatedAt: string;
+  amount: number;
+  fee: number;
+  currency: Currency;
+  payerOwnerId: string | null;
+  payerWalletId: AccountId | null;
+  payeeOwnerId: string | null;
+  payeeWalletId: AccountId | null;
+  merchantId: string | null;
+  merchantBatchId: string | null;
+  paymentMethodId: string | null;
+  paymentMethodType: string | null;
+  reference: string | null;
+  reason: string | null;
+  holdAmount: number | null;
+  holdReleaseAt: string | null;
+  holdReleasedAt: string | null;
+  expiresAt: string | null;
+  /** Serials set aside by a pending withdrawal; not a column of the read model. */
+  reservedCoins: Coin[];
+  /** The stream version this record reflects. */
+  version: number;
+};
+
+const blank = {
+  fee: 0,
+  payerOwnerId: null,
+  payerWalletId: null,
+  payeeOwnerId: null,
+  payeeWalletId: null,
+  merchantId: null,
+  merchantBatchId: null,
+  paymentMethodId: null,
+  paymentMethodType: null,
+  reference: null,
+  reason: null,
+  holdAmount: null,
+  holdReleaseAt: null,
+  holdReleasedAt: null,
+  expiresAt: null,
+  reservedCoins: [],
+} satisfies Partial<TransactionRecord>;
+
+/** The record after one more event of its stream; `at` is when that event was stored. */
+export function evolveTransaction(record: TransactionRecord | null, event: TransactionEvent, at: Date): TransactionRecord {
+  const when = at.toISOString();
+  const opened = (fields: Omit<TransactionRecord, keyof typeof blank | 'txId' | 'txClass' | 'entryDate' | 'updatedAt' | 'version'> & Partial<TransactionRecord>) =>
+    ({ ...blank, txId: event.data.txId, txClass: event.type, entryDate: when, updatedAt: when, version: 1, ...fields }) satisfies TransactionRecord;
+  const next = (fields: Partial<TransactionRecord>): TransactionRecord => {
+    if (!record) throw new Error(`${event.type} for ${event.data.txId} cannot open a transaction`);
+    return { ...record, ...fields, updatedAt: when, version: record.version + 1 };
+  };
+
+  switch (event.type) {
+    case 'CoinsPurchased': {
+      const { data } = event;
+      return opened({
+        type: 'purchase', state: 'completed', amount: data.amount, currency: 'CON',
+        payeeOwnerId: data.ownerId, payeeWalletId: data.walletId,
+        paymentMethodId: data.paymentMethod.id, paymentMethodType: data.paymentMethod.type,
+      });
+    }
+    case 'CardDepositMade': {
+      const { data } = event;
+      return opened({
+        type: 'deposit', state: 'completed', amount: data.amount, currency: data.currency,
+        payeeOwnerId: data.ownerId, payeeWalletId: data.walletId,
+        paymentMethodId: data.paymentMethod.id, paymentMethodType: data.paymentMethod.type,
+      });
+    }
+    case 'DepositEntered': {
+      const { data } = event;
+      return opened({
+        type: 'deposit', state: 'pending', amount: data.amount, currency: 'CON',
+        payeeOwnerId: data.ownerId, payeeWalletId: data.walletId,
+        paymentMethodType: data.method, reference: data.reference, expiresAt: data.expiresAt,
+      });
+    }
+    case 'DepositCleared':
+      return next({ state: 'completed' });
+    case 'DepositRejected':
+      return next({ state: 'rejected', reason: event.data.reason });
+    case 'DepositExpired':
+      return next({ state: 'expired' });
+    case 'FundsTransferred': {
+      const { data } = event;
+      return opened({
+        type: data.kind === 'PURCHASE' ? 'sale' : 'transfer', state: 'completed',
+        amount: data.amount, fee: data.fee, currency: data.currency,
+        payerOwnerId: data.fromOwnerId, payerWalletId: data.fromWalletId,
+        payeeOwnerId: data.toOwnerId, payeeWalletId: data.toWalletId,
+        merchantId: data.kind === 'PURCHASE' ? data.toOwnerId : null,
+        reference: data.memo,
+        holdAmount: data.hold?.amount ?? null, holdReleaseAt: data.hold?.releaseAt ?? null,
+      });
+    }
+    case 'HoldReleased':
+      return next({ holdReleasedAt: when });
+    case 'WithdrawalRequested': {
+      const { data } = event;
+      return opened({
+        type: 'withdraw', state: 'pending', amount: data.amount, currency: data.currency,
+        payerOwnerId: data.ownerId, payerWalletId: data.walletId,
+        paymentMethodId: data.destination.paymentMethodId, paymentMethodType: data.destination.kind,
+        reservedCoins: reservedBy(data.coins),
+      });
+    }
+    case 'WithdrawalProcessed':
+      return next({ state: 'completed', reference: event.data.payoutReference, reservedCoins: [] });
+    case 'WithdrawalFailed':
+      return next({ state: 'failed', reason: event.data.reason, reservedCoins: [] });
+    case 'MerchantBatchSettled': {
+      const { data } = event;
+      return opened({
+        type: 'settlement', state: 'completed', amount: data.amount, fee: data.fee, currency: data.currency,
+        payerOwnerId: data.merchantId, payerWalletId: data.walletId,
+        merchantId: data.merchantId, merchantBatchId: data.batchId,
+      });
+    }
+    case 'PlatformFeeCharged': {
+      const { data } = event;
+      return opened({ type: 'fee', state: 'completed', amount: data.amount, currency: data.currency, payerOwnerId: data.ownerId, payerWalletId: data.walletId, reason: data.reason });
+    }
+    case 'BalanceCorrected': {
+      const { data } = event;
+      const party = data.amount >= 0
+        ? { payeeOwnerId: data.ownerId, payeeWalletId: data.walletId }
+        : { payerOwnerId: data.ownerId, payerWalletId: data.walletId };
+      return opened({ type: 'correction', state: 'completed', amount: Math.abs(data.amount), currency: data.currency, reason: data.reason, ...party });
+    }
+  }
+}
