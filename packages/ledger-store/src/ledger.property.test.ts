@@ -1,0 +1,322 @@
+import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type Currency, type LedgerCommand } from '@peeks/ledger';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { executeLedgerCommand } from './execute.ts';
+import { catchUp } from '@peeks/db';
+import { platformBalances } from './platform-balances.ts';
+import { verifyLedger } from './verify.ts';
+import { closeWallet, openWallets } from './wallets.ts';
+
+// Each generated sequence gets a database of its own, so its verify replays only its own log.
+let database: TestDatabase;
+
+/**
+ * Generated sequences of commands, valid and invalid, over a handful of
+ * owners. Follow-ups pick one of the run's earlier transactions by index,
+ * so the generator stays independent of what the ledger decided.
+ */
+const OWNERS = 5;
+const owner = fc.integer({ min: 0, max: OWNERS - 1 });
+const currency = fc.constantFrom<Currency>('CON', 'CON', 'CON', 'USD', 'CAD', 'IMP');
+const amount = fc.oneof(
+  { weight: 8, arbitrary: fc.integer({ min: 1, max: 60_000 }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -250, 1.5, 50_001, Number.MAX_SAFE_INTEGER) },
+);
+const cash = fc.integer({ min: 50, max: 60_000 });
+const pick = fc.nat();
+
+const followUp = (kind: 'clearDeposit' | 'rejectDeposit' | 'expireDeposit' | 'releaseHold' | 'processWithdrawal' | 'failWithdrawal' | 'retry') =>
+  ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
+const step = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('purchase'), owner, cash }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cardDeposit'), owner, amount, currency }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('enterDeposit'), owner, cash, method: fc.constantFrom('interac', 'zelle', 'bitcoin') }) },
+  followUp('clearDeposit'),
+  followUp('rejectDeposit'),
+  followUp('expireDeposit'),
+  followUp('releaseHold'),
+  followUp('processWithdrawal'),
+  followUp('failWithdrawal'),
+  followUp('retry'),
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer'), from: owner, to: owner, amount, fee: fc.constantFrom(0, 0, 0, 25), currency,
+      transfer: fc.constantFrom('P2P', 'P2P', 'ACCT_TO_ACCT', 'PURCHASE'),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('withdraw'), owner, amount, currency, destination: fc.constantFrom('card', 'bank') }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle'), owner, amount: fc.integer({ min: 1, max: 20_000 }), fee: fc.integer({ min: 0, max: 500 }), currency }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fee'), owner, amount, currency }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('correct'), owner, amount: fc.integer({ min: -5_000, max: 5_000 }), currency }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advanceClock'), hours: fc.integer({ min: 1, max: 48 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('close'), owner, currency }) },
+);
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+/** A sequence in which every command succeeds at least once, run before the random ones. */
+const everyCommandOnce: Step[] = [
+  { kind: 'enterDeposit', owner: 0, cash: 100_00, method: 'bitcoin' },
+  { kind: 'enterDeposit', owner: 1, cash: 100_00, method: 'interac' },
+  { kind: 'enterDeposit', owner: 2, cash: 100_00, method: 'zelle' },
+  { kind: 'clearDeposit', pick: 1 },
+  { kind: 'rejectDeposit', pick: 2 },
+  { kind: 'transfer', from: 0, to: 1, amount: 1_000, fee: 25, currency: 'CON', transfer: 'P2P' },
+  { kind: 'advanceClock', hours: 25 },
+  { kind: 'expireDeposit', pick: 0 },
+  { kind: 'releaseHold', pick: 0 },
+  { kind: 'withdraw', owner: 0, amount: 500, currency: 'CON', destination: 'card' },
+  { kind: 'withdraw', owner: 1, amount: 500, currency: 'USD', destination: 'bank' },
+  { kind: 'processWithdrawal', pick: 0 },
+  { kind: 'failWithdrawal', pick: 1 },
+  { kind: 'settle', owner: 2, amount: 1_000, fee: 10, currency: 'CON' },
+  { kind: 'fee', owner: 3, amount: 100, currency: 'USD' },
+  { kind: 'correct', owner: 4, amount: -100, currency: 'CON' },
+  { kind: 'retry', pick: 0 },
+];
+
+let runNumber = 0;
+const appliedTypes = new Set<string>();
+
+type ModelBalance = { total: number; available: number; withdrawable: number; reserved: number };
+
+/**
+ * The balance rules written out plainly, independent of the ledger's own
+ * code: what each accepted command must have done to each wallet.
+ */
+class BalanceModel {
+  readonly wallets = new Map<string, ModelBalance>();
+  private readonly pending = new Map<string, { walletId: string; amount: number }>();
+  private readonly holds = new Map<string, { walletId: string; amount: number }>();
+  private readonly withdrawals = new Map<string, { walletId: string; amount: number }>();
+
+  private wallet(walletId: string): ModelBalance {
+    const balance = this.wallets.get(walletId) ?? { total: 0, available: 0, withdrawable: 0, reserved: 0 };
+    this.wallets.set(walletId, balance);
+    return balance;
+  }
+  private credit(walletId: string, amount: number, withdrawable: boolean) {
+    const balance = this.wallet(walletId);
+    balance.total += amount;
+    balance.available += amount;
+    if (withdrawable) balance.withdrawable += amount;
+  }
+  private debit(walletId: string, amount: number) {
+    const balance = this.wallet(walletId);
+    balance.total -= amount;
+    balance.available -= amount;
+    balance.withdrawable = Math.min(balance.withdrawable, balance.available);
+  }
+
+  apply(command: LedgerCommand, walletOf: (owner: string, currency: Currency) => string) {
+    switch (command.type) {
+      case 'PurchaseCoins':
+        { this.credit(walletOf(command.ownerId, 'CON'), Math.floor((20 * command.charge.amount * 0.78) / 100) * 100, true); return; }
+      case 'DepositByCard':
+        { this.credit(walletOf(command.ownerId, command.currency), command.amount, true); return; }
+      case 'EnterDeposit':
+        this.pending.set(command.txId, { walletId: walletOf(command.ownerId, 'CON'), amount: Math.floor((20 * command.payment.amount * 0.78) / 100) * 100 });
+        return;
+      case 'ClearDeposit': {
+        const deposit = this.pending.get(command.txId);
+        if (deposit) this.credit(deposit.walletId, deposit.amount, true);
+        return;
+      }
+      case 'RejectDeposit':
+      case 'ExpireDeposit':
+        return;
+      case 'Transfer': {
+        const to = walletOf(command.toOwnerId, command.currency);
+        this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
+        this.credit(to, command.amount, command.kind === 'ACCT_TO_ACCT');
+        if (command.kind !== 'ACCT_TO_ACCT') this.holds.set(command.txId, { walletId: to, amount: command.amount });
+        return;
+      }
+      case 'ReleaseHold': {
+        const hold = this.holds.get(command.txId);
+        if (!hold) return;
+        const balance = this.wallet(hold.walletId);
+        balance.withdrawable = Math.min(balance.withdrawable + hold.amount, balance.available);
+        return;
+      }
+      case 'RequestWithdrawal': {
+        const balance = this.wallet(walletOf(command.ownerId, command.currency));
+        balance.available -= command.amount;
+        balance.withdrawable -= command.amount;
+        balance.reserved += command.amount;
+        this.withdrawals.set(command.txId, { walletId: walletOf(command.ownerId, command.currency), amount: command.amount });
+        return;
+      }
+      case 'ProcessWithdrawal':
+      case 'FailWithdrawal': {
+        const withdrawal = this.withdrawals.get(command.txId);
+        if (!withdrawal) return;
+        const balance = this.wallet(withdrawal.walletId);
+        balance.reserved -= withdrawal.amount;
+        if (command.type === 'ProcessWithdrawal') balance.total -= withdrawal.amount;
+        else {
+          balance.available += withdrawal.amount;
+          balance.withdrawable += withdrawal.amount;
+        }
+        return;
+      }
+      case 'SettleMerchantBatch':
+        { this.debit(walletOf(command.merchantId, command.currency), command.amount); return; }
+      case 'ChargePlatformFee':
+        { this.debit(walletOf(command.ownerId, command.currency), command.amount); return; }
+      case 'CorrectBalance':
+        if (command.amount >= 0) this.credit(walletOf(command.ownerId, command.currency), command.amount, true);
+        else this.debit(walletOf(command.ownerId, command.currency), -command.amount);
+        return;
+    }
+  }
+}
+
+describe('the ledger under generated command sequences', () => {
+  it('keeps every invariant, and its read models equal a rebuild from the log', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 40 }), async (steps) => {
+        runNumber += 1;
+        database = await createTestDatabase({ max: 2 });
+        try {
+          await runSequence(steps);
+        } finally {
+          await database.drop();
+        }
+      }),
+      { numRuns: 40, examples: [[everyCommandOnce]] },
+    );
+    // The generator reaches every command's success path, not just its refusals.
+    expect([...appliedTypes].sort()).toEqual([
+      'ChargePlatformFee', 'ClearDeposit', 'CorrectBalance', 'DepositByCard', 'EnterDeposit', 'ExpireDeposit', 'FailWithdrawal',
+      'ProcessWithdrawal', 'PurchaseCoins', 'RejectDeposit', 'ReleaseHold', 'RequestWithdrawal', 'SettleMerchantBatch', 'Transfer',
+    ]);
+  }, 180_000);
+});
+
+async function runSequence(steps: Step[]): Promise<void> {
+  const ownerId = (index: number) => `run${runNumber}-owner${index}`;
+  for (let index = 0; index < OWNERS; index++) await openWallets(database.db, ownerId(index));
+
+  const model = new BalanceModel();
+  let clock = new Date('2026-01-01T00:00:00Z');
+  const settings = { holdHours: 24, now: () => clock };
+  const opened: LedgerCommand[] = [];
+  const txIds = { deposits: [] as string[], transfers: [] as string[], withdrawals: [] as string[] };
+  let txNumber = 0;
+  const nextTxId = () => `run${runNumber}-tx${++txNumber}`;
+  const among = (list: string[], index: number) => list[index % Math.max(list.length, 1)] ?? `run${runNumber}-missing`;
+
+  const commandFor = (item: Step): LedgerCommand | null => {
+    switch (item.kind) {
+      case 'purchase':
+        return { type: 'PurchaseCoins', txId: nextTxId(), ownerId: ownerId(item.owner), charge: { amount: item.cash, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: { id: 'pm', type: 'CC' } };
+      case 'cardDeposit':
+        return { type: 'DepositByCard', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, paymentMethod: { id: 'pm', type: 'CC' } };
+      case 'enterDeposit':
+        return {
+          type: 'EnterDeposit', txId: nextTxId(), ownerId: ownerId(item.owner), method: item.method, payment: { amount: item.cash, currency: 'CAD' },
+          rateMicros: DEFAULT_RATE_MICROS, reference: `memo-${txNumber}`, expiresAt: item.method === 'bitcoin' ? new Date(clock.getTime() + 24 * 3_600_000).toISOString() : null,
+        };
+      case 'clearDeposit':
+        return { type: 'ClearDeposit', txId: among(txIds.deposits, item.pick), clearedBy: 'ops' };
+      case 'rejectDeposit':
+        return { type: 'RejectDeposit', txId: among(txIds.deposits, item.pick), reason: 'no transfer arrived', rejectedBy: 'ops' };
+      case 'expireDeposit':
+        return { type: 'ExpireDeposit', txId: among(txIds.deposits, item.pick) };
+      case 'releaseHold':
+        return { type: 'ReleaseHold', txId: among(txIds.transfers, item.pick) };
+      case 'processWithdrawal':
+        return { type: 'ProcessWithdrawal', txId: among(txIds.withdrawals, item.pick), payoutReference: 'payout' };
+      case 'failWithdrawal':
+        return { type: 'FailWithdrawal', txId: among(txIds.withdrawals, item.pick), reason: 'card declined the payout' };
+      case 'retry':
+        return opened[item.pick % Math.max(opened.length, 1)] ?? null;
+      case 'transfer':
+        return { type: 'Transfer', txId: nextTxId(), kind: item.transfer, fromOwnerId: ownerId(item.from), toOwnerId: ownerId(item.to), amount: item.amount, fee: item.fee, currency: item.currency, memo: null };
+      case 'withdraw':
+        return { type: 'RequestWithdrawal', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, destination: { kind: item.destination, paymentMethodId: 'pm' } };
+      case 'settle':
+        return { type: 'SettleMerchantBatch', txId: nextTxId(), merchantId: ownerId(item.owner), batchId: `batch-${txNumber}`, amount: item.amount, fee: item.fee, currency: item.currency };
+      case 'fee':
+        return { type: 'ChargePlatformFee', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, reason: 'monthly fee' };
+      case 'correct':
+        return { type: 'CorrectBalance', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, reason: 'reconciliation', operatorId: 'finance-1' };
+      case 'advanceClock':
+      case 'close':
+        return null;
+    }
+  };
+
+  // Everyone starts with money in every currency, so spending is tried, not just refused.
+  const funding = Array.from({ length: OWNERS }, (_, index) => [
+    { kind: 'purchase', owner: index, cash: 500_00 },
+    { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'USD' },
+    { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'CAD' },
+    { kind: 'correct', owner: index, amount: 5_000, currency: 'IMP' },
+  ] satisfies Step[]).flat();
+  for (const item of [...funding, ...steps]) {
+    if (item.kind === 'advanceClock') {
+      clock = new Date(clock.getTime() + item.hours * 3_600_000);
+      continue;
+    }
+    if (item.kind === 'close') {
+      await closeWallet(database.db, `wallet:${ownerId(item.owner)}:${item.currency}`).catch((error: unknown) => {
+        if (!(error instanceof LedgerRuleViolation)) throw error;
+      });
+      continue;
+    }
+    const command = commandFor(item);
+    if (!command) continue;
+    const eventsBefore = await countEvents();
+    const outcome = await executeLedgerCommand(database.db, command, settings).catch((error: unknown) => {
+      if (error instanceof LedgerRuleViolation) return null;
+      throw error;
+    });
+    if (!outcome || outcome.replayed) {
+      // A refusal or a retry writes nothing.
+      expect(await countEvents()).toBe(eventsBefore);
+      continue;
+    }
+    if (item.kind === 'retry') throw new Error(`retry of ${command.txId} applied again`);
+    appliedTypes.add(command.type);
+    model.apply(command, (id, walletCurrency) => `wallet:${id}:${walletCurrency}`);
+    opened.push(command);
+    if (command.type === 'EnterDeposit') txIds.deposits.push(command.txId);
+    if (command.type === 'Transfer' && outcome.record.holdAmount !== null) txIds.transfers.push(command.txId);
+    if (command.type === 'RequestWithdrawal') txIds.withdrawals.push(command.txId);
+  }
+
+  await catchUp(database.db, platformBalances);
+  const report = await verifyLedger(database.db);
+  expect(report.chains.breaks).toEqual([]);
+  expect(report.differences).toEqual([]);
+  expect(report.invariantFailures).toEqual([]);
+  expect(report.ok).toBe(true);
+  expect(await globalSums()).toEqual([]);
+  const live = await database.db
+    .selectFrom('wallets')
+    .select(['wallet_id', 'total', 'available', 'withdrawable', 'reserved'])
+    .where('owner_id', 'like', `run${runNumber}-%`)
+    .where('total', '<>', 0)
+    .execute();
+  const expected = [...model.wallets].filter(([, balance]) => balance.total !== 0).map(([walletId, balance]) => ({ wallet_id: walletId, ...balance }));
+  const byId = (a: { wallet_id: string }, b: { wallet_id: string }) => a.wallet_id.localeCompare(b.wallet_id);
+  expect(live.sort(byId)).toEqual(expected.sort(byId));
+}
+
+async function countEvents(): Promise<number> {
+  const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events`.execute(database.db);
+  return rows[0]?.count ?? 0;
+}
+
+/** Over the whole ledger, every currency's entries net to zero: money is only ever moved. */
+async function globalSums() {
+  const { rows } = await sql<{ currency: string; net: string }>`
+    SELECT currency, sum(CASE debit_credit WHEN 'C' THEN amount ELSE -amount END)::text AS net
+    FROM ledger_entries GROUP BY currency HAVING sum(CASE debit_credit WHEN 'C' THEN amount ELSE -amount END) <> 0
+  `.execute(database.db);
+  return rows;
+}
