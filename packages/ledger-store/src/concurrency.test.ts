@@ -1,0 +1,130 @@
+import { catchUp, fingerprintRequest, runIdempotently } from '@peeks/db';
+import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
+import { errorCodes } from '@peeks/contracts';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeLedgerCommand } from './execute.ts';
+import { platformBalances } from './platform-balances.ts';
+import { verifyLedger } from './verify.ts';
+import { openWallets } from './wallets.ts';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 50 });
+});
+afterAll(() => database.drop());
+
+const settings = { holdHours: 24 };
+let txNumber = 0;
+const txId = (label: string) => `${label}-${++txNumber}`;
+const transfer = (fromOwnerId: string, toOwnerId: string, amount: number): LedgerCommand => ({
+  type: 'Transfer', txId: txId('transfer'), kind: 'P2P', fromOwnerId, toOwnerId, amount, fee: 0, currency: 'CON', memo: null,
+});
+
+/** Opens the owner's CON wallet and buys `cash` cents of coins; returns the coins bought. */
+async function fund(ownerId: string, cash = 500_00): Promise<number> {
+  await openWallets(database.db, ownerId, { currencies: ['CON'] });
+  const { record } = await executeLedgerCommand(database.db, {
+    type: 'PurchaseCoins', txId: txId('purchase'), ownerId, charge: { amount: cash, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
+    paymentMethod: { id: 'pm', type: 'CC' },
+  }, settings);
+  return record.amount;
+}
+
+async function conTotal(ownerPrefix: string): Promise<number> {
+  const { rows } = await sql<{ total: number }>`
+    SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON' AND owner_id LIKE ${`${ownerPrefix}%`}
+  `.execute(database.db);
+  return rows[0]?.total ?? 0;
+}
+
+/** Settles every promise; refusals by the ledger's rules are counted, anything else is rethrown. */
+async function outcomes(attempts: Promise<unknown>[]): Promise<{ succeeded: number; refused: Map<number, number> }> {
+  const settled = await Promise.allSettled(attempts);
+  const refused = new Map<number, number>();
+  let succeeded = 0;
+  for (const result of settled) {
+    if (result.status === 'fulfilled') succeeded += 1;
+    else if (result.reason instanceof LedgerRuleViolation) refused.set(result.reason.code, (refused.get(result.reason.code) ?? 0) + 1);
+    else throw result.reason;
+  }
+  return { succeeded, refused };
+}
+
+describe('concurrent spending', () => {
+  it('lets 50 parallel senders draining one wallet spend exactly what it holds', async () => {
+    // 1.00 USD buys 15 coins: 1500 minor units, so exactly 15 sends of 100 fit.
+    const balance = await fund('drain-source', 1_00);
+    expect(balance).toBe(15_00);
+    for (let index = 0; index < 50; index++) await openWallets(database.db, `drain-target-${index}`, { currencies: ['CON'] });
+
+    const { succeeded, refused } = await outcomes(
+      Array.from({ length: 50 }, (_, index) => executeLedgerCommand(database.db, transfer('drain-source', `drain-target-${index}`, 100), settings)),
+    );
+
+    expect(succeeded).toBe(15);
+    expect(refused).toEqual(new Map([[errorCodes.insufficientFunds, 35]]));
+    expect(await conTotal('drain-source')).toBe(0);
+    expect(await conTotal('drain-target-')).toBe(15_00);
+  });
+
+  it('keeps the sum of 100 wallets through random transfers on 32 connections, with no deadlock reaching a caller', async () => {
+    let funded = 0;
+    for (let index = 0; index < 100; index++) funded += await fund(`ring-${index}`, 10_00);
+    const random = (below: number) => Math.floor(Math.random() * below);
+
+    const workers = Array.from({ length: 32 }, async () => {
+      for (let round = 0; round < 25; round++) {
+        const from = random(100);
+        const to = (from + 1 + random(99)) % 100;
+        await executeLedgerCommand(database.db, transfer(`ring-${from}`, `ring-${to}`, 1 + random(5_000)), settings).catch((error: unknown) => {
+          if (!(error instanceof LedgerRuleViolation)) throw error;
+        });
+      }
+    });
+    await Promise.all(workers);
+
+    expect(await conTotal('ring-')).toBe(funded);
+    const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events WHERE type = 'FundsTransferred'`.execute(database.db);
+    expect(rows[0]?.count).toBeGreaterThan(400);
+  }, 60_000);
+
+  it('applies a command retried concurrently with the same idempotency key once', async () => {
+    await fund('retry-source');
+    await openWallets(database.db, 'retry-target', { currencies: ['CON'] });
+    const body = { guser_id: 'retry-target', amount: 12_34, currency: 'CON' };
+    const request = { scope: 'user:retry-source', key: 'send-1', fingerprint: fingerprintRequest({ method: 'POST', path: '/api/account/send-fund', body }) };
+    const command = transfer('retry-source', 'retry-target', body.amount);
+
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        runIdempotently(database.db, request, async (trx) => {
+          const { record } = await executeLedgerCommand(trx, command, settings);
+          return { statusCode: 200, body: { txId: record.txId, amount: record.amount } };
+        }),
+      ),
+    );
+
+    expect(responses.filter((response) => !response.replayed)).toHaveLength(1);
+    expect(new Set(responses.map((response) => JSON.stringify(response.body))).size).toBe(1);
+    expect(await conTotal('retry-target')).toBe(12_34);
+  });
+
+  it('applies the same transaction id sent concurrently once, even without an idempotency key', async () => {
+    await fund('twice-source');
+    await openWallets(database.db, 'twice-target', { currencies: ['CON'] });
+    const command = transfer('twice-source', 'twice-target', 7_00);
+    const results = await Promise.all(Array.from({ length: 8 }, () => executeLedgerCommand(database.db, command, settings)));
+    expect(results.filter((result) => !result.replayed)).toHaveLength(1);
+    expect(await conTotal('twice-target')).toBe(7_00);
+  });
+
+  it('leaves a ledger that verifies after all of the above', async () => {
+    await catchUp(database.db, platformBalances);
+    const report = await verifyLedger(database.db);
+    expect(report.invariantFailures).toEqual([]);
+    expect(report.differences).toEqual([]);
+    expect(report.ok).toBe(true);
+  });
+});
