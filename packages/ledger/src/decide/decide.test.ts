@@ -1,0 +1,154 @@
+import { errorCodes } from '@peeks/contracts';
+import { describe, expect, it } from 'vitest';
+import { walletIdOf } from '../accounts.ts';
+import type { LedgerCommand } from '../commands.ts';
+import { LedgerRuleViolation } from '../errors.ts';
+import type { TransactionEvent } from '../events.ts';
+import { evolveTransaction } from '../transaction.ts';
+import { decide, needsOf, type LedgerState, type WalletState } from './index.ts';
+
+const now = new Date('2026-11-21T12:00:00Z');
+const serials = () => {
+  let next = 0;
+  return () => `S${++next}`;
+};
+const context = () => ({ now, newSerial: serials(), holdHours: 24 });
+
+const wallet = (ownerId: string, currency: WalletState['currency'], available: number, fields: Partial<WalletState> = {}): WalletState => ({
+  walletId: walletIdOf(ownerId, currency), ownerId, currency, status: 'open', total: available, available, withdrawable: available, reserved: 0, ...fields,
+});
+const given = (wallets: WalletState[], coins: LedgerState['coins'] = [], tx: LedgerState['tx'] = null): LedgerState => ({
+  tx, wallets: new Map(wallets.map((entry) => [entry.walletId, entry])), coins,
+});
+const refusalOf = (command: LedgerCommand, state: LedgerState) => {
+  try {
+    decide(command, state, context());
+  } catch (error) {
+    if (error instanceof LedgerRuleViolation) return error.code;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+const sumsByCurrency = (event: TransactionEvent) => {
+  const sums: Record<string, number> = {};
+  for (const posting of event.data.postings) sums[posting.currency] = (sums[posting.currency] ?? 0) + posting.amount;
+  return sums;
+};
+
+const send = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>> = {}): LedgerCommand => ({
+  type: 'Transfer', txId: 'tx-1', kind: 'P2P', fromOwnerId: 'ann', toOwnerId: 'ben', amount: 700, fee: 0, currency: 'CON', memo: null, ...fields,
+});
+
+describe('Transfer', () => {
+  it('given coins of 500 and 400, when Ann sends 700 with a fee of 50, moves the 500, splits the 400, and holds the money for Ben', () => {
+    const state = given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0)], [{ serial: 'A', value: 400 }, { serial: 'B', value: 500 }]);
+    const [event] = decide(send({ fee: 50 }), state, context());
+    if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
+    expect(sumsByCurrency(event)).toEqual({ CON: 0 });
+    expect(event.data.postings.map((posting) => [posting.type, posting.amount])).toEqual([
+      ['P2P_SENT', -700], ['P2P_RCVD', 700], ['FEE_PLATFORM', -50], ['FEE_PLATFORM', 50],
+    ]);
+    expect(event.data.coins).toEqual([
+      { action: 'split', serial: 'A', value: 400, holder: 'wallet:ann:CON', into: [{ serial: 'S1', value: 200 }, { serial: 'S2', value: 200 }] },
+      { action: 'move', serial: 'B', value: 500, from: 'wallet:ann:CON', to: 'wallet:ben:CON' },
+      { action: 'move', serial: 'S1', value: 200, from: 'wallet:ann:CON', to: 'wallet:ben:CON' },
+      { action: 'split', serial: 'S2', value: 200, holder: 'wallet:ann:CON', into: [{ serial: 'S3', value: 50 }, { serial: 'S4', value: 150 }] },
+      { action: 'move', serial: 'S3', value: 50, from: 'wallet:ann:CON', to: 'platform:fees:CON' },
+    ]);
+    expect(event.data.hold).toEqual({ amount: 700, releaseAt: '2026-11-22T12:00:00.000Z' });
+  });
+
+  it('needs both wallets and a covering prefix of the sender’s coins', () => {
+    expect(needsOf(send({ fee: 5 }), null)).toEqual({ wallets: ['wallet:ann:CON', 'wallet:ben:CON'], coins: { walletId: 'wallet:ann:CON', amount: 705 } });
+    expect(needsOf(send({ currency: 'USD' }), null).coins).toBeNull();
+  });
+
+  it('does not hold money moved between accounts of the same person', () => {
+    const [event] = decide(send({ kind: 'ACCT_TO_ACCT', currency: 'USD' }), given([wallet('ann', 'USD', 900), wallet('ben', 'USD', 0)]), context());
+    expect(event?.type === 'FundsTransferred' && event.data.hold).toBeNull();
+  });
+
+  it.each([
+    ['more than is available', send({ amount: 901 }), errorCodes.insufficientFunds],
+    ['to oneself', send({ toOwnerId: 'ann' }), errorCodes.sendToSelf],
+    ['a zero amount', send({ amount: 0 }), errorCodes.amountNotPositive],
+    ['a fraction of a minor unit', send({ amount: 0.5 }), errorCodes.invalidAmount],
+    ['more than 500 coins', send({ amount: 50_001 }), errorCodes.amountAboveLimit],
+    ['to an unknown wallet', send({ toOwnerId: 'nobody' }), errorCodes.walletNotFound],
+  ])('refuses %s', (_name, command, code) => {
+    const state = given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0)], [{ serial: 'A', value: 900 }]);
+    expect(refusalOf(command, state)).toBe(code);
+  });
+
+  it('refuses a closed wallet', () => {
+    expect(refusalOf(send(), given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0, { status: 'closed' })]))).toBe(errorCodes.walletClosed);
+  });
+});
+
+describe('Withdrawal', () => {
+  const request: LedgerCommand = { type: 'RequestWithdrawal', txId: 'w-1', ownerId: 'ann', amount: 300, currency: 'CON', destination: { kind: 'card', paymentMethodId: 'pm' } };
+
+  it('given money on hold, refuses to pay it out', () => {
+    expect(refusalOf(request, given([wallet('ann', 'CON', 500, { withdrawable: 200 })]))).toBe(errorCodes.fundsOnHold);
+  });
+
+  it('reserves exact serials, then burns them against the card funding account when paid out', () => {
+    const [requested] = decide(request, given([wallet('ann', 'CON', 500)], [{ serial: 'A', value: 500 }]), context());
+    if (!requested) throw new Error('expected WithdrawalRequested');
+    const tx = evolveTransaction(null, requested, now);
+    expect(tx.reservedCoins).toEqual([{ serial: 'S1', value: 300 }]);
+
+    const [processed] = decide({ type: 'ProcessWithdrawal', txId: 'w-1', payoutReference: 'p-1' }, given([], [], tx), context());
+    if (processed?.type !== 'WithdrawalProcessed') throw new Error('expected WithdrawalProcessed');
+    expect(processed.data.postings).toEqual([
+      { account: 'wallet:ann:CON', currency: 'CON', amount: -300, type: 'WITHDRAW' },
+      { account: 'platform:card-funding:CON', currency: 'CON', amount: 300, type: 'WITHDRAW' },
+    ]);
+    expect(processed.data.coins).toEqual([{ action: 'burn', serial: 'S1', value: 300, from: 'wallet:ann:CON' }]);
+    expect(refusalOf({ type: 'FailWithdrawal', txId: 'w-1', reason: 'late' }, given([], [], evolveTransaction(tx, processed, now))))
+      .toBe(errorCodes.transactionStateInvalid);
+  });
+});
+
+describe('Deposits', () => {
+  it('enters an e-mail transfer deposit for floor(20 × amount × rate) coins and credits nothing until it clears', () => {
+    const [entered] = decide(
+      { type: 'EnterDeposit', txId: 'd-1', ownerId: 'ann', method: 'interac', payment: { amount: 12_34, currency: 'CAD' }, rateMicros: 780_000, reference: 'memo', expiresAt: null },
+      given([wallet('ann', 'CON', 0)]),
+      context(),
+    );
+    if (entered?.type !== 'DepositEntered') throw new Error('expected DepositEntered');
+    // floor(20 × 12.34 × 0.78) = floor(192.504) = 192 coins.
+    expect(entered.data.amount).toBe(192_00);
+    expect(entered.data.postings).toEqual([]);
+
+    const tx = evolveTransaction(null, entered, now);
+    const [cleared] = decide({ type: 'ClearDeposit', txId: 'd-1', clearedBy: 'ops' }, given([wallet('ann', 'CON', 0)], [], tx), context());
+    if (cleared?.type !== 'DepositCleared') throw new Error('expected DepositCleared');
+    expect(cleared.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
+      ['wallet:ann:CON', 192_00], ['platform:email-transfer-funding:CON', -192_00],
+    ]);
+    expect(refusalOf({ type: 'ExpireDeposit', txId: 'd-1' }, given([], [], tx))).toBe(errorCodes.transactionStateInvalid);
+  });
+});
+
+describe('Corrections and settlement', () => {
+  it('burns coins for a negative correction and refuses one without a reason', () => {
+    const state = given([wallet('ann', 'CON', 500)], [{ serial: 'A', value: 500 }]);
+    const correction: LedgerCommand = { type: 'CorrectBalance', txId: 'c-1', ownerId: 'ann', amount: -500, currency: 'CON', reason: 'duplicate deposit', operatorId: 'fin-1' };
+    const [event] = decide(correction, state, context());
+    expect(event?.data.coins).toEqual([{ action: 'burn', serial: 'A', value: 500, from: 'wallet:ann:CON' }]);
+    expect(refusalOf({ ...correction, reason: ' ' }, state)).toBe(errorCodes.requiredField);
+  });
+
+  it('settles a batch to the settlement account less the platform fee', () => {
+    const [event] = decide(
+      { type: 'SettleMerchantBatch', txId: 's-1', merchantId: 'shop', batchId: 'b-1', amount: 10_000, fee: 250, currency: 'USD' },
+      given([wallet('shop', 'USD', 10_000)]),
+      context(),
+    );
+    if (!event) throw new Error('expected MerchantBatchSettled');
+    expect(sumsByCurrency(event)).toEqual({ USD: 0 });
+    expect(event.data.postings.map((posting) => posting.type)).toEqual(['SETTLE_SEND', 'SETTLE_RCV', 'FEE_PLATFORM']);
+  });
+});
