@@ -47,7 +47,7 @@ export async function appendToStream<Type extends string, Data extends JsonObjec
   }
   const metadata: EventMetadata = { ...NO_METADATA, ...options.metadata };
   const createdAt = (options.now ?? (() => new Date()))();
-  const append = (head: StreamHead) => insertAfter(db, streamId, head, events, metadata, createdAt);
+  const append = (executor: Kysely<Database>, head: StreamHead) => insertAfter(executor, streamId, head, events, metadata, createdAt);
 
   if (expectedVersion === 'any') return appendAtHead(db, streamId, append);
 
@@ -55,7 +55,7 @@ export async function appendToStream<Type extends string, Data extends JsonObjec
   let head = expectedVersion === 0 ? EMPTY_STREAM : cached?.version === expectedVersion ? cached : await readHead(db, streamId);
   for (let attempt = 1; ; attempt++) {
     if (head.version !== expectedVersion) throw new StreamVersionConflict(streamId, expectedVersion, head.version);
-    const written = await append(head);
+    const written = await append(db, head);
     if (written) return written;
     // Nothing went in: another writer took the version (the re-read shows it
     // and the check above refuses), or our cached head was stale (the re-read
@@ -73,12 +73,15 @@ export async function appendToStream<Type extends string, Data extends JsonObjec
 async function appendAtHead<Result>(
   db: Kysely<Database>,
   streamId: string,
-  append: (head: StreamHead) => Promise<Result | null>,
+  append: (executor: Kysely<Database>, head: StreamHead) => Promise<Result | null>,
 ): Promise<Result> {
+  // The write goes through the same transaction as the lock: on a pool, a
+  // second connection would both miss the lock and wait for a free connection
+  // while holding one, which starves the pool under concurrency.
   const locked = async (trx: Kysely<Database>) => {
     for (let attempt = 1; ; attempt++) {
       await trx.selectFrom('streams').select('stream_id').where('stream_id', '=', streamId).forUpdate().execute();
-      const written = await append(await readHead(trx, streamId));
+      const written = await append(trx, await readHead(trx, streamId));
       if (written) return written;
       if (attempt === ATTEMPTS) throw new StreamVersionConflict(streamId, 'any', null);
     }
