@@ -1,6 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { errorCodes } from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, walletIdOf, type LedgerCommand } from '@peeks/ledger';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand, type LedgerSettings } from './execute.ts';
 import { coinsOf, coinTrail, transactionAudit, walletsOf } from './queries.ts';
@@ -84,6 +85,16 @@ describe('a day in the ledger', () => {
     const report = await verifyLedger(database.db);
     expect(report).toMatchObject({ ok: true, differences: [], invariantFailures: [] });
     expect(report.eventsReplayed).toBeGreaterThan(8);
+  });
+
+  it('reports a read model that no longer matches the log', async () => {
+    await sql`UPDATE wallets SET total = total + 1, available = available + 1, withdrawable = withdrawable + 1 WHERE wallet_id = 'wallet:bob:CON'`.execute(database.db);
+    const report = await verifyLedger(database.db);
+    expect(report.ok).toBe(false);
+    expect(report.differences.map((difference) => [difference.table, difference.extraInLive, difference.missingFromLive])).toEqual([['wallets', 1, 1]]);
+    expect(report.invariantFailures.join('\n')).toContain("wallet:bob:CON: total 20026, entries sum to 20025");
+    await sql`UPDATE wallets SET total = total - 1, available = available - 1, withdrawable = withdrawable - 1 WHERE wallet_id = 'wallet:bob:CON'`.execute(database.db);
+    expect((await verifyLedger(database.db)).ok).toBe(true);
   });
 
   it('refuses what the rules forbid, with the catalogue code, and writes nothing', async () => {

@@ -1,4 +1,5 @@
-import type { Database } from '@peeks/db';
+import { startProjectionRunner, type Database } from '@peeks/db';
+import { platformBalances } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
@@ -34,6 +35,18 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   });
   await boss.start();
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
+  // Read models kept after the fact; every worker process runs them, and they take turns per batch.
+  const projections = startProjectionRunner(deps.db, [platformBalances], {
+    onError: (error, projection) => {
+      log.error({ err: error, projection }, 'asynchronous projection failed; it retries from its checkpoint');
+    },
+  });
   log.info('workers started');
-  return { boss, stop: () => boss.stop({ graceful: true, timeout: 10_000 }) };
+  return {
+    boss,
+    stop: async () => {
+      await projections.stop();
+      await boss.stop({ graceful: true, timeout: 10_000 });
+    },
+  };
 }

@@ -1,0 +1,391 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
+import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
+import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
+import { createLogger, readConfig } from '@peeks/runtime';
+import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
+
+/**
+ * `npm run bench:ledger`: send-fund (P2P transfer) through the domain and
+ * the store, no HTTP, at 1, 8 and 32 concurrent callers, beside a baseline
+ * measured in the same run against the same server: one round trip to a
+ * plpgsql function that locks two rows in id order, updates both balances
+ * and inserts one event and two entries. Transfers run between random pairs
+ * of 10,000 funded wallets, with a hot wallet on one side of 10% of them.
+ * Runs against DATABASE_URL, else an embedded server under .data/bench.
+ * BENCH_SECONDS sets the length of each measurement.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const WARM_UP_SECONDS = 1;
+const CALLER_COUNTS = [1, 8, 32];
+const TARGET_RATIO_AT_8 = 0.5;
+const TARGET_RSS_MB = 200;
+
+const WALLETS = 10_000;
+/** The hot wallet's index: one past the random-pair wallets, so it is on a side only when chosen as hot. */
+const HOT = WALLETS;
+const HOT_SHARE = 0.1;
+const SETUP_CONCURRENCY = 16;
+/** The funding limit per purchase; at the default rate it buys 7,800 coins (780,000 CON minor units). */
+const PURCHASE_CENTS = 500_00;
+/** The hot wallet pays in about 5% of transfers, so it gets more than the others. */
+const HOT_PURCHASES = 20;
+/** Small transfers, so that a wallet funded once rarely runs dry; refusals are still counted. */
+const MAX_TRANSFER = 500;
+const HOLD_HOURS = 24;
+
+const ownerOf = (index: number) => (index === HOT ? 'bench-hot' : `bench-${index}`);
+const walletOf = (index: number) => `wallet:${ownerOf(index)}:CON`;
+const randomWallet = () => Math.floor(Math.random() * WALLETS);
+const randomAmount = () => 1 + Math.floor(Math.random() * MAX_TRANSFER);
+
+/** Sender and receiver: two different random wallets, or the hot wallet and a random one (either side). */
+function pickPair(): [from: number, to: number] {
+  if (Math.random() < HOT_SHARE) {
+    const other = randomWallet();
+    return Math.random() < 0.5 ? [HOT, other] : [other, HOT];
+  }
+  const from = randomWallet();
+  let to = randomWallet();
+  while (to === from) to = randomWallet();
+  return [from, to];
+}
+
+// ---------------------------------------------------------------------------
+// Measuring
+
+interface Measurement {
+  perSecond: number;
+  latenciesMs: number[];
+  refused: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/**
+ * Runs `callers` loops of `transfer` for `seconds`. A transfer resolves true
+ * when it went through, false when it was refused; only the ones that went
+ * through count towards the rate and the latencies.
+ */
+async function measure(callers: number, seconds: number, transfer: () => Promise<boolean>): Promise<Measurement> {
+  const latenciesMs: number[] = [];
+  let refused = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (performance.now() < deadline) {
+        const before = performance.now();
+        if (await transfer()) latenciesMs.push(performance.now() - before);
+        else refused++;
+      }
+    }),
+  );
+  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs: latenciesMs.sort((a, b) => a - b), refused };
+}
+
+interface MemorySampler {
+  /** The sampled peak so far, in MB. */
+  peakMb: () => number;
+  stop: () => { sampledMb: number; maxRssMb: number };
+}
+
+/**
+ * The process's peak resident memory, sampled every 100 ms. A sample sees
+ * only what the process has at that moment; maxRSS from the kernel (read at
+ * the end) also catches peaks between samples.
+ */
+function startMemorySampler(): MemorySampler {
+  let peak = process.memoryUsage().rss;
+  const sample = () => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+    return peak / 2 ** 20;
+  };
+  const timer = setInterval(sample, 100);
+  timer.unref();
+  return {
+    peakMb: sample,
+    stop: () => {
+      clearInterval(timer);
+      return { sampledMb: sample(), maxRssMb: process.resourceUsage().maxRSS / 2 ** 10 };
+    },
+  };
+}
+
+/** Runs `work` for each index in [0, count) with at most `concurrency` in flight. */
+async function forEachConcurrently(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------
+// The ledger
+
+const settings = { holdHours: HOLD_HOURS };
+
+async function purchase(db: Kysely<Database>, index: number): Promise<number> {
+  const outcome = await executeLedgerCommand(
+    db,
+    {
+      type: 'PurchaseCoins',
+      txId: randomUUID(),
+      ownerId: ownerOf(index),
+      charge: { amount: PURCHASE_CENTS, currency: 'USD' },
+      rateMicros: DEFAULT_RATE_MICROS,
+      paymentMethod: { id: 'bench', type: 'CC' },
+    },
+    settings,
+  );
+  return outcome.record.amount;
+}
+
+/**
+ * Opens and funds every wallet, the hot one with several purchases. Each
+ * owner's opening and purchase share one transaction (one commit instead of
+ * two). Returns the CON minor units purchased in all.
+ */
+async function setUpLedger(db: Kysely<Database>): Promise<number> {
+  let purchased = 0;
+  await forEachConcurrently(WALLETS + 1, SETUP_CONCURRENCY, (index) =>
+    db.transaction().execute(async (trx) => {
+      await openWallets(trx, ownerOf(index), { currencies: ['CON'] });
+      const purchases = index === HOT ? HOT_PURCHASES : 1;
+      for (let n = 0; n < purchases; n++) {
+        // Not `purchased += await …`: that reads the sum before the await and loses the other callers' additions.
+        const coins = await purchase(trx, index);
+        purchased += coins;
+      }
+    }),
+  );
+  return purchased;
+}
+
+async function ledgerTransfer(db: Kysely<Database>): Promise<boolean> {
+  const [from, to] = pickPair();
+  try {
+    await executeLedgerCommand(
+      db,
+      { type: 'Transfer', txId: randomUUID(), kind: 'P2P', fromOwnerId: ownerOf(from), toOwnerId: ownerOf(to), amount: randomAmount(), fee: 0, currency: 'CON', memo: null },
+      settings,
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof LedgerRuleViolation) return false;
+    throw error;
+  }
+}
+
+/** Money is conserved: the CON wallets hold, between them, exactly the coins purchased. */
+async function conservedTotal(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ total: number }>`SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON'`.execute(db);
+  return rows[0]?.total ?? Number.NaN;
+}
+
+// ---------------------------------------------------------------------------
+// The baseline
+
+/**
+ * The least a transfer can do in this schema's spirit, in one round trip:
+ * lock both accounts in id order, move the balance, insert the event (a
+ * copy of `events`, with its indexes) and two entries (a copy of
+ * `ledger_entries`). The CHECK on balance refuses an overdraft.
+ */
+async function setUpBaseline(db: Kysely<Database>): Promise<void> {
+  const balance = coinsForCash(PURCHASE_CENTS, 'USD', DEFAULT_RATE_MICROS);
+  await sql`
+    CREATE TABLE bench_accounts (id bigint PRIMARY KEY, balance bigint NOT NULL CHECK (balance >= 0));
+    CREATE TABLE bench_events (LIKE events INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES INCLUDING CONSTRAINTS);
+    CREATE TABLE bench_entries (LIKE ledger_entries INCLUDING DEFAULTS INCLUDING INDEXES INCLUDING CONSTRAINTS);
+    CREATE FUNCTION bench_transfer(p_from bigint, p_to bigint, p_amount bigint, p_payload jsonb) RETURNS bigint
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      v_tx text := p_payload->>'txId';
+      v_position bigint;
+    BEGIN
+      PERFORM 1 FROM bench_accounts WHERE id IN (p_from, p_to) ORDER BY id FOR UPDATE;
+      UPDATE bench_accounts SET balance = balance - p_amount WHERE id = p_from;
+      UPDATE bench_accounts SET balance = balance + p_amount WHERE id = p_to;
+      INSERT INTO bench_events (stream_id, stream_version, type, data, metadata, created_at, prev_hash, hash)
+      VALUES ('transaction-' || v_tx, 1, 'FundsTransferred', p_payload, '{"actor":"bench"}', now(), repeat('0', 64), repeat('f', 64))
+      RETURNING position INTO v_position;
+      INSERT INTO bench_entries (ledger_id, tx_id, account_id, entry_date, type, amount, currency, debit_credit, event_position)
+      VALUES (v_tx || ':0', v_tx, p_payload->>'fromWalletId', now(), 'P2P_SENT', p_amount, 'CON', 'D', v_position),
+             (v_tx || ':1', v_tx, p_payload->>'toWalletId', now(), 'P2P_RCVD', p_amount, 'CON', 'C', v_position);
+      RETURN v_position;
+    END
+    $$;
+  `.execute(db);
+  // The same funding as the ledger's wallets: one purchase each, the hot one HOT_PURCHASES.
+  await sql`
+    INSERT INTO bench_accounts (id, balance)
+    SELECT id, CASE WHEN id = ${HOT} THEN ${balance * HOT_PURCHASES}::bigint ELSE ${balance}::bigint END
+    FROM generate_series(0, ${HOT}) AS id
+  `.execute(db);
+  await sql`ANALYZE bench_accounts`.execute(db);
+}
+
+/** A payload the size and shape of a FundsTransferred event's data. */
+function transferPayload(from: number, to: number, amount: number) {
+  const txId = randomUUID();
+  const fromWalletId = walletOf(from);
+  const toWalletId = walletOf(to);
+  return {
+    txId, kind: 'P2P', fromWalletId, fromOwnerId: ownerOf(from), toWalletId, toOwnerId: ownerOf(to), amount, fee: 0, currency: 'CON',
+    hold: { amount, releaseAt: new Date(Date.now() + HOLD_HOURS * 3_600_000).toISOString() }, memo: null,
+    postings: [
+      { account: fromWalletId, currency: 'CON', amount: -amount, type: 'P2P_SENT' },
+      { account: toWalletId, currency: 'CON', amount, type: 'P2P_RCVD' },
+    ],
+  };
+}
+
+const isCheckViolation = (error: unknown) => error instanceof pg.DatabaseError && error.code === '23514';
+
+async function baselineTransfer(db: Kysely<Database>): Promise<boolean> {
+  const [from, to] = pickPair();
+  const amount = randomAmount();
+  try {
+    await sql`SELECT bench_transfer(${from}, ${to}, ${amount}, ${JSON.stringify(transferPayload(from, to, amount))}::jsonb)`.execute(db);
+    return true;
+  } catch (error) {
+    if (isCheckViolation(error)) return false;
+    throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Running and reporting
+
+interface Round {
+  callers: number;
+  baseline: Measurement;
+  ledger: Measurement;
+  /** Peak RSS of the process up to the end of this round, to see which phase grows it. */
+  peakRssMb: number;
+}
+
+/** One caller count: a warm-up of each side (plans cached, pool filled), then the baseline, then the ledger. */
+async function runRound(url: string, callers: number, memory: MemorySampler): Promise<Round> {
+  const handle = connectDatabase(url, { max: callers });
+  try {
+    await measure(callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db));
+    await measure(callers, WARM_UP_SECONDS, () => ledgerTransfer(handle.db));
+    const baseline = await measure(callers, SECONDS, () => baselineTransfer(handle.db));
+    const ledger = await measure(callers, SECONDS, () => ledgerTransfer(handle.db));
+    return { callers, baseline, ledger, peakRssMb: memory.peakMb() };
+  } finally {
+    await handle.close();
+  }
+}
+
+const format = (value: number, digits = 0) => value.toFixed(digits).padStart(8);
+const rateAndLatencies = (m: Measurement) =>
+  `${format(m.perSecond)} |${format(percentile(m.latenciesMs, 50), 2)} |${format(percentile(m.latenciesMs, 95), 2)} |${format(percentile(m.latenciesMs, 99), 2)} |`;
+
+function printTable(rounds: readonly Round[]): void {
+  console.warn('');
+  console.warn('callers | base/s   | p50 ms   | p95 ms   | p99 ms   | ledger/s | p50 ms   | p95 ms   | p99 ms   | ledger/base | refused (base/ledger) | peak RSS MB');
+  for (const { callers, baseline, ledger, peakRssMb } of rounds) {
+    const ratio = ledger.perSecond / baseline.perSecond;
+    const refused = `${baseline.refused}/${ledger.refused}`.padStart(21);
+    console.warn(`${String(callers).padStart(7)} |${rateAndLatencies(baseline)}${rateAndLatencies(ledger)}${format(ratio * 100, 1).padStart(11)}% | ${refused} | ${format(peakRssMb)}`);
+  }
+}
+
+/** A scratch database on the bench server, as bench:events makes one; dropped by `drop`. */
+async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${database}`).catch(async (error: unknown) => {
+    await admin.end();
+    throw error;
+  });
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Opens and funds the wallets and builds the baseline's tables; prints how long the wallets took. */
+async function setUp(url: string, memory: MemorySampler): Promise<number> {
+  const setup = connectDatabase(url, { max: SETUP_CONCURRENCY });
+  try {
+    await migrateToLatest(setup.db);
+    const started = performance.now();
+    const purchased = await setUpLedger(setup.db);
+    const seconds = (performance.now() - started) / 1000;
+    console.warn(
+      `set up ${WALLETS + 1} wallets (${WALLETS} + hot), ${WALLETS + HOT_PURCHASES} purchases, ${SETUP_CONCURRENCY} at a time: ` +
+        `${seconds.toFixed(1)}s (${((WALLETS + 1) / seconds).toFixed(0)} owners/s), peak RSS so far ${memory.peakMb().toFixed(0)} MB`,
+    );
+    await setUpBaseline(setup.db);
+    // Fresh statistics after the bulk load, so the first round's plans are the ones a running system would have.
+    await sql`ANALYZE`.execute(setup.db);
+    return purchased;
+  } finally {
+    await setup.close();
+  }
+}
+
+async function checkConservation(url: string, purchased: number): Promise<void> {
+  const check = connectDatabase(url, { max: 1 });
+  try {
+    const total = await conservedTotal(check.db);
+    console.warn(`money conserved: CON wallets hold ${total} minor units, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`);
+    if (total !== purchased) throw new Error(`CON wallet totals ${total} differ from coins purchased ${purchased}`);
+  } finally {
+    await check.close();
+  }
+}
+
+function printVerdict(rounds: readonly Round[], memory: { sampledMb: number; maxRssMb: number }): void {
+  const at8 = rounds.find((round) => round.callers === 8);
+  const ratio = at8 ? at8.ledger.perSecond / at8.baseline.perSecond : Number.NaN;
+  const peakMb = Math.max(memory.sampledMb, memory.maxRssMb);
+  console.warn(`peak RSS of the Node process: ${memory.sampledMb.toFixed(1)} MB sampled every 100 ms, ${memory.maxRssMb.toFixed(1)} MB maxRSS`);
+  const met = ratio >= TARGET_RATIO_AT_8 && peakMb < TARGET_RSS_MB;
+  console.warn(
+    `at 8 callers the ledger reaches ${(ratio * 100).toFixed(1)}% of the baseline (target ${TARGET_RATIO_AT_8 * 100}%), ` +
+      `peak RSS ${peakMb.toFixed(1)} MB (target < ${TARGET_RSS_MB} MB): ${met ? 'met' : 'NOT met'}`,
+  );
+}
+
+async function main(): Promise<void> {
+  const memory = startMemorySampler();
+  const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
+  const log = createLogger(config);
+  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') }, log);
+  try {
+    const scratch = await createScratchDatabase(server.url);
+    try {
+      const purchased = await setUp(scratch.url, memory);
+      console.warn(`ledger send-fund vs one-round-trip plpgsql transfer, ${SECONDS}s per measurement after ${WARM_UP_SECONDS}s warm-up, ${HOT_SHARE * 100}% of transfers on a hot wallet`);
+      const rounds: Round[] = [];
+      for (const callers of CALLER_COUNTS) rounds.push(await runRound(scratch.url, callers, memory));
+      printTable(rounds);
+      console.warn('');
+      await checkConservation(scratch.url, purchased);
+      printVerdict(rounds, memory.stop());
+    } finally {
+      await scratch.drop();
+    }
+  } finally {
+    await server.stop();
+  }
+}
+
+await main();
