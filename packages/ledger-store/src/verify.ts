@@ -1,5 +1,5 @@
 import { readStream, toStoredEvent, verifyAllStreams, type ChainReport, type Database, type StoredEvent } from '@peeks/db';
-import { evolveTransaction, type TransactionRecord } from '@peeks/ledger';
+import { coinHoldingKinds, evolveTransaction, platformAccount, type TransactionRecord } from '@peeks/ledger';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { projectTransactionEvent, projectWalletEvent, type StoredTransactionEvent, type StoredWalletEvent } from './inline-projection.ts';
@@ -115,6 +115,8 @@ async function compareTables(trx: Kysely<Database>, schema: string): Promise<Tab
   return differences;
 }
 
+const coinHolders = coinHoldingKinds.map((kind) => platformAccount(kind, 'CON'));
+
 /** Rules that hold however the read models were produced; each query returns the rows that break one. */
 const invariants: { rule: string; query: ReturnType<typeof sql<{ subject: string; detail: string }>> }[] = [
   {
@@ -154,9 +156,9 @@ const invariants: { rule: string; query: ReturnType<typeof sql<{ subject: string
     query: sql`
       WITH balances AS (
         SELECT account_id, sum(CASE debit_credit WHEN 'C' THEN amount ELSE -amount END) AS net FROM ledger_entries
-        WHERE account_id IN ('platform:fees:CON', 'platform:settlement:CON') GROUP BY account_id
+        WHERE account_id = ANY(${coinHolders}::text[]) GROUP BY account_id
       ), held AS (
-        SELECT holder, sum(value) AS held FROM coins WHERE status = 'held' AND holder IN ('platform:fees:CON', 'platform:settlement:CON') GROUP BY holder
+        SELECT holder, sum(value) AS held FROM coins WHERE status = 'held' AND holder = ANY(${coinHolders}::text[]) GROUP BY holder
       )
       SELECT coalesce(b.account_id, h.holder) AS subject, format('balance %s, coins %s', coalesce(b.net, 0), coalesce(h.held, 0)) AS detail
       FROM balances b FULL JOIN held h ON h.holder = b.account_id WHERE coalesce(b.net, 0) <> coalesce(h.held, 0)`,

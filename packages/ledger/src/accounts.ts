@@ -34,8 +34,3 @@ export function walletIdOf(ownerId: string, currency: Currency): AccountId {
 export function isPlatformAccount(account: AccountId): boolean {
   return account.startsWith('platform:');
 }
-
-export function holdsCoins(account: AccountId): boolean {
-  if (!isPlatformAccount(account)) return true;
-  return coinHoldingKinds.some((kind) => account.startsWith(`platform:${kind}:`));
-}

@@ -11,28 +11,13 @@ export type WalletBalance = {
   reserved: number;
 };
 
-export const EMPTY_BALANCE: WalletBalance = { total: 0, available: 0, withdrawable: 0, reserved: 0 };
-
 /**
- * What one event does to one wallet. Withdrawable is capped at available
- * after the change: spending uses held money first, so a user keeps as much
- * withdrawable money as they can, and a release never frees more than is there.
+ * What one event does to one wallet: deltas, except that withdrawable is
+ * then capped at the new available (the projector's LEAST). Spending thus
+ * uses held money first, so a user keeps as much withdrawable money as they
+ * can, and a release never frees more than is there.
  */
 export type BalanceChange = WalletBalance;
-
-export function applyBalanceChange(balance: WalletBalance, change: BalanceChange): WalletBalance {
-  const available = balance.available + change.available;
-  return {
-    total: balance.total + change.total,
-    available,
-    withdrawable: Math.min(balance.withdrawable + change.withdrawable, available),
-    reserved: balance.reserved + change.reserved,
-  };
-}
-
-export function holdOf(balance: WalletBalance): number {
-  return balance.available - balance.withdrawable;
-}
 
 /** The balance changes of the ledger's movements, named for what they do. */
 export const balanceChange = {

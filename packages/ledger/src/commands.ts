@@ -48,7 +48,6 @@ export type LedgerCommandType = LedgerCommand['type'];
 /** Commands that move an existing transaction on; the rest open a new one. */
 export const followUpCommands = ['ClearDeposit', 'RejectDeposit', 'ExpireDeposit', 'ReleaseHold', 'ProcessWithdrawal', 'FailWithdrawal'] as const satisfies readonly LedgerCommandType[];
 export type FollowUpCommand = Extract<LedgerCommand, { type: (typeof followUpCommands)[number] }>;
-export type OpeningCommand = Exclude<LedgerCommand, FollowUpCommand>;
 
 export function isFollowUp(command: LedgerCommand): command is FollowUpCommand {
   return (followUpCommands as readonly string[]).includes(command.type);
