@@ -5,7 +5,7 @@ import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Posting } from '../events.ts';
 import type { CommandRules } from './rule.ts';
-import { noCoins } from './rule.ts';
+import { coinsToSpend, noCoins } from './rule.ts';
 import { openWallet, requireAvailable } from './state.ts';
 
 /** What finance runs: merchant settlement batches, platform fees and corrections. */
@@ -13,7 +13,7 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
   SettleMerchantBatch: {
     needs: (command) => ({
       wallets: [walletIdOf(command.merchantId, command.currency)],
-      coins: command.currency === 'CON' ? { walletId: walletIdOf(command.merchantId, 'CON'), amount: command.amount } : noCoins,
+      coins: coinsToSpend(command.merchantId, command.currency, command.amount),
     }),
     decide(command, state, { newSerial }) {
       const { amount, fee, currency } = command;
@@ -42,7 +42,7 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
   ChargePlatformFee: {
     needs: (command) => ({
       wallets: [walletIdOf(command.ownerId, command.currency)],
-      coins: command.currency === 'CON' ? { walletId: walletIdOf(command.ownerId, 'CON'), amount: command.amount } : noCoins,
+      coins: coinsToSpend(command.ownerId, command.currency, command.amount),
     }),
     decide(command, state, { newSerial }) {
       const { amount, currency } = command;
@@ -68,7 +68,7 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
   CorrectBalance: {
     needs: (command) => ({
       wallets: [walletIdOf(command.ownerId, command.currency)],
-      coins: command.currency === 'CON' && command.amount < 0 ? { walletId: walletIdOf(command.ownerId, 'CON'), amount: -command.amount } : noCoins,
+      coins: command.amount < 0 ? coinsToSpend(command.ownerId, command.currency, -command.amount) : noCoins,
     }),
     decide(command, state, { newSerial }) {
       const { amount, currency } = command;

@@ -1,4 +1,6 @@
+import { walletIdOf } from '../accounts.ts';
 import type { LedgerCommand, LedgerCommandType } from '../commands.ts';
+import type { Currency } from '../money.ts';
 import type { TransactionEvent } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { DecideContext, LedgerNeeds, LedgerState } from './state.ts';
@@ -16,3 +18,8 @@ export type CommandRule<Command extends LedgerCommand> = {
 export type CommandRules = { [Type in LedgerCommandType]: CommandRule<Extract<LedgerCommand, { type: Type }>> };
 
 export const noCoins = null;
+
+/** The coins a command spends from an owner's wallet: only CON is held as coin serials. */
+export function coinsToSpend(ownerId: string, currency: Currency, amount: number): LedgerNeeds['coins'] {
+  return currency === 'CON' ? { walletId: walletIdOf(ownerId, 'CON'), amount } : noCoins;
+}

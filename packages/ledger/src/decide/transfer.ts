@@ -6,7 +6,7 @@ import { spendCoins } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Posting, TransferKind } from '../events.ts';
 import type { CommandRules } from './rule.ts';
-import { noCoins } from './rule.ts';
+import { coinsToSpend, noCoins } from './rule.ts';
 import { openWallet, requireAvailable, requireTransaction } from './state.ts';
 
 const entryTypes: Record<TransferKind, { sent: LedgerType; received: LedgerType }> = {
@@ -24,7 +24,7 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
   Transfer: {
     needs: (command) => ({
       wallets: [walletIdOf(command.fromOwnerId, command.currency), walletIdOf(command.toOwnerId, command.currency)],
-      coins: command.currency === 'CON' ? { walletId: walletIdOf(command.fromOwnerId, 'CON'), amount: command.amount + command.fee } : noCoins,
+      coins: coinsToSpend(command.fromOwnerId, command.currency, command.amount + command.fee),
     }),
     decide(command, state, { now, newSerial, holdHours }) {
       const { currency, amount, fee } = command;

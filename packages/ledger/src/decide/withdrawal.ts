@@ -6,7 +6,7 @@ import { refuse } from '../errors.ts';
 import type { WithdrawalDestination } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
-import { noCoins } from './rule.ts';
+import { coinsToSpend, noCoins } from './rule.ts';
 import { openWallet, requireTransaction, requireWithdrawable } from './state.ts';
 
 const payoutAccountOf = (kind: WithdrawalDestination['kind']) => (kind === 'card' ? 'card-funding' : 'bank-funding');
@@ -19,7 +19,7 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
   RequestWithdrawal: {
     needs: (command) => ({
       wallets: [walletIdOf(command.ownerId, command.currency)],
-      coins: command.currency === 'CON' ? { walletId: walletIdOf(command.ownerId, 'CON'), amount: command.amount } : noCoins,
+      coins: coinsToSpend(command.ownerId, command.currency, command.amount),
     }),
     decide(command, state, { newSerial }) {
       if (command.currency === 'IMP') refuse(errorCodes.currencyMismatch, 'impressions cannot be withdrawn');
