@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
@@ -15,15 +16,17 @@ import pg from 'pg';
  * and inserts one event and two entries. Transfers run between random pairs
  * of 10,000 funded wallets, with a hot wallet on one side of 10% of them.
  * Runs against DATABASE_URL, else an embedded server under .data/bench.
- * BENCH_SECONDS sets the length of each measurement.
+ * BENCH_SECONDS sets the length of each measurement; BENCH_CALLERS (say "8")
+ * and BENCH_WALLETS shorten a run while working on the ledger.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 1;
-const CALLER_COUNTS = [1, 8, 32];
+/** BENCH_CALLERS=8 runs one round, for a quicker look while working on it. */
+const CALLER_COUNTS = (process.env.BENCH_CALLERS ?? '1,8,32').split(',').map(Number);
 const TARGET_RATIO_AT_8 = 0.5;
 const TARGET_RSS_MB = 200;
 
-const WALLETS = 10_000;
+const WALLETS = Number(process.env.BENCH_WALLETS ?? 10_000);
 /** The hot wallet's index: one past the random-pair wallets, so it is on a side only when chosen as hot. */
 const HOT = WALLETS;
 const HOT_SHARE = 0.1;
@@ -60,6 +63,43 @@ interface Measurement {
   perSecond: number;
   latenciesMs: number[];
   refused: number;
+  /** What one transfer that went through cost, on average. */
+  perTransfer: Costs;
+}
+
+/** Where the time and the disk go: CPU of this process and of every postgres process, and WAL written. */
+interface Costs {
+  nodeCpuMs: number;
+  postgresCpuMs: number;
+  walBytes: number;
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
+const TICKS_PER_MS = 100 / 1000;
+
+/** CPU time of every process named postgres, from /proc (the bench's own server or the machine's). */
+function postgresCpuMs(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
+      const fields = stat.slice(close + 2).split(' ');
+      // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // The process ended between listing and reading.
+    }
+  }
+  return ticks / TICKS_PER_MS;
+}
+
+async function readCosts(db: Kysely<Database>): Promise<Costs> {
+  const { rows } = await sql<{ wal: string }>`SELECT (pg_current_wal_lsn() - '0/0')::text AS wal`.execute(db);
+  const cpu = process.cpuUsage();
+  return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuMs: postgresCpuMs(), walBytes: Number(rows[0]?.wal) };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -71,7 +111,8 @@ function percentile(sorted: number[], p: number): number {
  * when it went through, false when it was refused; only the ones that went
  * through count towards the rate and the latencies.
  */
-async function measure(callers: number, seconds: number, transfer: () => Promise<boolean>): Promise<Measurement> {
+async function measure(db: Kysely<Database>, callers: number, seconds: number, transfer: () => Promise<boolean>): Promise<Measurement> {
+  const before = await readCosts(db);
   const latenciesMs: number[] = [];
   let refused = 0;
   const deadline = performance.now() + seconds * 1000;
@@ -85,7 +126,15 @@ async function measure(callers: number, seconds: number, transfer: () => Promise
       }
     }),
   );
-  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs: latenciesMs.sort((a, b) => a - b), refused };
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const after = await readCosts(db);
+  const count = Math.max(1, latenciesMs.length);
+  const perTransfer = {
+    nodeCpuMs: (after.nodeCpuMs - before.nodeCpuMs) / count,
+    postgresCpuMs: (after.postgresCpuMs - before.postgresCpuMs) / count,
+    walBytes: (after.walBytes - before.walBytes) / count,
+  };
+  return { perSecond: latenciesMs.length / elapsedSeconds, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, perTransfer };
 }
 
 interface MemorySampler {
@@ -276,10 +325,10 @@ interface Round {
 async function runRound(url: string, callers: number, memory: MemorySampler): Promise<Round> {
   const handle = connectDatabase(url, { max: callers });
   try {
-    await measure(callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db));
-    await measure(callers, WARM_UP_SECONDS, () => ledgerTransfer(handle.db));
-    const baseline = await measure(callers, SECONDS, () => baselineTransfer(handle.db));
-    const ledger = await measure(callers, SECONDS, () => ledgerTransfer(handle.db));
+    await measure(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db));
+    await measure(handle.db, callers, WARM_UP_SECONDS, () => ledgerTransfer(handle.db));
+    const baseline = await measure(handle.db, callers, SECONDS, () => baselineTransfer(handle.db));
+    const ledger = await measure(handle.db, callers, SECONDS, () => ledgerTransfer(handle.db));
     return { callers, baseline, ledger, peakRssMb: memory.peakMb() };
   } finally {
     await handle.close();
@@ -297,6 +346,13 @@ function printTable(rounds: readonly Round[]): void {
     const ratio = ledger.perSecond / baseline.perSecond;
     const refused = `${baseline.refused}/${ledger.refused}`.padStart(21);
     console.warn(`${String(callers).padStart(7)} |${rateAndLatencies(baseline)}${rateAndLatencies(ledger)}${format(ratio * 100, 1).padStart(11)}% | ${refused} | ${format(peakRssMb)}`);
+  }
+  console.warn('');
+  console.warn('per transfer | callers | node CPU ms | postgres CPU ms | WAL bytes');
+  for (const { callers, baseline, ledger } of rounds) {
+    for (const [name, { perTransfer }] of [['base', baseline], ['ledger', ledger]] as const) {
+      console.warn(`${name.padStart(12)} | ${String(callers).padStart(7)} | ${format(perTransfer.nodeCpuMs, 3).padStart(11)} | ${format(perTransfer.postgresCpuMs, 3).padStart(15)} | ${format(perTransfer.walBytes).padStart(9)}`);
+    }
   }
 }
 
