@@ -57,6 +57,8 @@ export interface WalletsTable {
   withdrawable: number;
   reserved: number;
   opened_at: Date;
+  /** Bumped by every event that touches the wallet; a commit checks the version it decided against. */
+  version: Generated<number>;
 }
 
 export interface LedgerTransactionsTable {
@@ -153,7 +155,7 @@ export const schemaColumns = {
     'scope', 'key', 'fingerprint', 'status_code', 'response', 'created_at', 'completed_at',
   ]),
   wallets: columnsOf<WalletsTable>()([
-    'wallet_id', 'owner_id', 'currency', 'status', 'total', 'available', 'withdrawable', 'reserved', 'opened_at',
+    'wallet_id', 'owner_id', 'currency', 'status', 'total', 'available', 'withdrawable', 'reserved', 'opened_at', 'version',
   ]),
   ledger_transactions: columnsOf<LedgerTransactionsTable>()([
     'tx_id', 'type', 'state', 'tx_class', 'entry_date', 'updated_at', 'amount', 'fee', 'currency',

@@ -1,4 +1,4 @@
-import { catchUp, fingerprintRequest, runIdempotently } from '@peeks/db';
+import { catchUp, fingerprintRequest, GENESIS_HASH, runIdempotently } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { errorCodes } from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
@@ -89,6 +89,25 @@ describe('concurrent spending', () => {
     const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events WHERE type = 'FundsTransferred'`.execute(database.db);
     expect(rows[0]?.count).toBeGreaterThan(400);
   }, 60_000);
+
+  it('refuses, whole, a commit decided against a wallet that has changed since it was read', async () => {
+    await fund('stale-reader');
+    const walletId = 'wallet:stale-reader:CON';
+    const { rows } = await sql<{ version: number }>`SELECT version FROM wallets WHERE wallet_id = ${walletId}`.execute(database.db);
+    const read = (rows[0]?.version ?? 0) - 1;
+    const events = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]?.n;
+    const before = await events();
+
+    const error: unknown = await sql`
+      SELECT * FROM ledger_commit(
+        ARRAY[${walletId}], ARRAY[${read}]::bigint[], 'ledger-stale', 0, ${GENESIS_HASH}, ARRAY['FundsTransferred'], ARRAY['{}'],
+        '{}'::jsonb, now(), ARRAY[${'f'.repeat(64)}], '[]'::json
+      )
+    `.execute(database.db).then(() => null, (caught: unknown) => caught);
+
+    expect((error as { code?: string } | null)?.code).toBe('40001');
+    expect(await events()).toBe(before);
+  });
 
   it('applies a command retried concurrently with the same idempotency key once', async () => {
     await fund('retry-source');

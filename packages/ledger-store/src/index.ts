@@ -1,5 +1,5 @@
-export { executeLedgerCommand, newCoinSerial, spendableCoins, type LedgerOutcome, type LedgerSettings } from './execute.ts';
-export { projectTransactionEvent, projectWalletEvent, transactionRow, type ProjectionSchema } from './inline-projection.ts';
+export { executeLedgerCommand, newCoinSerial, type LedgerOutcome, type LedgerSettings } from './execute.ts';
+export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';
 export { loadTransaction } from './transactions.ts';
 export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';
 export { coinsOf, coinTrail, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';

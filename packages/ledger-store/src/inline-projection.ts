@@ -1,4 +1,4 @@
-import { schemaColumns, type Database, type StoredEvent } from '@peeks/db';
+import type { Database, StoredEvent } from '@peeks/db';
 import {
   coinAuditOf,
   coinChangesOf,
@@ -10,20 +10,8 @@ import {
 } from '@peeks/ledger';
 import { sql, type Kysely } from 'kysely';
 
-/**
- * Writes what one event does to the ledger's read models. The live path
- * projects into `public` inside the appending transaction; the rebuild
- * projects the whole log into a scratch schema with the same code, which
- * is why the schema is a parameter.
- */
-export type ProjectionSchema = string;
-
-const table = (schema: ProjectionSchema, name: keyof Database) => sql.table(`${schema}.${name}`);
-
 export type StoredTransactionEvent = StoredEvent<TransactionEvent['type']> & TransactionEvent;
 export type StoredWalletEvent = StoredEvent<WalletEvent['type']> & WalletEvent;
-
-const transactionColumns = schemaColumns.ledger_transactions.filter((column) => column !== 'tx_id');
 
 /** The read-model row of a transaction record. */
 export function transactionRow(record: TransactionRecord) {
@@ -41,85 +29,46 @@ export function transactionRow(record: TransactionRecord) {
 }
 
 /**
- * One statement for the whole event (one round trip): balance changes,
- * the transaction row, ledger entries, coin rows and the coin audit trail.
- * Rows travel as JSON and are read with the target table's own row type.
+ * What one event does to the ledger's read models, as the argument of the
+ * `project_ledger_event` SQL function: balance changes, the transaction
+ * row, ledger entries, coin rows and the coin audit trail. The live commit
+ * and the verify rebuild both write it through that one function.
  */
-export async function projectTransactionEvent(
-  db: Kysely<Database>,
-  schema: ProjectionSchema,
-  event: StoredTransactionEvent,
-  record: TransactionRecord,
-): Promise<void> {
-  const changes = balanceChangesOf(event);
+export function projectionOf(event: TransactionEvent, createdAt: Date, record: TransactionRecord) {
   const coins = coinChangesOf(event.data.txId, event.data.coins);
-  const entries = ledgerEntriesOf(event, event.position, event.createdAt).map((entry) => ({
-    ledger_id: entry.ledgerId, tx_id: entry.txId, account_id: entry.accountId, entry_date: entry.entryDate, type: entry.type,
-    amount: entry.amount, currency: entry.currency, debit_credit: entry.debitCredit, event_position: entry.eventPosition,
-  }));
-  const audit = coinAuditOf(event, event.position, event.createdAt).map((entry) => ({
-    audit_id: entry.auditId, tx_id: entry.txId, event_position: entry.eventPosition, serial: entry.serial, action: entry.action,
-    value: entry.value, from_account: entry.fromAccount, to_account: entry.toAccount, parent_serial: entry.parentSerial, entry_date: entry.entryDate,
-  }));
-  const created = coins.created.map((coin) => ({
-    serial: coin.serial, holder: coin.holder, value: coin.value, status: coin.status, parent_serial: coin.parentSerial, minted_tx_id: coin.mintedTxId,
-  }));
-  const transactions = table(schema, 'ledger_transactions');
-  const coinTable = table(schema, 'coins');
-
-  const { rows } = await sql<{ wallets: number; coins: number }>`
-    WITH balances AS (
-      UPDATE ${table(schema, 'wallets')} AS w SET
-        total = w.total + c.total,
-        available = w.available + c.available,
-        reserved = w.reserved + c.reserved,
-        withdrawable = LEAST(w.withdrawable + c.withdrawable, w.available + c.available)
-      FROM unnest(
-        ${changes.map(([walletId]) => walletId)}::text[],
-        ${changes.map(([, change]) => change.total)}::bigint[],
-        ${changes.map(([, change]) => change.available)}::bigint[],
-        ${changes.map(([, change]) => change.withdrawable)}::bigint[],
-        ${changes.map(([, change]) => change.reserved)}::bigint[]
-      ) AS c(wallet_id, total, available, withdrawable, reserved)
-      WHERE w.wallet_id = c.wallet_id
-      RETURNING w.wallet_id
-    ), transaction_row AS (
-      INSERT INTO ${transactions} SELECT * FROM json_populate_record(NULL::${transactions}, ${JSON.stringify(transactionRow(record))}::json)
-      ON CONFLICT (tx_id) DO UPDATE SET (${sql.join(transactionColumns.map((column) => sql.ref(column)))})
-        = (${sql.join(transactionColumns.map((column) => sql.ref(`excluded.${column}`)))})
-    ), entries AS (
-      INSERT INTO ${table(schema, 'ledger_entries')}
-      SELECT * FROM json_populate_recordset(NULL::${table(schema, 'ledger_entries')}, ${JSON.stringify(entries)}::json)
-    ), new_coins AS (
-      INSERT INTO ${coinTable} SELECT * FROM json_populate_recordset(NULL::${coinTable}, ${JSON.stringify(created)}::json)
-    ), changed_coins AS (
-      UPDATE ${coinTable} AS coin SET holder = change.holder, status = change.status
-      FROM json_populate_recordset(NULL::${coinTable}, ${JSON.stringify(coins.updated)}::json) AS change
-      WHERE coin.serial = change.serial
-      RETURNING coin.serial
-    ), audit AS (
-      INSERT INTO ${table(schema, 'coin_audit')}
-      SELECT * FROM json_populate_recordset(NULL::${table(schema, 'coin_audit')}, ${JSON.stringify(audit)}::json)
-    )
-    SELECT (SELECT count(*) FROM balances)::int AS wallets, (SELECT count(*) FROM changed_coins)::int AS coins
-  `.execute(db);
-
-  // Every wallet and coin an event names exists, because it was decided
-  // against them under lock. A mismatch is a bug: fail, and roll back.
-  const written = rows[0];
-  if (written?.wallets !== changes.length || written.coins !== coins.updated.length) {
-    throw new Error(`projecting ${event.type} of ${event.data.txId} touched ${written?.wallets} of ${changes.length} wallets and ${written?.coins} of ${coins.updated.length} coins`);
-  }
+  return {
+    balances: balanceChangesOf(event).map(([walletId, change]) => ({ wallet_id: walletId, ...change })),
+    transaction: transactionRow(record),
+    entries: ledgerEntriesOf(event, createdAt).map((entry) => ({
+      tx_id: entry.txId, account_id: entry.accountId, entry_date: entry.entryDate, type: entry.type,
+      amount: entry.amount, currency: entry.currency, debit_credit: entry.debitCredit,
+    })),
+    coinsCreated: coins.created.map((coin) => ({
+      serial: coin.serial, holder: coin.holder, value: coin.value, status: coin.status, parent_serial: coin.parentSerial, minted_tx_id: coin.mintedTxId,
+    })),
+    coinsUpdated: coins.updated,
+    audit: coinAuditOf(event, createdAt).map((entry) => ({
+      tx_id: entry.txId, serial: entry.serial, action: entry.action, value: entry.value, from_account: entry.fromAccount,
+      to_account: entry.toAccount, parent_serial: entry.parentSerial, entry_date: entry.entryDate,
+    })),
+  };
 }
 
-export async function projectWalletEvent(db: Kysely<Database>, schema: ProjectionSchema, event: StoredWalletEvent): Promise<void> {
-  const wallets = table(schema, 'wallets');
+/**
+ * Projects a stored event into the tables search_path names first: `public`
+ * normally, a scratch schema during a rebuild (see verify).
+ */
+export async function projectTransactionEvent(db: Kysely<Database>, event: StoredTransactionEvent, record: TransactionRecord): Promise<void> {
+  await sql`SELECT project_ledger_event(${event.position}, ${JSON.stringify(projectionOf(event, event.createdAt, record))}::json)`.execute(db);
+}
+
+export async function projectWalletEvent(db: Kysely<Database>, event: StoredWalletEvent): Promise<void> {
   if (event.type === 'WalletOpened') {
     const { walletId, ownerId, currency } = event.data;
     await sql`
-      INSERT INTO ${wallets} (wallet_id, owner_id, currency, status, opened_at) VALUES (${walletId}, ${ownerId}, ${currency}, 'open', ${event.createdAt})
+      INSERT INTO wallets (wallet_id, owner_id, currency, status, opened_at) VALUES (${walletId}, ${ownerId}, ${currency}, 'open', ${event.createdAt})
     `.execute(db);
   } else {
-    await sql`UPDATE ${wallets} SET status = 'closed' WHERE wallet_id = ${event.data.walletId}`.execute(db);
+    await sql`UPDATE wallets SET status = 'closed', version = version + 1 WHERE wallet_id = ${event.data.walletId}`.execute(db);
   }
 }

@@ -1,4 +1,4 @@
-import { readStream, toStoredEvent, verifyAllStreams, type ChainReport, type Database, type StoredEvent } from '@peeks/db';
+import { readStream, schemaColumns, toStoredEvent, verifyAllStreams, type ChainReport, type Database, type StoredEvent } from '@peeks/db';
 import { coinHoldingKinds, evolveTransaction, platformAccount, type TransactionRecord } from '@peeks/ledger';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
@@ -70,39 +70,54 @@ async function rebuildInto(trx: Kysely<Database>, schema: string): Promise<void>
  * Replays in position order. Position, not commit order, is right here:
  * two events that touch the same wallet are serialised by its row lock, and
  * the later one takes its position only after the earlier committed.
+ * The projection SQL names its tables unqualified, so pointing search_path
+ * at the scratch schema makes the live code write the rebuild.
  */
 async function replayLog(trx: Kysely<Database>, schema: string, batchSize: number): Promise<number> {
+  const { rows: [saved] } = await sql<{ path: string }>`SELECT current_setting('search_path') AS path`.execute(trx);
+  await sql`SELECT set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
+  try {
+    return await replayInto(trx, batchSize);
+  } finally {
+    await sql`SELECT set_config('search_path', ${saved?.path ?? 'public'}, true)`.execute(trx);
+  }
+}
+
+async function replayInto(trx: Kysely<Database>, batchSize: number): Promise<number> {
   let after = 0;
   let replayed = 0;
   for (;;) {
     const rows = await trx.selectFrom('events').selectAll().where('position', '>', after).orderBy('position').limit(batchSize).execute();
     if (rows.length === 0) return replayed;
-    for (const row of rows) await replayEvent(trx, schema, toStoredEvent(row));
+    for (const row of rows) await replayEvent(trx, toStoredEvent(row));
     replayed += rows.length;
     after = rows.at(-1)?.position ?? after;
   }
 }
 
-async function replayEvent(trx: Kysely<Database>, schema: string, event: StoredEvent): Promise<void> {
+async function replayEvent(trx: Kysely<Database>, event: StoredEvent): Promise<void> {
   if (event.type === 'WalletOpened' || event.type === 'WalletClosed') {
-    await projectWalletEvent(trx, schema, event as StoredWalletEvent);
+    await projectWalletEvent(trx, event as StoredWalletEvent);
     return;
   }
   const before = event.streamVersion === 1 ? [] : await readStream(trx, event.streamId, { maxCount: event.streamVersion - 1 });
   const fold = (record: TransactionRecord | null, stored: StoredEvent) => evolveTransaction(record, stored as unknown as StoredTransactionEvent, stored.createdAt);
   const record = fold(before.reduce<TransactionRecord | null>(fold, null), event);
-  await projectTransactionEvent(trx, schema, event as StoredTransactionEvent, record);
+  await projectTransactionEvent(trx, event as StoredTransactionEvent, record);
 }
 
 async function compareTables(trx: Kysely<Database>, schema: string): Promise<TableDifference[]> {
   const differences: TableDifference[] = [];
   for (const table of inlineTables) {
-    const live = sql.table(`public.${table}`);
-    const rebuilt = sql.table(`${schema}.${table}`);
+    // A wallet's version is a concurrency token, not a fact of the log:
+    // wallets opened before it existed started at 0 whatever they had seen.
+    const columns = sql.join(schemaColumns[table].filter((column) => !(table === 'wallets' && column === 'version')).map((column) => sql.ref(column)));
+    const live = sql`SELECT ${columns} FROM ${sql.table(`public.${table}`)}`;
+    const rebuilt = sql`SELECT ${columns} FROM ${sql.table(`${schema}.${table}`)}`;
     const { rows } = await sql<{ side: 'live' | 'rebuilt'; row: unknown }>`
-      (SELECT 'live' AS side, to_jsonb(x) AS row FROM (SELECT * FROM ${live} EXCEPT ALL SELECT * FROM ${rebuilt}) x)
+      (SELECT 'live' AS side, to_jsonb(x) AS row FROM (${live} EXCEPT ALL ${rebuilt}) x)
       UNION ALL
-      (SELECT 'rebuilt' AS side, to_jsonb(x) AS row FROM (SELECT * FROM ${rebuilt} EXCEPT ALL SELECT * FROM ${live}) x)
+      (SELECT 'rebuilt' AS side, to_jsonb(x) AS row FROM (${rebuilt} EXCEPT ALL ${live}) x)
     `.execute(trx);
     if (rows.length === 0) continue;
     differences.push({

@@ -12,7 +12,7 @@ import {
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { projectWalletEvent, type StoredWalletEvent } from './inline-projection.ts';
 
-export function walletStateOf(row: Selectable<WalletsTable>): WalletState {
+export function walletStateOf(row: Omit<Selectable<WalletsTable>, 'opened_at'>): WalletState {
   return {
     walletId: row.wallet_id,
     ownerId: row.owner_id,
@@ -59,7 +59,7 @@ export async function openWallets(
         if (error instanceof StreamVersionConflict) return null;
         throw error;
       });
-      for (const event of appended?.events ?? []) await projectWalletEvent(trx, 'public', event as StoredWalletEvent);
+      for (const event of appended?.events ?? []) await projectWalletEvent(trx, event as StoredWalletEvent);
     }
     return wanted.map((currency) => walletIdOf(ownerId, currency));
   };
@@ -75,7 +75,7 @@ export async function closeWallet(
     const events = decideCloseWallet(walletId, (await lockWallets(trx, [walletId])).get(walletId));
     if (events.length === 0) return;
     const appended = await appendToStream(trx, walletStream(walletId), events, { expectedVersion: 'any', ...pick(options) });
-    for (const event of appended.events) await projectWalletEvent(trx, 'public', event as StoredWalletEvent);
+    for (const event of appended.events) await projectWalletEvent(trx, event as StoredWalletEvent);
   };
   await (db.isTransaction ? run(db) : db.transaction().execute(run));
 }

@@ -45,9 +45,12 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
   }
 }
 
-/** The spec's Ledger entry: one per posting, amount unsigned with D (debit) or C (credit). */
-export type LedgerEntry = {
-  ledgerId: string;
+/**
+ * The spec's Ledger entry: one per posting, amount unsigned with D (debit)
+ * or C (credit). Its id and event position are the stored event's position
+ * (and the entry's index), which the store assigns as it writes.
+ */
+export type LedgerEntryLine = {
   txId: string;
   accountId: AccountId;
   entryDate: Date;
@@ -55,12 +58,10 @@ export type LedgerEntry = {
   amount: number;
   currency: Currency;
   debitCredit: 'D' | 'C';
-  eventPosition: number;
 };
 
-export function ledgerEntriesOf(event: TransactionEvent, position: number, at: Date): LedgerEntry[] {
-  return event.data.postings.map((posting, index) => ({
-    ledgerId: `${position}.${index}`,
+export function ledgerEntriesOf(event: TransactionEvent, at: Date): LedgerEntryLine[] {
+  return event.data.postings.map((posting) => ({
     txId: event.data.txId,
     accountId: posting.account,
     entryDate: at,
@@ -68,7 +69,6 @@ export function ledgerEntriesOf(event: TransactionEvent, position: number, at: D
     amount: Math.abs(posting.amount),
     currency: posting.currency,
     debitCredit: posting.amount < 0 ? 'D' : 'C',
-    eventPosition: position,
   }));
 }
 
@@ -116,12 +116,10 @@ export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { creat
   return { created: [...created.values()], updated: [...updated.values()] };
 }
 
-/** The audit trail: one line per coin step, and one per child a split creates. */
+/** The audit trail: one line per coin step, and one per child a split creates (ids assigned by the store, as for entries). */
 export type CoinAuditAction = 'MINT' | 'SPLIT' | 'SPLIT_INTO' | 'MOVE' | 'RESERVE' | 'RELEASE' | 'BURN';
-export type CoinAuditEntry = {
-  auditId: string;
+export type CoinAuditLine = {
   txId: string;
-  eventPosition: number;
   serial: string;
   action: CoinAuditAction;
   value: number;
@@ -131,8 +129,8 @@ export type CoinAuditEntry = {
   entryDate: Date;
 };
 
-export function coinAuditOf(event: TransactionEvent, position: number, at: Date): CoinAuditEntry[] {
-  const entries: Omit<CoinAuditEntry, 'auditId' | 'txId' | 'eventPosition' | 'entryDate'>[] = [];
+export function coinAuditOf(event: TransactionEvent, at: Date): CoinAuditLine[] {
+  const entries: Omit<CoinAuditLine, 'txId' | 'entryDate'>[] = [];
   for (const step of event.data.coins) {
     switch (step.action) {
       case 'mint':
@@ -156,10 +154,10 @@ export function coinAuditOf(event: TransactionEvent, position: number, at: Date)
         break;
     }
   }
-  return entries.map((entry, index) => ({ ...entry, auditId: `${position}.${index}`, txId: event.data.txId, eventPosition: position, entryDate: at }));
+  return entries.map((entry) => ({ ...entry, txId: event.data.txId, entryDate: at }));
 }
 
 /** The spec's `from_serial`: serial, the account it came from, currency and value, colon-separated. */
-export function fromSerialText(entry: Pick<CoinAuditEntry, 'serial' | 'fromAccount' | 'value'>): string {
+export function fromSerialText(entry: Pick<CoinAuditLine, 'serial' | 'fromAccount' | 'value'>): string {
   return [entry.serial, entry.fromAccount ?? '', 'CON', String(entry.value)].join(':');
 }

@@ -40,11 +40,11 @@ export async function appendToStream<Type extends string, Data extends JsonObjec
   events: readonly NewEvent<Type, Data>[],
   options: AppendOptions,
 ): Promise<AppendResult<Type, Data>> {
-  if (events.length === 0) throw new InvalidEvent('an append needs at least one event');
   const { expectedVersion } = options;
   if (expectedVersion !== 'any' && !(Number.isSafeInteger(expectedVersion) && expectedVersion >= 0)) {
     throw new InvalidEvent(`expected version must be a whole number or 'any', got ${String(expectedVersion)}`);
   }
+  if (events.length === 0) throw new InvalidEvent('an append needs at least one event');
   const metadata: EventMetadata = { ...NO_METADATA, ...options.metadata };
   const createdAt = (options.now ?? (() => new Date()))();
   const append = (executor: Kysely<Database>, head: StreamHead) => insertAfter(executor, streamId, head, events, metadata, createdAt);
@@ -108,28 +108,71 @@ async function insertAfter<Type extends string, Data extends JsonObject>(
   metadata: EventMetadata,
   createdAt: Date,
 ): Promise<AppendResult<Type, Data> | null> {
-  const chained: (ChainedRow & { type: Type; data: Data })[] = [];
-  let prevHash = head.hash;
-  for (const [index, event] of events.entries()) {
-    const version = head.version + index + 1;
-    const hash = chainHash(prevHash, canonicalEvent({ streamId, streamVersion: version, type: event.type, data: event.data, metadata, createdAt }));
-    chained.push({ version, type: event.type, data: event.data, json: JSON.stringify(event.data), prevHash, hash });
-    prevHash = hash;
-  }
-
-  const { rows } = await sql<{ event_position: number; event_version: number; event_transaction_id: string }>`
-    SELECT event_position, event_version, event_transaction_id FROM append_events(
-      ${streamId}, ${head.version}, ${head.hash},
-      ${chained.map((event) => event.type)}::text[], ${chained.map((event) => event.json)}::text[],
-      ${JSON.stringify(metadata)}::jsonb, ${createdAt}::timestamptz, ${chained.map((event) => event.hash)}::text[]
-    )
-  `
+  const prepared = prepareAppend(streamId, head, events, metadata, createdAt);
+  const { rows } = await sql<AppendedRow>`SELECT event_position, event_version, event_transaction_id FROM append_events(${appendArguments(prepared)})`
     .execute(db)
     .catch((error: unknown) => {
       throw translateWriteError(error, streamId, head.version);
     });
+  return appendedEvents(prepared, rows);
+}
 
+/**
+ * An append with its hash chain worked out: what `append_events` takes,
+ * for callers that write it inside a larger SQL call of their own (the
+ * ledger's commit appends and projects in one round trip).
+ */
+export interface PreparedAppend<Type extends string, Data extends JsonObject> {
+  streamId: string;
+  head: StreamHead;
+  metadata: EventMetadata;
+  createdAt: Date;
+  chained: (ChainedRow & { type: Type; data: Data })[];
+}
+
+/** The row `append_events` returns for each event it wrote. */
+export type AppendedRow = { event_position: number; event_version: number; event_transaction_id: string };
+
+export function prepareAppend<Type extends string, Data extends JsonObject>(
+  streamId: string,
+  head: StreamHead,
+  events: readonly NewEvent<Type, Data>[],
+  metadata: Partial<EventMetadata>,
+  createdAt: Date,
+): PreparedAppend<Type, Data> {
+  if (events.length === 0) throw new InvalidEvent('an append needs at least one event');
+  const fullMetadata: EventMetadata = { ...NO_METADATA, ...metadata };
+  const chained: PreparedAppend<Type, Data>['chained'] = [];
+  let prevHash = head.hash;
+  for (const [index, event] of events.entries()) {
+    const version = head.version + index + 1;
+    const hash = chainHash(prevHash, canonicalEvent({ streamId, streamVersion: version, type: event.type, data: event.data, metadata: fullMetadata, createdAt }));
+    chained.push({ version, type: event.type, data: event.data, json: JSON.stringify(event.data), prevHash, hash });
+    prevHash = hash;
+  }
+  return { streamId, head, metadata: fullMetadata, createdAt, chained };
+}
+
+/** The arguments of `append_events`, in its order, as one SQL fragment. */
+export function appendArguments(prepared: PreparedAppend<string, JsonObject>) {
+  const { streamId, head, chained, metadata, createdAt } = prepared;
+  return sql.join([
+    sql`${streamId}`, sql`${head.version}`, sql`${head.hash}`,
+    sql`${chained.map((event) => event.type)}::text[]`, sql`${chained.map((event) => event.json)}::text[]`,
+    sql`${JSON.stringify(metadata)}::jsonb`, sql`${createdAt}::timestamptz`, sql`${chained.map((event) => event.hash)}::text[]`,
+  ]);
+}
+
+/**
+ * The stored events of an append from the rows `append_events` returned,
+ * or null when it returned none (the stream had moved on: nothing went in).
+ */
+export function appendedEvents<Type extends string, Data extends JsonObject>(
+  prepared: PreparedAppend<Type, Data>,
+  rows: readonly AppendedRow[],
+): AppendResult<Type, Data> | null {
   if (rows.length === 0) return null;
+  const { streamId, head, chained, metadata, createdAt } = prepared;
   const byVersion = new Map(rows.map((row) => [row.event_version, row]));
   const stored = chained.map((event): StoredEvent<Type, Data> => {
     const row = byVersion.get(event.version);
@@ -147,8 +190,9 @@ async function insertAfter<Type extends string, Data extends JsonObject>(
       hash: event.hash,
     };
   });
-  streamHeads.set(streamId, { version: head.version + chained.length, hash: prevHash });
-  return { version: head.version + chained.length, events: stored };
+  const version = head.version + chained.length;
+  streamHeads.set(streamId, { version, hash: chained.at(-1)?.hash ?? head.hash });
+  return { version, events: stored };
 }
 
 type ChainedRow = { version: number; type: string; json: string; prevHash: string; hash: string };

@@ -1,4 +1,5 @@
-export { appendToStream, type AppendOptions, type AppendResult } from './append.ts';
+export { appendArguments, appendedEvents, appendToStream, prepareAppend, type AppendedRow, type AppendOptions, type AppendResult, type PreparedAppend } from './append.ts';
+export type { StreamHead } from './stream-heads.ts';
 export { readAll, readStream, toStoredEvent, type GlobalBatch } from './read.ts';
 export { verifyAllStreams, verifyStream, type ChainBreak, type ChainReport } from './verify.ts';
 export { GENESIS_HASH, canonicalEvent, chainHash } from './hash-chain.ts';

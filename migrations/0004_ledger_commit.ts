@@ -1,0 +1,176 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * A ledger command in two round trips and no explicit transaction: one call
+ * reads the wallets and coins it decides against (`ledger_state`), one call
+ * writes what it decided (`ledger_commit`). On a busy server the round
+ * trips, not the rows, are most of what a command costs.
+ *
+ * Between the two, another command may change a wallet. So each wallet now
+ * carries a `version`, bumped by every event that touches it, and the
+ * commit locks the wallets (in id order, as before) and goes on only if
+ * every version is still the one read; otherwise it raises a serialization
+ * failure (40001), writes nothing, and the caller decides again. Inside a
+ * caller's transaction, `ledger_state` takes the locks itself, so the
+ * versions cannot move.
+ *
+ * `project_ledger_event` is the projection of one event, used by the commit
+ * and by the verify rebuild alike. Its tables are unqualified, so the
+ * rebuild points it at a scratch schema with search_path.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    ALTER TABLE wallets ADD COLUMN version bigint NOT NULL DEFAULT 0;
+    -- Room on each page for the new row version, so that a balance update
+    -- (no indexed column changes) stays a heap-only update.
+    ALTER TABLE wallets SET (fillfactor = 80);
+
+    CREATE FUNCTION ledger_state(p_wallet_ids text[], p_lock boolean, p_coin_holder text, p_coin_amount numeric)
+    RETURNS json LANGUAGE plpgsql AS $$
+    DECLARE
+      v_wallets json;
+      v_coins json;
+      v_limit integer := 16;
+      v_covered boolean;
+    BEGIN
+      IF p_lock THEN
+        SELECT json_agg(w) INTO v_wallets FROM (
+          SELECT * FROM wallets WHERE wallet_id = ANY(p_wallet_ids) ORDER BY wallet_id COLLATE "C" FOR UPDATE
+        ) w;
+      ELSE
+        SELECT json_agg(w) INTO v_wallets FROM wallets w WHERE wallet_id = ANY(p_wallet_ids);
+      END IF;
+
+      -- The held coins in spending order (largest first), as many as cover
+      -- the amount: a few usually do, so read a few, then more. The amount is
+      -- numeric because it is not checked yet: the decision refuses a bad one.
+      IF p_coin_holder IS NOT NULL THEN
+        LOOP
+          SELECT json_agg(c), coalesce(sum(c.value), 0) >= p_coin_amount OR count(*) < v_limit
+          INTO v_coins, v_covered
+          FROM (
+            SELECT serial, value FROM coins WHERE holder = p_coin_holder AND status = 'held'
+            ORDER BY value DESC, serial COLLATE "C" LIMIT v_limit
+          ) c;
+          EXIT WHEN v_covered;
+          v_limit := v_limit * 8;
+        END LOOP;
+      END IF;
+
+      RETURN json_build_object('wallets', coalesce(v_wallets, '[]'::json), 'coins', coalesce(v_coins, '[]'::json));
+    END
+    $$;
+
+    -- Rows arrive without the event's position, which only the append
+    -- learns: ledger and audit ids are position.index, as the rows' order.
+    CREATE FUNCTION project_ledger_event(p_position bigint, p_projection json)
+    RETURNS void LANGUAGE plpgsql AS $$
+    DECLARE
+      v_balance record;
+      v_coin record;
+    BEGIN
+      -- Row by row through the primary keys: a join against the JSON would
+      -- be planned for a hundred rows, and scan the table.
+      FOR v_balance IN
+        SELECT * FROM json_to_recordset(p_projection->'balances') AS c(wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint)
+      LOOP
+        UPDATE wallets AS w SET
+          total = w.total + v_balance.total,
+          available = w.available + v_balance.available,
+          reserved = w.reserved + v_balance.reserved,
+          withdrawable = LEAST(w.withdrawable + v_balance.withdrawable, w.available + v_balance.available),
+          version = w.version + 1
+        WHERE w.wallet_id = v_balance.wallet_id;
+        -- Every wallet and coin an event names exists, because it was decided
+        -- against them. A missing one is a bug: fail, and roll everything back.
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'projecting the event at %: no wallet %', p_position, v_balance.wallet_id;
+        END IF;
+      END LOOP;
+
+      INSERT INTO coins SELECT * FROM json_populate_recordset(NULL::coins, p_projection->'coinsCreated');
+      FOR v_coin IN SELECT * FROM json_to_recordset(p_projection->'coinsUpdated') AS c(serial text, holder text, status text) LOOP
+        UPDATE coins SET holder = v_coin.holder, status = v_coin.status WHERE serial = v_coin.serial;
+        IF NOT FOUND THEN
+          RAISE EXCEPTION 'projecting the event at %: no coin %', p_position, v_coin.serial;
+        END IF;
+      END LOOP;
+
+      INSERT INTO ledger_transactions AS t SELECT * FROM json_populate_record(NULL::ledger_transactions, p_projection->'transaction')
+      ON CONFLICT (tx_id) DO UPDATE SET
+        type = excluded.type, state = excluded.state, tx_class = excluded.tx_class, entry_date = excluded.entry_date,
+        updated_at = excluded.updated_at, amount = excluded.amount, fee = excluded.fee, currency = excluded.currency,
+        payer_owner_id = excluded.payer_owner_id, payer_wallet_id = excluded.payer_wallet_id,
+        payee_owner_id = excluded.payee_owner_id, payee_wallet_id = excluded.payee_wallet_id,
+        merchant_id = excluded.merchant_id, merchant_batch_id = excluded.merchant_batch_id,
+        payment_method_id = excluded.payment_method_id, payment_method_type = excluded.payment_method_type,
+        reference = excluded.reference, reason = excluded.reason, hold_amount = excluded.hold_amount,
+        hold_release_at = excluded.hold_release_at, hold_released_at = excluded.hold_released_at,
+        expires_at = excluded.expires_at, reserved_coins = excluded.reserved_coins, version = excluded.version;
+
+      INSERT INTO ledger_entries (ledger_id, tx_id, account_id, entry_date, type, amount, currency, debit_credit, event_position)
+      SELECT p_position || '.' || (n - 1), e.tx_id, e.account_id, e.entry_date, e.type, e.amount, e.currency, e.debit_credit, p_position
+      FROM ROWS FROM (json_to_recordset(p_projection->'entries') AS (
+        tx_id text, account_id text, entry_date timestamptz, type text, amount bigint, currency text, debit_credit char(1)
+      )) WITH ORDINALITY AS e(tx_id, account_id, entry_date, type, amount, currency, debit_credit, n);
+
+      INSERT INTO coin_audit (audit_id, tx_id, event_position, serial, action, value, from_account, to_account, parent_serial, entry_date)
+      SELECT p_position || '.' || (n - 1), a.tx_id, p_position, a.serial, a.action, a.value, a.from_account, a.to_account, a.parent_serial, a.entry_date
+      FROM ROWS FROM (json_to_recordset(p_projection->'audit') AS (
+        tx_id text, serial text, action text, value bigint, from_account text, to_account text, parent_serial text, entry_date timestamptz
+      )) WITH ORDINALITY AS a(tx_id, serial, action, value, from_account, to_account, parent_serial, entry_date, n);
+    END
+    $$;
+
+    CREATE FUNCTION ledger_commit(
+      p_wallet_ids text[],
+      p_wallet_versions bigint[],
+      p_stream_id text,
+      p_head_version bigint,
+      p_head_hash text,
+      p_types text[],
+      p_data text[],
+      p_metadata jsonb,
+      p_created_at timestamptz,
+      p_hashes text[],
+      p_projections json
+    ) RETURNS TABLE (event_position bigint, event_version bigint, event_transaction_id text)
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      v_unchanged integer;
+      v_event record;
+    BEGIN
+      SELECT count(*) INTO v_unchanged
+      FROM (SELECT wallet_id, version FROM wallets WHERE wallet_id = ANY(p_wallet_ids) ORDER BY wallet_id COLLATE "C" FOR UPDATE) locked
+      JOIN unnest(p_wallet_ids, p_wallet_versions) AS r(wallet_id, version) ON locked.wallet_id = r.wallet_id AND locked.version = r.version;
+      IF v_unchanged <> cardinality(p_wallet_ids) THEN
+        RAISE EXCEPTION 'a wallet changed after it was read' USING ERRCODE = 'serialization_failure';
+      END IF;
+
+      FOR v_event IN
+        SELECT a.event_position AS position, a.event_version AS version, a.event_transaction_id AS transaction_id
+        FROM append_events(p_stream_id, p_head_version, p_head_hash, p_types, p_data, p_metadata, p_created_at, p_hashes) a
+        ORDER BY a.event_version
+      LOOP
+        PERFORM project_ledger_event(v_event.position, p_projections->(v_event.version - p_head_version - 1)::integer);
+        event_position := v_event.position;
+        event_version := v_event.version;
+        event_transaction_id := v_event.transaction_id;
+        RETURN NEXT;
+      END LOOP;
+      -- No rows: the stream had moved on (a retry of a transaction that
+      -- exists), and nothing was written.
+    END
+    $$;
+  `.execute(db);
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    DROP FUNCTION ledger_commit(text[], bigint[], text, bigint, text, text[], text[], jsonb, timestamptz, text[], json);
+    DROP FUNCTION project_ledger_event(bigint, json);
+    DROP FUNCTION ledger_state(text[], boolean, text, numeric);
+    ALTER TABLE wallets RESET (fillfactor);
+    ALTER TABLE wallets DROP COLUMN version;
+  `.execute(db);
+}
