@@ -27,8 +27,8 @@ export const loginRequest = z.object(
   invalidArguments,
 );
 
-/** A POST that takes no input: nothing, or an empty object. */
-export const noInput = z.strictObject({}, invalidArguments).optional();
+/** A POST that takes no input: no body (fastify hands the schema null), or an empty object. */
+export const noInput = z.strictObject({}, invalidArguments).nullish();
 
 /** The spec's Session user (§3). Dates are ISO 8601, the birthday is "DD-MM-YYYY" as the forms type it. */
 export const sessionUser = z.object({

@@ -66,7 +66,7 @@ describe('error envelope', () => {
   it('refuses a state-changing request without its CSRF token with 403, before reading the body', async () => {
     const response = await subject.app.inject({ method: 'POST', url: '/api/test/echo', payload: { amount: 1, note: 'a' } });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ response: 'error', message: expect.any(String), errors: [{ code: 40300, message: expect.any(String) }] });
+    expect(errorEnvelopeSchema.parse(response.json()).errors.map((error) => error.code)).toEqual([40300]);
   });
 
   it('answers a body over the limit with 413', async () => {

@@ -21,7 +21,7 @@ export class InvalidInput extends Error {
  */
 function codeOf(issue: z.core.$ZodIssue): number {
   if (issue.code === 'custom' && typeof issue.params?.code === 'number') return issue.params.code;
-  const missing = (issue.code === 'invalid_type' && (issue.input === undefined || issue.input === null)) || (issue.code === 'too_small' && issue.input === '');
+  const missing = issue.input === undefined || issue.input === null || issue.input === '';
   return missing ? errorCodes.requiredField : errorCodes.invalidArguments;
 }
 
