@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
@@ -6,6 +6,7 @@ import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import { createScratchDatabase, percentile } from './bench-kit.ts';
 
 /**
  * `npm run bench:ledger`: send-fund (P2P transfer) through the domain and
@@ -60,10 +61,6 @@ interface Measurement {
   perSecond: number;
   latenciesMs: number[];
   refused: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 /**
@@ -298,26 +295,6 @@ function printTable(rounds: readonly Round[]): void {
     const refused = `${baseline.refused}/${ledger.refused}`.padStart(21);
     console.warn(`${String(callers).padStart(7)} |${rateAndLatencies(baseline)}${rateAndLatencies(ledger)}${format(ratio * 100, 1).padStart(11)}% | ${refused} | ${format(peakRssMb)}`);
   }
-}
-
-/** A scratch database on the bench server, as bench:events makes one; dropped by `drop`. */
-async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`).catch(async (error: unknown) => {
-    await admin.end();
-    throw error;
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
 }
 
 /** Opens and funds the wallets and builds the baseline's tables; prints how long the wallets took. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { buildApp } from '@peeks/api';
 import { connectDatabase, migrateToLatest, openDatabaseServer } from '@peeks/db';
 import { createLogger, readConfig } from '@peeks/runtime';
-import pg from 'pg';
+import { createScratchDatabase, percentile } from './bench-kit.ts';
 
 /**
  * `npm run bench:login`: the API in this process on a loopback port, against
@@ -23,10 +23,6 @@ interface Measurement {
   perSecond: number;
   latenciesMs: number[];
   failures: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 /** A client that keeps its session cookie and CSRF token, as the web app does. */
@@ -77,13 +73,8 @@ async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const log = createLogger(config);
   const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') }, log);
-  const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(server.url);
-  url.pathname = `/${database}`;
-  const handle = connectDatabase(url.toString(), { max: 20 });
+  const scratch = await createScratchDatabase(server.url);
+  const handle = connectDatabase(scratch.url, { max: 20 });
 
   try {
     await migrateToLatest(handle.db);
@@ -135,8 +126,7 @@ async function main(): Promise<void> {
     console.warn(`libuv thread pool: ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'} threads on ${String(availableParallelism())} cores`);
   } finally {
     await handle.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
     await server.stop();
   }
 }
