@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import { hashPassword } from './password.ts';
-import { createBusinessUser, createPersonalUser, findMembership } from './queries.ts';
+import { createBusinessUser, createPersonalUser, findMembership, findUser } from './queries.ts';
 import { toMerchantInfo } from './session-user.ts';
 import { sessionUserOf, signIn } from './sign-in.ts';
 
@@ -56,10 +56,10 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     const session = signedIn(request);
     ownUser(session.userId, request.query.id);
     const [user, membership] = await Promise.all([
-      sessionUserOf(app.db, session),
+      findUser(app.db, session.userId),
       session.merchantId === null ? undefined : findMembership(app.db, session.userId, session.merchantId),
     ]);
-    return { response: 'success' as const, permissions: user.perms, merchant_permissions: membership?.perms ?? [] };
+    return { response: 'success' as const, permissions: user?.perms ?? [], merchant_permissions: membership?.perms ?? [] };
   });
 
   app.get('/api/user/merchant-lookup', { schema: { querystring: lookupQuery, response: { 200: merchantLookupResponse } } }, async (request) => {
