@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { appendToStream, connectDatabase, migrateToLatest, openDatabaseServer, type DatabaseHandle } from '@peeks/db';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
-import pg from 'pg';
+import { createScratchDatabase, percentile } from './bench-kit.ts';
 
 /**
  * `npm run bench:events`: single-event appends per second through the event
@@ -20,10 +19,6 @@ const TARGET_AT_8 = 0.7;
 interface Measurement {
   perSecond: number;
   latenciesMs: number[];
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 /** Runs `writers` loops of `operation` for `seconds`, counting completions and timing each. */
@@ -77,15 +72,11 @@ async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const log = createLogger(config);
   const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') }, log);
-  const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(server.url);
-  url.pathname = `/${database}`;
+  const scratch = await createScratchDatabase(server.url);
+  const url = scratch.url;
 
   try {
-    const setup = connectDatabase(url.toString(), { max: 1 });
+    const setup = connectDatabase(url, { max: 1 });
     await migrateToLatest(setup.db);
     // Same columns and indexes as `events`; no stream heads, hashes or checks.
     await sql`CREATE TABLE raw_events (LIKE events INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES INCLUDING CONSTRAINTS)`.execute(setup.db);
@@ -95,7 +86,7 @@ async function main(): Promise<void> {
     const rows: string[] = [];
     let ratioAt8 = Number.NaN;
     for (const writers of WRITER_COUNTS) {
-      const handle = connectDatabase(url.toString(), { max: writers });
+      const handle = connectDatabase(url, { max: writers });
       await eventStoreAppends(handle, writers, 1, `warm${writers}`);
       await rawInserts(handle, writers, 1, `warm${writers}`);
       // Alternate halves so drift in the machine's load hits both sides alike.
@@ -120,8 +111,7 @@ async function main(): Promise<void> {
     console.warn('');
     console.warn(`at 8 writers the event store reaches ${(ratioAt8 * 100).toFixed(1)}% of the raw insert rate (target ${TARGET_AT_8 * 100}%): ${ratioAt8 >= TARGET_AT_8 ? 'met' : 'NOT met'}`);
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await scratch.drop();
     await server.stop();
   }
 }

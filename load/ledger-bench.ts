@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
@@ -7,6 +7,7 @@ import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
+import { createScratchDatabase, percentile } from './bench-kit.ts';
 
 /**
  * `npm run bench:ledger`: send-fund (P2P transfer) through the domain and
@@ -100,10 +101,6 @@ async function readCosts(db: Kysely<Database>): Promise<Costs> {
   const { rows } = await sql<{ wal: string }>`SELECT (pg_current_wal_lsn() - '0/0')::text AS wal`.execute(db);
   const cpu = process.cpuUsage();
   return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuMs: postgresCpuMs(), walBytes: Number(rows[0]?.wal) };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
 /**
@@ -354,26 +351,6 @@ function printTable(rounds: readonly Round[]): void {
       console.warn(`${name.padStart(12)} | ${String(callers).padStart(7)} | ${format(perTransfer.nodeCpuMs, 3).padStart(11)} | ${format(perTransfer.postgresCpuMs, 3).padStart(15)} | ${format(perTransfer.walBytes).padStart(9)}`);
     }
   }
-}
-
-/** A scratch database on the bench server, as bench:events makes one; dropped by `drop`. */
-async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`).catch(async (error: unknown) => {
-    await admin.end();
-    throw error;
-  });
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
 }
 
 /** Opens and funds the wallets and builds the baseline's tables; prints how long the wallets took. */

@@ -17,6 +17,9 @@ function parseInt8(text: string): number {
 
 const types = new pg.TypeOverrides();
 types.setTypeParser(INT8_OID, parseInt8);
+// A calendar date stays "YYYY-MM-DD": as a JavaScript Date it would be
+// midnight in the server's time zone, a day off for anyone west of it.
+types.setTypeParser(pg.types.builtins.DATE, (text) => text);
 
 export interface DatabaseHandle {
   db: Kysely<Database>;

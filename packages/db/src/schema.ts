@@ -16,6 +16,11 @@ export interface Database {
   coin_audit: CoinAuditTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   platform_balances: PlatformBalancesTable;
+  users: UsersTable;
+  merchants: MerchantsTable;
+  merchant_users: MerchantUsersTable;
+  sessions: SessionsTable;
+  rate_limit_hits: RateLimitHitsTable;
 }
 
 export interface StreamsTable {
@@ -138,6 +143,100 @@ export interface PlatformBalancesTable {
   entries: number;
 }
 
+export interface UsersTable {
+  user_id: Generated<number>;
+  guser_id: Generated<string>;
+  username: string;
+  email: string;
+  /** A PHC string: algorithm, parameters, salt and hash. */
+  password_hash: string;
+  user_type: 'personal' | 'business';
+  role: Generated<string>;
+  account_status: Generated<'active' | 'disabled'>;
+  is_banned: Generated<boolean>;
+  perms: string[];
+  /** `date`, read as "YYYY-MM-DD" text (see pool.ts) so no time zone shifts it. */
+  birthday: string;
+  country: string;
+  currency: string;
+  terms_accepted: boolean;
+  fullname: string | null;
+  avatar: string | null;
+  gender: string | null;
+  phone: string | null;
+  city: string | null;
+  province: string | null;
+  description: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MerchantsTable {
+  merchant_id: Generated<number>;
+  name: string;
+  dba: string;
+  website: string;
+  phone: string;
+  phone_region: string;
+  category_id: number;
+  sub_category_id: number;
+  business_type: string;
+  date_established: string;
+  monthly_sales: number;
+  business_number: string;
+  business_country: string;
+  address_email: string;
+  address_phone: string;
+  address_name_first: string;
+  address_name_last: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  province_state: string;
+  postal_code: string;
+  country: string;
+  support_url: string;
+  support_phone: string;
+  support_phone_region: string;
+  support_email: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  contact_phone_region: string;
+  owner_citizenship: string;
+  owner_dob: string;
+  owner_name: string;
+  owner_phone: string;
+  owner_phone_region: string;
+  owner_email: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MerchantUsersTable {
+  merchant_id: number;
+  user_id: number;
+  perms: string[];
+  created_at: Date;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value; the value itself is never stored. */
+  session_key: Buffer;
+  user_id: number | null;
+  merchant_id: number | null;
+  csrf_token: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+}
+
+export interface RateLimitHitsTable {
+  key: string;
+  hits: number;
+  window_ends_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -172,4 +271,20 @@ export const schemaColumns = {
   ]),
   projection_checkpoints: columnsOf<ProjectionCheckpointsTable>()(['name', 'transaction_id', 'position', 'updated_at']),
   platform_balances: columnsOf<PlatformBalancesTable>()(['account_id', 'currency', 'balance', 'entries']),
+  users: columnsOf<UsersTable>()([
+    'user_id', 'guser_id', 'username', 'email', 'password_hash', 'user_type', 'role', 'account_status', 'is_banned', 'perms',
+    'birthday', 'country', 'currency', 'terms_accepted', 'fullname', 'avatar', 'gender', 'phone', 'city', 'province',
+    'description', 'created_at', 'updated_at',
+  ]),
+  merchants: columnsOf<MerchantsTable>()([
+    'merchant_id', 'name', 'dba', 'website', 'phone', 'phone_region', 'category_id', 'sub_category_id', 'business_type',
+    'date_established', 'monthly_sales', 'business_number', 'business_country', 'address_email', 'address_phone',
+    'address_name_first', 'address_name_last', 'address1', 'address2', 'city', 'province_state', 'postal_code', 'country',
+    'support_url', 'support_phone', 'support_phone_region', 'support_email', 'contact_name', 'contact_email', 'contact_phone',
+    'contact_phone_region', 'owner_citizenship', 'owner_dob', 'owner_name', 'owner_phone', 'owner_phone_region', 'owner_email',
+    'created_at', 'updated_at',
+  ]),
+  merchant_users: columnsOf<MerchantUsersTable>()(['merchant_id', 'user_id', 'perms', 'created_at']),
+  sessions: columnsOf<SessionsTable>()(['session_key', 'user_id', 'merchant_id', 'csrf_token', 'created_at', 'last_seen_at', 'expires_at']),
+  rate_limit_hits: columnsOf<RateLimitHitsTable>()(['key', 'hits', 'window_ends_at']),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

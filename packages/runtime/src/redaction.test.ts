@@ -13,6 +13,7 @@ describe('scrubSecrets', () => {
       list: [{ security_answer: 'blue', question: 'colour?' }],
       csrfToken: 'abc',
       webhookSecret: 'whsec_1',
+      session: { sessionId: 's1', session_key: 'k1', csrf: 'c1', userId: 7 },
     });
     expect(scrubbed).toEqual({
       username: 'alice',
@@ -22,6 +23,7 @@ describe('scrubSecrets', () => {
       list: [{ security_answer: REDACTED, question: 'colour?' }],
       csrfToken: REDACTED,
       webhookSecret: REDACTED,
+      session: { sessionId: REDACTED, session_key: REDACTED, csrf: REDACTED, userId: 7 },
     });
   });
 

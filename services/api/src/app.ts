@@ -1,12 +1,19 @@
 import type { Database } from '@peeks/db';
 import type { Logger } from '@peeks/runtime';
 import fastify from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { accountRoutes } from './features/accounts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { sessionRoutes } from './features/sessions/routes.ts';
+import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
+import { openApi } from './plugins/openapi.ts';
+import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';
+import { sessions } from './plugins/sessions.ts';
 import { webApp } from './plugins/web-app.ts';
+import { zodSchemas } from './plugins/zod-schemas.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +26,11 @@ export interface AppOptions {
   log: Logger;
   /** The built web app to serve; left out, the server is API-only. */
   webRoot?: string;
+  /** Session cookies without the Secure flag: only for plain-HTTP development. */
+  insecureCookies?: boolean;
+  /** The time as the app sees it (session expiry, rate-limit windows); tests pass their own. */
+  clock?: () => Date;
+  rateLimits?: Partial<RateLimits>;
 }
 
 /** The HTTP app, ready for routes to be added and for listen() or inject(). */
@@ -28,14 +40,22 @@ export async function buildApp(options: AppOptions) {
     logController: new RequestLog(),
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
+    // The spec's paths end in '/' in some places (/api/user/user-lookup/); both forms answer.
+    routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  const clock = options.clock ?? (() => new Date());
   app.decorate('db', options.db);
 
+  await app.register(zodSchemas);
   await app.register(requestIdHeader);
   await app.register(errorEnvelope);
+  await app.register(openApi);
+  await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true });
+  await app.register(csrf);
+  await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(healthRoutes);
+  await app.register(accountRoutes);
+  await app.register(sessionRoutes);
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }

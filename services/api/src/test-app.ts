@@ -1,19 +1,26 @@
 import { Writable } from 'node:stream';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { createLogger } from '@peeks/runtime';
+import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App, type AppOptions } from './app.ts';
+import { SESSION_COOKIE } from './plugins/sessions.ts';
 
 export interface TestApp {
   app: App;
   database: TestDatabase;
   /** Every log line the app wrote, parsed. */
   logLines: Record<string, unknown>[];
+  /** A new browser on this app, with a session and its CSRF token from GET /api/session. */
+  browser(remoteAddress?: string): Promise<TestBrowser>;
   close(): Promise<void>;
 }
 
-/** The real app over a database of its own, with its log captured for assertions. */
-export async function createTestApp(options: Pick<AppOptions, 'webRoot'> & { extend?: (app: App) => void } = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits'> & { extend?: (app: App) => void; database?: TestDatabase };
+
+/** The real app over a database of its own (or a given one), with its log captured for assertions. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const { extend, database: given, ...appOptions } = options;
+  const database = given ?? (await createTestDatabase());
   const logLines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -21,16 +28,69 @@ export async function createTestApp(options: Pick<AppOptions, 'webRoot'> & { ext
       done();
     },
   });
-  const app = await buildApp({ db: database.db, log: createLogger({ LOG_LEVEL: 'info' }, sink), ...options });
-  options.extend?.(app);
+  const app = await buildApp({ db: database.db, log: createLogger({ LOG_LEVEL: 'info' }, sink), ...appOptions });
+  extend?.(app);
   await app.ready();
   return {
     app,
     database,
     logLines,
+    browser: (remoteAddress) => new TestBrowser(app, remoteAddress).open(),
     close: async () => {
       await app.close();
-      await database.drop();
+      if (!given) await database.drop();
     },
   };
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What the web app does: keeps the session cookie and the latest CSRF token
+ * and sends both with every request.
+ */
+export class TestBrowser {
+  readonly app: App;
+  readonly remoteAddress: string;
+  cookie: string | undefined;
+  csrfToken: string | undefined;
+
+  constructor(app: App, remoteAddress = '127.0.0.1') {
+    this.app = app;
+    this.remoteAddress = remoteAddress;
+  }
+
+  async open(): Promise<this> {
+    await this.request('GET', '/api/session');
+    return this;
+  }
+
+  /** `body` goes as JSON, whatever it is; `headers` replace the browser's own. */
+  async request(method: Method, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    const response = await this.app.inject({
+      method,
+      url,
+      remoteAddress: this.remoteAddress,
+      headers: {
+        ...(this.cookie === undefined ? {} : { cookie: `${SESSION_COOKIE}=${this.cookie}` }),
+        ...(this.csrfToken === undefined ? {} : { 'x-csrf-token': this.csrfToken }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+    const cookie = response.cookies.find((each) => each.name === SESSION_COOKIE);
+    if (cookie) this.cookie = cookie.value === '' ? undefined : cookie.value;
+    const answer = response.headers['content-type']?.toString().startsWith('application/json') ? response.json<{ csrfToken?: unknown }>() : {};
+    if (typeof answer.csrfToken === 'string') this.csrfToken = answer.csrfToken;
+    return response;
+  }
+
+  get(url: string) {
+    return this.request('GET', url);
+  }
+
+  post(url: string, body?: unknown) {
+    return this.request('POST', url, body);
+  }
 }

@@ -10,7 +10,7 @@ let subject: TestApp;
 beforeAll(async () => {
   subject = await createTestApp({
     extend: (app) => {
-      app.post('/api/test/echo', { schema: { body: z.object({ amount: z.number().int().positive('Amount must be positive'), note: z.string().max(5) }) } }, (request) => ({
+      app.post('/api/test/echo', { schema: { body: z.object({ amount: z.number().positive('Amount must be positive').int('Amount must be whole'), note: z.string({ error: 'Please enter Note' }).max(5) }) } }, (request) => ({
         response: 'success',
         ...request.body,
       }));
@@ -28,8 +28,11 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
+/** Sent as the web app would, with a session cookie and its CSRF token. */
 async function call(options: InjectOptions) {
-  const response = await subject.app.inject(options);
+  const browser = await subject.browser();
+  const headers = { cookie: `peeks_session=${browser.cookie ?? ''}`, 'x-csrf-token': browser.csrfToken ?? '', ...options.headers };
+  const response = await subject.app.inject({ ...options, headers });
   return { statusCode: response.statusCode, body: errorEnvelopeSchema.parse(response.json()) };
 }
 
@@ -47,16 +50,23 @@ describe('error envelope', () => {
     expect(body.errors[0]?.code).toBe(4003);
   });
 
-  it('answers a failed validation with 400 and the field it concerns', async () => {
-    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', payload: { amount: -5, note: 'too long' } });
+  it('answers a failed validation with 400, one problem per field, a missing field as 4215', async () => {
+    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', payload: { amount: -5.5 } });
     expect(statusCode).toBe(400);
-    expect(body.message).toBe('Amount must be positive');
-    expect(body.errors).toEqual(
-      expect.arrayContaining([
+    expect(body).toEqual({
+      response: 'error',
+      message: 'Amount must be positive',
+      errors: [
         { code: 4002, field: 'amount', message: 'Amount must be positive' },
-        expect.objectContaining({ code: 4002, field: 'note' }),
-      ]),
-    );
+        { code: 4215, field: 'note', message: 'Please enter Note' },
+      ],
+    });
+  });
+
+  it('refuses a state-changing request without its CSRF token with 403, before reading the body', async () => {
+    const response = await subject.app.inject({ method: 'POST', url: '/api/test/echo', payload: { amount: 1, note: 'a' } });
+    expect(response.statusCode).toBe(403);
+    expect(errorEnvelopeSchema.parse(response.json()).errors.map((error) => error.code)).toEqual([40300]);
   });
 
   it('answers a body over the limit with 413', async () => {

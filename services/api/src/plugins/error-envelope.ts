@@ -1,8 +1,8 @@
-import { errorCatalogue, errorCodes, type ErrorEnvelope } from '@peeks/contracts';
+import { errorCatalogue, errorCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
 import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { InvalidInput } from './zod-schemas.ts';
 
 /** An error a handler throws on purpose: it reaches the client as it is. */
 export class ApiError extends Error {
@@ -16,6 +16,12 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal with one catalogue code, optionally under a field and with a more specific text. */
+export function refuse(statusCode: number, code: ErrorCode, detail: { field?: string; message?: string } = {}): ApiError {
+  const message = detail.message ?? errorCatalogue[code];
+  return new ApiError(statusCode, message, [{ code, ...(detail.field === undefined ? {} : { field: detail.field }), message }]);
+}
+
 function send(reply: FastifyReply, statusCode: number, message: string, errors: ErrorEnvelope['errors']) {
   const body: ErrorEnvelope = { response: 'error', message, errors };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
@@ -26,14 +32,7 @@ const fromCode = (code: keyof typeof errorCatalogue) => ({ code, message: errorC
 /** What the client is told for an error. Anything unforeseen is a plain 500 without details. */
 function envelopeFor(error: FastifyError | Error): { statusCode: number; message: string; errors: ErrorEnvelope['errors'] } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, errors: error.errors };
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const errors = error.validation.map((issue) => ({
-      code: errorCodes.invalidArguments,
-      ...(issue.instancePath ? { field: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') } : {}),
-      message: issue.message ?? errorCatalogue[errorCodes.invalidArguments],
-    }));
-    return { statusCode: 400, message: errors[0]?.message ?? errorCatalogue[errorCodes.invalidArguments], errors };
-  }
+  if (error instanceof InvalidInput) return { statusCode: 400, message: error.message, errors: error.problems };
   if (error instanceof StreamVersionConflict) return { statusCode: 409, message: errorCatalogue[errorCodes.conflict], errors: [fromCode(errorCodes.conflict)] };
   if (error instanceof IdempotencyKeyReused) {
     return { statusCode: 409, message: errorCatalogue[errorCodes.idempotencyKeyReused], errors: [fromCode(errorCodes.idempotencyKeyReused)] };

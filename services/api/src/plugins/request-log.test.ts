@@ -33,16 +33,15 @@ describe('request log', () => {
     expect(replaced.headers['x-request-id']).not.toContain('evil');
   });
 
-  it('never writes passwords, cookies, tokens or secret query values', async () => {
-    const response = await subject.app.inject({
-      method: 'POST',
-      url: '/api/test/login?token=tok-9d8e7f&lang=en',
-      headers: { cookie: 'sid=session-cookie-value', authorization: 'Bearer bearer-value' },
-      payload: { username: 'alice_1', password: 'Hunter2Secret' },
+  it('never writes passwords, cookies, session ids, CSRF tokens or secret query values', async () => {
+    const browser = await subject.browser();
+    const response = await browser.request('POST', '/api/test/login?token=tok-9d8e7f&lang=en', { username: 'alice_1', password: 'Hunter2Secret' }, {
+      cookie: `peeks_session=${browser.cookie ?? ''}; sid=session-cookie-value`,
+      authorization: 'Bearer bearer-value',
     });
     expect(response.statusCode).toBe(200);
     const written = JSON.stringify(linesFor(response.headers['x-request-id'] as string));
     expect(written).toContain('alice_1');
-    for (const secret of ['Hunter2Secret', 'session-cookie-value', 'bearer-value', 'tok-9d8e7f']) expect(written).not.toContain(secret);
+    for (const secret of ['Hunter2Secret', 'session-cookie-value', 'bearer-value', 'tok-9d8e7f', browser.cookie!, browser.csrfToken!]) expect(written).not.toContain(secret);
   });
 });

@@ -1,0 +1,59 @@
+import {
+  emptySuccess,
+  errorCodes,
+  loginFailedMessage,
+  loginRequest,
+  noInput,
+  sessionResponse,
+  signedInResponse,
+  switchMerchantRequest,
+  switchMerchantResponse,
+} from '@peeks/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { refuse } from '../../plugins/error-envelope.ts';
+import { endSession, signedIn, startSession } from '../../plugins/sessions.ts';
+import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../accounts/password.ts';
+import { findByLogin, findMembership, replacePasswordHash } from '../accounts/queries.ts';
+import { sessionUserOf, signIn } from '../accounts/sign-in.ts';
+
+/** Sign-in, sign-out, the current session, and which merchant it acts for. */
+export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
+  /** The web app's first call: it makes an anonymous session if there is none, for the CSRF token. */
+  app.get('/api/session', { schema: { response: { 200: sessionResponse } } }, async (request, reply) => {
+    const session = request.session ?? (await startSession(request, reply, null));
+    const user = session.userId === null ? null : await sessionUserOf(app.db, { userId: session.userId, merchantId: session.merchantId });
+    return { response: 'success' as const, user, csrfToken: session.csrfToken };
+  });
+
+  app.post(
+    '/api/login',
+    { schema: { body: loginRequest, response: { 200: signedInResponse } }, config: { rateLimit: app.rateLimits.login } },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      const account = await findByLogin(app.db, username);
+      // An unknown name costs a hash too, so the answer's timing does not tell which part was wrong.
+      const matches = account ? await verifyPassword(password, account.password_hash) : await verifyDecoy(password);
+      if (!account || !matches) throw refuse(401, errorCodes.loginFailed, { message: loginFailedMessage });
+      // Only the account's owner learns that it is closed.
+      if (account.is_banned) throw refuse(403, errorCodes.userBlocked);
+      if (account.account_status !== 'active') throw refuse(403, errorCodes.accountDisabled);
+      if (needsRehash(account.password_hash)) await replacePasswordHash(app.db, account.user_id, await hashPassword(password), app.clock());
+      return signIn(request, reply, account.user_id);
+    },
+  );
+
+  app.post('/api/logout', { schema: { body: noInput, response: { 200: emptySuccess } } }, async (request, reply) => {
+    await endSession(request, reply);
+    return { response: 'success' as const };
+  });
+
+  app.post('/api/merchant/switch-merchant', { schema: { body: switchMerchantRequest, response: { 200: switchMerchantResponse } } }, async (request) => {
+    const session = signedIn(request);
+    const merchantId = request.body.merchant_id;
+    if (!(await findMembership(app.db, session.userId, merchantId))) throw refuse(404, errorCodes.merchantNotFound);
+    await app.sessions.actFor(session.key, merchantId);
+    return { response: 'success' as const, user: await sessionUserOf(app.db, { userId: session.userId, merchantId }) };
+  });
+
+  return Promise.resolve();
+};

@@ -1,0 +1,157 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
+import { errorCodes } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { refuse } from './error-envelope.ts';
+
+export const SESSION_COOKIE = 'peeks_session';
+/** Signed-in or not, a session ends after 30 minutes without a request (spec §9). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+// The idle deadline moves at most once a minute, so most requests only read the row.
+const TOUCH_AFTER_MS = 60_000;
+const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface Session {
+  /** SHA-256 of the cookie value: what the row is keyed by. */
+  key: Buffer;
+  userId: number | null;
+  merchantId: number | null;
+  csrfToken: string;
+}
+
+export interface SignedInSession extends Session {
+  userId: number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The time as the app sees it; tests pass their own. */
+    clock: () => Date;
+    sessions: SessionStore;
+  }
+  interface FastifyRequest {
+    /** The caller's live session, or null: none sent, unknown, or idle too long. */
+    session: Session | null;
+  }
+}
+
+const keyOf = (cookieValue: string) => createHash('sha256').update(cookieValue).digest();
+const randomToken = () => randomBytes(32).toString('base64url');
+
+/** Sessions in Postgres, keyed by the hash of the cookie value. */
+export class SessionStore {
+  readonly #db: Kysely<Database>;
+  readonly #clock: () => Date;
+  readonly cookie: CookieSerializeOptions;
+
+  constructor(db: Kysely<Database>, clock: () => Date, cookie: CookieSerializeOptions) {
+    this.#db = db;
+    this.#clock = clock;
+    this.cookie = cookie;
+  }
+
+  /** The live session a cookie value names; seeing it pushes its idle deadline forward. */
+  async find(cookieValue: string): Promise<Session | null> {
+    if (!COOKIE_VALUE.test(cookieValue)) return null;
+    const key = keyOf(cookieValue);
+    const now = this.#clock();
+    const row = await this.#db
+      .selectFrom('sessions')
+      .select(['user_id', 'merchant_id', 'csrf_token', 'last_seen_at'])
+      .where('session_key', '=', key)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    if (!row) return null;
+    if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_AFTER_MS) {
+      await this.#db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_MS) })
+        .where('session_key', '=', key)
+        .execute();
+    }
+    return { key, userId: row.user_id, merchantId: row.merchant_id, csrfToken: row.csrf_token };
+  }
+
+  /** A new session with a fresh id and CSRF token, in place of `replaces`. */
+  async start(owner: { userId: number; merchantId: number | null } | null, replaces: Buffer | null): Promise<{ cookieValue: string; session: Session }> {
+    const cookieValue = randomToken();
+    const session: Session = { key: keyOf(cookieValue), userId: owner?.userId ?? null, merchantId: owner?.merchantId ?? null, csrfToken: randomToken() };
+    const now = this.#clock();
+    if (replaces) await this.end(replaces);
+    await this.#db
+      .insertInto('sessions')
+      .values({
+        session_key: session.key,
+        user_id: session.userId,
+        merchant_id: session.merchantId,
+        csrf_token: session.csrfToken,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: new Date(now.getTime() + SESSION_IDLE_MS),
+      })
+      .execute();
+    return { cookieValue, session };
+  }
+
+  async end(key: Buffer): Promise<void> {
+    await this.#db.deleteFrom('sessions').where('session_key', '=', key).execute();
+  }
+
+  async actFor(key: Buffer, merchantId: number): Promise<void> {
+    await this.#db.updateTable('sessions').set({ merchant_id: merchantId }).where('session_key', '=', key).execute();
+  }
+}
+
+interface SessionOptions {
+  db: Kysely<Database>;
+  clock: () => Date;
+  /** Secure cookies everywhere but on a developer's plain-HTTP localhost. */
+  secureCookie: boolean;
+}
+
+/**
+ * Starts a new session for `owner` (null: signed out) and sends its cookie.
+ * The old session, if any, is gone: a new id at every sign-in, so an id
+ * planted before it (session fixation) is worth nothing after it.
+ */
+export async function startSession(request: FastifyRequest, reply: FastifyReply, owner: { userId: number; merchantId: number | null } | null): Promise<Session> {
+  const { cookieValue, session } = await request.server.sessions.start(owner, request.session?.key ?? null);
+  void reply.setCookie(SESSION_COOKIE, cookieValue, request.server.sessions.cookie);
+  request.session = session;
+  return session;
+}
+
+export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  if (request.session) await request.server.sessions.end(request.session.key);
+  request.session = null;
+  void reply.clearCookie(SESSION_COOKIE, request.server.sessions.cookie);
+}
+
+/** The caller's session if someone is signed in to it; else the request ends with 401. */
+export function signedIn(request: FastifyRequest): SignedInSession {
+  const session = request.session;
+  if (session?.userId == null) throw refuse(401, errorCodes.notSignedIn);
+  return { ...session, userId: session.userId };
+}
+
+/**
+ * Server-side sessions behind an HttpOnly, SameSite=Lax cookie. Every API
+ * request with the cookie finds its session before anything else runs.
+ */
+export const sessions = fp(
+  async (app: FastifyInstance, options: SessionOptions) => {
+    await app.register(fastifyCookie);
+    app.decorate('clock', options.clock);
+    app.decorate('sessions', new SessionStore(options.db, options.clock, { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secureCookie }));
+    app.decorateRequest('session', null);
+    app.addHook('onRequest', async (request) => {
+      if (!request.url.startsWith('/api/')) return;
+      const cookieValue = request.cookies[SESSION_COOKIE];
+      request.session = cookieValue === undefined ? null : await app.sessions.find(cookieValue);
+    });
+  },
+  { name: 'sessions' },
+);
