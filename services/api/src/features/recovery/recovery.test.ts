@@ -7,7 +7,7 @@ import { decoyMaskedEmail, maskEmail } from './recovery-code.ts';
 let now = new Date('2030-01-01T09:00:00Z');
 let subject: TestApp;
 beforeAll(async () => {
-  subject = await createTestApp({ clock: () => now, rateLimits: { recovery: { max: 1000, timeWindow: 60_000 } } });
+  subject = await createTestApp({ clock: () => now, rateLimits: { recovery: { max: 1000, timeWindow: 60_000 }, registration: { max: 1000, timeWindow: 60_000 } } });
 });
 afterAll(() => subject.close());
 
