@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { endOtherSessions } from '../../plugins/sessions.ts';
 import { queueEmail } from './email-outbox.ts';
 import { hashRecoveryCode, recoveryCodeExpiry } from './recovery-code.ts';
@@ -64,15 +64,21 @@ export async function spendRecoveryTry(db: Kysely<Database>, recoveryId: number)
   return row !== undefined;
 }
 
+/**
+ * Re-checked in the statement that uses the code, so a code that ran out of
+ * time or tries (or was spent) after it was read is not used.
+ */
+function stillUsable(eb: ExpressionBuilder<Database, 'password_recovery_codes'>, now: Date) {
+  return eb.and([eb('used_at', 'is', null), eb('expires_at', '>', now), eb('attempts', '<', RECOVERY_CODE_TRIES)]);
+}
+
 /** Step 3 passed; false if the code stopped being usable meanwhile (spent, expired, out of tries). */
 export async function markRecoveryCodeChecked(db: Kysely<Database>, recoveryId: number, now: Date): Promise<boolean> {
   const row = await db
     .updateTable('password_recovery_codes')
     .set({ checked_at: now })
     .where('recovery_id', '=', recoveryId)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .where('attempts', '<', RECOVERY_CODE_TRIES)
+    .where((eb) => stillUsable(eb, now))
     .returning('recovery_id')
     .executeTakeFirst();
   return row !== undefined;
@@ -93,10 +99,8 @@ export async function resetPasswordWithCode(
       .updateTable('password_recovery_codes')
       .set({ used_at: now })
       .where('recovery_id', '=', reset.recoveryId)
-      .where('used_at', 'is', null)
       .where('checked_at', 'is not', null)
-      .where('expires_at', '>', now)
-      .where('attempts', '<', RECOVERY_CODE_TRIES)
+      .where((eb) => stillUsable(eb, now))
       .returning('recovery_id')
       .executeTakeFirst();
     if (!spent) return false;
