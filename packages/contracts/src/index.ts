@@ -4,4 +4,6 @@ export * from './error-codes.ts';
 export * from './fields.ts';
 export * from './health.ts';
 export * from './ledger-types.ts';
+export * from './profile.ts';
+export * from './recovery.ts';
 export * from './sessions.ts';

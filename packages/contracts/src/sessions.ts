@@ -38,6 +38,11 @@ export const sessionUser = z.object({
   username: z.string(),
   email: z.string(),
   fullname: z.string().nullable(),
+  /** The User profile's parts (spec §3), set in the User Details modal; null until then. */
+  prefix: z.string().nullable(),
+  name_first: z.string().nullable(),
+  name_last: z.string().nullable(),
+  phone_region: z.string().nullable(),
   avatar: z.string().nullable(),
   birthday: z.string(),
   gender: z.string().nullable(),

@@ -21,6 +21,9 @@ export interface Database {
   merchant_users: MerchantUsersTable;
   sessions: SessionsTable;
   rate_limit_hits: RateLimitHitsTable;
+  password_recovery_codes: PasswordRecoveryCodesTable;
+  email_outbox: EmailOutboxTable;
+  user_preferences: UserPreferencesTable;
 }
 
 export interface StreamsTable {
@@ -167,6 +170,10 @@ export interface UsersTable {
   city: string | null;
   province: string | null;
   description: string | null;
+  name_first: ColumnType<string | null, string | null | undefined, string | null>;
+  name_last: ColumnType<string | null, string | null | undefined, string | null>;
+  prefix: ColumnType<string | null, string | null | undefined, string | null>;
+  phone_region: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 }
@@ -237,6 +244,39 @@ export interface RateLimitHitsTable {
   window_ends_at: Date;
 }
 
+export interface PasswordRecoveryCodesTable {
+  recovery_id: Generated<number>;
+  user_id: number;
+  /** The code is kept only as HMAC-SHA256(salt, code). */
+  code_salt: Buffer;
+  code_hash: Buffer;
+  attempts: Generated<number>;
+  created_at: Date;
+  expires_at: Date;
+  checked_at: Date | null;
+  used_at: Date | null;
+}
+
+export interface EmailOutboxTable {
+  email_id: Generated<number>;
+  recipient: string;
+  template: string;
+  subject: string;
+  /** What the template needs; it may hold a one-time code, so it is never logged. */
+  payload: ColumnType<unknown, string, never>;
+  created_at: Date;
+  sent_at: Date | null;
+  attempts: Generated<number>;
+}
+
+export interface UserPreferencesTable {
+  user_id: number;
+  section: 'notifications' | 'notify-methods';
+  key: string;
+  enabled: boolean;
+  updated_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -274,7 +314,7 @@ export const schemaColumns = {
   users: columnsOf<UsersTable>()([
     'user_id', 'guser_id', 'username', 'email', 'password_hash', 'user_type', 'role', 'account_status', 'is_banned', 'perms',
     'birthday', 'country', 'currency', 'terms_accepted', 'fullname', 'avatar', 'gender', 'phone', 'city', 'province',
-    'description', 'created_at', 'updated_at',
+    'description', 'name_first', 'name_last', 'prefix', 'phone_region', 'created_at', 'updated_at',
   ]),
   merchants: columnsOf<MerchantsTable>()([
     'merchant_id', 'name', 'dba', 'website', 'phone', 'phone_region', 'category_id', 'sub_category_id', 'business_type',
@@ -287,4 +327,9 @@ export const schemaColumns = {
   merchant_users: columnsOf<MerchantUsersTable>()(['merchant_id', 'user_id', 'perms', 'created_at']),
   sessions: columnsOf<SessionsTable>()(['session_key', 'user_id', 'merchant_id', 'csrf_token', 'created_at', 'last_seen_at', 'expires_at']),
   rate_limit_hits: columnsOf<RateLimitHitsTable>()(['key', 'hits', 'window_ends_at']),
+  password_recovery_codes: columnsOf<PasswordRecoveryCodesTable>()([
+    'recovery_id', 'user_id', 'code_salt', 'code_hash', 'attempts', 'created_at', 'expires_at', 'checked_at', 'used_at',
+  ]),
+  email_outbox: columnsOf<EmailOutboxTable>()(['email_id', 'recipient', 'template', 'subject', 'payload', 'created_at', 'sent_at', 'attempts']),
+  user_preferences: columnsOf<UserPreferencesTable>()(['user_id', 'section', 'key', 'enabled', 'updated_at']),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

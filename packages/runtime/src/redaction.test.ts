@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
-import { REDACTED, scrubSecrets, scrubUrl } from './redaction.ts';
+import { isSecretName, REDACTED, scrubSecrets, scrubUrl } from './redaction.ts';
 
 describe('scrubSecrets', () => {
   it('replaces secret-named fields at any depth and keeps the rest', () => {
@@ -58,5 +58,11 @@ describe('createLogger', () => {
     expect(line).not.toContain('Secret123');
     expect(line).not.toContain('991234');
     expect(JSON.parse(line)).toMatchObject({ level: 'info', msg: 'login attempt' });
+  });
+});
+
+describe('recovery and profile field names', () => {
+  it.each(['recoveryCode', 'recovery_code', 'userPassword', 'confirmPassword', 'old_password', 'new_password', 'new_password_repeat'])('treats %s as a secret', (name) => {
+    expect(isSecretName(name)).toBe(true);
   });
 });

@@ -5,6 +5,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { profileRoutes } from './features/profile/routes.ts';
+import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
@@ -56,6 +58,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(healthRoutes);
   await app.register(accountRoutes);
   await app.register(sessionRoutes);
+  await app.register(recoveryRoutes);
+  await app.register(profileRoutes);
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }

@@ -16,6 +16,10 @@ export interface RateLimitPolicy {
 export const defaultRateLimits = {
   login: { max: 10, timeWindow: 60_000 },
   registration: { max: 10, timeWindow: 60 * 60_000 },
+  /** Each forgot-password step on its own counter: enough for a person, too few to guess 6-digit codes or flood an inbox. */
+  recovery: { max: 10, timeWindow: 15 * 60_000 },
+  /** Change password guesses the current password, from a session that may not be its owner's. */
+  passwordChange: { max: 10, timeWindow: 15 * 60_000 },
 } satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimits = typeof defaultRateLimits;

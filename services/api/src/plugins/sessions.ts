@@ -105,6 +105,17 @@ export class SessionStore {
   }
 }
 
+/**
+ * Ends every session of `userId` but `keep` (the caller's own), as a password
+ * change must: whoever knew the old password is signed out everywhere.
+ * Takes the caller's transaction.
+ */
+export async function endOtherSessions(db: Kysely<Database>, userId: number, keep: Buffer | null): Promise<void> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (keep) query = query.where('session_key', '!=', keep);
+  await query.execute();
+}
+
 interface SessionOptions {
   db: Kysely<Database>;
   clock: () => Date;

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { newPassword } from './accounts.ts';
+import { successEnvelope } from './envelope.ts';
+import { errorCatalogue, errorCodes } from './error-codes.ts';
+
+/** Forgot password (spec §2 and §5): the texts the five steps show. */
+export const recoveryMessages = {
+  usernameRequired: 'Username is required',
+  codeRequired: 'Recovery Code is Required',
+  passwordRequired: 'Password is required',
+  passwordsDiffer: 'Passwords do not match',
+  codeSentTo: 'Your code will be sent to',
+  passwordChanged: 'Your Password has been changed successfully!',
+} as const;
+
+/** A recovery code lives 15 minutes and allows 5 tries; then a new one must be sent. */
+export const RECOVERY_CODE_LIFETIME_MS = 15 * 60_000;
+export const RECOVERY_CODE_TRIES = 5;
+export const RECOVERY_CODE_DIGITS = 6;
+
+const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
+
+/** Required text with one message for missing, empty, or not text at all. */
+const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, message);
+
+const username = required(recoveryMessages.usernameRequired, 64);
+const recoveryCode = required(recoveryMessages.codeRequired, 16);
+
+/** POST /api/user/get-recovery-email and /api/user/send-recovery-code (steps 1 and 2). */
+export const recoveryUsername = z.object({ username }, invalidArguments);
+/** The address the code goes to, masked: `j***@e***.com`. */
+export const recoveryEmailResponse = successEnvelope({ email: z.string() });
+
+/** POST /api/user/check-recovery-code (step 3). */
+export const checkRecoveryCodeRequest = z.object({ username, recoveryCode }, invalidArguments);
+
+/**
+ * POST /api/user/reset-password (step 4). The call table names username,
+ * recoveryCode and userPassword; the form's Confirm Password travels too, so
+ * the server checks the same rule the form shows.
+ */
+export const resetPasswordRequest = z
+  .object(
+    {
+      username,
+      recoveryCode,
+      userPassword: newPassword('Password', recoveryMessages.passwordRequired),
+      confirmPassword: z.string({ error: recoveryMessages.passwordRequired }).min(1, recoveryMessages.passwordRequired),
+    },
+    invalidArguments,
+  )
+  .refine((value) => value.userPassword === value.confirmPassword, { path: ['confirmPassword'], message: recoveryMessages.passwordsDiffer, when: bothPasswords });
+
+/** Checks the pair even while other fields are wrong, so the form shows every problem at once. */
+function bothPasswords(payload: { value: unknown }): boolean {
+  const value = payload.value;
+  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>).userPassword === 'string' && typeof (value as Record<string, unknown>).confirmPassword === 'string';
+}
+
+export const recoveryStepResponse = successEnvelope({ message: z.string().optional() });
+
+export type RecoveryUsername = z.infer<typeof recoveryUsername>;
+export type CheckRecoveryCodeRequest = z.infer<typeof checkRecoveryCodeRequest>;
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequest>;
