@@ -21,6 +21,8 @@ export interface Database {
   merchant_users: MerchantUsersTable;
   sessions: SessionsTable;
   rate_limit_hits: RateLimitHitsTable;
+  addresses: AddressesTable;
+  contacts: ContactsTable;
 }
 
 export interface StreamsTable {
@@ -235,6 +237,42 @@ export interface RateLimitHitsTable {
   window_ends_at: Date;
 }
 
+export interface AddressesTable {
+  address_id: Generated<number>;
+  user_id: number;
+  name_first: string;
+  name_last: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  province_state: string;
+  postal_code: string;
+  country: string;
+  is_primary: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ContactsTable {
+  contact_id: Generated<number>;
+  /** The user whose address book this is; every query is scoped by it. */
+  owner_user_id: number;
+  name_first: string;
+  name_last: string;
+  /** The dialling code, such as +1; `phone` holds the 10 digits after it. */
+  phone_region: string;
+  phone: string;
+  email: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  province: string;
+  country: string;
+  postal: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -285,4 +323,12 @@ export const schemaColumns = {
   merchant_users: columnsOf<MerchantUsersTable>()(['merchant_id', 'user_id', 'perms', 'created_at']),
   sessions: columnsOf<SessionsTable>()(['session_key', 'user_id', 'merchant_id', 'csrf_token', 'created_at', 'last_seen_at', 'expires_at']),
   rate_limit_hits: columnsOf<RateLimitHitsTable>()(['key', 'hits', 'window_ends_at']),
+  addresses: columnsOf<AddressesTable>()([
+    'address_id', 'user_id', 'name_first', 'name_last', 'address1', 'address2', 'city', 'province_state', 'postal_code', 'country',
+    'is_primary', 'created_at', 'updated_at',
+  ]),
+  contacts: columnsOf<ContactsTable>()([
+    'contact_id', 'owner_user_id', 'name_first', 'name_last', 'phone_region', 'phone', 'email', 'address1', 'address2', 'city',
+    'province', 'country', 'postal', 'created_at', 'updated_at',
+  ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };
