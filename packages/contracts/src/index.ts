@@ -1,4 +1,6 @@
 export * from './accounts.ts';
+export * from './addresses.ts';
+export * from './contacts.ts';
 export * from './envelope.ts';
 export * from './error-codes.ts';
 export * from './fields.ts';
@@ -7,3 +9,4 @@ export * from './ledger-types.ts';
 export * from './profile.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';
+export * from './users.ts';

@@ -24,6 +24,8 @@ export interface Database {
   password_recovery_codes: PasswordRecoveryCodesTable;
   email_outbox: EmailOutboxTable;
   user_preferences: UserPreferencesTable;
+  addresses: AddressesTable;
+  contacts: ContactsTable;
 }
 
 export interface StreamsTable {
@@ -277,6 +279,42 @@ export interface UserPreferencesTable {
   updated_at: Date;
 }
 
+export interface AddressesTable {
+  address_id: Generated<number>;
+  user_id: number;
+  name_first: string;
+  name_last: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  province_state: string;
+  postal_code: string;
+  country: string;
+  is_primary: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ContactsTable {
+  contact_id: Generated<number>;
+  /** The user whose address book this is; every query is scoped by it. */
+  owner_user_id: number;
+  name_first: string;
+  name_last: string;
+  /** The dialling code, such as +1; `phone` holds the 10 digits after it. */
+  phone_region: string;
+  phone: string;
+  email: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  province: string;
+  country: string;
+  postal: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -332,4 +370,12 @@ export const schemaColumns = {
   ]),
   email_outbox: columnsOf<EmailOutboxTable>()(['email_id', 'recipient', 'template', 'subject', 'payload', 'created_at', 'sent_at', 'attempts']),
   user_preferences: columnsOf<UserPreferencesTable>()(['user_id', 'section', 'key', 'enabled', 'updated_at']),
+  addresses: columnsOf<AddressesTable>()([
+    'address_id', 'user_id', 'name_first', 'name_last', 'address1', 'address2', 'city', 'province_state', 'postal_code', 'country',
+    'is_primary', 'created_at', 'updated_at',
+  ]),
+  contacts: columnsOf<ContactsTable>()([
+    'contact_id', 'owner_user_id', 'name_first', 'name_last', 'phone_region', 'phone', 'email', 'address1', 'address2', 'city',
+    'province', 'country', 'postal', 'created_at', 'updated_at',
+  ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

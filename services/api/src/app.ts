@@ -4,10 +4,13 @@ import fastify from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { addressRoutes } from './features/addresses/routes.ts';
+import { contactRoutes } from './features/contacts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
+import { userRoutes } from './features/users/routes.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { openApi } from './plugins/openapi.ts';
@@ -60,6 +63,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(sessionRoutes);
   await app.register(recoveryRoutes);
   await app.register(profileRoutes);
+  await app.register(addressRoutes);
+  await app.register(contactRoutes);
+  await app.register(userRoutes);
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }

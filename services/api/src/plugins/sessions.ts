@@ -149,6 +149,15 @@ export function signedIn(request: FastifyRequest): SignedInSession {
 }
 
 /**
+ * An onRequest hook for a feature whose every route needs a signed-in user:
+ * 401 before the input is even validated, so a signed-out caller learns
+ * nothing about the route but that.
+ */
+export function requireSignIn(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+  done(request.session?.userId == null ? refuse(401, errorCodes.notSignedIn) : undefined);
+}
+
+/**
  * Server-side sessions behind an HttpOnly, SameSite=Lax cookie. Every API
  * request with the cookie finds its session before anything else runs.
  */

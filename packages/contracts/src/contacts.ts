@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { postalFitsCountry } from './addresses.ts';
+import { successEnvelope } from './envelope.ts';
+import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { countryCode, email, optionalText, phoneRegion, positiveId, say, text } from './fields.ts';
+
+/** The contact form's own texts (§5, variant A); the duplicate's (23201) is in the catalogue. */
+export const contactMessages = {
+  phoneMissing: 'Please enter Phone Number',
+  phoneInvalid: 'Please enter valid Phone Number',
+  // Verbatim from the spec, missing space and all: the form shows this exact text.
+  phoneTooLong: 'Sorry,11 digit Phone Number accepted only',
+  emailsDiffer: 'Email and Confirm Email do not match, please try again.',
+  province: 'Please enter Province/State',
+  deleted: 'Your contact has been deleted.',
+} as const;
+
+const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Variant A: exactly 10 digits; the dialling code travels in `phone_region`. */
+const contactPhone = z
+  .string({ error: (issue) => (issue.input === undefined ? contactMessages.phoneMissing : contactMessages.phoneInvalid) })
+  .trim()
+  .min(1, contactMessages.phoneMissing)
+  .regex(/^\d*$/, contactMessages.phoneInvalid)
+  .min(10, contactMessages.phoneInvalid)
+  .max(10, contactMessages.phoneTooLong);
+
+/** Variant A: exactly two characters, the province or state code. */
+const province = z
+  .string({ error: contactMessages.province })
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, contactMessages.province)
+  .transform((value) => value.toUpperCase());
+
+/** The Add New Contact / Update Contact Details form, variant A (§5). Bank fields are commented out in it. */
+const contactFields = {
+  name_first: text('First Name', { min: 2, max: 64 }),
+  name_last: text('Last Name', { min: 2, max: 64 }),
+  phone_region: phoneRegion('Phone Region'),
+  phone: contactPhone,
+  email: email('Email'),
+  confirm_email: email('Confirm Email'),
+  address1: text('Address Line 1', { min: 8, max: 64 }),
+  address2: optionalText('Apartment/Unit/Suite', 64),
+  country: countryCode(),
+  province,
+  city: text('City', { min: 3, max: 32 }),
+  postal: text('Postal/Zip Code', { min: 4, max: 16 }),
+};
+
+/** Confirm e-mail must equal e-mail, checked even while other fields are wrong. */
+function confirmsEmail<Schema extends z.ZodType<{ email: string; confirm_email: string }>>(schema: Schema) {
+  return schema.superRefine(
+    (value, context) => {
+      if (value.email.toLowerCase() !== value.confirm_email.toLowerCase()) {
+        context.addIssue({ code: 'custom', path: ['confirm_email'], message: contactMessages.emailsDiffer });
+      }
+    },
+    { when: (payload) => isRecord(payload.value) && typeof payload.value.email === 'string' && typeof payload.value.confirm_email === 'string' && payload.value.confirm_email.trim() !== '' },
+  );
+}
+
+/** POST /api/user/contact-create */
+export const createContactRequest = confirmsEmail(postalFitsCountry(z.object(contactFields, invalidArguments), 'postal'));
+
+/** POST /api/user/contact-update: the whole form again, plus the id. */
+export const updateContactRequest = confirmsEmail(
+  postalFitsCountry(z.object({ contact_id: positiveId(say.valid('Contact')), ...contactFields }, invalidArguments), 'postal'),
+);
+
+/** POST /api/user/contact-delete */
+export const deleteContactRequest = z.object({ contact_id: positiveId(say.valid('Contact')) }, invalidArguments);
+
+/**
+ * The spec's Contact (§3). `guser_id`, `user_id`, `username`, `fullname`,
+ * `avatar` and `currency` describe the registered user with the contact's
+ * e-mail, if there is one (null otherwise): what Send A Money Transfer needs.
+ * `phone` is the dialling code plus the 10 digits, as the form sends it.
+ */
+export const contact = z.object({
+  contact_id: z.number().int(),
+  guser_id: z.uuid().nullable(),
+  user_id: z.number().int().nullable(),
+  username: z.string().nullable(),
+  fullname: z.string().nullable(),
+  avatar: z.string().nullable(),
+  currency: z.string().nullable(),
+  name_first: z.string(),
+  name_last: z.string(),
+  phone: z.string(),
+  phone_region: z.string(),
+  email: z.string(),
+  address1: z.string(),
+  address2: z.string().nullable(),
+  city: z.string(),
+  province: z.string(),
+  country: z.string(),
+  postal: z.string(),
+});
+
+export const contactListResponse = successEnvelope({ contacts: z.array(contact), total: z.number().int() });
+export const contactResponse = successEnvelope({ contact });
+export const contactDeletedResponse = successEnvelope({ message: z.string() });
+
+export type Contact = z.infer<typeof contact>;
+export type CreateContactRequest = z.infer<typeof createContactRequest>;
+export type UpdateContactRequest = z.infer<typeof updateContactRequest>;

@@ -1,0 +1,29 @@
+import { USER_LIST_LIMIT, type Recipient } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import type { Kysely } from 'kysely';
+
+/** A LIKE pattern matching text that starts with `prefix`, taken literally ('_' is common in usernames). */
+export const startsWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+
+/**
+ * Recipients for a search, other than the searcher and accounts that cannot
+ * receive (banned or disabled). With an '@' it is one exact e-mail address;
+ * otherwise the start of a username. E-mails are never matched by prefix, so
+ * a search cannot spell out someone's address letter by letter.
+ */
+export async function findRecipients(db: Kysely<Database>, searcherId: number, search: string): Promise<Recipient[]> {
+  const byEmail = search.includes('@');
+  const needle = search.toLowerCase();
+  const rows = await db
+    .selectFrom('users')
+    .select(['user_id', 'guser_id', 'username', 'fullname', 'avatar', 'city', 'country'])
+    .where('user_id', '!=', searcherId)
+    .where('is_banned', '=', false)
+    .where('account_status', '=', 'active')
+    .where((eb) => (byEmail ? eb(eb.fn('lower', ['email']), '=', needle) : eb(eb.fn('lower', ['username']), 'like', startsWith(needle))))
+    .orderBy((eb) => eb.fn('lower', ['username']))
+    .limit(USER_LIST_LIMIT)
+    .execute();
+  // The e-mail goes back only as the searcher typed it: they knew it already.
+  return rows.map((row) => ({ ...row, ...(byEmail ? { email: search } : {}) }));
+}
