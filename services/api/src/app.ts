@@ -4,8 +4,12 @@ import fastify from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
+import { agreementRoutes } from './features/agreements/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { merchantRoutes } from './features/merchants/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
+import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
+import { webhookRoutes } from './features/webhooks/routes.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { openApi } from './plugins/openapi.ts';
@@ -31,6 +35,12 @@ export interface AppOptions {
   /** The time as the app sees it (session expiry, rate-limit windows); tests pass their own. */
   clock?: () => Date;
   rateLimits?: Partial<RateLimits>;
+  webhooks?: {
+    /** Config WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may point at private and loopback hosts. */
+    allowPrivate?: boolean;
+    /** How a webhook URL's host is resolved; tests pass their own, with no network. */
+    resolve?: ResolveHost;
+  };
 }
 
 /** The HTTP app, ready for routes to be added and for listen() or inject(). */
@@ -56,6 +66,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(healthRoutes);
   await app.register(accountRoutes);
   await app.register(sessionRoutes);
+  await app.register(merchantRoutes);
+  await app.register(agreementRoutes);
+  await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }
