@@ -26,6 +26,12 @@ export interface Database {
   user_preferences: UserPreferencesTable;
   addresses: AddressesTable;
   contacts: ContactsTable;
+  categories: CategoriesTable;
+  sub_categories: SubCategoriesTable;
+  merchant_terminals: MerchantTerminalsTable;
+  agreements: AgreementsTable;
+  agreement_acceptances: AgreementAcceptancesTable;
+  webhooks: WebhooksTable;
 }
 
 export interface StreamsTable {
@@ -315,6 +321,62 @@ export interface ContactsTable {
   updated_at: Date;
 }
 
+export interface CategoriesTable {
+  category_id: number;
+  name: string;
+}
+
+export interface SubCategoriesTable {
+  sub_category_id: number;
+  category_id: number;
+  name: string;
+}
+
+export interface MerchantTerminalsTable {
+  merchant_terminal_id: Generated<number>;
+  merchant_id: number;
+  terminal_id: string;
+  comment: string;
+  registration_code: number;
+  entry_date: Date;
+}
+
+export interface AgreementsTable {
+  agreement_id: Generated<number>;
+  name: string;
+  version: number;
+  category: string;
+  audience: 'user' | 'merchant';
+  /** HTML shown in the agreement modal. */
+  short_description: string;
+  effective_date: Date;
+  expiry_date: Date | null;
+  agree_by: Date | null;
+}
+
+export interface AgreementAcceptancesTable {
+  agreement_acceptance_id: Generated<number>;
+  agreement_id: number;
+  user_id: number;
+  /** Set for a merchant agreement: the merchant it binds. */
+  merchant_id: number | null;
+  agreed_at: Date | null;
+  skipped_at: Date | null;
+}
+
+export interface WebhooksTable {
+  webhook_id: Generated<number>;
+  merchant_id: number;
+  user_id: number;
+  state: 'enabled' | 'disabled';
+  url: string;
+  events: string[];
+  /** The Standard Webhooks signing key, "whsec_" + base64; returned only when created. */
+  secret: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -378,4 +440,12 @@ export const schemaColumns = {
     'contact_id', 'owner_user_id', 'name_first', 'name_last', 'phone_region', 'phone', 'email', 'address1', 'address2', 'city',
     'province', 'country', 'postal', 'created_at', 'updated_at',
   ]),
+  categories: columnsOf<CategoriesTable>()(['category_id', 'name']),
+  sub_categories: columnsOf<SubCategoriesTable>()(['sub_category_id', 'category_id', 'name']),
+  merchant_terminals: columnsOf<MerchantTerminalsTable>()(['merchant_terminal_id', 'merchant_id', 'terminal_id', 'comment', 'registration_code', 'entry_date']),
+  agreements: columnsOf<AgreementsTable>()([
+    'agreement_id', 'name', 'version', 'category', 'audience', 'short_description', 'effective_date', 'expiry_date', 'agree_by',
+  ]),
+  agreement_acceptances: columnsOf<AgreementAcceptancesTable>()(['agreement_acceptance_id', 'agreement_id', 'user_id', 'merchant_id', 'agreed_at', 'skipped_at']),
+  webhooks: columnsOf<WebhooksTable>()(['webhook_id', 'merchant_id', 'user_id', 'state', 'url', 'events', 'secret', 'created_at', 'updated_at']),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

@@ -31,6 +31,13 @@ describe('readConfig', () => {
     expect(urlProblem).not.toContain('hunter2');
   });
 
+  it('reads WEBHOOK_ALLOW_PRIVATE as off unless it is 1', () => {
+    expect(readConfig({}).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(readConfig({ WEBHOOK_ALLOW_PRIVATE: '0' }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(readConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(() => readConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE: must be 0 or 1/);
+  });
+
   it('refuses a port out of range', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT: must be at most 65535/);
   });

@@ -28,6 +28,11 @@ const environment = z.object({
   IDEMPOTENCY_KEY_HOURS: integer(1, 24 * 30).default(24),
   WORKERS: onOff.default('on'),
   DEMO_DATA: onOff.default('on'),
+  // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['0', '1'], { error: 'must be 0 or 1' })
+    .default('0')
+    .transform((value) => value === '1'),
 });
 
 export type Config = z.infer<typeof environment>;

@@ -5,12 +5,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
+import { agreementRoutes } from './features/agreements/routes.ts';
 import { contactRoutes } from './features/contacts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { merchantRoutes } from './features/merchants/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
+import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
+import { webhookRoutes } from './features/webhooks/routes.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { openApi } from './plugins/openapi.ts';
@@ -36,6 +40,12 @@ export interface AppOptions {
   /** The time as the app sees it (session expiry, rate-limit windows); tests pass their own. */
   clock?: () => Date;
   rateLimits?: Partial<RateLimits>;
+  webhooks?: {
+    /** Config WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may point at private and loopback hosts. */
+    allowPrivate?: boolean;
+    /** How a webhook URL's host is resolved; tests pass their own, with no network. */
+    resolve?: ResolveHost;
+  };
 }
 
 /** The HTTP app, ready for routes to be added and for listen() or inject(). */
@@ -66,6 +76,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(addressRoutes);
   await app.register(contactRoutes);
   await app.register(userRoutes);
+  await app.register(merchantRoutes);
+  await app.register(agreementRoutes);
+  await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }

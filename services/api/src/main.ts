@@ -9,7 +9,13 @@ import { WEB_DIST } from './plugins/web-app.ts';
  * unless WORKERS=off.
  */
 runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl }) => {
-  const app = await buildApp({ db, log, webRoot: WEB_DIST, insecureCookies: config.NODE_ENV === 'development' });
+  const app = await buildApp({
+    db,
+    log,
+    webRoot: WEB_DIST,
+    insecureCookies: config.NODE_ENV === 'development',
+    webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+  });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });
   if (config.WORKERS === 'on') {

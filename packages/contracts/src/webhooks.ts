@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { successEnvelope } from './envelope.ts';
+import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { positiveId, say } from './fields.ts';
+
+const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
+
+/** Webhook events (spec §9). */
+export const webhookEvents = ['deposit-entered', 'deposit-cleared', 'withdraw-entered', 'withdraw-processed', 'purchase', 'return', 'settlement'] as const;
+export const webhookStates = ['enabled', 'disabled'] as const;
+export const WEBHOOK_URL_MAX = 250;
+
+/** Spec §5 "Webhook" and the §8 success toasts. */
+export const webhookMessages = {
+  state: 'Select State',
+  urlMissing: 'Please enter Url',
+  urlInvalid: 'URL is invalid',
+  urlTooLong: `URL must have at most ${WEBHOOK_URL_MAX} characters`,
+  events: 'Event is blank',
+  created: 'Webhook created successfully.',
+  updated: 'Webhook Updated successfully.',
+} as const;
+
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  // No credentials in the URL: they would be sent to the receiver and shown in the table.
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+const webhookUrl = z
+  .string({ error: (issue) => (issue.input === undefined ? webhookMessages.urlMissing : webhookMessages.urlInvalid) })
+  .trim()
+  .min(1, webhookMessages.urlMissing)
+  .max(WEBHOOK_URL_MAX, webhookMessages.urlTooLong)
+  .refine(isHttpUrl, webhookMessages.urlInvalid);
+
+/** The modal: state radio buttons, URL, event checkboxes. */
+const webhookFields = {
+  merchant_id: positiveId(say.valid('merchant_id')).optional(),
+  user_id: positiveId(say.valid('user_id')).optional(),
+  state: z.enum(webhookStates, { error: webhookMessages.state }),
+  url: webhookUrl,
+  events: z
+    .array(z.enum(webhookEvents, { error: webhookMessages.events }), { error: webhookMessages.events })
+    .min(1, webhookMessages.events)
+    // The same event ticked twice is still one subscription.
+    .transform((events) => [...new Set(events)]),
+};
+
+/** POST /api/webhook/create-webhook */
+export const createWebhookRequest = z.object(webhookFields, invalidArguments);
+/** POST /api/webhook/update-webhook */
+export const updateWebhookRequest = z.object({ ...webhookFields, webhook_id: positiveId(say.valid('Webhook')) }, invalidArguments);
+/** POST /api/webhook/delete-webhook */
+export const deleteWebhookRequest = z.object({ webhook_id: positiveId(say.valid('Webhook')) }, invalidArguments);
+/** POST /api/webhook/list-webhook: the ids, if given, may only name the session's own. */
+export const listWebhookRequest = z
+  .object({ merchant_id: positiveId(say.valid('merchant_id')).optional(), user_id: positiveId(say.valid('user_id')).optional() }, invalidArguments)
+  .nullish()
+  .transform((body) => body ?? {});
+
+/** The spec's Webhook (§3). Never carries the signing secret. */
+export const webhook = z.object({
+  webhook_id: z.number().int(),
+  merchant_id: z.number().int(),
+  user_id: z.number().int(),
+  state: z.enum(webhookStates),
+  url: z.string(),
+  events: z.array(z.enum(webhookEvents)),
+});
+
+export const webhookListResponse = successEnvelope({ webhook: z.array(webhook) });
+export const webhookResponse = successEnvelope({ webhook });
+export const webhookUpdatedResponse = successEnvelope({ message: z.string(), webhook });
+/**
+ * The signing secret (Standard Webhooks, "whsec_" + base64) is in this
+ * answer and no other: the merchant copies it now or makes a new webhook.
+ */
+export const webhookCreatedResponse = successEnvelope({ message: z.string(), data: z.object({ webhook, secret: z.string() }) });
+
+export type Webhook = z.infer<typeof webhook>;
+export type WebhookEvent = (typeof webhookEvents)[number];
+export type CreateWebhookRequest = z.infer<typeof createWebhookRequest>;
+export type UpdateWebhookRequest = z.infer<typeof updateWebhookRequest>;
