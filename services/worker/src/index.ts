@@ -3,7 +3,7 @@ import { platformBalances } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
-import { runIdempotencyKeyExpiry } from './idempotency-key-expiry.ts';
+import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 
 const ADMIN_SHUTDOWN = '57P01';
 
@@ -35,6 +35,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   });
   await boss.start();
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
+  await runSignInRecordExpiry(boss, { db: deps.db, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
   const projections = startProjectionRunner(deps.db, [platformBalances], {
     onError: (error, projection) => {
