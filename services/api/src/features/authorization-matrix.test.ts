@@ -41,7 +41,9 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
     const request = await row.request(owner, subject);
     const anonymous = await subject.browser();
     const unchanged = await databaseState(subject);
-    const nothingWritten = async (context: string) => expect(await databaseState(subject), `${context} wrote`).toBe(unchanged);
+    const nothingWritten = async (context: string) => {
+      expect(await databaseState(subject), `${context} wrote`).toBe(unchanged);
+    };
 
     if (changesState(method)) {
       for (const [who, browser] of [['anonymous', anonymous], ['owner', owner.browser]] as const) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../test-app.ts';
 import { businessSignUp } from './accounts/fixtures.ts';
 import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
-import { databaseState, expectRefusal, routeOf, routeTable, send, type RouteCase } from './route-table.ts';
+import { databaseState, expectRefusal, routeOf, routeTable, type RouteCase } from './route-table.ts';
 
 /**
  * Generated malformed input to every route of the table: each answer is a
@@ -118,7 +118,7 @@ describe('malformed input to every route', () => {
     const before = await databaseState(subject);
     await fc.assert(
       fc.asyncProperty(malformed(body, row), async (generated) => {
-        await expectRefused(await sender.post(url, generated), before, `${key} ${JSON.stringify(generated)?.slice(0, 200) ?? ''}`);
+        await expectRefused(await sender.post(url, generated), before, `${key} ${JSON.stringify(generated).slice(0, 200)}`);
       }),
       { numRuns: 30 },
     );

@@ -149,7 +149,7 @@ export const routeTable: Record<string, RouteCase> = {
 export function routeOf(key: string): { method: HTTPMethods; url: string } {
   const [method, url] = key.split(' ');
   if (method === undefined || url === undefined) throw new Error(`not a route key: ${key}`);
-  return { method: method as HTTPMethods, url };
+  return { method, url };
 }
 
 export const changesState = (method: string) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method);
