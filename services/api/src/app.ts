@@ -1,6 +1,6 @@
 import type { Database } from '@peeks/db';
 import type { Logger } from '@peeks/runtime';
-import fastify from 'fastify';
+import fastify, { type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
@@ -46,6 +46,8 @@ export interface AppOptions {
     /** How a webhook URL's host is resolved; tests pass their own, with no network. */
     resolve?: ResolveHost;
   };
+  /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The HTTP app, ready for routes to be added and for listen() or inject(). */
@@ -59,6 +61,8 @@ export async function buildApp(options: AppOptions) {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<ZodTypeProvider>();
   const clock = options.clock ?? (() => new Date());
+  // Before any plugin, so that no route is added unseen.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', options.db);
 
   await app.register(zodSchemas);

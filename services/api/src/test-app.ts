@@ -10,6 +10,8 @@ export interface TestApp {
   database: TestDatabase;
   /** Every log line the app wrote, parsed. */
   logLines: Record<string, unknown>[];
+  /** Every route the app serves, as fastify added them (HEAD twins of GET routes included). */
+  routes: { method: string; url: string }[];
   /** A new browser on this app, with a session and its CSRF token from GET /api/session. */
   browser(remoteAddress?: string): Promise<TestBrowser>;
   close(): Promise<void>;
@@ -28,13 +30,18 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       done();
     },
   });
-  const app = await buildApp({ db: database.db, log: createLogger({ LOG_LEVEL: 'info' }, sink), ...appOptions });
+  const routes: TestApp['routes'] = [];
+  const onRoute: AppOptions['onRoute'] = (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  };
+  const app = await buildApp({ db: database.db, log: createLogger({ LOG_LEVEL: 'info' }, sink), onRoute, ...appOptions });
   extend?.(app);
   await app.ready();
   return {
     app,
     database,
     logLines,
+    routes,
     browser: (remoteAddress) => new TestBrowser(app, remoteAddress).open(),
     close: async () => {
       await app.close();

@@ -2,6 +2,7 @@ import { addressListResponse, addressResponse, type Address } from '@peeks/contr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
 import { personalSignUp } from '../accounts/fixtures.ts';
+import { addressForm } from './fixtures.ts';
 import { choosePrimary } from './primary.ts';
 
 let subject: TestApp;
@@ -18,17 +19,6 @@ async function signedUp(): Promise<TestBrowser> {
   return browser;
 }
 
-const addressForm = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({
-  name_first: 'Anne',
-  name_last: 'Tremblay',
-  address1: '100 Wellington St',
-  address2: 'Suite 4',
-  city: 'Ottawa',
-  province_state: 'ON',
-  postal_code: 'K1A 0B1',
-  country: 'CA',
-  ...overrides,
-});
 
 async function added(browser: TestBrowser, form = addressForm()): Promise<Address> {
   const response = await browser.post('/api/user/add-address', form);

@@ -2,6 +2,7 @@ import { contactListResponse, contactResponse, signedInResponse } from '@peeks/c
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
 import { personalSignUp } from '../accounts/fixtures.ts';
+import { contactForm } from './fixtures.ts';
 
 let subject: TestApp;
 let alice: TestBrowser;
@@ -17,27 +18,6 @@ async function signedUp(signUp = personalSignUp()): Promise<TestBrowser> {
   return browser;
 }
 
-let counter = 0;
-/** A valid variant-A contact with a fresh e-mail; override any field. */
-function contactForm(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  counter += 1;
-  const email = `friend.${counter}.${Date.now()}@example.com`;
-  return {
-    name_first: 'Marie',
-    name_last: 'Gagnon',
-    phone_region: '+1',
-    phone: '6135550199',
-    email,
-    confirm_email: email,
-    address1: '200 Rideau Street',
-    address2: 'Unit 5',
-    country: 'CA',
-    province: 'ON',
-    city: 'Ottawa',
-    postal: 'K1N 5Y1',
-    ...overrides,
-  };
-}
 
 async function created(browser: TestBrowser, form = contactForm()) {
   const response = await browser.post('/api/user/contact-create', form);

@@ -1,7 +1,7 @@
 import { errorEnvelope, merchantLookupResponse, terminalListResponse, terminalResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from './testing.ts';
+import { merchantEdit, signedUp, terminal, testAppOptions, type SignedIn } from './testing.ts';
 
 let subject: TestApp;
 let merchant: SignedIn;
@@ -13,17 +13,6 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
-const merchantEdit = (overrides: Record<string, unknown> = {}) => ({
-  website: 'https://new.example.com',
-  address: { address1: '200 Bank St', address2: 'Floor 3' },
-  support_url: 'https://new.example.com/help',
-  support_phone: '6135559000',
-  support_email: 'support@new.example.com',
-  contact_name: 'Jean Roy',
-  contact_email: 'jean@new.example.com',
-  contact_phone: '6135559001',
-  ...overrides,
-});
 
 const problems = (response: { json: () => unknown }) => errorEnvelope.parse(response.json()).errors;
 const lookup = async (who: SignedIn) => merchantLookupResponse.parse((await who.browser.get(`/api/user/merchant-lookup?id=${who.merchantId}`)).json()).merchantInfo;
@@ -77,7 +66,6 @@ describe('POST /api/merchant/update-merchant', () => {
   });
 });
 
-const terminal = (who: SignedIn, overrides: Record<string, unknown> = {}) => ({ merchant_id: who.merchantId, terminal_id: 'POS-1', comment: 'Front counter', registration_code: 101, ...overrides });
 const terminals = async (who: SignedIn) => terminalListResponse.parse((await who.browser.get('/api/merchant-terminal/list')).json()).merchantTerminalList;
 
 describe('merchant terminals', () => {

@@ -34,3 +34,19 @@ export const testAppOptions = {
     },
   },
 };
+
+/** A valid 'Merchant Details' modal form; override any field. */
+export const merchantEdit = (overrides: Record<string, unknown> = {}) => ({
+  website: 'https://new.example.com',
+  address: { address1: '200 Bank St', address2: 'Floor 3' },
+  support_url: 'https://new.example.com/help',
+  support_phone: '6135559000',
+  support_email: 'support@new.example.com',
+  contact_name: 'Jean Roy',
+  contact_email: 'jean@new.example.com',
+  contact_phone: '6135559001',
+  ...overrides,
+});
+
+/** A valid terminal of `who`'s merchant; override any field. */
+export const terminal = (who: SignedIn, overrides: Record<string, unknown> = {}) => ({ merchant_id: who.merchantId, terminal_id: 'POS-1', comment: 'Front counter', registration_code: 101, ...overrides });

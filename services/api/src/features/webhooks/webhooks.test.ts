@@ -2,6 +2,7 @@ import { errorEnvelope, webhookCreatedResponse, webhookListResponse, webhookResp
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { hook } from './fixtures.ts';
 
 let subject: TestApp;
 let merchant: SignedIn;
@@ -13,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
-const hook = (overrides: Record<string, unknown> = {}) => ({ state: 'enabled', url: 'https://hooks.example.com/peeks', events: ['purchase', 'deposit-cleared'], ...overrides });
 const problems = (response: { json: () => unknown }) => errorEnvelope.parse(response.json()).errors;
 const list = async (who: SignedIn) => webhookListResponse.parse((await who.browser.post('/api/webhook/list-webhook', {})).json()).webhook;
 async function created(who: SignedIn, overrides: Record<string, unknown> = {}) {

@@ -1,0 +1,80 @@
+import { errorCodes } from '@peeks/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
+import { changesState, databaseState, expectRefusal, routeOf, routeTable, send } from './route-table.ts';
+
+/**
+ * Every route of the API as anonymous, without the CSRF token, as a
+ * personal user on merchant routes, as another user on the owner's records,
+ * and as the owner. The route list is the app's own, so a new route that
+ * the table does not classify fails here.
+ */
+let subject: TestApp;
+let otherPersonal: SignedIn;
+let otherBusiness: SignedIn;
+const generous = { max: 1_000_000, timeWindow: 60_000 };
+beforeAll(async () => {
+  subject = await createTestApp({ ...testAppOptions, rateLimits: { login: generous, registration: generous, recovery: generous, passwordChange: generous } });
+  otherPersonal = await signedUp(subject, 'personal');
+  otherBusiness = await signedUp(subject, 'business');
+});
+afterAll(() => subject.close());
+
+describe('the route table', () => {
+  it('lists every route the app serves, and no other', () => {
+    const served = subject.routes.filter((route) => route.method !== 'HEAD').map((route) => `${route.method} ${route.url}`);
+    expect(served.filter((key) => !key.split(' ')[1]?.startsWith('/api/')), 'routes outside /api/').toEqual([]);
+    expect([...served].sort(), 'a route missing from routeTable must be classified there').toEqual(Object.keys(routeTable).sort());
+  });
+
+  it('every HEAD route is the twin of a GET route in the table', () => {
+    for (const route of subject.routes.filter((each) => each.method === 'HEAD')) expect(Object.keys(routeTable)).toContain(`GET ${route.url}`);
+  });
+});
+
+describe.each(Object.entries(routeTable))('%s', (key, row) => {
+  const { method, url } = routeOf(key);
+
+  it(`is ${row.access}: each caller gets the answer its class allows`, async () => {
+    const owner = await signedUp(subject, row.owner);
+    const request = await row.request(owner, subject);
+    const anonymous = await subject.browser();
+    const unchanged = await databaseState(subject);
+    const nothingWritten = async (context: string) => {
+      expect(await databaseState(subject), `${context} wrote`).toBe(unchanged);
+    };
+
+    if (changesState(method)) {
+      for (const [who, browser] of [['anonymous', anonymous], ['owner', owner.browser]] as const) {
+        expectRefusal(await send(browser, method, url, request, { csrf: false }), 403, errorCodes.csrfRefused, `${who} without CSRF token`);
+      }
+      await nothingWritten('without CSRF token');
+    }
+
+    if (row.access === 'merchant-only') {
+      expectRefusal(await send(otherPersonal.browser, method, url, request), 403, errorCodes.notAuthorized, 'a personal user');
+      await nothingWritten('a personal user');
+    }
+
+    if (row.ownRecord) {
+      const other = row.owner === 'business' ? otherBusiness : otherPersonal;
+      expectRefusal(await send(other.browser, method, url, request), 404, undefined, "another user, on the owner's record");
+      await nothingWritten('another user');
+    }
+
+    if (row.access === 'public') {
+      const response = await send(anonymous, method, url, request);
+      expect(response.statusCode, `anonymous: ${response.body.slice(0, 300)}`).toBeLessThan(500);
+      expect([401, 403], `anonymous: ${response.body.slice(0, 300)}`).not.toContain(response.statusCode);
+    } else {
+      expectRefusal(await send(anonymous, method, url, request), 401, errorCodes.notSignedIn, 'anonymous');
+      if (method === 'GET') expect((await send(anonymous, 'HEAD', url, request)).statusCode, 'anonymous HEAD').toBe(401);
+      await nothingWritten('anonymous');
+    }
+
+    const response = await send(owner.browser, method, url, request);
+    expect(response.statusCode, `owner: ${response.body.slice(0, 300)}`).toBeLessThan(500);
+    expect([401, 403, 404], `owner: ${response.body.slice(0, 300)}`).not.toContain(response.statusCode);
+  });
+});
