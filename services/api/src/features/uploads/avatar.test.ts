@@ -162,6 +162,14 @@ describe('POST /api/user/user-upload-avatar', () => {
   });
 });
 
+describe('multipart outside the upload routes', () => {
+  it('is refused with 415: the multipart parser is registered for the uploads only', async () => {
+    const { user, browser } = await signedInUser(subject);
+    const response = await postForm(browser, '/api/user/update-user', { user_id: String(user.user_id) });
+    expect(response.statusCode).toBe(415);
+  });
+});
+
 describe('GET /api/user/avatar/:userId/:sha256', () => {
   it('needs a signed-in caller, and answers an unknown version with 404', async () => {
     const { user, browser } = await signedInUser(subject);
