@@ -86,6 +86,7 @@ export const errorCodes = {
   amountNotPositive: 4041,
   amountAboveLimit: 4042,
   amountBelowMinimum: 4043,
+  expiryBeforeIssue: 4092,
   requiredField: 4215,
   usernameTaken: 4503,
   emailTaken: 4507,

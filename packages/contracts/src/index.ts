@@ -11,5 +11,6 @@ export * from './merchants.ts';
 export * from './profile.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';
+export * from './uploads.ts';
 export * from './users.ts';
 export * from './webhooks.ts';

@@ -32,6 +32,8 @@ export interface Database {
   agreements: AgreementsTable;
   agreement_acceptances: AgreementAcceptancesTable;
   webhooks: WebhooksTable;
+  user_avatars: UserAvatarsTable;
+  user_documents: UserDocumentsTable;
 }
 
 export interface StreamsTable {
@@ -377,6 +379,32 @@ export interface WebhooksTable {
   updated_at: Date;
 }
 
+/** One avatar per user, a re-encoded JPEG; `sha256` names the version in its URL. */
+export interface UserAvatarsTable {
+  user_id: number;
+  content: Buffer;
+  content_type: 'image/jpeg';
+  sha256: string;
+  uploaded_at: Date;
+}
+
+/** Identity documents: never served publicly, every query scoped by user_id. */
+export interface UserDocumentsTable {
+  document_id: Generated<number>;
+  user_id: number;
+  merchant_id: number | null;
+  document_type: string;
+  document_number: string;
+  issuing_country: string;
+  /** `date`, read back as "YYYY-MM-DD" text. */
+  issue_date: string;
+  expiry_date: string;
+  content: Buffer;
+  content_type: 'image/jpeg' | 'image/png';
+  sha256: string;
+  uploaded_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -448,4 +476,9 @@ export const schemaColumns = {
   ]),
   agreement_acceptances: columnsOf<AgreementAcceptancesTable>()(['agreement_acceptance_id', 'agreement_id', 'user_id', 'merchant_id', 'agreed_at', 'skipped_at']),
   webhooks: columnsOf<WebhooksTable>()(['webhook_id', 'merchant_id', 'user_id', 'state', 'url', 'events', 'secret', 'created_at', 'updated_at']),
+  user_avatars: columnsOf<UserAvatarsTable>()(['user_id', 'content', 'content_type', 'sha256', 'uploaded_at']),
+  user_documents: columnsOf<UserDocumentsTable>()([
+    'document_id', 'user_id', 'merchant_id', 'document_type', 'document_number', 'issuing_country', 'issue_date', 'expiry_date',
+    'content', 'content_type', 'sha256', 'uploaded_at',
+  ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

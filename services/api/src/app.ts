@@ -12,6 +12,7 @@ import { merchantRoutes } from './features/merchants/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
+import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
@@ -77,6 +78,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(sessionRoutes);
   await app.register(recoveryRoutes);
   await app.register(profileRoutes);
+  await app.register(uploadRoutes);
   await app.register(addressRoutes);
   await app.register(contactRoutes);
   await app.register(userRoutes);
