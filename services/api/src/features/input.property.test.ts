@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../test-app.ts';
 import { businessSignUp } from './accounts/fixtures.ts';
 import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
-import { databaseState, expectRefusal, routeOf, routeTable, type RouteCase } from './route-table.ts';
+import { databaseState, expectRefusal, routeOf, routeTable, send, type RouteCase } from './route-table.ts';
 
 /**
  * Generated malformed input to every route of the table: each answer is a
@@ -105,7 +105,10 @@ async function expectRefused(response: LightMyRequestResponse, before: string, c
 }
 
 // The table lists every route the app serves (the authorization matrix fails otherwise), so these are all of them.
-const posts = Object.entries(routeTable).filter(([key]) => routeOf(key).method === 'POST');
+const allPosts = Object.entries(routeTable).filter(([key]) => routeOf(key).method === 'POST');
+/** The upload routes take multipart forms; every other POST takes JSON (a route that does not fails its test loudly). */
+const posts = allPosts.filter(([key]) => !key.includes('upload'));
+const formPosts = allPosts.filter(([key]) => key.includes('upload'));
 /** The GET routes that take a record's `id`. */
 const lookups = Object.entries(routeTable).filter(([key]) => routeOf(key).method === 'GET' && /lookup|\/perm$/.test(key));
 
@@ -124,7 +127,30 @@ describe('malformed input to every route', () => {
     );
   });
 
-  it.each(posts)('%s answers text that is not JSON with a 4xx envelope', async (key, row) => {
+  it.each(formPosts)('%s answers a malformed form with a 4xx envelope and writes nothing', async (key, row) => {
+    const { url } = routeOf(key);
+    const { form } = await row.request(ownerOf(row), subject);
+    if (!form) throw new Error(`${key}: the table's request is not a form`);
+    const sender = senderOf(row);
+    const before = await databaseState(subject);
+    const names = Object.keys(form.fields);
+    // Only changes that can never pass: a required field left out, a value past the 256-character
+    // field limit, an unknown field, or a file that is missing or not an image at all.
+    const notAnImage = fc.uint8Array({ maxLength: 2000 }).filter((bytes) => !(bytes[0] === 0xff && bytes[1] === 0xd8) && !(bytes[0] === 0x89 && bytes[1] === 0x50));
+    const brokenFields = fc.record({ drop: fc.subarray(names, { minLength: 1 }) }).map(({ drop }) => ({ fields: Object.fromEntries(Object.entries(form.fields).filter(([name]) => !drop.includes(name))), files: form.files }));
+    const hugeFields = fc.tuple(fc.constantFrom(...names), fc.string({ unit: 'binary', minLength: 300, maxLength: 2000 })).map(([name, value]) => ({ fields: { ...form.fields, [name]: value }, files: form.files }));
+    const unknownField = fc.string({ minLength: 1, maxLength: 20 }).filter((name) => !names.includes(name) && name !== 'file').map((name) => ({ fields: { ...form.fields, [name]: 'x' }, files: form.files }));
+    const badFile = fc.oneof(fc.constant(null), notAnImage).map((bytes) => ({ fields: form.fields, files: bytes === null ? {} : { file: { name: 'file.jpg', bytes } } }));
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(brokenFields, hugeFields, unknownField, badFile), async (generated) => {
+        const response = await send(sender, 'POST', url, { form: generated });
+        await expectRefused(response, before, `${key} ${JSON.stringify({ fields: generated.fields, files: Object.keys(generated.files) }).slice(0, 200)}`);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it.each(allPosts)('%s answers text that is not JSON with a 4xx envelope', async (key, row) => {
     const { url } = routeOf(key);
     const sender = senderOf(row);
     const before = await databaseState(subject);

@@ -1,4 +1,4 @@
-import { addressResponse, contactResponse, errorEnvelope, terminalResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
+import { addressResponse, contactResponse, errorEnvelope, terminalResponse, uploadAvatarResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
 import { schemaColumns } from '@peeks/db';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -9,6 +9,7 @@ import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
 import { addressForm } from './addresses/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
 import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
+import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
 import { hook } from './webhooks/fixtures.ts';
 
 /**
@@ -22,6 +23,10 @@ export type Access = 'public' | 'signed-in' | 'merchant-only';
 export interface RouteRequest {
   query?: Record<string, string>;
   body?: unknown;
+  /** A multipart/form-data body, for the upload routes. */
+  form?: { fields: Record<string, string>; files: Record<string, Upload> };
+  /** The URL to call, for a route with path parameters (`/api/user/avatar/:userId/:sha256`). */
+  path?: string;
 }
 
 export interface RouteCase {
@@ -72,6 +77,27 @@ const newWebhook = (owner: SignedIn) => made(owner, '/api/webhook/create-webhook
 async function userAgreement(subject: TestApp): Promise<number> {
   const found = await subject.database.db.selectFrom('agreements').select('agreement_id').where('audience', '=', 'user').orderBy('agreement_id').executeTakeFirstOrThrow();
   return found.agreement_id;
+}
+
+const avatarForm = async (owner: SignedIn): Promise<RouteRequest> => ({
+  form: { fields: { user_id: String(owner.user.user_id) }, files: { file: { name: 'me.jpg', bytes: await jpegWithExif(64, 64), type: 'image/jpeg' } } },
+});
+const documentForm = async (owner: SignedIn): Promise<RouteRequest> => ({
+  form: {
+    fields: {
+      user_id: String(owner.user.user_id), document_type: 'passport', document_number: 'AB123456', issuing_country: 'CA',
+      issue_date: '15-06-2020', expiry_date: '15-06-2030',
+    },
+    files: { file: { name: 'passport.png', bytes: await png(120, 80), type: 'image/png' } },
+  },
+});
+/** The URL of an avatar the owner has just uploaded. */
+async function newAvatar(owner: SignedIn): Promise<string> {
+  const { form } = await avatarForm(owner);
+  if (!form) throw new Error('no avatar form');
+  const response = await send(owner.browser, 'POST', '/api/user/user-upload-avatar', { form });
+  expect(response.statusCode, `avatar for a fixture: ${response.body.slice(0, 200)}`).toBe(200);
+  return uploadAvatarResponse.parse(response.json()).avatar;
 }
 
 const phoneRegions = ['phone_region', 'support_phone_region', 'contact_phone_region', 'owner_phone_region', 'address.address2'];
@@ -129,6 +155,12 @@ export const routeTable: Record<string, RouteCase> = {
     optional: ['user_id'],
   }),
 
+  'POST /api/user/user-upload-avatar': row('signed-in', avatarForm, ownRecord),
+  // Contacts and recipients show each other's avatars, so any signed-in user may fetch one.
+  'GET /api/user/avatar/:userId/:sha256': row('signed-in', async (owner) => ({ path: await newAvatar(owner) })),
+  'POST /api/user/upload-document': row('signed-in', documentForm, ownRecord),
+  'GET /api/user/document-list': row('signed-in', () => ({})),
+
   'POST /api/merchant/update-merchant': row('merchant-only', (owner) => body(merchantEdit({ merchant_id: owner.merchantId })), { ...ownRecord, optional: ['merchant_id'] }),
   'GET /api/merchant-terminal/list': row('merchant-only', (owner) => query({ merchant_id: owner.merchantId }), ownRecord),
   'POST /api/user/create-merchant-terminal': row('merchant-only', (owner) => body(terminal(owner, { terminal_id: `POS-${fresh()}` })), ownRecord),
@@ -159,8 +191,14 @@ export const changesState = (method: string) => ['POST', 'PUT', 'PATCH', 'DELETE
  * is false, its CSRF token. The browser keeps any new cookie or token.
  */
 export async function send(browser: TestBrowser, method: HTTPMethods, url: string, request: RouteRequest, { csrf = true } = {}): Promise<LightMyRequestResponse> {
-  const target = request.query === undefined ? url : `${url}?${new URLSearchParams(request.query).toString()}`;
-  if (csrf && (method === 'GET' || changesState(method))) return browser.request(method as 'GET' | 'POST', target, request.body);
+  const path = request.path ?? url;
+  const target = request.query === undefined ? path : `${path}?${new URLSearchParams(request.query).toString()}`;
+  if (csrf && request.form === undefined && (method === 'GET' || changesState(method))) return browser.request(method as 'GET' | 'POST', target, request.body);
+  const payload = request.form
+    ? await multipartBody(request.form.fields, request.form.files)
+    : request.body === undefined
+      ? null
+      : { payload: JSON.stringify(request.body), contentType: 'application/json' };
   return browser.app.inject({
     method,
     url: target,
@@ -168,9 +206,9 @@ export async function send(browser: TestBrowser, method: HTTPMethods, url: strin
     headers: {
       ...(browser.cookie === undefined ? {} : { cookie: `${SESSION_COOKIE}=${browser.cookie}` }),
       ...(csrf && browser.csrfToken !== undefined ? { 'x-csrf-token': browser.csrfToken } : {}),
-      ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(payload ? { 'content-type': payload.contentType } : {}),
     },
-    ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
+    ...(payload ? { payload: payload.payload } : {}),
   });
 }
 
