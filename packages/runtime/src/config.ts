@@ -29,6 +29,9 @@ const environment = z.object({
   WORKERS: onOff.default('on'),
   DEMO_DATA: onOff.default('on'),
   // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
+  // How many proxies in front of the API to believe X-Forwarded-For from, so
+  // that rate limits see the client's address and not the proxy's.
+  TRUST_PROXY_HOPS: integer(0, 10).default(0),
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(['0', '1'], { error: 'must be 0 or 1' })
     .default('0')

@@ -41,6 +41,8 @@ export interface AppOptions {
   /** The time as the app sees it (session expiry, rate-limit windows); tests pass their own. */
   clock?: () => Date;
   rateLimits?: Partial<RateLimits>;
+  /** Proxies in front of the API whose X-Forwarded-For is believed (TRUST_PROXY_HOPS). */
+  trustProxyHops?: number;
   webhooks?: {
     /** Config WEBHOOK_ALLOW_PRIVATE=1: webhook URLs may point at private and loopback hosts. */
     allowPrivate?: boolean;
@@ -60,6 +62,8 @@ export async function buildApp(options: AppOptions) {
     bodyLimit: 1024 * 1024,
     // The spec's paths end in '/' in some places (/api/user/user-lookup/); both forms answer.
     routerOptions: { ignoreTrailingSlash: true },
+    // Behind N proxies, request.ip is the address the Nth hop from the end saw.
+    trustProxy: (_address: string, hop: number) => hop < (options.trustProxyHops ?? 0),
   }).withTypeProvider<ZodTypeProvider>();
   const clock = options.clock ?? (() => new Date());
   // Before any plugin, so that no route is added unseen.

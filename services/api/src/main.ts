@@ -15,6 +15,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webRoot: WEB_DIST,
     insecureCookies: config.NODE_ENV === 'development',
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+    trustProxyHops: config.TRUST_PROXY_HOPS,
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -15,7 +15,7 @@ let otherPersonal: SignedIn;
 let otherBusiness: SignedIn;
 const generous = { max: 1_000_000, timeWindow: 60_000 };
 beforeAll(async () => {
-  subject = await createTestApp({ ...testAppOptions, rateLimits: { login: generous, registration: generous, recovery: generous, passwordChange: generous } });
+  subject = await createTestApp({ ...testAppOptions, rateLimits: { login: generous, registration: generous, recovery: generous, passwordChange: generous, uploads: generous, recipientSearch: generous } });
   otherPersonal = await signedUp(subject, 'personal');
   otherBusiness = await signedUp(subject, 'business');
 });

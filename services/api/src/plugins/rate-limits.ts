@@ -1,7 +1,7 @@
 import rateLimit, { type FastifyRateLimitOptions, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { errorCodes } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql, type Kysely } from 'kysely';
 import { refuse } from './error-envelope.ts';
@@ -10,9 +10,18 @@ export interface RateLimitPolicy {
   max: number;
   /** Milliseconds. */
   timeWindow: number;
+  /** Whose allowance a request uses; the client address when not given. */
+  keyGenerator?: (request: FastifyRequest) => string;
 }
 
-/** Attempts per client address and window, for the routes that guess at credentials or create accounts. */
+/**
+ * For routes only a signed-in user reaches: each user has an allowance of
+ * their own, from whatever address, and users behind one address do not
+ * share one. (The session is found before the limit is checked.)
+ */
+export const bySignedInUser = (request: FastifyRequest): string => (request.session?.userId == null ? request.ip : `user:${request.session.userId}`);
+
+/** Attempts per window: per client address for the routes that guess at credentials or create accounts, per user for costly or enumerable ones. */
 export const defaultRateLimits = {
   login: { max: 10, timeWindow: 60_000 },
   registration: { max: 10, timeWindow: 60 * 60_000 },
@@ -20,9 +29,14 @@ export const defaultRateLimits = {
   recovery: { max: 10, timeWindow: 15 * 60_000 },
   /** Change password guesses the current password, from a session that may not be its owner's. */
   passwordChange: { max: 10, timeWindow: 15 * 60_000 },
+  /** Every upload is decoded and re-encoded: CPU a user should not be able to spend without end. */
+  uploads: { max: 30, timeWindow: 15 * 60_000, keyGenerator: bySignedInUser },
+  /** user-list answers who has an account: fine for finding a recipient, too slow to list everyone. */
+  recipientSearch: { max: 60, timeWindow: 60_000, keyGenerator: bySignedInUser },
 } satisfies Record<string, RateLimitPolicy>;
 
-export type RateLimits = typeof defaultRateLimits;
+export type RateLimits = Record<keyof typeof defaultRateLimits, RateLimitPolicy>;
+
 
 declare module 'fastify' {
   interface FastifyInstance {

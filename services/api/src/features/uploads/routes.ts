@@ -37,7 +37,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   // Per-call limits in readUploadForm are tighter; these are the ceiling if a route forgets them.
   await app.register(fastifyMultipart, { limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 256 } });
 
-  app.post('/api/user/user-upload-avatar', { schema: { response: { 200: uploadAvatarResponse } } }, async (request) => {
+  app.post('/api/user/user-upload-avatar', { schema: { response: { 200: uploadAvatarResponse } }, config: { rateLimit: app.rateLimits.uploads } }, async (request) => {
     const session = signedIn(request);
     const form = await readUploadForm(request, AVATAR_MAX_BYTES);
     const { fields, image } = parseForm(uploadAvatarFields, form, checkedFile(form, { kinds: ['jpeg'], name: /\.jpe?g$/i, wrongType: uploadMessages.avatarNotJpeg }));
@@ -67,7 +67,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(avatar.content);
   });
 
-  app.post('/api/user/upload-document', { schema: { response: { 200: uploadDocumentResponse } } }, async (request) => {
+  app.post('/api/user/upload-document', { schema: { response: { 200: uploadDocumentResponse } }, config: { rateLimit: app.rateLimits.uploads } }, async (request) => {
     const session = signedIn(request);
     const form = await readUploadForm(request, DOCUMENT_MAX_BYTES);
     const { fields, image } = parseForm(uploadDocumentFields, form, checkedFile(form, { kinds: ['jpeg', 'png'], wrongType: uploadMessages.documentNotImage }));

@@ -7,7 +7,7 @@ import { findRecipients } from './queries.ts';
 export const userRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);
 
-  app.get('/api/user/user-list', { schema: { querystring: userListQuery, response: { 200: userListResponse } } }, async (request) => {
+  app.get('/api/user/user-list', { schema: { querystring: userListQuery, response: { 200: userListResponse } }, config: { rateLimit: app.rateLimits.recipientSearch } }, async (request) => {
     const { userId } = signedIn(request);
     return { response: 'success' as const, users: await findRecipients(app.db, userId, request.query.search) };
   });
