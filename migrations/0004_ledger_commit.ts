@@ -63,7 +63,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     -- Rows arrive without the event's position, which only the append
     -- learns: ledger and audit ids are position.index, as the rows' order.
-    CREATE FUNCTION project_ledger_event(p_position bigint, p_projection json)
+    -- jsonb, parsed once: each -> on json would parse the text again.
+    CREATE FUNCTION project_ledger_event(p_position bigint, p_projection jsonb)
     RETURNS void LANGUAGE plpgsql AS $$
     DECLARE
       v_balance record;
@@ -72,7 +73,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       -- Row by row through the primary keys: a join against the JSON would
       -- be planned for a hundred rows, and scan the table.
       FOR v_balance IN
-        SELECT * FROM json_to_recordset(p_projection->'balances') AS c(wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint)
+        SELECT * FROM jsonb_to_recordset(p_projection->'balances') AS c(wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint)
       LOOP
         UPDATE wallets AS w SET
           total = w.total + v_balance.total,
@@ -88,15 +89,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         END IF;
       END LOOP;
 
-      INSERT INTO coins SELECT * FROM json_populate_recordset(NULL::coins, p_projection->'coinsCreated');
-      FOR v_coin IN SELECT * FROM json_to_recordset(p_projection->'coinsUpdated') AS c(serial text, holder text, status text) LOOP
+      INSERT INTO coins SELECT * FROM jsonb_populate_recordset(NULL::coins, p_projection->'coinsCreated');
+      FOR v_coin IN SELECT * FROM jsonb_to_recordset(p_projection->'coinsUpdated') AS c(serial text, holder text, status text) LOOP
         UPDATE coins SET holder = v_coin.holder, status = v_coin.status WHERE serial = v_coin.serial;
         IF NOT FOUND THEN
           RAISE EXCEPTION 'projecting the event at %: no coin %', p_position, v_coin.serial;
         END IF;
       END LOOP;
 
-      INSERT INTO ledger_transactions AS t SELECT * FROM json_populate_record(NULL::ledger_transactions, p_projection->'transaction')
+      INSERT INTO ledger_transactions AS t SELECT * FROM jsonb_populate_record(NULL::ledger_transactions, p_projection->'transaction')
       ON CONFLICT (tx_id) DO UPDATE SET
         type = excluded.type, state = excluded.state, tx_class = excluded.tx_class, entry_date = excluded.entry_date,
         updated_at = excluded.updated_at, amount = excluded.amount, fee = excluded.fee, currency = excluded.currency,
@@ -110,13 +111,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
       INSERT INTO ledger_entries (ledger_id, tx_id, account_id, entry_date, type, amount, currency, debit_credit, event_position)
       SELECT p_position || '.' || (n - 1), e.tx_id, e.account_id, e.entry_date, e.type, e.amount, e.currency, e.debit_credit, p_position
-      FROM ROWS FROM (json_to_recordset(p_projection->'entries') AS (
+      FROM ROWS FROM (jsonb_to_recordset(p_projection->'entries') AS (
         tx_id text, account_id text, entry_date timestamptz, type text, amount bigint, currency text, debit_credit char(1)
       )) WITH ORDINALITY AS e(tx_id, account_id, entry_date, type, amount, currency, debit_credit, n);
 
       INSERT INTO coin_audit (audit_id, tx_id, event_position, serial, action, value, from_account, to_account, parent_serial, entry_date)
       SELECT p_position || '.' || (n - 1), a.tx_id, p_position, a.serial, a.action, a.value, a.from_account, a.to_account, a.parent_serial, a.entry_date
-      FROM ROWS FROM (json_to_recordset(p_projection->'audit') AS (
+      FROM ROWS FROM (jsonb_to_recordset(p_projection->'audit') AS (
         tx_id text, serial text, action text, value bigint, from_account text, to_account text, parent_serial text, entry_date timestamptz
       )) WITH ORDINALITY AS a(tx_id, serial, action, value, from_account, to_account, parent_serial, entry_date, n);
     END
@@ -133,7 +134,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       p_metadata jsonb,
       p_created_at timestamptz,
       p_hashes text[],
-      p_projections json
+      p_projections jsonb
     ) RETURNS TABLE (event_position bigint, event_version bigint, event_transaction_id text)
     LANGUAGE plpgsql AS $$
     DECLARE
@@ -167,8 +168,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    DROP FUNCTION ledger_commit(text[], bigint[], text, bigint, text, text[], text[], jsonb, timestamptz, text[], json);
-    DROP FUNCTION project_ledger_event(bigint, json);
+    DROP FUNCTION ledger_commit(text[], bigint[], text, bigint, text, text[], text[], jsonb, timestamptz, text[], jsonb);
+    DROP FUNCTION project_ledger_event(bigint, jsonb);
     DROP FUNCTION ledger_state(text[], boolean, text, numeric);
     ALTER TABLE wallets RESET (fillfactor);
     ALTER TABLE wallets DROP COLUMN version;

@@ -101,7 +101,7 @@ describe('concurrent spending', () => {
     const error: unknown = await sql`
       SELECT * FROM ledger_commit(
         ARRAY[${walletId}], ARRAY[${read}]::bigint[], 'ledger-stale', 0, ${GENESIS_HASH}, ARRAY['FundsTransferred'], ARRAY['{}'],
-        '{}'::jsonb, now(), ARRAY[${'f'.repeat(64)}], '[]'::json
+        '{}'::jsonb, now(), ARRAY[${'f'.repeat(64)}], '[]'::jsonb
       )
     `.execute(database.db).then(() => null, (caught: unknown) => caught);
 

@@ -116,7 +116,7 @@ async function attempt(
   const { rows } = await sql<AppendedRow>`
     SELECT event_position, event_version, event_transaction_id FROM ledger_commit(
       ${[...state.versions.keys()]}::text[], ${[...state.versions.values()]}::bigint[],
-      ${appendArguments(prepared)}, ${JSON.stringify(projections)}::json
+      ${appendArguments(prepared)}, ${JSON.stringify(projections)}::jsonb
     )
   `.execute(db);
   const appended = appendedEvents(prepared, rows);

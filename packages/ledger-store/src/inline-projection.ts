@@ -59,7 +59,7 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
  * normally, a scratch schema during a rebuild (see verify).
  */
 export async function projectTransactionEvent(db: Kysely<Database>, event: StoredTransactionEvent, record: TransactionRecord): Promise<void> {
-  await sql`SELECT project_ledger_event(${event.position}, ${JSON.stringify(projectionOf(event, event.createdAt, record))}::json)`.execute(db);
+  await sql`SELECT project_ledger_event(${event.position}, ${JSON.stringify(projectionOf(event, event.createdAt, record))}::jsonb)`.execute(db);
 }
 
 export async function projectWalletEvent(db: Kysely<Database>, event: StoredWalletEvent): Promise<void> {
