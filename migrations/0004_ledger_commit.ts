@@ -25,12 +25,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- (no indexed column changes) stays a heap-only update.
     ALTER TABLE wallets SET (fillfactor = 80);
 
-    CREATE FUNCTION ledger_state(p_wallet_ids text[], p_lock boolean, p_coin_holder text, p_coin_amount numeric)
+    CREATE FUNCTION ledger_state(p_wallet_ids text[], p_lock boolean, p_coin_holders text[], p_coin_amounts numeric[])
     RETURNS json LANGUAGE plpgsql AS $$
     DECLARE
       v_wallets json;
-      v_coins json;
-      v_limit integer := 16;
+      v_coins jsonb := '{}';
+      v_held json;
+      v_limit integer;
       v_covered boolean;
     BEGIN
       IF p_lock THEN
@@ -41,23 +42,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         SELECT json_agg(w) INTO v_wallets FROM wallets w WHERE wallet_id = ANY(p_wallet_ids);
       END IF;
 
-      -- The held coins in spending order (largest first), as many as cover
-      -- the amount: a few usually do, so read a few, then more. The amount is
-      -- numeric because it is not checked yet: the decision refuses a bad one.
-      IF p_coin_holder IS NOT NULL THEN
+      -- Each spender's held coins in spending order (largest first), as many
+      -- as cover its amount: a few usually do, so read a few, then more. The
+      -- amount is numeric because it is not checked yet: the decision refuses
+      -- a bad one.
+      FOR i IN 1 .. coalesce(cardinality(p_coin_holders), 0) LOOP
+        v_limit := 16;
         LOOP
-          SELECT json_agg(c), coalesce(sum(c.value), 0) >= p_coin_amount OR count(*) < v_limit
-          INTO v_coins, v_covered
+          SELECT json_agg(c), coalesce(sum(c.value), 0) >= p_coin_amounts[i] OR count(*) < v_limit
+          INTO v_held, v_covered
           FROM (
-            SELECT serial, value FROM coins WHERE holder = p_coin_holder AND status = 'held'
+            SELECT serial, value FROM coins WHERE holder = p_coin_holders[i] AND status = 'held'
             ORDER BY value DESC, serial COLLATE "C" LIMIT v_limit
           ) c;
           EXIT WHEN v_covered;
           v_limit := v_limit * 8;
         END LOOP;
-      END IF;
+        v_coins := v_coins || jsonb_build_object(p_coin_holders[i], coalesce(v_held, '[]'::json));
+      END LOOP;
 
-      RETURN json_build_object('wallets', coalesce(v_wallets, '[]'::json), 'coins', coalesce(v_coins, '[]'::json));
+      RETURN json_build_object('wallets', coalesce(v_wallets, '[]'::json), 'coins', v_coins);
     END
     $$;
 
@@ -123,23 +127,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     END
     $$;
 
-    CREATE FUNCTION ledger_commit(
-      p_wallet_ids text[],
-      p_wallet_versions bigint[],
-      p_stream_id text,
-      p_head_version bigint,
-      p_head_hash text,
-      p_types text[],
-      p_data text[],
-      p_metadata jsonb,
-      p_created_at timestamptz,
-      p_hashes text[],
-      p_projections jsonb
-    ) RETURNS TABLE (event_position bigint, event_version bigint, event_transaction_id text)
+    -- Each append: {stream_id, head_version, head_hash, types, data, hashes,
+    -- metadata, created_at, projections}, the arguments of append_events plus
+    -- what its events project.
+    CREATE FUNCTION ledger_commit(p_wallet_ids text[], p_wallet_versions bigint[], p_appends jsonb)
+    RETURNS TABLE (stream_id text, event_position bigint, event_version bigint, event_transaction_id text)
     LANGUAGE plpgsql AS $$
     DECLARE
       v_unchanged integer;
+      v_append jsonb;
       v_event record;
+      v_appended boolean;
     BEGIN
       SELECT count(*) INTO v_unchanged
       FROM (SELECT wallet_id, version FROM wallets WHERE wallet_id = ANY(p_wallet_ids) ORDER BY wallet_id COLLATE "C" FOR UPDATE) locked
@@ -148,19 +146,37 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         RAISE EXCEPTION 'a wallet changed after it was read' USING ERRCODE = 'serialization_failure';
       END IF;
 
-      FOR v_event IN
-        SELECT a.event_position AS position, a.event_version AS version, a.event_transaction_id AS transaction_id
-        FROM append_events(p_stream_id, p_head_version, p_head_hash, p_types, p_data, p_metadata, p_created_at, p_hashes) a
-        ORDER BY a.event_version
-      LOOP
-        PERFORM project_ledger_event(v_event.position, p_projections->(v_event.version - p_head_version - 1)::integer);
-        event_position := v_event.position;
-        event_version := v_event.version;
-        event_transaction_id := v_event.transaction_id;
-        RETURN NEXT;
+      FOR v_append IN SELECT * FROM jsonb_array_elements(p_appends) LOOP
+        v_appended := false;
+        FOR v_event IN
+          SELECT a.event_position AS position, a.event_version AS version, a.event_transaction_id AS transaction_id
+          FROM append_events(
+            v_append->>'stream_id', (v_append->>'head_version')::bigint, v_append->>'head_hash',
+            ARRAY(SELECT jsonb_array_elements_text(v_append->'types')),
+            ARRAY(SELECT jsonb_array_elements_text(v_append->'data')),
+            v_append->'metadata', (v_append->>'created_at')::timestamptz,
+            ARRAY(SELECT jsonb_array_elements_text(v_append->'hashes'))
+          ) a
+          ORDER BY a.event_version
+        LOOP
+          v_appended := true;
+          PERFORM project_ledger_event(v_event.position, v_append->'projections'->(v_event.version - (v_append->>'head_version')::bigint - 1)::integer);
+          stream_id := v_append->>'stream_id';
+          event_position := v_event.position;
+          event_version := v_event.version;
+          event_transaction_id := v_event.transaction_id;
+          RETURN NEXT;
+        END LOOP;
+        -- The stream had moved on (a retry of a transaction that exists).
+        -- Alone, the append returns nothing and wrote nothing; in a batch,
+        -- the others must not commit without it: refuse the whole batch.
+        IF NOT v_appended THEN
+          IF jsonb_array_length(p_appends) = 1 THEN
+            RETURN;
+          END IF;
+          RAISE EXCEPTION 'transaction stream % exists already', v_append->>'stream_id' USING ERRCODE = 'PK001';
+        END IF;
       END LOOP;
-      -- No rows: the stream had moved on (a retry of a transaction that
-      -- exists), and nothing was written.
     END
     $$;
   `.execute(db);
@@ -168,9 +184,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`
-    DROP FUNCTION ledger_commit(text[], bigint[], text, bigint, text, text[], text[], jsonb, timestamptz, text[], jsonb);
+    DROP FUNCTION ledger_commit(text[], bigint[], jsonb);
     DROP FUNCTION project_ledger_event(bigint, jsonb);
-    DROP FUNCTION ledger_state(text[], boolean, text, numeric);
+    DROP FUNCTION ledger_state(text[], boolean, text[], numeric[]);
     ALTER TABLE wallets RESET (fillfactor);
     ALTER TABLE wallets DROP COLUMN version;
   `.execute(db);

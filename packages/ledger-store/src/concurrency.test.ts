@@ -98,15 +98,43 @@ describe('concurrent spending', () => {
     const events = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]?.n;
     const before = await events();
 
+    const append = {
+      stream_id: 'ledger-stale', head_version: 0, head_hash: GENESIS_HASH, types: ['FundsTransferred'], data: ['{}'], hashes: ['f'.repeat(64)],
+      metadata: {}, created_at: new Date().toISOString(), projections: [],
+    };
     const error: unknown = await sql`
-      SELECT * FROM ledger_commit(
-        ARRAY[${walletId}], ARRAY[${read}]::bigint[], 'ledger-stale', 0, ${GENESIS_HASH}, ARRAY['FundsTransferred'], ARRAY['{}'],
-        '{}'::jsonb, now(), ARRAY[${'f'.repeat(64)}], '[]'::jsonb
-      )
+      SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify([append])}::jsonb)
     `.execute(database.db).then(() => null, (caught: unknown) => caught);
 
     expect((error as { code?: string } | null)?.code).toBe('40001');
     expect(await events()).toBe(before);
+  });
+
+  it('commits commands submitted together on different wallets in batches: fewer database transactions than commands', async () => {
+    const owners = Array.from({ length: 8 }, (_, index) => `batch-${index}`);
+    for (const owner of owners) await fund(owner);
+    const commands = [0, 2, 4, 6].map((index) => transfer(owners[index] ?? '', owners[index + 1] ?? '', 100));
+    const outcomes = await Promise.all(commands.map((command) => executeLedgerCommand(database.db, command, settings)));
+
+    const transactions = new Set(outcomes.flatMap((outcome) => outcome.events.map((event) => event.transactionId)));
+    expect(outcomes.every((outcome) => !outcome.replayed)).toBe(true);
+    // Shared over the batches that commit side by side, two of two each.
+    expect(transactions.size).toBe(2);
+  });
+
+  it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {
+    for (const owner of ['retry-a', 'retry-b', 'retry-c', 'retry-d']) await fund(owner);
+    const first = transfer('retry-a', 'retry-b', 100);
+    await executeLedgerCommand(database.db, first, settings);
+    const [again, other] = await Promise.all([
+      executeLedgerCommand(database.db, first, settings),
+      executeLedgerCommand(database.db, transfer('retry-c', 'retry-d', 100), settings),
+    ]);
+    expect(again.replayed).toBe(true);
+    expect(other.replayed).toBe(false);
+    expect(await conTotal('retry-')).toBe(4 * 7_800_00);
+    const { rows } = await sql<{ total: number }>`SELECT total FROM wallets WHERE wallet_id = 'wallet:retry-a:CON'`.execute(database.db);
+    expect(rows[0]?.total).toBe(7_800_00 - 100);
   });
 
   it('applies a command retried concurrently with the same idempotency key once', async () => {

@@ -1,5 +1,5 @@
 import {
-  appendArguments,
+  appendAsJson,
   appendedEvents,
   GENESIS_HASH,
   prepareAppend,
@@ -7,7 +7,9 @@ import {
   type AppendedRow,
   type Database,
   type EventMetadata,
+  type PreparedAppend,
   type StoredEvent,
+  type StreamHead,
   type WalletsTable,
 } from '@peeks/db';
 import {
@@ -23,11 +25,13 @@ import {
   type LedgerCommand,
   type LedgerNeeds,
   type NewSerial,
+  type TransactionEvent,
   type TransactionRecord,
   type WalletState,
 } from '@peeks/ledger';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { groupCommitFor } from './group-commit.ts';
 import { projectionOf } from './inline-projection.ts';
 import { readTransaction } from './transactions.ts';
 import { walletStateOf } from './wallets.ts';
@@ -46,10 +50,17 @@ export interface LedgerOutcome {
   replayed: boolean;
 }
 
+/** One command to run, with what it runs under. */
+export interface LedgerRequest {
+  command: LedgerCommand;
+  settings: LedgerSettings;
+  metadata: Partial<EventMetadata>;
+}
+
 export const newCoinSerial: NewSerial = () => `PKS-${randomBytes(10).toString('hex').toUpperCase()}`;
 
 /** Decisions against unlocked state before queueing on the wallets' locks instead. */
-const OPTIMISTIC_ATTEMPTS = 3;
+export const OPTIMISTIC_ATTEMPTS = 3;
 
 /**
  * Runs one ledger command: reads the wallets it names and the coins it may
@@ -59,10 +70,12 @@ const OPTIMISTIC_ATTEMPTS = 3;
  * command is decided again; after a few such collisions (a hot wallet), it
  * runs in a transaction that locks the wallets as it reads them.
  *
- * Pass a transaction as `db` to make the command part of a larger unit of
- * work (an idempotent request, a job): it then locks as it reads. A command
- * whose transaction id already exists is a retry: it returns that
- * transaction and moves nothing.
+ * A new transaction joins the process's group commit: commands in flight at
+ * the same time on different wallets are read, decided and committed
+ * together (see group-commit.ts). Pass a transaction as `db` to make the
+ * command part of a larger unit of work (an idempotent request, a job): it
+ * then runs alone and locks as it reads. A command whose transaction id
+ * already exists is a retry: it returns that transaction and moves nothing.
  */
 export async function executeLedgerCommand(
   db: Kysely<Database>,
@@ -70,63 +83,99 @@ export async function executeLedgerCommand(
   settings: LedgerSettings,
   metadata: Partial<EventMetadata> = {},
 ): Promise<LedgerOutcome> {
-  if (db.isTransaction) return attempt(db, command, settings, metadata, { lock: true });
+  if (db.isTransaction) return attempt(db, { command, settings, metadata }, { lock: true });
+  if (isFollowUp(command)) return executeAlone(db, { command, settings, metadata });
+  return groupCommitFor(db).submit({ command, settings, metadata });
+}
+
+/** One command on its own: optimistic attempts, then under lock. */
+export async function executeAlone(db: Kysely<Database>, request: LedgerRequest): Promise<LedgerOutcome> {
   for (let attempts = 1; attempts <= OPTIMISTIC_ATTEMPTS; attempts++) {
     try {
-      return await attempt(db, command, settings, metadata, { lock: false });
+      return await attempt(db, request, { lock: false });
     } catch (error) {
       if (!isSerializationFailure(error)) throw error;
     }
   }
-  return db.transaction().execute((trx) => attempt(trx, command, settings, metadata, { lock: true }));
+  return db.transaction().execute((trx) => attempt(trx, request, { lock: true }));
 }
 
-async function attempt(
-  db: Kysely<Database>,
-  command: LedgerCommand,
-  settings: LedgerSettings,
-  metadata: Partial<EventMetadata>,
-  options: { lock: boolean },
-): Promise<LedgerOutcome> {
+async function attempt(db: Kysely<Database>, request: LedgerRequest, options: { lock: boolean }): Promise<LedgerOutcome> {
+  const { command } = request;
   const existing = isFollowUp(command) ? await readTransaction(db, command.txId) : null;
+  const state = await readLedgerState(db, [needsOf(command, existing?.record ?? null)], options.lock);
+  const decision = decideRequest(request, state, existing);
+  if (decision.refused) return refusedOutcome(db, command, decision.refused);
+
+  const rows = await commitDecisions(db, state.versions, [decision]);
+  const appended = appendedEvents(decision.prepared, rows);
+  if (appended) return { record: decision.record, events: appended.events, replayed: false };
+
+  // The stream moved on since the read: another call wrote this transaction.
+  if (isFollowUp(command)) throw new StreamVersionConflict(decision.prepared.streamId, existing?.head.version ?? 0, null);
+  const first = await replay(db, command.txId);
+  if (!first) throw new Error(`transaction ${command.txId} conflicted but cannot be read`);
+  return first;
+}
+
+/** A decided command, ready to commit; or the rule that refused it. */
+export type Decision =
+  | { refused: LedgerRuleViolation }
+  | { refused?: undefined; prepared: PreparedAppend<TransactionEvent['type'], TransactionEvent['data']>; record: TransactionRecord; projections: unknown[] };
+
+/** Decides one command against the state read for it (pure, apart from the clock and serials it is given). */
+export function decideRequest(request: LedgerRequest, state: ReadState, existing: { record: TransactionRecord; head: StreamHead } | null): Decision {
+  const { command, settings, metadata } = request;
   const tx = existing?.record ?? null;
-  const state = await readLedgerState(db, needsOf(command, tx), options.lock);
   const now = (settings.now ?? (() => new Date()))();
   const context = { now, newSerial: settings.newSerial ?? newCoinSerial, holdHours: settings.holdHours };
+  const coins = state.coins.get(needsOf(command, tx).coins?.walletId ?? '') ?? [];
 
-  let events;
+  let events: TransactionEvent[];
   try {
-    events = decide(command, { tx, wallets: state.wallets, coins: state.coins }, context);
+    events = decide(command, { tx, wallets: state.wallets, coins }, context);
   } catch (error) {
-    // A retry of a command that went through may no longer pass the rules
-    // (the money has moved on): it still gets its first outcome back.
-    if (error instanceof LedgerRuleViolation && !isFollowUp(command)) return (await replay(db, command.txId)) ?? Promise.reject(error);
+    if (error instanceof LedgerRuleViolation) return { refused: error };
     throw error;
   }
-
-  const stream = transactionStream(command.txId);
-  const prepared = prepareAppend(stream, existing?.head ?? { version: 0, hash: GENESIS_HASH }, events, metadata, now);
+  const prepared = prepareAppend(transactionStream(command.txId), existing?.head ?? { version: 0, hash: GENESIS_HASH }, events, metadata, now);
   let record = tx;
   const projections = events.map((event) => {
     record = evolveTransaction(record, event, now);
     return projectionOf(event, now, record);
   });
   if (!record) throw new Error(`${command.type} decided no events`);
+  return { prepared, record, projections };
+}
 
-  const { rows } = await sql<AppendedRow>`
-    SELECT event_position, event_version, event_transaction_id FROM ledger_commit(
-      ${[...state.versions.keys()]}::text[], ${[...state.versions.values()]}::bigint[],
-      ${appendArguments(prepared)}, ${JSON.stringify(projections)}::jsonb
-    )
-  `.execute(db);
-  const appended = appendedEvents(prepared, rows);
-  if (appended) return { record, events: appended.events, replayed: false };
-
-  // The stream moved on since the read: another call wrote this transaction.
-  if (isFollowUp(command)) throw new StreamVersionConflict(stream, existing?.head.version ?? 0, null);
+/**
+ * A refused command. A retry of a command that went through may no longer
+ * pass the rules (the money has moved on): it still gets its first outcome.
+ */
+export async function refusedOutcome(db: Kysely<Database>, command: LedgerCommand, refused: LedgerRuleViolation): Promise<LedgerOutcome> {
+  if (isFollowUp(command)) throw refused;
   const first = await replay(db, command.txId);
-  if (!first) throw new Error(`transaction ${command.txId} conflicted but cannot be read`);
+  if (!first) throw refused;
   return first;
+}
+
+/**
+ * Appends and projects the decided commands in one `ledger_commit` call,
+ * provided the wallets are still at `versions`; the rows of the events
+ * written. Raises 40001 (a wallet changed) or, for several commands, PK001
+ * (one of their transactions exists already), and then writes nothing.
+ */
+export async function commitDecisions(
+  db: Kysely<Database>,
+  versions: ReadonlyMap<AccountId, number>,
+  decisions: readonly Extract<Decision, { prepared: unknown }>[],
+): Promise<(AppendedRow & { stream_id: string })[]> {
+  const appends = decisions.map((decision) => ({ ...appendAsJson(decision.prepared), projections: decision.projections }));
+  const { rows } = await sql<AppendedRow & { stream_id: string }>`
+    SELECT stream_id, event_position, event_version, event_transaction_id
+    FROM ledger_commit(${[...versions.keys()]}::text[], ${[...versions.values()]}::bigint[], ${JSON.stringify(appends)}::jsonb)
+  `.execute(db);
+  return rows;
 }
 
 async function replay(db: Kysely<Database>, txId: string): Promise<LedgerOutcome | null> {
@@ -137,24 +186,29 @@ async function replay(db: Kysely<Database>, txId: string): Promise<LedgerOutcome
 /** A wallet row as `ledger_state` returns it (JSON: its timestamp stays text). */
 type WalletStateRow = Omit<Selectable<WalletsTable>, 'opened_at'>;
 
-interface ReadState {
+export interface ReadState {
   wallets: Map<AccountId, WalletState>;
   /** The version of each wallet read, which the commit checks. */
   versions: Map<AccountId, number>;
-  coins: Coin[];
+  /** Per spender, its held coins covering the amount, largest first. */
+  coins: Map<AccountId, Coin[]>;
 }
 
-/** The wallets a command names and the largest-first coins covering its amount, in one round trip. */
-async function readLedgerState(db: Kysely<Database>, needs: LedgerNeeds, lock: boolean): Promise<ReadState> {
-  const { rows } = await sql<{ state: { wallets: WalletStateRow[]; coins: Coin[] } }>`
-    SELECT ledger_state(${[...new Set(needs.wallets)]}::text[], ${lock}, ${needs.coins?.walletId ?? null}, ${needs.coins?.amount ?? 0}) AS state
+/** The wallets the commands name and each spender's covering coins, in one round trip. */
+export async function readLedgerState(db: Kysely<Database>, needs: readonly LedgerNeeds[], lock: boolean): Promise<ReadState> {
+  const spenders = needs.flatMap((need) => (need.coins ? [need.coins] : []));
+  const { rows } = await sql<{ state: { wallets: WalletStateRow[]; coins: Record<AccountId, Coin[]> } }>`
+    SELECT ledger_state(
+      ${[...new Set(needs.flatMap((need) => need.wallets))]}::text[], ${lock},
+      ${spenders.map((spender) => spender.walletId)}::text[], ${spenders.map((spender) => spender.amount)}::numeric[]
+    ) AS state
   `.execute(db);
-  const state = rows[0]?.state ?? { wallets: [], coins: [] };
+  const state = rows[0]?.state ?? { wallets: [], coins: {} };
   return {
     wallets: new Map(state.wallets.map((row) => [row.wallet_id, walletStateOf(row)])),
     versions: new Map(state.wallets.map((row) => [row.wallet_id, row.version])),
-    coins: state.coins.sort(byPreference),
+    coins: new Map(Object.entries(state.coins).map(([holder, coins]) => [holder, coins.sort(byPreference)])),
   };
 }
 
-const isSerializationFailure = (error: unknown) => (error as { code?: unknown }).code === '40001';
+export const isSerializationFailure = (error: unknown) => (error as { code?: unknown }).code === '40001';

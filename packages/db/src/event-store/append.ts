@@ -154,13 +154,26 @@ export function prepareAppend<Type extends string, Data extends JsonObject>(
 }
 
 /** The arguments of `append_events`, in its order, as one SQL fragment. */
-export function appendArguments(prepared: PreparedAppend<string, JsonObject>) {
+function appendArguments(prepared: PreparedAppend<string, JsonObject>) {
   const { streamId, head, chained, metadata, createdAt } = prepared;
   return sql.join([
     sql`${streamId}`, sql`${head.version}`, sql`${head.hash}`,
     sql`${chained.map((event) => event.type)}::text[]`, sql`${chained.map((event) => event.json)}::text[]`,
     sql`${JSON.stringify(metadata)}::jsonb`, sql`${createdAt}::timestamptz`, sql`${chained.map((event) => event.hash)}::text[]`,
   ]);
+}
+
+/**
+ * The arguments of `append_events` as one JSON object, for SQL that appends
+ * several streams in one call (the ledger's batched commit).
+ */
+export function appendAsJson(prepared: PreparedAppend<string, JsonObject>) {
+  const { streamId, head, chained, metadata, createdAt } = prepared;
+  return {
+    stream_id: streamId, head_version: head.version, head_hash: head.hash,
+    types: chained.map((event) => event.type), data: chained.map((event) => event.json), hashes: chained.map((event) => event.hash),
+    metadata, created_at: createdAt.toISOString(),
+  };
 }
 
 /**
