@@ -75,12 +75,19 @@ interface Costs {
   walBytes: number;
 }
 
+/** The counters behind Costs at one moment. */
+interface CostReading {
+  nodeCpuMs: number;
+  postgresCpuByPid: Map<string, number>;
+  walBytes: number;
+}
+
 /** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
 const TICKS_PER_MS = 100 / 1000;
 
-/** CPU time of every process named postgres, from /proc (the bench's own server or the machine's). */
-function postgresCpuMs(): number {
-  let ticks = 0;
+/** CPU time of each process named postgres, by pid, from /proc (the bench's own server or the machine's). */
+function postgresCpuByPid(): Map<string, number> {
+  const cpu = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -89,18 +96,29 @@ function postgresCpuMs(): number {
       if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
       const fields = stat.slice(close + 2).split(' ');
       // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
-      ticks += Number(fields[11]) + Number(fields[12]);
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS);
     } catch {
       // The process ended between listing and reading.
     }
   }
-  return ticks / TICKS_PER_MS;
+  return cpu;
 }
 
-async function readCosts(db: Kysely<Database>): Promise<Costs> {
+/**
+ * Postgres CPU spent between two readings, by the processes alive at the
+ * second: a backend that exits in between (the pool closes idle ones) takes
+ * its time with it, so this may count a little low, never below zero.
+ */
+function postgresCpuSpent(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
+}
+
+async function readCosts(db: Kysely<Database>): Promise<CostReading> {
   const { rows } = await sql<{ wal: string }>`SELECT (pg_current_wal_lsn() - '0/0')::text AS wal`.execute(db);
   const cpu = process.cpuUsage();
-  return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuMs: postgresCpuMs(), walBytes: Number(rows[0]?.wal) };
+  return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuByPid: postgresCpuByPid(), walBytes: Number(rows[0]?.wal) };
 }
 
 /**
@@ -128,7 +146,7 @@ async function measure(db: Kysely<Database>, callers: number, seconds: number, t
   const count = Math.max(1, latenciesMs.length);
   const perTransfer = {
     nodeCpuMs: (after.nodeCpuMs - before.nodeCpuMs) / count,
-    postgresCpuMs: (after.postgresCpuMs - before.postgresCpuMs) / count,
+    postgresCpuMs: postgresCpuSpent(before.postgresCpuByPid, after.postgresCpuByPid) / count,
     walBytes: (after.walBytes - before.walBytes) / count,
   };
   return { perSecond: latenciesMs.length / elapsedSeconds, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, perTransfer };
