@@ -25,6 +25,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- (no indexed column changes) stays a heap-only update.
     ALTER TABLE wallets SET (fillfactor = 80);
 
+    -- One index for a wallet's coins instead of two (one for spending, one
+    -- for listing): every coin row a transfer writes paid for both. Spending
+    -- reads it in order, skipping the rare reserved coin; listing pages it.
+    DROP INDEX coins_spendable;
+    DROP INDEX coins_in_wallet;
+    CREATE INDEX coins_in_wallet ON coins (holder, value DESC, serial COLLATE "C") WHERE status IN ('held', 'reserved');
+
     CREATE FUNCTION ledger_state(p_wallet_ids text[], p_lock boolean, p_coin_holders text[], p_coin_amounts numeric[])
     RETURNS json LANGUAGE plpgsql AS $$
     DECLARE
@@ -187,6 +194,9 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     DROP FUNCTION ledger_commit(text[], bigint[], jsonb);
     DROP FUNCTION project_ledger_event(bigint, jsonb);
     DROP FUNCTION ledger_state(text[], boolean, text[], numeric[]);
+    DROP INDEX coins_in_wallet;
+    CREATE INDEX coins_spendable ON coins (holder, value DESC, serial COLLATE "C") WHERE status = 'held';
+    CREATE INDEX coins_in_wallet ON coins (holder, serial) WHERE status IN ('held', 'reserved');
     ALTER TABLE wallets RESET (fillfactor);
     ALTER TABLE wallets DROP COLUMN version;
   `.execute(db);

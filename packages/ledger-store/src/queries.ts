@@ -9,7 +9,7 @@ export async function walletsOf(db: Kysely<Database>, ownerId: string): Promise<
   return rows.map(walletStateOf);
 }
 
-/** The coins a wallet holds (held or reserved for a withdrawal), oldest serial order for stable paging. */
+/** The coins a wallet holds (held or reserved for a withdrawal), largest first as they are spent, serial breaking ties: a stable order for paging. */
 export async function coinsOf(
   db: Kysely<Database>,
   ownerId: string,
@@ -18,7 +18,7 @@ export async function coinsOf(
   const holder = walletIdOf(ownerId, 'CON');
   const inWallet = db.selectFrom('coins').where('holder', '=', holder).where('status', 'in', ['held', 'reserved']);
   const [rows, count] = await Promise.all([
-    inWallet.select(['serial', 'value', 'status']).orderBy(sql`serial COLLATE "C"`).offset(page.offset).limit(page.limit).execute(),
+    inWallet.select(['serial', 'value', 'status']).orderBy('value', 'desc').orderBy(sql`serial COLLATE "C"`).offset(page.offset).limit(page.limit).execute(),
     inWallet.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { coins: rows.map((row) => ({ serial: row.serial, value: row.value, currency: 'CON' as const, status: row.status })), total: count.total };
