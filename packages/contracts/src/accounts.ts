@@ -94,18 +94,35 @@ export const personalRegistration = confirmsPassword(z.object(userDetails, inval
 
 export const businessTypes = ['individual', 'soleproprietor', 'nonprofit', 'corporation', 'partnership', 'private', 'public', 'government'] as const;
 
+/** Name and address lines, as the registration's Address section and the Address modal share them. */
+export const addressLines = {
+  name_first: text('First Name', { min: 2, max: 64 }),
+  name_last: text('Last Name', { min: 2, max: 64 }),
+  address1: text('Address', { min: 2, max: 100 }),
+  address2: optionalText('Address 2', 64),
+  city: text('City', { min: 2, max: 40 }),
+  province_state: text('Province/State', { min: 2, max: 64 }),
+};
+
+/** The merchant's Support and contact fields (spec §5), at registration and in Merchant edit. */
+export const supportAndContactFields = {
+  support_url: httpUrl('Support Url'),
+  support_phone: phoneNumber('Support Phone'),
+  support_phone_region: phoneRegion('Support Phone Region'),
+  support_email: email('Support Email'),
+  contact_name: text('Contact Name', { min: 2, max: 64 }),
+  contact_email: email('Contact Email'),
+  contact_phone: phoneNumber('Contact Phone'),
+  contact_phone_region: phoneRegion('Contact Phone Region'),
+};
+
 /** The business's address as the Address section sends it. */
 export const registrationAddress = z
   .object(
     {
       email: email(),
       phone: phoneNumber('Phone Number'),
-      name_first: text('First Name', { min: 2, max: 64 }),
-      name_last: text('Last Name', { min: 2, max: 64 }),
-      address1: text('Address', { min: 2, max: 100 }),
-      address2: optionalText('Address 2', 64),
-      city: text('City', { min: 2, max: 40 }),
-      province_state: text('Province/State', { min: 2, max: 64 }),
+      ...addressLines,
       postal_code: postalCode(),
       country: countryCode(),
     },
@@ -135,14 +152,7 @@ export const businessRegistration = confirmsPassword(
       phone: phoneNumber('Phone Number'),
       phone_region: phoneRegion('Phone Region'),
       address: registrationAddress,
-      support_url: httpUrl('Support Url'),
-      support_phone: phoneNumber('Support Phone'),
-      support_phone_region: phoneRegion('Support Phone Region'),
-      support_email: email('Support Email'),
-      contact_name: text('Contact Name', { min: 2, max: 64 }),
-      contact_email: email('Contact Email'),
-      contact_phone: phoneNumber('Contact Phone'),
-      contact_phone_region: phoneRegion('Contact Phone Region'),
+      ...supportAndContactFields,
       owner_citizenship: text('Owner Citizenship', { max: 64 }),
       owner_dob: pastDate('Owner Birth Date'),
       owner_name: text('Owner Name', { min: 2, max: 64 }),

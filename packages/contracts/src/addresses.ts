@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { addressLines } from './accounts.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { countryCode, optionalText, positiveId, postalCodeFits, say, text } from './fields.ts';
+import { countryCode, positiveId, postalCodeFits, say, text } from './fields.ts';
 
 export const addressMessages = {
   added: 'New Address added successfully.',
@@ -40,12 +41,7 @@ export function postalFitsCountry<Schema extends z.ZodType<Record<string, unknow
  * the lengths are those of the other address forms (wire and bank, §5).
  */
 const addressFields = {
-  name_first: text('First Name', { min: 2, max: 64 }),
-  name_last: text('Last Name', { min: 2, max: 64 }),
-  address1: text('Address', { min: 2, max: 100 }),
-  address2: optionalText('Address 2', 64),
-  city: text('City', { min: 2, max: 40 }),
-  province_state: text('Province/State', { min: 2, max: 64 }),
+  ...addressLines,
   postal_code: text('Postal/Zip Code', { min: 4, max: 16 }),
   country: countryCode(),
   /** Left out on add: primary only if it is the user's first address. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { email, httpUrl, phoneNumber, phoneRegion, positiveId, say, text } from './fields.ts';
+import { httpUrl, positiveId, say, text } from './fields.ts';
+import { supportAndContactFields } from './accounts.ts';
 import { merchantInfo } from './sessions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -30,14 +31,7 @@ export const updateMerchantRequest = z.object(
       },
       invalidArguments,
     ),
-    support_url: httpUrl('Support Url'),
-    support_phone: phoneNumber('Support Phone'),
-    support_phone_region: phoneRegion('Support Phone Region'),
-    support_email: email('Support Email'),
-    contact_name: text('Contact Name', { min: 2, max: 64 }),
-    contact_email: email('Contact Email'),
-    contact_phone: phoneNumber('Contact Phone'),
-    contact_phone_region: phoneRegion('Contact Phone Region'),
+    ...supportAndContactFields,
   },
   invalidArguments,
 );
