@@ -3,8 +3,10 @@ import { sql, type Kysely } from 'kysely';
 /**
  * A ledger command in two round trips and no explicit transaction: one call
  * reads the wallets and coins it decides against (`ledger_state`), one call
- * writes what it decided (`ledger_commit`). On a busy server the round
- * trips, not the rows, are most of what a command costs.
+ * writes what it decided (`ledger_commit`). Both take several commands at
+ * once, so that commands in flight together share them (group commit, see
+ * packages/ledger-store/src/group-commit.ts): on a busy server the round
+ * trips and statements, more than the rows, are what a command costs.
  *
  * Between the two, another command may change a wallet. So each wallet now
  * carries a `version`, bumped by every event that touches it, and the
