@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { BusinessRegistration, PersonalRegistration } from '@peeks/contracts';
+import { addressForm } from '../addresses/fixtures.ts';
 
 /** A fresh, valid personal sign-up; override any field. Used by tests and the login benchmark. */
 export function personalSignUp(overrides: Partial<Record<keyof PersonalRegistration, unknown>> = {}): Record<string, unknown> {
@@ -32,18 +33,7 @@ export function businessSignUp(overrides: Partial<Record<keyof BusinessRegistrat
     business_country: 'CA',
     phone: '6135550101',
     phone_region: '+1',
-    address: {
-      email: 'office@maple.example.com',
-      phone: '6135550102',
-      name_first: 'Anne',
-      name_last: 'Tremblay',
-      address1: '100 Wellington St',
-      address2: 'Suite 4',
-      city: 'Ottawa',
-      province_state: 'ON',
-      postal_code: 'K1A 0B1',
-      country: 'CA',
-    },
+    address: { email: 'office@maple.example.com', phone: '6135550102', ...addressForm() },
     support_url: 'https://maple.example.com/help',
     support_phone: '6135550103',
     support_phone_region: '+1',

@@ -4,6 +4,7 @@ import {
   errorCodes,
   merchantPermissions,
   parseDayMonthYear,
+  type supportAndContactFields,
   userPermissions,
   type ApiErrorItem,
   type BusinessRegistration,
@@ -13,6 +14,20 @@ import {
 import type { Database, MerchantsTable, UsersTable } from '@peeks/db';
 import type { Kysely, Selectable } from 'kysely';
 import { ApiError } from '../../plugins/error-envelope.ts';
+
+/** The merchant's Support and contact fields, as their columns; registration and Merchant edit both write them. */
+export function supportAndContactColumns(input: Pick<BusinessRegistration, keyof typeof supportAndContactFields>) {
+  return {
+    support_url: input.support_url,
+    support_phone: input.support_phone,
+    support_phone_region: input.support_phone_region,
+    support_email: input.support_email,
+    contact_name: input.contact_name,
+    contact_email: input.contact_email,
+    contact_phone: input.contact_phone,
+    contact_phone_region: input.contact_phone_region,
+  };
+}
 
 export type UserRow = Selectable<UsersTable>;
 export type MerchantRow = Selectable<MerchantsTable>;
@@ -124,14 +139,7 @@ export async function createBusinessUser(db: Kysely<Database>, input: BusinessRe
           province_state: address.province_state,
           postal_code: address.postal_code,
           country: address.country,
-          support_url: input.support_url,
-          support_phone: input.support_phone,
-          support_phone_region: input.support_phone_region,
-          support_email: input.support_email,
-          contact_name: input.contact_name,
-          contact_email: input.contact_email,
-          contact_phone: input.contact_phone,
-          contact_phone_region: input.contact_phone_region,
+          ...supportAndContactColumns(input),
           owner_citizenship: input.owner_citizenship,
           owner_dob: isoDate(input.owner_dob),
           owner_name: input.owner_name,

@@ -2,6 +2,7 @@ import { errorCodes, type CreateTerminalRequest, type MerchantTerminal, type Upd
 import type { Database, MerchantTerminalsTable } from '@peeks/db';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
+import { supportAndContactColumns } from '../accounts/queries.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -13,14 +14,7 @@ export async function updateMerchant(db: Kysely<Database>, merchantId: number, i
       website: input.website,
       address1: input.address.address1,
       address2: input.address.address2,
-      support_url: input.support_url,
-      support_phone: input.support_phone,
-      support_phone_region: input.support_phone_region,
-      support_email: input.support_email,
-      contact_name: input.contact_name,
-      contact_email: input.contact_email,
-      contact_phone: input.contact_phone,
-      contact_phone_region: input.contact_phone_region,
+      ...supportAndContactColumns(input),
       updated_at: now,
     })
     .where('merchant_id', '=', merchantId)
