@@ -11,6 +11,7 @@ export * from './merchants.ts';
 export * from './profile.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';
+export * from './transactions.ts';
 export * from './uploads.ts';
 export * from './users.ts';
 export * from './webhooks.ts';

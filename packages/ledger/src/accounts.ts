@@ -26,6 +26,22 @@ export function platformAccount(kind: PlatformAccountKind, currency: Currency): 
   return `platform:${kind}:${currency}`;
 }
 
+/** The ledger's name for a user of the product: the owner of their wallets. */
+export function userOwnerId(userId: number): string {
+  return `user-${userId}`;
+}
+
+/** The ledger's name for a merchant: the owner of the wallets its sales are paid into. */
+export function merchantOwnerId(merchantId: number): string {
+  return `merchant-${merchantId}`;
+}
+
+/** Who owns a wallet, from its owner id: a user or a merchant, by their numeric id; null for anything else. */
+export function ownerOf(ownerId: string): { kind: 'user' | 'merchant'; id: number } | null {
+  const match = /^(user|merchant)-(\d+)$/.exec(ownerId);
+  return match ? { kind: match[1] as 'user' | 'merchant', id: Number(match[2]) } : null;
+}
+
 /** Each owner (a user or a merchant) has at most one wallet per currency, so its id is derived. */
 export function walletIdOf(ownerId: string, currency: Currency): AccountId {
   return `wallet:${ownerId}:${currency}`;

@@ -18,6 +18,7 @@ import { resolveWithDns, type ResolveHost } from './features/webhooks/destinatio
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
+import { ledger } from './plugins/ledger.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';
@@ -49,6 +50,8 @@ export interface AppOptions {
     /** How a webhook URL's host is resolved; tests pass their own, with no network. */
     resolve?: ResolveHost;
   };
+  /** Hours money received from others stays on hold (HOLD_HOURS); 24 unless given. */
+  holdHours?: number;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -76,6 +79,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(openApi);
   await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true });
   await app.register(csrf);
+  await app.register(ledger, { holdHours: options.holdHours ?? 24 });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(healthRoutes);
   await app.register(accountRoutes);

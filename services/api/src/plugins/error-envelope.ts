@@ -1,5 +1,6 @@
 import { errorCatalogue, errorCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
 import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
+import { LedgerRuleViolation } from '@peeks/ledger';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidInput } from './zod-schemas.ts';
@@ -37,6 +38,8 @@ function envelopeFor(error: FastifyError | Error): { statusCode: number; message
   if (error instanceof IdempotencyKeyReused) {
     return { statusCode: 409, message: errorCatalogue[errorCodes.idempotencyKeyReused], errors: [fromCode(errorCodes.idempotencyKeyReused)] };
   }
+  // A wallet or transaction that is not there (the 404xx codes) is 404; any other refusal a business rule.
+  if (error instanceof LedgerRuleViolation) return { statusCode: error.code >= 40400 && error.code < 40500 ? 404 : 422, message: error.message, errors: [fromCode(error.code)] };
   if (error instanceof InvalidEvent) return { statusCode: 400, message: errorCatalogue[errorCodes.invalidArguments], errors: [fromCode(errorCodes.invalidArguments)] };
 
   // fastify's own client errors: bad JSON, too large, wrong content type, ...

@@ -12,6 +12,8 @@ import {
   type PersonalRegistration,
 } from '@peeks/contracts';
 import type { Database, MerchantsTable, UsersTable } from '@peeks/db';
+import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
+import { openWallets } from '@peeks/ledger-store';
 import type { Kysely, Selectable } from 'kysely';
 import { ApiError } from '../../plugins/error-envelope.ts';
 
@@ -93,12 +95,15 @@ function newUser(input: PersonalRegistration, userType: UsersTable['user_type'],
   };
 }
 
-/** A personal account; 409 with 4503/4507 under the field when the username or e-mail is taken. */
+/** A personal account with its wallets; 409 with 4503/4507 under the field when the username or e-mail is taken. */
 export async function createPersonalUser(db: Kysely<Database>, input: PersonalRegistration, passwordHash: string, now: Date): Promise<number> {
   await refuseTaken(db, input.username, input.email);
   try {
-    const { user_id } = await db.insertInto('users').values(newUser(input, 'personal', passwordHash, now)).returning('user_id').executeTakeFirstOrThrow();
-    return user_id;
+    return await db.transaction().execute(async (trx) => {
+      const { user_id: userId } = await trx.insertInto('users').values(newUser(input, 'personal', passwordHash, now)).returning('user_id').executeTakeFirstOrThrow();
+      await openWallets(trx, userOwnerId(userId), { now: () => now });
+      return userId;
+    });
   } catch (error) {
     throw asConflict(error);
   }
@@ -152,6 +157,8 @@ export async function createBusinessUser(db: Kysely<Database>, input: BusinessRe
         .returning('merchant_id')
         .executeTakeFirstOrThrow();
       await trx.insertInto('merchant_users').values({ merchant_id: merchantId, user_id: userId, perms: [...merchantPermissions], created_at: now }).execute();
+      await openWallets(trx, userOwnerId(userId), { now: () => now });
+      await openWallets(trx, merchantOwnerId(merchantId), { now: () => now });
       return { userId, merchantId };
     });
   } catch (error) {

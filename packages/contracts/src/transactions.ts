@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { successEnvelope } from './envelope.ts';
+
+/** The currencies of the ledger (spec §9): USD and CAD in cents, CON in hundredths of a coin, IMP whole. */
+export const currencyCode = z.enum(['USD', 'CAD', 'CON', 'IMP']);
+
+/** A transaction's address (spec §3, "Transaction address"). */
+export const transactionAddress = z.object({
+  name_first: z.string().nullable(),
+  name_last: z.string().nullable(),
+  address1: z.string().nullable(),
+  address2: z.string().nullable(),
+  city: z.string().nullable(),
+  province_state: z.string().nullable(),
+  country: z.string().nullable(),
+  postal_code: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+});
+
+export const cartLine = z.object({ sku: z.string(), name: z.string(), price: z.number().int() });
+
+/**
+ * A transaction as one party sees it (spec §3, "Transaction"): `debit_credit`
+ * is D for the side money left, C for the side it reached. Amounts are
+ * integers in the currency's minor unit. Fields the ledger has no source for
+ * yet are null, never invented.
+ */
+export const transaction = z.object({
+  tx_id: z.string(),
+  entry_date: z.string(),
+  return_date: z.string().nullable(),
+  user_id: z.number().int().nullable(),
+  merchant_id: z.number().int().nullable(),
+  state: z.string(),
+  type: z.string(),
+  tx_class: z.string(),
+  merchant_batch_id: z.string().nullable(),
+  billing_address: transactionAddress.nullable(),
+  shipping_address: transactionAddress.nullable(),
+  debit_credit: z.enum(['D', 'C']),
+  amount: z.number().int(),
+  fee: z.number().int(),
+  currency: currencyCode,
+  terminal_id: z.string().nullable(),
+  invoice_no: z.string().nullable(),
+  custom_1: z.string().nullable(),
+  error_code: z.string().nullable(),
+  fi_response_code: z.string().nullable(),
+  fi_response_text: z.string().nullable(),
+  parent_tx_id: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  refunded: z.boolean(),
+  cart: z.array(cartLine),
+  payment_method_type: z.string().nullable(),
+  payment_method: z.string().nullable(),
+  customer_Name: z.string().nullable(),
+  reference: z.string().nullable(),
+  hold_amount: z.number().int().nullable(),
+  hold_release_at: z.string().nullable(),
+});
+
+export type TransactionView = z.infer<typeof transaction>;
+
+/** What a money-moving call answers: the transaction it made (or, for a retry, made before). */
+export const transactionResponse = successEnvelope({ transaction });

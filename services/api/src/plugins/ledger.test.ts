@@ -1,0 +1,92 @@
+import { errorCodes, transactionResponse } from '@peeks/contracts';
+import { userOwnerId, walletIdOf } from '@peeks/ledger';
+import { walletsOf } from '@peeks/ledger-store';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedUp, testAppOptions, type SignedIn } from '../features/merchants/testing.ts';
+import { fund } from '../money-testing.ts';
+import { createTestApp, type TestApp } from '../test-app.ts';
+import { signedIn } from './sessions.ts';
+import { moveMoney, transactionView } from './ledger.ts';
+
+/** A bare send of coins, through the plugin alone: what money routes are built on. */
+const sendRequest = z.object({ to_user_id: z.number().int(), amount: z.number().int() });
+
+let subject: TestApp;
+let ann: SignedIn;
+let bob: SignedIn;
+const owner = (who: SignedIn) => userOwnerId(who.user.user_id);
+
+beforeAll(async () => {
+  subject = await createTestApp({
+    ...testAppOptions,
+    extend: (app) => {
+      app.post('/api/test/send', async (request) => {
+        const { to_user_id, amount } = sendRequest.parse(request.body);
+        const from = userOwnerId(signedIn(request).userId);
+        const outcome = await moveMoney(request, from, (txId) => ({
+          type: 'Transfer', txId, kind: 'P2P', fromOwnerId: from, toOwnerId: userOwnerId(to_user_id), amount, fee: 0, currency: 'CON', memo: null,
+        }));
+        return { response: 'success' as const, transaction: transactionView(outcome.record, from) };
+      });
+    },
+  });
+  ann = await signedUp(subject, 'personal');
+  bob = await signedUp(subject, 'personal');
+  await fund(subject, owner(ann), 10_000);
+});
+afterAll(() => subject.close());
+
+const send = (from: SignedIn, body: unknown, key?: string) =>
+  from.browser.request('POST', '/api/test/send', body, key === undefined ? {} : { 'idempotency-key': key });
+const balanceOf = async (who: SignedIn) => (await walletsOf(subject.database.db, owner(who))).find((wallet) => wallet.walletId === walletIdOf(owner(who), 'CON'))?.available;
+
+describe('the ledger plugin', () => {
+  it('opens every wallet at registration', async () => {
+    const wallets = await walletsOf(subject.database.db, owner(bob));
+    expect(wallets.map((wallet) => wallet.currency).sort()).toEqual(['CAD', 'CON', 'IMP', 'USD']);
+  });
+
+  it('moves money once per Idempotency-Key, and answers a retry with the same transaction', async () => {
+    const before = await balanceOf(bob);
+    const first = await send(ann, { to_user_id: bob.user.user_id, amount: 300 }, 'retry-me');
+    const retry = await send(ann, { to_user_id: bob.user.user_id, amount: 300 }, 'retry-me');
+    expect(first.statusCode).toBe(200);
+    expect(retry.statusCode).toBe(200);
+    const [one, two] = [first, retry].map((response) => transactionResponse.parse(response.json()).transaction);
+    expect(two?.tx_id).toBe(one?.tx_id);
+    expect(one).toMatchObject({ debit_credit: 'D', amount: 300, currency: 'CON', state: 'completed', user_id: ann.user.user_id });
+    expect(await balanceOf(bob)).toBe((before ?? 0) + 300);
+  });
+
+  it('refuses a key reused for a different request with 409 and moves nothing', async () => {
+    await send(ann, { to_user_id: bob.user.user_id, amount: 100 }, 'one-purpose');
+    const before = await balanceOf(bob);
+    const reused = await send(ann, { to_user_id: bob.user.user_id, amount: 999 }, 'one-purpose');
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json()).toMatchObject({ errors: [{ code: errorCodes.idempotencyKeyReused }] });
+    expect(await balanceOf(bob)).toBe(before);
+  });
+
+  it('keeps two callers\' keys apart', async () => {
+    await fund(subject, owner(bob), 500);
+    const annSends = await send(ann, { to_user_id: bob.user.user_id, amount: 10 }, 'same-key');
+    const bobSends = await send(bob, { to_user_id: ann.user.user_id, amount: 20 }, 'same-key');
+    expect([annSends.statusCode, bobSends.statusCode]).toEqual([200, 200]);
+    expect(transactionResponse.parse(bobSends.json()).transaction.tx_id).not.toBe(transactionResponse.parse(annSends.json()).transaction.tx_id);
+  });
+
+  it('answers a rule the ledger refuses with 422 and its code, and a missing wallet with 404', async () => {
+    const broke = await send(bob, { to_user_id: ann.user.user_id, amount: 40_000 });
+    expect(broke.statusCode).toBe(422);
+    expect(broke.json()).toMatchObject({ response: 'error', errors: [{ code: errorCodes.insufficientFunds }] });
+    const nobody = await send(ann, { to_user_id: 987_654, amount: 1 });
+    expect(nobody.statusCode).toBe(404);
+    expect(nobody.json()).toMatchObject({ errors: [{ code: errorCodes.walletNotFound }] });
+  });
+
+  it('refuses a malformed Idempotency-Key', async () => {
+    const response = await send(ann, { to_user_id: bob.user.user_id, amount: 1 }, 'has space');
+    expect(response.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,114 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { errorCodes, type TransactionView } from '@peeks/contracts';
+import { fingerprintRequest, recordIdempotencyKey } from '@peeks/db';
+import { ownerOf, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
+import { executeLedgerCommand, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { randomBytes } from 'node:crypto';
+import { refuse } from './error-envelope.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What every ledger command of this app runs under: the hold time and the app's clock. */
+    ledgerSettings: LedgerSettings;
+  }
+}
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+// Printable ASCII, as Stripe and the IETF draft allow; long enough for a UUID with a prefix.
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export const ledger = fp(
+  (app: FastifyInstance, options: { holdHours: number }) => {
+    app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock });
+    return Promise.resolve();
+  },
+  { name: 'ledger', dependencies: ['sessions'] },
+);
+
+/**
+ * The transaction id a money-moving request writes. With an Idempotency-Key
+ * it is derived from the caller and the key, so a retry names the same
+ * transaction and the ledger replays it instead of moving money again (the
+ * ledger, not a lock, makes it exactly once: group commit stays open to it).
+ * The key is recorded with the request's fingerprint, so reusing it for a
+ * different request is a 409 and moves nothing. Without a key every request
+ * is new.
+ */
+export async function transactionIdFor(request: FastifyRequest, callerOwnerId: string): Promise<string> {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (header === undefined) return `tx_${randomBytes(16).toString('hex')}`;
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
+    throw refuse(400, errorCodes.invalidFormat, { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
+  }
+  const scope = `ledger:${callerOwnerId}`;
+  const fingerprint = fingerprintRequest({ method: request.method, path: request.routeOptions.url ?? request.url, body: request.body ?? null });
+  await recordIdempotencyKey(request.server.db, { scope, key: header, fingerprint });
+  return `tx_${bytesToHex(sha256(utf8ToBytes(`${scope}\u0000${header}`))).slice(0, 32)}`;
+}
+
+/**
+ * Runs a ledger command for a request, with who asked and from where as the
+ * events' metadata. A refused command (LedgerRuleViolation) reaches the
+ * client as 422, or 404 for a wallet or transaction that is not there.
+ */
+export function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand): Promise<LedgerOutcome> {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
+  return executeLedgerCommand(request.server.db, command, request.server.ledgerSettings, {
+    actor: callerOwnerId,
+    requestId: request.id,
+    idempotencyKey: typeof header === 'string' ? header : null,
+    clientIp: request.ip,
+  });
+}
+
+/** A money movement that needs nothing but the ledger: its transaction id, then its command. */
+export async function moveMoney(request: FastifyRequest, callerOwnerId: string, commandFor: (txId: string) => LedgerCommand): Promise<LedgerOutcome> {
+  return runLedgerCommand(request, callerOwnerId, commandFor(await transactionIdFor(request, callerOwnerId)));
+}
+
+/**
+ * A transaction as `viewerOwnerId` sees it: debit when money left the
+ * viewer's side. Fields the ledger keeps no source for (addresses, cart,
+ * terminal) are left to the feature that has one.
+ */
+export function transactionView(record: TransactionRecord, viewerOwnerId: string): TransactionView {
+  const viewerPaid = record.payerOwnerId === viewerOwnerId;
+  const party = ownerOf((viewerPaid ? record.payerOwnerId : record.payeeOwnerId) ?? viewerOwnerId);
+  const merchant = record.merchantId === null ? null : ownerOf(record.merchantId);
+  return {
+    tx_id: record.txId,
+    entry_date: record.entryDate,
+    return_date: null,
+    user_id: party?.kind === 'user' ? party.id : null,
+    merchant_id: merchant?.id ?? (party?.kind === 'merchant' ? party.id : null),
+    state: record.state,
+    type: record.type,
+    tx_class: record.txClass,
+    merchant_batch_id: record.merchantBatchId,
+    billing_address: null,
+    shipping_address: null,
+    debit_credit: viewerPaid ? 'D' : 'C',
+    amount: record.amount,
+    fee: record.fee,
+    currency: record.currency,
+    terminal_id: null,
+    invoice_no: null,
+    custom_1: null,
+    error_code: null,
+    fi_response_code: null,
+    fi_response_text: record.state === 'failed' || record.state === 'rejected' ? record.reason : null,
+    parent_tx_id: null,
+    ip_address: null,
+    refunded: false,
+    cart: [],
+    payment_method_type: record.paymentMethodType,
+    payment_method: record.paymentMethodId,
+    customer_Name: null,
+    reference: record.reference,
+    hold_amount: record.holdAmount,
+    hold_release_at: record.holdReleaseAt,
+  };
+}
