@@ -1,6 +1,7 @@
 export * from './accounts.ts';
 export * from './addresses.ts';
 export * from './agreements.ts';
+export * from './card-payments.ts';
 export * from './contacts.ts';
 export * from './envelope.ts';
 export * from './error-codes.ts';
@@ -8,6 +9,7 @@ export * from './fields.ts';
 export * from './health.ts';
 export * from './ledger-types.ts';
 export * from './merchants.ts';
+export * from './payment-methods.ts';
 export * from './profile.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';

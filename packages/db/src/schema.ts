@@ -34,6 +34,9 @@ export interface Database {
   webhooks: WebhooksTable;
   user_avatars: UserAvatarsTable;
   user_documents: UserDocumentsTable;
+  payment_methods: PaymentMethodsTable;
+  sandbox_cards: SandboxCardsTable;
+  sandbox_charges: SandboxChargesTable;
 }
 
 export interface StreamsTable {
@@ -405,6 +408,46 @@ export interface UserDocumentsTable {
   uploaded_at: Date;
 }
 
+/** A user's card, bank account or wire account. A card is its processor token, brand, mask and expiry, never its number. */
+export interface PaymentMethodsTable {
+  payment_method_id: Generated<number>;
+  user_id: number;
+  type: 'CC' | 'CHQ' | 'WIRE';
+  /** 'E' enabled, 'D' deleted (kept because transactions name it). */
+  state: 'E' | 'D';
+  validated: 'V' | 'N';
+  is_default: boolean;
+  /** What makes two methods the same one (a card token, a bank account): unique among a user's live methods. */
+  fingerprint: string;
+  billing_address: ColumnType<Record<string, unknown>, string, string>;
+  shipping_address: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  type_specific: ColumnType<Record<string, unknown>, string, string>;
+  entry_date: Date;
+  updated_at: Date;
+}
+
+/** The sandbox card processor's vault: the only table that holds a card number. */
+export interface SandboxCardsTable {
+  token: string;
+  card_number: string;
+  brand: string;
+  mask: string;
+  expiry_month: number;
+  expiry_year: number;
+  created_at: Date;
+}
+
+/** The sandbox card processor's charges, one per idempotency key. */
+export interface SandboxChargesTable {
+  charge_id: string;
+  idempotency_key: string;
+  token: string;
+  amount: number;
+  currency: string;
+  status: 'approved' | 'declined';
+  created_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -481,4 +524,10 @@ export const schemaColumns = {
     'document_id', 'user_id', 'merchant_id', 'document_type', 'document_number', 'issuing_country', 'issue_date', 'expiry_date',
     'content', 'content_type', 'sha256', 'uploaded_at',
   ]),
+  payment_methods: columnsOf<PaymentMethodsTable>()([
+    'payment_method_id', 'user_id', 'type', 'state', 'validated', 'is_default', 'fingerprint', 'billing_address', 'shipping_address',
+    'type_specific', 'entry_date', 'updated_at',
+  ]),
+  sandbox_cards: columnsOf<SandboxCardsTable>()(['token', 'card_number', 'brand', 'mask', 'expiry_month', 'expiry_year', 'created_at']),
+  sandbox_charges: columnsOf<SandboxChargesTable>()(['charge_id', 'idempotency_key', 'token', 'amount', 'currency', 'status', 'created_at']),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

@@ -31,6 +31,14 @@ describe('readConfig', () => {
     expect(urlProblem).not.toContain('hunter2');
   });
 
+  it('reads the card processor settings: this server unless a URL is given, 10 s to answer', () => {
+    expect(readConfig({}).CARD_PROCESSOR_URL).toBeUndefined();
+    expect(readConfig({}).CARD_PROCESSOR_TIMEOUT_MS).toBe(10_000);
+    expect(readConfig({ CARD_PROCESSOR_URL: 'https://cards.example.com', CARD_PROCESSOR_TIMEOUT_MS: '2500' })).toMatchObject({ CARD_PROCESSOR_URL: 'https://cards.example.com', CARD_PROCESSOR_TIMEOUT_MS: 2500 });
+    expect(() => readConfig({ CARD_PROCESSOR_URL: 'ftp://cards.example.com' })).toThrow(/CARD_PROCESSOR_URL: must be an http/);
+    expect(() => readConfig({ CARD_PROCESSOR_TIMEOUT_MS: '5' })).toThrow(/CARD_PROCESSOR_TIMEOUT_MS: must be at least 100/);
+  });
+
   it('reads WEBHOOK_ALLOW_PRIVATE as off unless it is 1', () => {
     expect(readConfig({}).WEBHOOK_ALLOW_PRIVATE).toBe(false);
     expect(readConfig({ WEBHOOK_ALLOW_PRIVATE: '0' }).WEBHOOK_ALLOW_PRIVATE).toBe(false);

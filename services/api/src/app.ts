@@ -6,9 +6,13 @@ import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
+import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from './features/card-processor/card-charges.ts';
+import { cardProcessorRoutes } from './features/card-processor/routes.ts';
+import { cardPaymentRoutes } from './features/card-payments/routes.ts';
 import { contactRoutes } from './features/contacts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
+import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
@@ -29,6 +33,8 @@ import { zodSchemas } from './plugins/zod-schemas.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     db: Kysely<Database>;
+    /** The card processor the app charges stored cards through. */
+    cardCharges: CardCharges;
   }
 }
 
@@ -52,6 +58,12 @@ export interface AppOptions {
   };
   /** Hours money received from others stays on hold (HOLD_HOURS); 24 unless given. */
   holdHours?: number;
+  cardProcessor?: {
+    /** CARD_PROCESSOR_URL: the sandbox processor's base URL; this app's own address when not given. */
+    url?: string;
+    /** CARD_PROCESSOR_TIMEOUT_MS: how long a call to the processor may take. */
+    timeoutMs?: number;
+  };
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -72,6 +84,10 @@ export async function buildApp(options: AppOptions) {
   // Before any plugin, so that no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', options.db);
+  app.decorate(
+    'cardCharges',
+    sandboxCardCharges({ baseUrl: () => options.cardProcessor?.url ?? ownAddress(app.server.address()), timeoutMs: options.cardProcessor?.timeoutMs ?? 10_000 }),
+  );
 
   await app.register(zodSchemas);
   await app.register(requestIdHeader);
@@ -92,9 +108,19 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(agreementRoutes);
+  await app.register(cardProcessorRoutes);
+  await app.register(paymentMethodRoutes);
+  await app.register(cardPaymentRoutes);
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
+}
+
+/** Where this server can be reached from the same machine: the sandbox processor's default address. */
+function ownAddress(address: ReturnType<App['server']['address']>): string {
+  if (address === null || typeof address === 'string') throw new CardProcessorUnavailable('the app is not listening, and CARD_PROCESSOR_URL is not set');
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${address.family === 'IPv6' && host !== '127.0.0.1' ? `[${host}]` : host}:${address.port}`;
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -17,6 +17,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
+    cardProcessor: { timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS, ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }) },
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

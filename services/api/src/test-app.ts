@@ -17,7 +17,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours'> & { extend?: (app: App) => void; database?: TestDatabase };
+type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours' | 'cardProcessor'> & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The real app over a database of its own (or a given one), with its log captured for assertions. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -36,7 +36,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const app = await buildApp({ db: database.db, log: createLogger({ LOG_LEVEL: 'info' }, sink), onRoute, ...appOptions });
   extend?.(app);
-  await app.ready();
+  // Listening on loopback, so the app can reach its own sandbox card processor over real HTTP.
+  await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
     database,

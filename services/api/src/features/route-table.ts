@@ -7,6 +7,7 @@ import { SESSION_COOKIE } from '../plugins/sessions.ts';
 import type { TestApp, TestBrowser } from '../test-app.ts';
 import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
 import { addressForm } from './addresses/fixtures.ts';
+import { cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
 import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
@@ -41,9 +42,11 @@ export interface RouteCase {
   optional: readonly string[];
   /** The body may be left out (or null) altogether. */
   bodyOptional: boolean;
+  /** An external party's call served here (the sandbox card processor): no session, no CSRF token. */
+  csrfExempt: boolean;
 }
 
-type Options = Partial<Pick<RouteCase, 'owner' | 'ownRecord' | 'optional' | 'bodyOptional'>>;
+type Options = Partial<Pick<RouteCase, 'owner' | 'ownRecord' | 'optional' | 'bodyOptional' | 'csrfExempt'>>;
 
 function row(access: Access, request: (owner: SignedIn, subject: TestApp) => RouteRequest | Promise<RouteRequest>, options: Options = {}): RouteCase {
   return {
@@ -52,6 +55,7 @@ function row(access: Access, request: (owner: SignedIn, subject: TestApp) => Rou
     ownRecord: false,
     optional: [],
     bodyOptional: false,
+    csrfExempt: false,
     ...options,
     request: async (owner, subject) => request(owner, subject),
   };
@@ -99,6 +103,8 @@ async function newAvatar(owner: SignedIn): Promise<string> {
   expect(response.statusCode, `avatar for a fixture: ${response.body.slice(0, 200)}`).toBe(200);
   return uploadAvatarResponse.parse(response.json()).avatar;
 }
+
+const processorCall = { csrfExempt: true };
 
 const phoneRegions = ['phone_region', 'support_phone_region', 'contact_phone_region', 'owner_phone_region', 'address.address2'];
 
@@ -175,6 +181,28 @@ export const routeTable: Record<string, RouteCase> = {
     optional: ['merchant_id'],
   }),
   'POST /api/webhook/delete-webhook': row('merchant-only', async (owner) => body({ webhook_id: await newWebhook(owner) }), ownRecord),
+
+  'GET /api/sandbox/tokenizer': row('public', () => ({})),
+  'POST /api/sandbox/tokenize': row('public', () => body(cardEntry()), processorCall),
+  'POST /api/sandbox/card-lookup': row('public', async (_owner, subject) => body({ token: await tokenFor(subject) }), processorCall),
+  'POST /api/sandbox/charges': row('public', async (_owner, subject) => body({ token: await tokenFor(subject), amount: 500, currency: 'USD', idempotency_key: `key-${fresh()}` }), processorCall),
+
+  'GET /api/wallet/payment-provider-lookup': row('signed-in', () => query({ provider: 'sandbox' })),
+  'POST /api/wallet/add-pay-method': row('signed-in', async (_owner, subject) => body(cardForm(await tokenFor(subject))), {
+    optional: ['billing_address.address2', 'shipping_address.shipping_address2'],
+  }),
+  'POST /api/account/pay-method': row('signed-in', (owner) => body({ user_id: owner.user.user_id }), { ...ownRecord, optional: ['user_id'], bodyOptional: true }),
+  'POST /api/account/user-payment-method-update': row('signed-in', async (owner, subject) => body({ paymentMethodId: await storedCard(subject, owner), make_default: true }), ownRecord),
+  'POST /api/account/user-payment-method-delete': row('signed-in', async (owner, subject) => body({ paymentMethodId: await storedCard(subject, owner) }), ownRecord),
+  'POST /api/account/purchase': row('signed-in', async (owner, subject) => body({ payment_method_id: await storedCard(subject, owner), coin_amt: 5000, currency: 'USD' }), {
+    ...ownRecord,
+    optional: ['currency'],
+  }),
+  'POST /api/account/deposit-fund': row('signed-in', async (owner, subject) => body({ amount: 2500, currency: 'USD', paymentMethodId: await storedCard(subject, owner) }), {
+    ...ownRecord,
+    optional: ['currency'],
+  }),
+  'POST /api/account/withdraw': row('signed-in', async (owner) => body({ amount: 100, currency: 'USD', paymentMethodId: await storedBank(owner) }), ownRecord),
 };
 
 /** 'POST /api/login' as its method and URL. */

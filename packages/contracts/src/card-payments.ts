@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { successEnvelope } from './envelope.ts';
+import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { positiveId, say } from './fields.ts';
+import { paymentMethodMessages } from './payment-methods.ts';
+import { transaction } from './transactions.ts';
+
+const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
+
+/** The §5 "Amounts" messages, with N in the unit the form shows. */
+export const amountMessages = {
+  enter: 'Please enter amount',
+  valid: 'Please enter valid amount',
+  greater: (min: number) => `Please enter amount should be grater ${min}`,
+  less: (max: number) => `Please enter amount should be less ${max}`,
+};
+
+/** Add fund (§5, §9): 1 to 500 of the currency, on the wire in cents. */
+export const ADD_FUND_LIMITS = { minMajor: 1, maxMajor: 500 } as const;
+
+/**
+ * An amount in minor units, `min` to `max` of them, reported in major units
+ * as the form types it. The form's 1 to 3 characters are the same rule as
+ * its 1 to 500 value range, so the value range is what the server checks.
+ */
+export function amountInMinorUnits({ min, max, perMajor }: { min: number; max: number; perMajor: number }) {
+  return z
+    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? amountMessages.enter : amountMessages.valid) })
+    .int(amountMessages.valid)
+    .min(min, amountMessages.greater(min / perMajor))
+    .max(max, amountMessages.less(max / perMajor));
+}
+
+const addFundAmount = amountInMinorUnits({ min: ADD_FUND_LIMITS.minMajor * 100, max: ADD_FUND_LIMITS.maxMajor * 100, perMajor: 100 });
+
+/** What a card can be charged in. */
+export const cardCurrency = z.enum(['USD', 'CAD'], { error: say.select('Currency') });
+const selectedMethod = positiveId(paymentMethodMessages.selectMethod);
+
+/**
+ * POST /api/account/purchase: `coin_amt` in hundredths of a coin, a whole
+ * number of coins; `currency` is what the card is charged in. The coin
+ * limits follow from the cash ones at the rate, so the route checks them.
+ */
+export const purchaseRequest = z.object(
+  {
+    payment_method_id: selectedMethod,
+    coin_amt: z
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.enter : amountMessages.valid) })
+      .int(amountMessages.valid)
+      .positive(amountMessages.valid)
+      .max(Number.MAX_SAFE_INTEGER, amountMessages.valid)
+      .refine((coins) => coins % 100 === 0, amountMessages.valid),
+    currency: cardCurrency.default('USD'),
+  },
+  invalidArguments,
+);
+
+/** POST /api/account/deposit-fund: the Add Fund page, in cents of `currency`. */
+export const depositFundRequest = z.object(
+  { amount: addFundAmount, currency: cardCurrency.default('USD'), paymentMethodId: selectedMethod },
+  invalidArguments,
+);
+
+/** POST /api/account/withdraw: to a stored card or bank account; `amount` in minor units of `currency`. */
+export const withdrawRequest = z.object(
+  {
+    amount: z
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.enter : amountMessages.valid) })
+      .int(amountMessages.valid)
+      .positive(amountMessages.valid)
+      .max(Number.MAX_SAFE_INTEGER, amountMessages.valid),
+    currency: z.enum(['USD', 'CAD', 'CON'], { error: say.select('Currency') }),
+    paymentMethodId: selectedMethod,
+  },
+  invalidArguments,
+);
+
+export const depositFundResponse = successEnvelope({ message: z.string(), transaction });
+
+export type PurchaseRequest = z.infer<typeof purchaseRequest>;

@@ -1,0 +1,240 @@
+import { depositFundResponse, errorCodes, transactionResponse } from '@peeks/contracts';
+import { userOwnerId, type Currency } from '@peeks/ledger';
+import { walletsOf } from '@peeks/ledger-store';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fund } from '../../money-testing.ts';
+import { createTestApp, type TestApp } from '../../test-app.ts';
+import { DECLINED_CARD } from '../card-processor/cards.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { storedBank, storedCard } from '../payment-methods/fixtures.ts';
+import { expectRefusal } from '../route-table.ts';
+
+let subject: TestApp;
+beforeAll(async () => {
+  subject = await createTestApp(testAppOptions);
+});
+afterAll(() => subject.close());
+
+const balance = async (who: SignedIn, currency: Currency) => {
+  const wallet = (await walletsOf(subject.database.db, userOwnerId(who.user.user_id))).find((each) => each.currency === currency);
+  return { available: wallet?.available ?? 0, total: wallet?.total ?? 0 };
+};
+const chargesFor = (txId: string) => subject.database.db.selectFrom('sandbox_charges').select(['amount', 'currency', 'status']).where('idempotency_key', '=', txId).execute();
+const ledgerRowsOf = async (who: SignedIn) =>
+  (await subject.database.db.selectFrom('ledger_transactions').select('tx_id').where('payee_owner_id', '=', userOwnerId(who.user.user_id)).execute()).length;
+const purchase = (who: SignedIn, body: unknown, key?: string) => who.browser.request('POST', '/api/account/purchase', body, key === undefined ? {} : { 'idempotency-key': key });
+const problems = (body: string) => (JSON.parse(body) as { errors: { code: number; field?: string; message: string }[] }).errors;
+
+async function buyer(cardNumber?: string) {
+  const who = await signedUp(subject, 'personal');
+  return { who, card: await storedCard(subject, who, cardNumber) };
+}
+
+describe('purchase', () => {
+  it('charges the cash price of the coins, rounded up to the cent, and mints exactly the coins asked for', async () => {
+    const { who, card } = await buyer();
+    const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD' });
+    expect(response.statusCode, response.body).toBe(200);
+    const { transaction } = transactionResponse.parse(response.json());
+    expect(transaction).toMatchObject({ amount: 10_000, currency: 'CON', state: 'completed', debit_credit: 'C', payment_method: String(card), payment_method_type: 'CC' });
+    // 100 coins at 20 × 0.78 coins a dollar: $6.4102… rounds up to $6.42, which buys floor(100.152) = 100 coins.
+    expect(await chargesFor(transaction.tx_id)).toEqual([{ amount: 642, currency: 'USD', status: 'approved' }]);
+    expect(await balance(who, 'CON')).toEqual({ available: 10_000, total: 10_000 });
+  });
+
+  it('charges CAD when asked to', async () => {
+    const { who, card } = await buyer();
+    const response = await purchase(who, { payment_method_id: card, coin_amt: 1_600, currency: 'CAD' });
+    const { transaction } = transactionResponse.parse(response.json());
+    expect(await chargesFor(transaction.tx_id)).toEqual([{ amount: 103, currency: 'CAD', status: 'approved' }]);
+  });
+
+  it('declines 4000000000000002 with a clear error, and mints nothing', async () => {
+    const { who, card } = await buyer(DECLINED_CARD);
+    const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD' });
+    expectRefusal(response, 422, errorCodes.cardDeclined, 'declined card');
+    expect(response.json()).toMatchObject({ message: 'Your card was declined' });
+    expect(await balance(who, 'CON')).toEqual({ available: 0, total: 0 });
+    expect(await ledgerRowsOf(who)).toBe(0);
+  });
+
+  it('charges once and mints once for a retry with the same Idempotency-Key', async () => {
+    const { who, card } = await buyer();
+    const body = { payment_method_id: card, coin_amt: 5_000, currency: 'USD' };
+    const first = await purchase(who, body, 'buy-once');
+    const again = await purchase(who, body, 'buy-once');
+    expect([first.statusCode, again.statusCode]).toEqual([200, 200]);
+    const txId = transactionResponse.parse(first.json()).transaction.tx_id;
+    expect(transactionResponse.parse(again.json()).transaction.tx_id).toBe(txId);
+    expect(await chargesFor(txId)).toHaveLength(1);
+    expect(await balance(who, 'CON')).toEqual({ available: 5_000, total: 5_000 });
+    expectRefusal(await purchase(who, { ...body, coin_amt: 6_000 }, 'buy-once'), 409, errorCodes.idempotencyKeyReused, 'the key for another purchase');
+  });
+
+  it('charges once and mints once for concurrent duplicates', async () => {
+    const { who, card } = await buyer();
+    const body = { payment_method_id: card, coin_amt: 2_000, currency: 'USD' };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => purchase(who, body, 'double-click')));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
+    const txIds = new Set(answers.map((answer) => transactionResponse.parse(answer.json()).transaction.tx_id));
+    expect(txIds.size).toBe(1);
+    expect(await chargesFor([...txIds][0] ?? '')).toHaveLength(1);
+    expect(await balance(who, 'CON')).toEqual({ available: 2_000, total: 2_000 });
+  });
+
+  it('repairs a crash between the charge and the ledger on retry, without charging again', async () => {
+    const { who, card } = await buyer();
+    const db = subject.database.db;
+    // The ledger write fails after the processor has charged the card, as if the process died in between.
+    await sql`
+      CREATE FUNCTION crash_before_minting() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'simulated crash'; END $$;
+      CREATE TRIGGER crash_before_minting BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.type = 'CoinsPurchased') EXECUTE FUNCTION crash_before_minting();
+    `.execute(db);
+    const body = { payment_method_id: card, coin_amt: 3_000, currency: 'USD' };
+    let crashed;
+    try {
+      crashed = await purchase(who, body, 'crash-then-retry');
+    } finally {
+      await sql`DROP TRIGGER crash_before_minting ON events; DROP FUNCTION crash_before_minting();`.execute(db);
+    }
+    expect(crashed.statusCode).toBe(500);
+    const charged = await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute();
+    expect(charged).toHaveLength(1);
+    expect(await balance(who, 'CON')).toEqual({ available: 0, total: 0 });
+
+    const retried = await purchase(who, body, 'crash-then-retry');
+    expect(retried.statusCode, retried.body).toBe(200);
+    const txId = transactionResponse.parse(retried.json()).transaction.tx_id;
+    expect(charged[0]?.idempotency_key).toBe(txId);
+    expect(await chargesFor(txId)).toHaveLength(1);
+    expect(await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute()).toHaveLength(1);
+    expect(await balance(who, 'CON')).toEqual({ available: 3_000, total: 3_000 });
+  });
+
+  it.each([
+    [{ coin_amt: 1_500 }, 'coin_amt', 'Please enter amount should be grater 16'],
+    [{ coin_amt: 780_100 }, 'coin_amt', 'Please enter amount should be less 7800'],
+    [{ coin_amt: 150 }, 'coin_amt', 'Please enter valid amount'],
+    [{ coin_amt: 0 }, 'coin_amt', 'Please enter valid amount'],
+    [{ coin_amt: 10.5 }, 'coin_amt', 'Please enter valid amount'],
+    [{ coin_amt: '100' }, 'coin_amt', 'Please enter valid amount'],
+    [{ coin_amt: undefined }, 'coin_amt', 'Please enter amount'],
+    [{ currency: 'CON' }, 'currency', 'Please select Currency'],
+    [{ payment_method_id: undefined }, 'payment_method_id', 'Please select Payment Method'],
+  ])('refuses %j: %s reads %s, and charges nothing', async (overrides, field, message) => {
+    const { who, card } = await buyer();
+    const before = await subject.database.db.selectFrom('sandbox_charges').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD', ...overrides });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(problems(response.body).map((each) => [each.field, each.message])).toContainEqual([field, message]);
+    expect(await subject.database.db.selectFrom('sandbox_charges').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).toEqual(before);
+  });
+
+  it('takes the ends of the range: 16 coins for $1.03 and 7800 coins for $500.00', async () => {
+    const { who, card } = await buyer();
+    for (const [coins, cents] of [[1_600, 103], [780_000, 50_000]] as const) {
+      const response = await purchase(who, { payment_method_id: card, coin_amt: coins, currency: 'USD' });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await chargesFor(transactionResponse.parse(response.json()).transaction.tx_id)).toEqual([{ amount: cents, currency: 'USD', status: 'approved' }]);
+    }
+  });
+
+  it('refuses a bank account for a purchase', async () => {
+    const who = await signedUp(subject, 'personal');
+    expectRefusal(await purchase(who, { payment_method_id: await storedBank(who), coin_amt: 10_000 }), 422, errorCodes.paymentMethodWrongUse, 'bank account');
+  });
+});
+
+describe('deposit-fund', () => {
+  const deposit = (who: SignedIn, body: unknown, key?: string) => who.browser.request('POST', '/api/account/deposit-fund', body, key === undefined ? {} : { 'idempotency-key': key });
+
+  it("charges the card and credits the cash wallet: 'Fund deposit successfully'", async () => {
+    const { who, card } = await buyer();
+    const response = await deposit(who, { amount: 2_500, currency: 'CAD', paymentMethodId: card }, 'deposit-1');
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = depositFundResponse.parse(response.json());
+    expect(answer.message).toBe('Fund deposit successfully');
+    expect(answer.transaction).toMatchObject({ amount: 2_500, currency: 'CAD', state: 'completed' });
+    expect(await chargesFor(answer.transaction.tx_id)).toEqual([{ amount: 2_500, currency: 'CAD', status: 'approved' }]);
+    expect((await deposit(who, { amount: 2_500, currency: 'CAD', paymentMethodId: card }, 'deposit-1')).statusCode).toBe(200);
+    expect(await chargesFor(answer.transaction.tx_id)).toHaveLength(1);
+    expect(await balance(who, 'CAD')).toEqual({ available: 2_500, total: 2_500 });
+  });
+
+  it('declines 4000000000000002 and credits nothing', async () => {
+    const { who, card } = await buyer(DECLINED_CARD);
+    expectRefusal(await deposit(who, { amount: 2_500, paymentMethodId: card }), 422, errorCodes.cardDeclined, 'declined');
+    expect(await balance(who, 'USD')).toEqual({ available: 0, total: 0 });
+  });
+
+  it.each([
+    [{ amount: 99 }, 'amount', 'Please enter amount should be grater 1'],
+    [{ amount: 50_001 }, 'amount', 'Please enter amount should be less 500'],
+    [{ amount: undefined }, 'amount', 'Please enter amount'],
+    [{ amount: 12.5 }, 'amount', 'Please enter valid amount'],
+    [{ paymentMethodId: undefined }, 'paymentMethodId', 'Please select Payment Method'],
+    [{ paymentMethodId: 'card' }, 'paymentMethodId', 'Please select Payment Method'],
+  ])('refuses %j: %s reads %s', async (overrides, field, message) => {
+    const { who, card } = await buyer();
+    const response = await deposit(who, { amount: 2_500, currency: 'USD', paymentMethodId: card, ...overrides });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(problems(response.body).map((each) => [each.field, each.message])).toContainEqual([field, message]);
+  });
+});
+
+describe('withdraw', () => {
+  const withdraw = (who: SignedIn, body: unknown) => who.browser.post('/api/account/withdraw', body);
+
+  it('reserves the money and shows the withdrawal pending, to a bank account or a card', async () => {
+    const who = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(who.user.user_id), 10_000, 'USD');
+    for (const paymentMethodId of [await storedBank(who), await storedCard(subject, who)]) {
+      const response = await withdraw(who, { amount: 3_000, currency: 'USD', paymentMethodId });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(transactionResponse.parse(response.json()).transaction).toMatchObject({ state: 'pending', amount: 3_000, currency: 'USD', debit_credit: 'D', payment_method: String(paymentMethodId) });
+    }
+    expect(await balance(who, 'USD')).toEqual({ available: 4_000, total: 10_000 });
+  });
+
+  it('refuses more than the balance', async () => {
+    const who = await signedUp(subject, 'personal');
+    expectRefusal(await withdraw(who, { amount: 100, currency: 'USD', paymentMethodId: await storedBank(who) }), 422, errorCodes.insufficientFunds, 'empty wallet');
+  });
+});
+
+describe("someone else's payment method", () => {
+  it('is 404 (10501) for purchase, deposit-fund and withdraw, and charges nothing', async () => {
+    const { who, card } = await buyer();
+    const mallory = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(mallory.user.user_id), 10_000, 'USD');
+    for (const [url, body] of [
+      ['/api/account/purchase', { payment_method_id: card, coin_amt: 10_000, currency: 'USD' }],
+      ['/api/account/deposit-fund', { amount: 2_500, paymentMethodId: card }],
+      ['/api/account/withdraw', { amount: 100, currency: 'USD', paymentMethodId: card }],
+    ] as const) {
+      expectRefusal(await mallory.browser.post(url, body), 404, errorCodes.paymentMethodNotFound, url);
+    }
+    expect(await ledgerRowsOf(who)).toBe(0);
+    expect(await balance(mallory, 'USD')).toEqual({ available: 10_000, total: 10_000 });
+  });
+});
+
+describe('an unreachable card processor', () => {
+  it('answers 503 with a clear message after the timeout, and mints nothing', async () => {
+    const { who, card } = await buyer();
+    const cut = await createTestApp({ ...testAppOptions, database: subject.database, cardProcessor: { url: 'http://127.0.0.1:9', timeoutMs: 300 } });
+    try {
+      const browser = await cut.browser();
+      browser.cookie = who.browser.cookie;
+      browser.csrfToken = who.browser.csrfToken;
+      const response = await browser.post('/api/account/purchase', { payment_method_id: card, coin_amt: 10_000, currency: 'USD' });
+      expectRefusal(response, 503, errorCodes.unavailable, 'processor down');
+      expect(response.json()).toMatchObject({ message: 'The card processor is not answering; please try again' });
+      expect(await balance(who, 'CON')).toEqual({ available: 0, total: 0 });
+    } finally {
+      await cut.close();
+    }
+  });
+});

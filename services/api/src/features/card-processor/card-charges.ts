@@ -1,0 +1,101 @@
+import { errorCodes } from '@peeks/contracts';
+import { ApiError } from '../../plugins/error-envelope.ts';
+
+/**
+ * The app's side of a card processor: look a token up, charge it. The
+ * sandbox implementation below talks to the sandbox processor's HTTP API,
+ * so the app meets the same timeouts and failures it would meet with a real
+ * one; a real processor gets an implementation of its own behind this
+ * interface.
+ */
+export interface CardOnFile {
+  brand: string;
+  mask: string;
+  expiryMonth: number;
+  expiryYear: number;
+}
+
+export interface ChargeRequest {
+  token: string;
+  /** Minor units of `currency`. */
+  amount: number;
+  currency: string;
+  /** The same key again is answered with the first outcome and never charges twice. */
+  idempotencyKey: string;
+}
+
+export type ChargeOutcome =
+  | { status: 'approved'; chargeId: string }
+  | { status: 'declined'; chargeId: string }
+  /** The processor does not know the token, or refuses the request outright. */
+  | { status: 'refused'; reason: string };
+
+export interface CardCharges {
+  cardOf(token: string): Promise<CardOnFile | null>;
+  charge(request: ChargeRequest): Promise<ChargeOutcome>;
+}
+
+export const PROCESSOR_UNAVAILABLE = 'The card processor is not answering; please try again';
+
+/**
+ * The processor did not answer in time, or not with anything readable: 503
+ * to the client, the reason in the log. A retry with the same
+ * Idempotency-Key is safe whether or not the charge went through.
+ */
+export class CardProcessorUnavailable extends ApiError {
+  readonly reason: string;
+  constructor(reason: string, options?: { cause?: unknown }) {
+    super(503, PROCESSOR_UNAVAILABLE, [{ code: errorCodes.unavailable, message: PROCESSOR_UNAVAILABLE }]);
+    this.name = 'CardProcessorUnavailable';
+    this.reason = reason;
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
+export interface SandboxCardChargesOptions {
+  /** Where the sandbox processor listens, e.g. http://127.0.0.1:3000; asked on every call. */
+  baseUrl: () => string;
+  timeoutMs: number;
+}
+
+type Answer = { status: number; body: Record<string, unknown> };
+
+export function sandboxCardCharges({ baseUrl, timeoutMs }: SandboxCardChargesOptions): CardCharges {
+  async function post(path: string, body: unknown): Promise<Answer> {
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, baseUrl()), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new CardProcessorUnavailable(error instanceof Error ? error.message : String(error), { cause: error });
+    }
+    if (response.status >= 500) throw new CardProcessorUnavailable(`HTTP ${response.status}`);
+    try {
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    } catch (error) {
+      throw new CardProcessorUnavailable('unreadable answer', { cause: error });
+    }
+  }
+
+  return {
+    async cardOf(token) {
+      const answer = await post('/api/sandbox/card-lookup', { token });
+      if (answer.status === 404) return null;
+      const card = answer.body.card as { brand: string; mask: string; expiry_month: number; expiry_year: number } | undefined;
+      if (answer.status !== 200 || card === undefined) throw new CardProcessorUnavailable(`card lookup answered HTTP ${answer.status}`);
+      return { brand: card.brand, mask: card.mask, expiryMonth: card.expiry_month, expiryYear: card.expiry_year };
+    },
+
+    async charge({ token, amount, currency, idempotencyKey }) {
+      const answer = await post('/api/sandbox/charges', { token, amount, currency, idempotency_key: idempotencyKey });
+      const charge = answer.body.charge as { charge_id: string; status: 'approved' | 'declined' } | undefined;
+      if (answer.status === 200 && charge !== undefined) return { status: charge.status, chargeId: charge.charge_id };
+      if (answer.status >= 400 && answer.status < 500) return { status: 'refused', reason: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}` };
+      throw new CardProcessorUnavailable(`charge answered HTTP ${answer.status}`);
+    },
+  };
+}

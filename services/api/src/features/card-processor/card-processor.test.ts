@@ -1,0 +1,132 @@
+import { errorCodes, tokenizeResponse } from '@peeks/contracts';
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-app.ts';
+import { cardEntry, tokenFor } from '../payment-methods/fixtures.ts';
+import { expectRefusal } from '../route-table.ts';
+import { CardProcessorUnavailable, sandboxCardCharges } from './card-charges.ts';
+import { APPROVED_CARD, DECLINED_CARD } from './cards.ts';
+
+let subject: TestApp;
+let processorUrl: string;
+beforeAll(async () => {
+  subject = await createTestApp();
+  const { port } = subject.app.server.address() as { port: number };
+  processorUrl = `http://127.0.0.1:${port}`;
+});
+afterAll(() => subject.close());
+
+const tokenize = (entry: Record<string, unknown>) => subject.app.inject({ method: 'POST', url: '/api/sandbox/tokenize', payload: cardEntry(entry) });
+const messagesOf = (body: string) => (JSON.parse(body) as { errors: { field?: string; message: string }[] }).errors.map((each) => [each.field, each.message]);
+
+describe('the sandbox tokenizer', () => {
+  it('answers a token that keeps the first six and last four digits, with brand and mask, and no session or CSRF token', async () => {
+    const response = await tokenize({ card_number: '4242 4242 4242 4242' });
+    expect(response.statusCode, response.body).toBe(200);
+    const { token, brand, mask } = tokenizeResponse.parse(response.json());
+    expect(token).toMatch(/^424242[A-Za-z0-9]{16}4242$/);
+    expect({ brand, mask }).toEqual({ brand: 'visa', mask: '************4242' });
+    expect(token).not.toContain(APPROVED_CARD);
+    expect(await tokenFor(subject)).not.toBe(token);
+  });
+
+  it('keeps the card number in its own table only, and never in the log', async () => {
+    await tokenize({ card_number: '5555555555554444' });
+    const stored = await subject.database.db.selectFrom('sandbox_cards').select('card_number').where('card_number', '=', '5555555555554444').execute();
+    expect(stored).toHaveLength(1);
+    expect(JSON.stringify(subject.logLines)).not.toContain('5555555555554444');
+  });
+
+  it.each([
+    [{ card_number: undefined }, 'card_number', 'Please enter Card Number'],
+    [{ card_number: '4242424242424241' }, 'card_number', 'Please enter valid Card Number'],
+    [{ card_number: '4242' }, 'card_number', 'Please enter valid Card Number'],
+    [{ cvv: '' }, 'cvv', 'Please enter CVV'],
+    [{ cvv: '12' }, 'cvv', 'Please enter at least 3 characters CVV'],
+    [{ cvv: '1234' }, 'cvv', 'Please enter at most 3 characters CVV'],
+    [{ cvv: '12a' }, 'cvv', 'Please enter valid CVV'],
+    [{ expiry_month: '13' }, 'expiry_month', 'Please enter valid Expiry Month'],
+    [{ expiry_month: '8' }, 'expiry_month', 'Please enter valid Expiry Month'],
+    [{ expiry_year: '27' }, 'expiry_year', 'Please enter valid Expiry Year'],
+    [{ expiry_year: String(new Date().getUTCFullYear() - 1) }, 'expiry_year', 'Please enter valid Expiry Year'],
+    [{ expiry_year: String(new Date().getUTCFullYear() + 10) }, 'expiry_year', 'Please enter valid Expiry Year'],
+  ])('refuses %j with its message', async (entry, field, message) => {
+    const response = await tokenize(entry);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(messagesOf(response.body)).toContainEqual([field, message]);
+  });
+
+  it('refuses last month as the expiry, and takes this month', async () => {
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    const past = await tokenize({ expiry_month: String(lastMonth.getUTCMonth() + 1).padStart(2, '0'), expiry_year: String(lastMonth.getUTCFullYear()) });
+    expect(messagesOf(past.body)).toContainEqual(['expiry_year', 'Please enter valid Expiry Year']);
+    const current = await tokenize({ expiry_month: String(now.getUTCMonth() + 1).padStart(2, '0'), expiry_year: String(now.getUTCFullYear()) });
+    expect(current.statusCode, current.body).toBe(200);
+  });
+
+  it('serves its page for an iframe of the app only, with its script allowed by nonce', async () => {
+    const response = await subject.app.inject({ method: 'GET', url: '/api/sandbox/tokenizer' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    const policy = String(response.headers['content-security-policy']);
+    expect(policy).toContain("frame-ancestors 'self'");
+    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(response.body).toContain(`<script nonce="${nonce ?? 'missing'}">`);
+    expect(response.body).toContain("fetch('tokenize'");
+    expect(response.body).toContain('postMessage(');
+    expect(response.body).toContain('window.location.origin');
+  });
+});
+
+describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
+  const charges = () => sandboxCardCharges({ baseUrl: () => processorUrl, timeoutMs: 2000 });
+  const key = () => `key-${Math.random().toString(36).slice(2)}`;
+
+  it('approves 4242424242424242 and declines 4000000000000002', async () => {
+    const approved = await charges().charge({ token: await tokenFor(subject), amount: 642, currency: 'USD', idempotencyKey: key() });
+    expect(approved.status).toBe('approved');
+    const declined = await charges().charge({ token: await tokenFor(subject, { card_number: DECLINED_CARD }), amount: 642, currency: 'USD', idempotencyKey: key() });
+    expect(declined.status).toBe('declined');
+  });
+
+  it('charges once per idempotency key, for retries and concurrent duplicates alike', async () => {
+    const token = await tokenFor(subject);
+    const idempotencyKey = key();
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey })));
+    const ids = new Set(outcomes.map((outcome) => (outcome.status === 'refused' ? outcome.reason : outcome.chargeId)));
+    expect(ids.size).toBe(1);
+    const rows = await subject.database.db.selectFrom('sandbox_charges').select('charge_id').where('idempotency_key', '=', idempotencyKey).execute();
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuses the same key for another amount, and a token it never issued', async () => {
+    const token = await tokenFor(subject);
+    const idempotencyKey = key();
+    await charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey });
+    expect((await charges().charge({ token, amount: 2000, currency: 'USD', idempotencyKey })).status).toBe('refused');
+    expect((await charges().charge({ token: '424242notatoken4242', amount: 100, currency: 'USD', idempotencyKey: key() })).status).toBe('refused');
+    expect(await charges().cardOf('424242notatoken4242')).toBeNull();
+    expect(await charges().cardOf(token)).toMatchObject({ brand: 'visa', mask: '************4242' });
+  });
+
+  it('gives up on a processor that does not answer in time, and on one that is not there', async () => {
+    const silent: Server = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const slow = sandboxCardCharges({ baseUrl: () => `http://127.0.0.1:${port}`, timeoutMs: 200 });
+    const started = Date.now();
+    await expect(slow.charge({ token: 'x', amount: 1, currency: 'USD', idempotencyKey: key() })).rejects.toBeInstanceOf(CardProcessorUnavailable);
+    expect(Date.now() - started).toBeLessThan(2000);
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+    const gone = sandboxCardCharges({ baseUrl: () => `http://127.0.0.1:${port}`, timeoutMs: 200 });
+    await expect(gone.cardOf('x')).rejects.toBeInstanceOf(CardProcessorUnavailable);
+  });
+
+  it('refuses a charge call with a malformed body', async () => {
+    const response = await subject.app.inject({ method: 'POST', url: '/api/sandbox/charges', payload: { token: 'x', amount: -5, currency: 'USD', idempotency_key: 'k' } });
+    expectRefusal(response, 400, errorCodes.invalidArguments, 'negative amount');
+  });
+});

@@ -1,0 +1,49 @@
+import type { Database } from '@peeks/db';
+import type { Kysely } from 'kysely';
+import { randomBytes } from 'node:crypto';
+import { DECLINED_CARD, brandOf, maskOf, newToken } from './cards.ts';
+
+/** The sandbox processor's vault. Nothing outside this feature reads these tables. */
+export async function storeCard(db: Kysely<Database>, card: { number: string; expiryMonth: number; expiryYear: number }, now: Date) {
+  const stored = { token: newToken(card.number), brand: brandOf(card.number), mask: maskOf(card.number) };
+  await db
+    .insertInto('sandbox_cards')
+    .values({ ...stored, card_number: card.number, expiry_month: card.expiryMonth, expiry_year: card.expiryYear, created_at: now })
+    .execute();
+  return stored;
+}
+
+export function findCard(db: Kysely<Database>, token: string) {
+  return db.selectFrom('sandbox_cards').selectAll().where('token', '=', token).executeTakeFirst();
+}
+
+export type ChargeResult =
+  | { kind: 'charged'; charge: { charge_id: string; status: 'approved' | 'declined'; amount: number; currency: string } }
+  | { kind: 'unknown-card' }
+  | { kind: 'key-reused' };
+
+/**
+ * Charges a card once per idempotency key: a retry, or a duplicate racing
+ * the first, gets the first charge back; the same key for another card or
+ * amount is refused.
+ */
+export async function chargeCard(db: Kysely<Database>, request: { token: string; amount: number; currency: string; idempotencyKey: string }, now: Date): Promise<ChargeResult> {
+  const card = await findCard(db, request.token);
+  if (!card) return { kind: 'unknown-card' };
+  await db
+    .insertInto('sandbox_charges')
+    .values({
+      charge_id: `ch_${randomBytes(12).toString('hex')}`,
+      idempotency_key: request.idempotencyKey,
+      token: request.token,
+      amount: request.amount,
+      currency: request.currency,
+      status: card.card_number === DECLINED_CARD ? 'declined' : 'approved',
+      created_at: now,
+    })
+    .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+    .execute();
+  const charge = await db.selectFrom('sandbox_charges').selectAll().where('idempotency_key', '=', request.idempotencyKey).executeTakeFirstOrThrow();
+  if (charge.token !== request.token || charge.amount !== request.amount || charge.currency !== request.currency) return { kind: 'key-reused' };
+  return { kind: 'charged', charge: { charge_id: charge.charge_id, status: charge.status, amount: charge.amount, currency: charge.currency } };
+}

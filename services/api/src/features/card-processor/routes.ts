@@ -1,0 +1,80 @@
+import { errorCodes, text, tokenizeRequest, tokenizeResponse } from '@peeks/contracts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { refuse } from '../../plugins/error-envelope.ts';
+import { chargeCard, findCard, storeCard } from './queries.ts';
+import { tokenizerPage } from './tokenizer-page.ts';
+
+const invalid = { error: 'Invalid argument(s)' };
+const tokenField = text('token', { max: 64 });
+const cardLookupRequest = z.object({ token: tokenField }, invalid);
+const chargeRequest = z.object(
+  {
+    token: tokenField,
+    amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    idempotency_key: text('idempotency_key', { max: 255 }),
+  },
+  invalid,
+);
+const cardLookupResponse = z.object({
+  response: z.literal('success'),
+  card: z.object({ brand: z.string(), mask: z.string(), expiry_month: z.number(), expiry_year: z.number() }),
+});
+const chargeResponse = z.object({
+  response: z.literal('success'),
+  charge: z.object({ charge_id: z.string(), status: z.enum(['approved', 'declined']), amount: z.number(), currency: z.string() }),
+});
+
+export interface CardProcessorOptions {
+  /** The only origin allowed to frame the tokenizer and receive its token; the processor's own when not given. */
+  appOrigin?: string;
+}
+
+/**
+ * The sandbox card processor (platform.md §6): an external party that runs in
+ * the same process for development and tests. Its calls carry no session
+ * and no CSRF token, as a third party's would not: the tokenizer page posts
+ * from its iframe, and the app charges server to server.
+ */
+export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = (app, options) => {
+  const noCsrf = { csrf: false };
+
+  app.get('/api/sandbox/tokenizer', { config: noCsrf }, (_request, reply) => {
+    const nonce = randomBytes(16).toString('base64');
+    const frameAncestors = options.appOrigin ?? "'self'";
+    // X-Frame-Options can only say "same origin"; frame-ancestors names another origin for browsers that know it.
+    if (options.appOrigin === undefined) void reply.header('x-frame-options', 'SAMEORIGIN');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header(
+        'content-security-policy',
+        `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors}`,
+      )
+      .send(tokenizerPage({ nonce, parentOrigin: options.appOrigin ?? null }));
+  });
+
+  app.post('/api/sandbox/tokenize', { config: noCsrf, schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } } }, async (request) => {
+    const { card_number, expiry_month, expiry_year } = request.body;
+    const card = await storeCard(app.db, { number: card_number, expiryMonth: expiry_month, expiryYear: expiry_year }, app.clock());
+    return { response: 'success' as const, ...card };
+  });
+
+  app.post('/api/sandbox/card-lookup', { config: noCsrf, schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } } }, async (request) => {
+    const card = await findCard(app.db, request.body.token);
+    if (!card) throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
+    return { response: 'success' as const, card: { brand: card.brand, mask: card.mask, expiry_month: card.expiry_month, expiry_year: card.expiry_year } };
+  });
+
+  app.post('/api/sandbox/charges', { config: noCsrf, schema: { body: chargeRequest, response: { 200: chargeResponse } } }, async (request) => {
+    const { idempotency_key: idempotencyKey, ...charge } = request.body;
+    const result = await chargeCard(app.db, { ...charge, idempotencyKey }, app.clock());
+    if (result.kind === 'unknown-card') throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
+    if (result.kind === 'key-reused') throw refuse(409, errorCodes.idempotencyKeyReused, { field: 'idempotency_key' });
+    return { response: 'success' as const, charge: result.charge };
+  });
+
+  return Promise.resolve();
+};
