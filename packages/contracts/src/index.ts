@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './addresses.ts';
 export * from './agreements.ts';
 export * from './contacts.ts';
+export * from './deposits.ts';
 export * from './envelope.ts';
 export * from './error-codes.ts';
 export * from './fields.ts';

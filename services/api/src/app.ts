@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import type { Logger } from '@peeks/runtime';
+import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
@@ -7,6 +7,7 @@ import { accountRoutes } from './features/accounts/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
 import { contactRoutes } from './features/contacts/routes.ts';
+import { depositRoutes, depositSettingsFrom, type DepositSettings } from './features/deposits/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
@@ -52,6 +53,8 @@ export interface AppOptions {
   };
   /** Hours money received from others stays on hold (HOLD_HOURS); 24 unless given. */
   holdHours?: number;
+  /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
+  deposits?: DepositSettings;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -92,6 +95,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(agreementRoutes);
+  await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;

@@ -1,6 +1,7 @@
 import { runDatabaseProcess } from '@peeks/db';
 import { startWorkers } from '@peeks/worker';
 import { buildApp } from './app.ts';
+import { depositSettingsFrom } from './features/deposits/routes.ts';
 import { WEB_DIST } from './plugins/web-app.ts';
 
 /**
@@ -17,6 +18,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
+    deposits: depositSettingsFrom(config),
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });
