@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { optionalText } from './fields.ts';
+import { optionalText, say } from './fields.ts';
 import { transaction } from './transactions.ts';
 
 /** The amount texts of spec §5 "Amounts", spelling and all ('grater' is the spec's). */
@@ -76,7 +76,7 @@ export const interacDepositRequest = z.object({
   amount: wholeAmount(depositAmountRule),
   currency: onlyCurrency('CAD'),
   securityQuestion: optionalText('Security Question', 40)
-    .refine((value) => value === undefined || value === '' || value.length >= 5, 'Please enter at least 5 characters Security Question')
+    .refine((value) => value === undefined || value === '' || value.length >= 5, say.atLeast(5, 'Security Question'))
     .transform((value) => (value === undefined || value === '' ? DEFAULT_SECURITY_QUESTION : value)),
 });
 

@@ -72,8 +72,11 @@ describe('POST /api/account/deposit-interac', () => {
     const response = await deposit(ann, INTERAC, { amount: 20, currency: 'CAD', securityQuestion: 'Name of my first cat?' });
     expect(response.statusCode, response.body).toBe(200);
     expect(interacDepositResponse.parse(response.json()).deposit.security_question).toBe('Name of my first cat?');
-    expectRefusal(await deposit(ann, INTERAC, { amount: 20, securityQuestion: 'Why?' }), 400, errorCodes.invalidArguments, 'short question');
-    expectRefusal(await deposit(ann, INTERAC, { amount: 20, securityQuestion: 'x'.repeat(41) }), 400, errorCodes.invalidArguments, 'long question');
+    const short = await deposit(ann, INTERAC, { amount: 20, securityQuestion: 'Why?' });
+    expectRefusal(short, 400, errorCodes.invalidArguments, 'short question');
+    expect(short.json()).toMatchObject({ errors: [{ field: 'securityQuestion', message: 'Please enter at least 5 characters Security Question' }] });
+    const long = await deposit(ann, INTERAC, { amount: 20, securityQuestion: 'x'.repeat(41) });
+    expect(long.json()).toMatchObject({ errors: [{ field: 'securityQuestion', message: 'Please enter at most 40 characters Security Question' }] });
   });
 
   it('moves Canadian dollars only', async () => {

@@ -1,7 +1,7 @@
 import * as ecc from '@bitcoinerlab/secp256k1';
 import { bitcoinInfoResponse, bitcoinQuote, depositCoinsResponse, errorCodes, type BitcoinQuote } from '@peeks/contracts';
 import { userOwnerId, walletIdOf } from '@peeks/ledger';
-import { executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
+import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
 import { BIP32Factory } from 'bip32';
 import { address, networks, payments } from 'bitcoinjs-lib';
 import bs58check from 'bs58check';
@@ -134,6 +134,13 @@ describe('POST /api/account/deposit-coins', () => {
     expectRefusal(expired, 422, errorCodes.bitcoinQuoteExpired, 'expired');
     expect(expired.json()).toMatchObject({ errors: [{ field: 'hash', message: 'This bitcoin quote has expired, please get a new quote' }] });
     expect([...(await depositsOf(ann)), ...(await depositsOf(bob))]).toEqual([]);
+  });
+
+  it('stores no address when the ledger refuses the deposit', async () => {
+    const ann = await signedUp(subject, 'personal');
+    await closeWallet(subject.database.db, walletIdOf(userOwnerId(ann.user.user_id), 'CON'));
+    expectRefusal(await depositCoins(ann, await quoteFor(ann, 10)), 422, errorCodes.walletClosed, 'closed wallet');
+    expect(await depositsOf(ann)).toEqual([]);
   });
 
   it('takes CRYPTO:BTC as the payment method only', async () => {
