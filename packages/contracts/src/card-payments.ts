@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { amountMessages } from './amount-messages.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
@@ -6,14 +7,6 @@ import { paymentMethodMessages } from './payment-methods.ts';
 import { transaction } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
-
-/** The §5 "Amounts" messages, with N in the unit the form shows. */
-export const amountMessages = {
-  enter: 'Please enter amount',
-  valid: 'Please enter valid amount',
-  greater: (min: number) => `Please enter amount should be grater ${min}`,
-  less: (max: number) => `Please enter amount should be less ${max}`,
-};
 
 /** Add fund (§5, §9): 1 to 500 of the currency, on the wire in cents. */
 export const ADD_FUND_LIMITS = { minMajor: 1, maxMajor: 500 } as const;
@@ -25,10 +18,10 @@ export const ADD_FUND_LIMITS = { minMajor: 1, maxMajor: 500 } as const;
  */
 export function amountInMinorUnits({ min, max, perMajor }: { min: number; max: number; perMajor: number }) {
   return z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? amountMessages.enter : amountMessages.valid) })
-    .int(amountMessages.valid)
-    .min(min, amountMessages.greater(min / perMajor))
-    .max(max, amountMessages.less(max / perMajor));
+    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? amountMessages.missing : amountMessages.invalid) })
+    .int(amountMessages.invalid)
+    .min(min, amountMessages.below(min / perMajor))
+    .max(max, amountMessages.above(max / perMajor));
 }
 
 const addFundAmount = amountInMinorUnits({ min: ADD_FUND_LIMITS.minMajor * 100, max: ADD_FUND_LIMITS.maxMajor * 100, perMajor: 100 });
@@ -46,11 +39,11 @@ export const purchaseRequest = z.object(
   {
     payment_method_id: selectedMethod,
     coin_amt: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.enter : amountMessages.valid) })
-      .int(amountMessages.valid)
-      .positive(amountMessages.valid)
-      .max(Number.MAX_SAFE_INTEGER, amountMessages.valid)
-      .refine((coins) => coins % 100 === 0, amountMessages.valid),
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing : amountMessages.invalid) })
+      .int(amountMessages.invalid)
+      .positive(amountMessages.invalid)
+      .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid)
+      .refine((coins) => coins % 100 === 0, amountMessages.invalid),
     currency: cardCurrency.default('USD'),
   },
   invalidArguments,
@@ -66,10 +59,10 @@ export const depositFundRequest = z.object(
 export const withdrawRequest = z.object(
   {
     amount: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.enter : amountMessages.valid) })
-      .int(amountMessages.valid)
-      .positive(amountMessages.valid)
-      .max(Number.MAX_SAFE_INTEGER, amountMessages.valid),
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing : amountMessages.invalid) })
+      .int(amountMessages.invalid)
+      .positive(amountMessages.invalid)
+      .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid),
     currency: z.enum(['USD', 'CAD', 'CON'], { error: say.select('Currency') }),
     paymentMethodId: selectedMethod,
   },

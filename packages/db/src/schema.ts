@@ -37,6 +37,10 @@ export interface Database {
   payment_methods: PaymentMethodsTable;
   sandbox_cards: SandboxCardsTable;
   sandbox_charges: SandboxChargesTable;
+  deposit_instructions: DepositInstructionsTable;
+  bitcoin_keys: BitcoinKeysTable;
+  bitcoin_deposits: BitcoinDepositsTable;
+  platform_secrets: PlatformSecretsTable;
 }
 
 export interface StreamsTable {
@@ -448,6 +452,58 @@ export interface SandboxChargesTable {
   created_at: Date;
 }
 
+/** How an e-mail-transfer deposit is to reach the platform, keyed by its ledger transaction. */
+export interface DepositInstructionsTable {
+  tx_id: string;
+  user_id: number;
+  method: 'interac' | 'zelle';
+  /** The reference memo, unique across all deposits. */
+  reference: string;
+  recipient_name: string;
+  recipient_email: string;
+  security_question: string | null;
+  security_answer: string | null;
+  sender_name: string | null;
+  sender_email: string;
+  /** What the user sends, in minor units of `currency`. */
+  amount: number;
+  currency: 'USD' | 'CAD';
+  rate_micros: number;
+  /** Coins the deposit buys when cleared, in CON minor units. */
+  coin_estimate: number;
+  created_at: Date;
+}
+
+/** An extended public key (account level, BIP84) that deposit addresses are derived from. */
+export interface BitcoinKeysTable {
+  key_id: Generated<number>;
+  network: 'mainnet' | 'testnet';
+  xpub: string;
+  generated: boolean;
+  created_at: Date;
+}
+
+/** One address per bitcoin deposit, never reused. */
+export interface BitcoinDepositsTable {
+  tx_id: string;
+  user_id: number;
+  key_id: number;
+  derivation_index: number;
+  address: string;
+  amount_sats: number;
+  usd_cents: number;
+  usd_cents_per_btc: number;
+  coins: number;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export interface PlatformSecretsTable {
+  name: string;
+  secret: Buffer;
+  created_at: Date;
+}
+
 type Columns<Table> = readonly (keyof Table & string)[];
 type ExactlyAll<Table, List extends Columns<Table>> =
   Exclude<keyof Table, List[number]> extends never ? List : ['missing columns', Exclude<keyof Table, List[number]>];
@@ -530,4 +586,13 @@ export const schemaColumns = {
   ]),
   sandbox_cards: columnsOf<SandboxCardsTable>()(['token', 'card_number', 'brand', 'mask', 'expiry_month', 'expiry_year', 'created_at']),
   sandbox_charges: columnsOf<SandboxChargesTable>()(['charge_id', 'idempotency_key', 'token', 'amount', 'currency', 'status', 'created_at']),
+  deposit_instructions: columnsOf<DepositInstructionsTable>()([
+    'tx_id', 'user_id', 'method', 'reference', 'recipient_name', 'recipient_email', 'security_question', 'security_answer',
+    'sender_name', 'sender_email', 'amount', 'currency', 'rate_micros', 'coin_estimate', 'created_at',
+  ]),
+  bitcoin_keys: columnsOf<BitcoinKeysTable>()(['key_id', 'network', 'xpub', 'generated', 'created_at']),
+  bitcoin_deposits: columnsOf<BitcoinDepositsTable>()([
+    'tx_id', 'user_id', 'key_id', 'derivation_index', 'address', 'amount_sats', 'usd_cents', 'usd_cents_per_btc', 'coins', 'created_at', 'expires_at',
+  ]),
+  platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

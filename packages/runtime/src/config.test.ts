@@ -49,4 +49,38 @@ describe('readConfig', () => {
   it('refuses a port out of range', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT: must be at most 65535/);
   });
+
+  it('reads the deposit settings, with sandbox defaults', () => {
+    expect(readConfig({})).toMatchObject({
+      INTERAC_RECIPIENT: 'interac@peeks-wallet.example',
+      ZELLE_RECIPIENT: 'zelle@peeks-wallet.example',
+      BITCOIN_NETWORK: 'testnet',
+      BITCOIN_USD_RATE: 6_500_000,
+    });
+    expect(readConfig({}).BITCOIN_XPUB).toBeUndefined();
+    expect(readConfig({ BITCOIN_USD_RATE: '70123.5' }).BITCOIN_USD_RATE).toBe(7_012_350);
+    expect(readConfig({ BITCOIN_USD_RATE: '42' }).BITCOIN_USD_RATE).toBe(4200);
+    expect(() => readConfig({ BITCOIN_USD_RATE: '1.234' })).toThrow(/BITCOIN_USD_RATE: must be an amount in dollars/);
+    expect(() => readConfig({ BITCOIN_USD_RATE: '0' })).toThrow(/BITCOIN_USD_RATE: must be more than 0/);
+    expect(() => readConfig({ INTERAC_RECIPIENT: 'nobody' })).toThrow(/INTERAC_RECIPIENT: must be an e-mail address/);
+    expect(() => readConfig({ BITCOIN_NETWORK: 'regtest' })).toThrow(/BITCOIN_NETWORK/);
+  });
+
+  it('takes an extended public key that fits the network, and never echoes a bad one', () => {
+    const vpub = `vpub${'5'.repeat(107)}`;
+    const zpub = `zpub${'6'.repeat(107)}`;
+    expect(readConfig({ BITCOIN_XPUB: vpub }).BITCOIN_XPUB).toBe(vpub);
+    expect(readConfig({ BITCOIN_XPUB: zpub, BITCOIN_NETWORK: 'mainnet' }).BITCOIN_XPUB).toBe(zpub);
+    expect(() => readConfig({ BITCOIN_XPUB: zpub })).toThrow(/BITCOIN_XPUB: is not a testnet key/);
+    expect(() => readConfig({ BITCOIN_XPUB: vpub, BITCOIN_NETWORK: 'mainnet' })).toThrow(/BITCOIN_XPUB: is not a mainnet key/);
+    expect(() => readConfig({ BITCOIN_NETWORK: 'mainnet' })).toThrow(/BITCOIN_XPUB: is required when BITCOIN_NETWORK is mainnet/);
+    const xprv = `xprv${'7'.repeat(107)}`;
+    let error: unknown;
+    try {
+      readConfig({ BITCOIN_XPUB: xprv });
+    } catch (caught) {
+      error = caught;
+    }
+    expect((error as ConfigError).problems).toEqual(['BITCOIN_XPUB: must be an extended public key (xpub, zpub, tpub or vpub), never a private one']);
+  });
 });

@@ -13,6 +13,20 @@ const postgresUrl = z
   .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
   .optional();
 
+/** Dollars with at most two decimals ("65000" or "65000.50"), read as whole cents. */
+const dollarsAsCents = z
+  .string()
+  .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an amount in dollars, such as 65000 or 65000.50')
+  .transform((value) => {
+    const [whole = '0', fraction = ''] = value.split('.');
+    return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  })
+  .pipe(z.number().int().positive('must be more than 0'));
+
+/** Extended public keys by network: zpub/vpub name BIP84 keys, xpub/tpub the same keys in BIP32's generic encoding. */
+const EXTENDED_PUBLIC_KEY = /^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,112}$/;
+const mainnetKey = /^(xpub|zpub)/;
+
 /**
  * Every setting the processes read from the environment. Each entry names
  * the variable, so an error can name it too.
@@ -39,6 +53,21 @@ const environment = z.object({
     .enum(['0', '1'], { error: 'must be 0 or 1' })
     .default('0')
     .transform((value) => value === '1'),
+  // The platform addresses e-mail-transfer deposits are sent to.
+  INTERAC_RECIPIENT: z.email('must be an e-mail address').default('interac@peeks-wallet.example'),
+  ZELLE_RECIPIENT: z.email('must be an e-mail address').default('zelle@peeks-wallet.example'),
+  BITCOIN_NETWORK: z.enum(['mainnet', 'testnet']).default('testnet'),
+  // The account-level key (m/84'/coin'/0') deposit addresses are derived from; unset on testnet, one is generated and stored.
+  BITCOIN_XPUB: z.string().regex(EXTENDED_PUBLIC_KEY, 'must be an extended public key (xpub, zpub, tpub or vpub), never a private one').optional(),
+  // The sandbox price of one bitcoin in US dollars, used for every bitcoin quote.
+  BITCOIN_USD_RATE: dollarsAsCents.default(65_000_00),
+}).superRefine((config, context) => {
+  if (config.BITCOIN_NETWORK === 'mainnet' && config.BITCOIN_XPUB === undefined) {
+    context.addIssue({ code: 'custom', path: ['BITCOIN_XPUB'], message: 'is required when BITCOIN_NETWORK is mainnet (a key is generated only for testnet)' });
+  }
+  if (config.BITCOIN_XPUB !== undefined && mainnetKey.test(config.BITCOIN_XPUB) !== (config.BITCOIN_NETWORK === 'mainnet')) {
+    context.addIssue({ code: 'custom', path: ['BITCOIN_XPUB'], message: `is not a ${config.BITCOIN_NETWORK} key (mainnet: xpub or zpub; testnet: tpub or vpub)` });
+  }
 });
 
 export type Config = z.infer<typeof environment>;
@@ -66,7 +95,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
 }
 
-// A malformed DATABASE_URL may still carry a password: never echo it.
+// A malformed DATABASE_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
 function isSecret(name: string): boolean {
-  return name === 'DATABASE_URL';
+  return name === 'DATABASE_URL' || name === 'BITCOIN_XPUB';
 }

@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import type { Logger } from '@peeks/runtime';
+import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
@@ -10,6 +10,7 @@ import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from '
 import { cardProcessorRoutes } from './features/card-processor/routes.ts';
 import { cardPaymentRoutes } from './features/card-payments/routes.ts';
 import { contactRoutes } from './features/contacts/routes.ts';
+import { depositRoutes, depositSettingsFrom, type DepositSettings } from './features/deposits/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
 import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
@@ -64,6 +65,8 @@ export interface AppOptions {
     /** CARD_PROCESSOR_TIMEOUT_MS: how long a call to the processor may take. */
     timeoutMs?: number;
   };
+  /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
+  deposits?: DepositSettings;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -111,6 +114,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(cardProcessorRoutes);
   await app.register(paymentMethodRoutes);
   await app.register(cardPaymentRoutes);
+  await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;

@@ -1,6 +1,7 @@
 import { runDatabaseProcess } from '@peeks/db';
 import { startWorkers } from '@peeks/worker';
 import { buildApp } from './app.ts';
+import { depositSettingsFrom } from './features/deposits/routes.ts';
 import { WEB_DIST } from './plugins/web-app.ts';
 
 /**
@@ -18,6 +19,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
     cardProcessor: { timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS, ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }) },
+    deposits: depositSettingsFrom(config),
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,4 +1,4 @@
-import { addressResponse, contactResponse, errorEnvelope, terminalResponse, uploadAvatarResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
+import { addressResponse, bitcoinQuote, contactResponse, errorEnvelope, terminalResponse, uploadAvatarResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
 import { schemaColumns } from '@peeks/db';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
@@ -78,6 +78,8 @@ const newAddress = (owner: SignedIn) => made(owner, '/api/user/add-address', add
 const newTerminal = (owner: SignedIn) =>
   made(owner, '/api/user/create-merchant-terminal', terminal(owner, { terminal_id: `POS-${fresh()}` }), (answer) => terminalResponse.parse(answer).merchantTerminal.merchant_terminal_id);
 const newWebhook = (owner: SignedIn) => made(owner, '/api/webhook/create-webhook', hook(), (answer) => webhookCreatedResponse.parse(answer).data.webhook.webhook_id);
+/** A bitcoin quote for the owner, as deposit-coins takes it back (parsing keeps the quote's fields only). */
+const newBitcoinQuote = (owner: SignedIn) => made(owner, '/api/account/get-bitcoin-info', { amount: 20 }, (answer) => bitcoinQuote.parse(answer));
 async function userAgreement(subject: TestApp): Promise<number> {
   const found = await subject.database.db.selectFrom('agreements').select('agreement_id').where('audience', '=', 'user').orderBy('agreement_id').executeTakeFirstOrThrow();
   return found.agreement_id;
@@ -166,6 +168,13 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/user/avatar/:userId/:sha256': row('signed-in', async (owner) => ({ path: await newAvatar(owner) })),
   'POST /api/user/upload-document': row('signed-in', documentForm, ownRecord),
   'GET /api/user/document-list': row('signed-in', () => ({})),
+
+  'POST /api/account/deposit-interac': row('signed-in', () => body({ amount: 25, currency: 'CAD', securityQuestion: 'Name of my first pet?' }), {
+    optional: ['currency', 'securityQuestion'],
+  }),
+  'POST /api/account/deposit-zell': row('signed-in', () => body({ amount: 25, currency: 'USD' }), { optional: ['currency'] }),
+  'POST /api/account/get-bitcoin-info': row('signed-in', () => body({ amount: 20 })),
+  'POST /api/account/deposit-coins': row('signed-in', async (owner) => body({ ...(await newBitcoinQuote(owner)), paymentMethodId: 'CRYPTO:BTC' })),
 
   'POST /api/merchant/update-merchant': row('merchant-only', (owner) => body(merchantEdit({ merchant_id: owner.merchantId })), { ...ownRecord, optional: ['merchant_id'] }),
   'GET /api/merchant-terminal/list': row('merchant-only', (owner) => query({ merchant_id: owner.merchantId }), ownRecord),

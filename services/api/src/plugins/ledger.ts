@@ -1,11 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { errorCodes, type TransactionView } from '@peeks/contracts';
-import { fingerprintRequest, recordIdempotencyKey } from '@peeks/db';
+import { fingerprintRequest, recordIdempotencyKey, type Database } from '@peeks/db';
 import { ownerOf, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { refuse } from './error-envelope.ts';
 
@@ -53,10 +54,12 @@ export async function transactionIdFor(request: FastifyRequest, callerOwnerId: s
  * Runs a ledger command for a request, with who asked and from where as the
  * events' metadata. A refused command (LedgerRuleViolation) reaches the
  * client as 422, or 404 for a wallet or transaction that is not there.
+ * Pass a transaction as `db` to commit the command with the request's own
+ * rows (it then runs alone, outside group commit).
  */
-export function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand): Promise<LedgerOutcome> {
+export function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand, db: Kysely<Database> = request.server.db): Promise<LedgerOutcome> {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-  return executeLedgerCommand(request.server.db, command, request.server.ledgerSettings, {
+  return executeLedgerCommand(db, command, request.server.ledgerSettings, {
     actor: callerOwnerId,
     requestId: request.id,
     idempotencyKey: typeof header === 'string' ? header : null,

@@ -57,8 +57,8 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
     const { payment_method_id, coin_amt, currency } = request.body;
     const card = requireCard(await ownMethod(app.db, userId, payment_method_id, 'payment_method_id'), 'payment_method_id');
     const limits = purchasableCoins(currency, rateMicros);
-    if (coin_amt < limits.min * 100) throw refuse(400, errorCodes.amountBelowMinimum, { field: 'coin_amt', message: amountMessages.greater(limits.min) });
-    if (coin_amt > limits.max * 100) throw refuse(400, errorCodes.amountAboveLimit, { field: 'coin_amt', message: amountMessages.less(limits.max) });
+    if (coin_amt < limits.min * 100) throw refuse(400, errorCodes.amountBelowMinimum, { field: 'coin_amt', message: amountMessages.below(limits.min) });
+    if (coin_amt > limits.max * 100) throw refuse(400, errorCodes.amountAboveLimit, { field: 'coin_amt', message: amountMessages.above(limits.max) });
     const charge = { amount: chargeForCoins(coin_amt, currency, rateMicros), currency };
     const outcome = await chargeThenRecord(request, ownerId, card, charge, (txId) => ({
       type: 'PurchaseCoins', txId, ownerId, charge, rateMicros, paymentMethod: paymentMethodRef(card),

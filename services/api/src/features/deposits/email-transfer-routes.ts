@@ -1,0 +1,118 @@
+import { interacDepositRequest, interacDepositResponse, zelleDepositRequest, zelleDepositResponse } from '@peeks/contracts';
+import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, userOwnerId, type TransactionRecord } from '@peeks/ledger';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { runLedgerCommand, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { queueEmail } from '../recovery/email-outbox.ts';
+import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
+import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
+
+interface Transfer {
+  method: 'interac' | 'zelle';
+  amount: number;
+  currency: 'USD' | 'CAD';
+  securityQuestion: string | null;
+  securityAnswer: string | null;
+}
+
+const networkName = { interac: 'Interac e-Transfer', zelle: 'Zelle' } as const;
+
+/**
+ * INTERAC EMT and ZELL PAY in the Deposit dialog: each makes a pending
+ * deposit (EnterDeposit) with a reference memo, the platform recipient and,
+ * for Interac, a security question and a generated answer, and e-mails the
+ * instructions. Nothing is credited until a finance operator matches the
+ * transfer and clears it. With an Idempotency-Key a retry gets the same
+ * deposit, memo and answer, and no second e-mail.
+ */
+export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTransferRecipients }> = (app, { recipients }) => {
+  app.addHook('onRequest', requireSignIn);
+
+  async function enterDeposit(request: FastifyRequest, transfer: Transfer): Promise<{ instructions: DepositInstructions; record: TransactionRecord }> {
+    const { userId } = signedIn(request);
+    const owner = userOwnerId(userId);
+    const txId = await transactionIdFor(request, owner);
+    const amount = transfer.amount * minorUnitsPerMajor[transfer.currency];
+    const now = app.clock();
+    return app.db.transaction().execute(async (trx) => {
+      const { row: instructions, created } = await storeInstructions(trx, {
+        tx_id: txId,
+        user_id: userId,
+        method: transfer.method,
+        recipient_name: RECIPIENT_NAME,
+        recipient_email: recipients[transfer.method],
+        security_question: transfer.securityQuestion,
+        security_answer: transfer.securityAnswer,
+        ...(await senderOf(trx, userId)),
+        amount,
+        currency: transfer.currency,
+        rate_micros: DEFAULT_RATE_MICROS,
+        coin_estimate: coinsForCash(amount, transfer.currency, DEFAULT_RATE_MICROS),
+        created_at: now,
+      });
+      const { record } = await runLedgerCommand(
+        request,
+        owner,
+        {
+          type: 'EnterDeposit', txId, ownerId: owner, method: instructions.method,
+          payment: { amount: instructions.amount, currency: instructions.currency },
+          rateMicros: instructions.rate_micros, reference: instructions.reference, expiresAt: null,
+        },
+        trx,
+      );
+      if (created) await queueEmail(trx, instructionsEmail(instructions), now);
+      return { instructions, record };
+    });
+  }
+
+  app.post('/api/account/deposit-interac', { schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } } }, async (request) => {
+    const { amount, currency, securityQuestion } = request.body;
+    const { instructions, record } = await enterDeposit(request, { method: 'interac', amount, currency, securityQuestion, securityAnswer: newSecurityAnswer() });
+    const owner = userOwnerId(instructions.user_id);
+    return {
+      response: 'success' as const,
+      answer: instructions.security_answer ?? '',
+      forexRate: instructions.rate_micros,
+      user: { userId: instructions.user_id },
+      deposit: depositView(instructions, record.entryDate),
+      transaction: transactionView(record, owner),
+    };
+  });
+
+  app.post('/api/account/deposit-zell', { schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } } }, async (request) => {
+    const { amount, currency } = request.body;
+    const { instructions, record } = await enterDeposit(request, { method: 'zelle', amount, currency, securityQuestion: null, securityAnswer: null });
+    return {
+      response: 'success' as const,
+      forexRate: instructions.rate_micros,
+      memo: instructions.reference,
+      zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
+      deposit: depositView(instructions, record.entryDate),
+      transaction: transactionView(record, userOwnerId(instructions.user_id)),
+    };
+  });
+
+  return Promise.resolve();
+};
+
+/** The e-mail that repeats the dialog's instructions, for the user to follow from the bank's app. */
+function instructionsEmail(instructions: DepositInstructions) {
+  return {
+    recipient: instructions.sender_email,
+    template: 'email-transfer-deposit-instructions',
+    subject: `Your ${networkName[instructions.method]} deposit instructions (${instructions.reference})`,
+    payload: {
+      method: instructions.method,
+      reference: instructions.reference,
+      recipient_name: instructions.recipient_name,
+      recipient_email: instructions.recipient_email,
+      security_question: instructions.security_question,
+      security_answer: instructions.security_answer,
+      amount: instructions.amount,
+      currency: instructions.currency,
+      coin_estimate: instructions.coin_estimate,
+      completion: 'within 60 minutes',
+    },
+  };
+}
