@@ -450,6 +450,8 @@ export interface SandboxChargesTable {
   currency: string;
   status: 'approved' | 'declined';
   created_at: Date;
+  /** Set once, when the charge is given back. */
+  refunded_at: Date | null;
 }
 
 /** How an e-mail-transfer deposit is to reach the platform, keyed by its ledger transaction. */
@@ -585,7 +587,7 @@ export const schemaColumns = {
     'type_specific', 'entry_date', 'updated_at',
   ]),
   sandbox_cards: columnsOf<SandboxCardsTable>()(['token', 'card_number', 'brand', 'mask', 'expiry_month', 'expiry_year', 'created_at']),
-  sandbox_charges: columnsOf<SandboxChargesTable>()(['charge_id', 'idempotency_key', 'token', 'amount', 'currency', 'status', 'created_at']),
+  sandbox_charges: columnsOf<SandboxChargesTable>()(['charge_id', 'idempotency_key', 'token', 'amount', 'currency', 'status', 'created_at', 'refunded_at']),
   deposit_instructions: columnsOf<DepositInstructionsTable>()([
     'tx_id', 'user_id', 'method', 'reference', 'recipient_name', 'recipient_email', 'security_question', 'security_answer',
     'sender_name', 'sender_email', 'amount', 'currency', 'rate_micros', 'coin_estimate', 'created_at',

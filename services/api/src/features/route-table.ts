@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from '../plugins/sessions.ts';
 import type { TestApp, TestBrowser } from '../test-app.ts';
 import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
 import { addressForm } from './addresses/fixtures.ts';
-import { cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
+import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
 import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
@@ -191,6 +191,7 @@ export const routeTable: Record<string, RouteCase> = {
   }),
   'POST /api/webhook/delete-webhook': row('merchant-only', async (owner) => body({ webhook_id: await newWebhook(owner) }), ownRecord),
 
+  'POST /api/sandbox/refunds': row('public', async (_owner, subject) => body({ idempotency_key: await approvedChargeKey(subject) }), processorCall),
   'GET /api/sandbox/tokenizer': row('public', () => ({})),
   'POST /api/sandbox/tokenize': row('public', () => body(cardEntry()), processorCall),
   'POST /api/sandbox/card-lookup': row('public', async (_owner, subject) => body({ token: await tokenFor(subject) }), processorCall),

@@ -1,6 +1,6 @@
 import { depositFundResponse, errorCodes, transactionResponse } from '@peeks/contracts';
-import { userOwnerId, type Currency } from '@peeks/ledger';
-import { walletsOf } from '@peeks/ledger-store';
+import { userOwnerId, walletIdOf, type Currency } from '@peeks/ledger';
+import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../money-testing.ts';
@@ -23,6 +23,8 @@ const balance = async (who: SignedIn, currency: Currency) => {
 const chargesFor = (txId: string) => subject.database.db.selectFrom('sandbox_charges').select(['amount', 'currency', 'status']).where('idempotency_key', '=', txId).execute();
 const ledgerRowsOf = async (who: SignedIn) =>
   (await subject.database.db.selectFrom('ledger_transactions').select('tx_id').where('payee_owner_id', '=', userOwnerId(who.user.user_id)).execute()).length;
+const cardToken = async (paymentMethodId: number) =>
+  (await subject.database.db.selectFrom('payment_methods').select('type_specific').where('payment_method_id', '=', paymentMethodId).executeTakeFirstOrThrow()).type_specific.token as string;
 const purchase = (who: SignedIn, body: unknown, key?: string) => who.browser.request('POST', '/api/account/purchase', body, key === undefined ? {} : { 'idempotency-key': key });
 const problems = (body: string) => (JSON.parse(body) as { errors: { code: number; field?: string; message: string }[] }).errors;
 
@@ -81,6 +83,16 @@ describe('purchase', () => {
     expect(txIds.size).toBe(1);
     expect(await chargesFor([...txIds][0] ?? '')).toHaveLength(1);
     expect(await balance(who, 'CON')).toEqual({ available: 2_000, total: 2_000 });
+  });
+
+  it('refunds the charge when the ledger refuses the coins after it (the wallet was closed meanwhile)', async () => {
+    const { who, card } = await buyer();
+    await closeWallet(subject.database.db, walletIdOf(userOwnerId(who.user.user_id), 'CON'));
+    const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD' }, 'closed-wallet');
+    expectRefusal(response, 422, errorCodes.walletClosed, 'closed wallet');
+    const charges = await subject.database.db.selectFrom('sandbox_charges').select(['status', 'refunded_at']).where('token', '=', await cardToken(card)).execute();
+    expect(charges).toEqual([{ status: 'approved', refunded_at: expect.any(Date) as Date }]);
+    expect(await ledgerRowsOf(who)).toBe(0);
   });
 
   it('repairs a crash between the charge and the ledger on retry, without charging again', async () => {

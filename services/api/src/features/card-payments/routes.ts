@@ -1,6 +1,6 @@
 import { amountMessages, depositFundRequest, depositFundResponse, errorCodes, paymentMethodMessages, purchaseRequest, transactionResponse, withdrawRequest } from '@peeks/contracts';
 import type { Database, PaymentMethodsTable } from '@peeks/db';
-import { DEFAULT_RATE_MICROS, userOwnerId, type Cash, type LedgerCommand } from '@peeks/ledger';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, userOwnerId, type Cash, type LedgerCommand } from '@peeks/ledger';
 import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -33,7 +33,8 @@ const paymentMethodRef = (method: StoredMethod) => ({ id: String(method.payment_
  * with the same Idempotency-Key (after a crash between the two steps, a
  * timeout, or a duplicate in flight) gets the first charge back and the
  * ledger's first outcome, and never charges or mints twice. A declined card
- * writes nothing to the ledger.
+ * writes nothing to the ledger; a charge the ledger then refuses (the wallet
+ * was closed meanwhile) is refunded, so no money is taken unrecorded.
  */
 async function chargeThenRecord(request: FastifyRequest, ownerId: string, card: StoredMethod, charge: Cash, commandFor: (txId: string) => LedgerCommand): Promise<LedgerOutcome> {
   const txId = await transactionIdFor(request, ownerId);
@@ -43,7 +44,22 @@ async function chargeThenRecord(request: FastifyRequest, ownerId: string, card: 
     request.log.warn({ reason: result.reason, txId }, 'card processor refused a charge');
     throw refuse(422, errorCodes.chargeRefused, { field: 'payment_method_id' });
   }
-  return runLedgerCommand(request, ownerId, commandFor(txId));
+  try {
+    return await runLedgerCommand(request, ownerId, commandFor(txId));
+  } catch (error) {
+    if (error instanceof LedgerRuleViolation) await refundRefused(request, txId);
+    throw error;
+  }
+}
+
+async function refundRefused(request: FastifyRequest, txId: string): Promise<void> {
+  try {
+    await request.server.cardCharges.refund(txId);
+    request.log.info({ txId }, 'refunded a charge the ledger refused');
+  } catch (error) {
+    // The client still hears the ledger's refusal; finance finds the charge by this line.
+    request.log.error({ err: error, txId }, 'could not refund a charge the ledger refused');
+  }
 }
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */

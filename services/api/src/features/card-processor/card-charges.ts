@@ -33,6 +33,8 @@ export type ChargeOutcome =
 export interface CardCharges {
   cardOf(token: string): Promise<CardOnFile | null>;
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Gives back the approved charge made under `idempotencyKey`; again is harmless. */
+  refund(idempotencyKey: string): Promise<void>;
 }
 
 export const PROCESSOR_UNAVAILABLE = 'The card processor is not answering; please try again';
@@ -96,6 +98,11 @@ export function sandboxCardCharges({ baseUrl, timeoutMs }: SandboxCardChargesOpt
       if (answer.status === 200 && charge !== undefined) return { status: charge.status, chargeId: charge.charge_id };
       if (answer.status >= 400 && answer.status < 500) return { status: 'refused', reason: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}` };
       throw new CardProcessorUnavailable(`charge answered HTTP ${answer.status}`);
+    },
+
+    async refund(idempotencyKey) {
+      const answer = await post('/api/sandbox/refunds', { idempotency_key: idempotencyKey });
+      if (answer.status !== 200) throw new CardProcessorUnavailable(`refund answered HTTP ${answer.status}`);
     },
   };
 }

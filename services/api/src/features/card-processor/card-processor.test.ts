@@ -101,6 +101,23 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('refunds an approved charge once, however often asked, and knows no refund of a declined or unknown charge', async () => {
+    const approvedKey = key();
+    await charges().charge({ token: await tokenFor(subject), amount: 700, currency: 'USD', idempotencyKey: approvedKey });
+    await charges().refund(approvedKey);
+    const [first] = await subject.database.db.selectFrom('sandbox_charges').select('refunded_at').where('idempotency_key', '=', approvedKey).execute();
+    expect(first?.refunded_at).toBeInstanceOf(Date);
+    await charges().refund(approvedKey);
+    const [again] = await subject.database.db.selectFrom('sandbox_charges').select('refunded_at').where('idempotency_key', '=', approvedKey).execute();
+    expect(again?.refunded_at).toEqual(first?.refunded_at);
+
+    const declinedKey = key();
+    await charges().charge({ token: await tokenFor(subject, { card_number: DECLINED_CARD }), amount: 700, currency: 'USD', idempotencyKey: declinedKey });
+    await expect(charges().refund(declinedKey)).rejects.toBeInstanceOf(CardProcessorUnavailable);
+    const unknown = await subject.app.inject({ method: 'POST', url: '/api/sandbox/refunds', payload: { idempotency_key: key() } });
+    expectRefusal(unknown, 404, errorCodes.cardChargeNotFound, 'unknown charge');
+  });
+
   it('refuses the same key for another amount, and a token it never issued', async () => {
     const token = await tokenFor(subject);
     const idempotencyKey = key();

@@ -47,3 +47,17 @@ export async function chargeCard(db: Kysely<Database>, request: { token: string;
   if (charge.token !== request.token || charge.amount !== request.amount || charge.currency !== request.currency) return { kind: 'key-reused' };
   return { kind: 'charged', charge: { charge_id: charge.charge_id, status: charge.status, amount: charge.amount, currency: charge.currency } };
 }
+
+/**
+ * Gives back the approved charge made under `idempotencyKey`; refunding it
+ * again changes nothing. Null when there is no approved charge by that key.
+ */
+export async function refundCharge(db: Kysely<Database>, idempotencyKey: string, now: Date) {
+  return db
+    .updateTable('sandbox_charges')
+    .set((eb) => ({ refunded_at: eb.fn.coalesce('refunded_at', eb.val(now)) }))
+    .where('idempotency_key', '=', idempotencyKey)
+    .where('status', '=', 'approved')
+    .returning(['charge_id', 'refunded_at'])
+    .executeTakeFirst();
+}

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { chargeCard, findCard, storeCard } from './queries.ts';
+import { chargeCard, findCard, refundCharge, storeCard } from './queries.ts';
 import { tokenizerPage } from './tokenizer-page.ts';
 
 const invalid = { error: 'Invalid argument(s)' };
@@ -18,6 +18,8 @@ const chargeRequest = z.object(
   },
   invalid,
 );
+const refundRequest = z.object({ idempotency_key: text('idempotency_key', { max: 255 }) }, invalid);
+const refundResponse = z.object({ response: z.literal('success'), refund: z.object({ charge_id: z.string(), refunded_at: z.date() }) });
 const cardLookupResponse = z.object({
   response: z.literal('success'),
   card: z.object({ brand: z.string(), mask: z.string(), expiry_month: z.number(), expiry_year: z.number() }),
@@ -74,6 +76,12 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
     if (result.kind === 'unknown-card') throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
     if (result.kind === 'key-reused') throw refuse(409, errorCodes.idempotencyKeyReused, { field: 'idempotency_key' });
     return { response: 'success' as const, charge: result.charge };
+  });
+
+  app.post('/api/sandbox/refunds', { config: noCsrf, schema: { body: refundRequest, response: { 200: refundResponse } } }, async (request) => {
+    const refunded = await refundCharge(app.db, request.body.idempotency_key, app.clock());
+    if (!refunded?.refunded_at) throw refuse(404, errorCodes.cardChargeNotFound, { field: 'idempotency_key' });
+    return { response: 'success' as const, refund: { charge_id: refunded.charge_id, refunded_at: refunded.refunded_at } };
   });
 
   return Promise.resolve();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { paymentMethodResponse, tokenizeResponse } from '@peeks/contracts';
 import { expect } from 'vitest';
 import type { TestApp } from '../../test-app.ts';
@@ -69,6 +70,14 @@ export async function tokenFor(subject: TestApp, entry: Record<string, unknown> 
   const response = await subject.app.inject({ method: 'POST', url: '/api/sandbox/tokenize', payload: cardEntry(entry) });
   expect(response.statusCode, response.body).toBe(200);
   return tokenizeResponse.parse(response.json()).token;
+}
+
+/** The idempotency key of an approved sandbox charge of $5, made now. */
+export async function approvedChargeKey(subject: TestApp): Promise<string> {
+  const key = `charge-${randomUUID()}`;
+  const response = await subject.app.inject({ method: 'POST', url: '/api/sandbox/charges', payload: { token: await tokenFor(subject), amount: 500, currency: 'USD', idempotency_key: key } });
+  expect(response.statusCode, response.body).toBe(200);
+  return key;
 }
 
 /** A card stored for `owner`; its payment method id. */
