@@ -1,14 +1,17 @@
 import { addressResponse, contactResponse, errorEnvelope, terminalResponse, uploadAvatarResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
 import { schemaColumns } from '@peeks/db';
+import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
+import { fund } from '../money-testing.ts';
 import type { TestApp, TestBrowser } from '../test-app.ts';
 import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
 import { addressForm } from './addresses/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
 import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
+import { enteredDeposit, requestedWithdrawal, type Caller } from './operations/testing.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
 import { hook } from './webhooks/fixtures.ts';
 
@@ -18,7 +21,7 @@ import { hook } from './webhooks/fixtures.ts';
  * names it. The route-wide tests (authorization matrix, malformed input)
  * walk this table, and fail when the app serves a route it does not list.
  */
-export type Access = 'public' | 'signed-in' | 'merchant-only';
+export type Access = 'public' | 'signed-in' | 'merchant-only' | 'operator';
 
 export interface RouteRequest {
   query?: Record<string, string>;
@@ -31,8 +34,8 @@ export interface RouteRequest {
 
 export interface RouteCase {
   access: Access;
-  /** Whose request it is: a business user's for merchant routes and for routes that name a merchant. */
-  owner: 'personal' | 'business';
+  /** Whose request it is: a business user's for merchant routes and for routes that name a merchant, a finance operator's for the operations console. */
+  owner: Caller;
   /** A request the owner may make; for a record route it names a record made for it now. */
   request: (owner: SignedIn, subject: TestApp) => Promise<RouteRequest>;
   /** The request names the owner's own record or id: anyone else is answered 404. */
@@ -48,7 +51,7 @@ type Options = Partial<Pick<RouteCase, 'owner' | 'ownRecord' | 'optional' | 'bod
 function row(access: Access, request: (owner: SignedIn, subject: TestApp) => RouteRequest | Promise<RouteRequest>, options: Options = {}): RouteCase {
   return {
     access,
-    owner: access === 'merchant-only' ? 'business' : 'personal',
+    owner: access === 'merchant-only' ? 'business' : access === 'operator' ? 'operator' : 'personal',
     ownRecord: false,
     optional: [],
     bodyOptional: false,
@@ -98,6 +101,23 @@ async function newAvatar(owner: SignedIn): Promise<string> {
   const response = await send(owner.browser, 'POST', '/api/user/user-upload-avatar', { form });
   expect(response.statusCode, `avatar for a fixture: ${response.body.slice(0, 200)}`).toBe(200);
   return uploadAvatarResponse.parse(response.json()).avatar;
+}
+
+const ownerIdOf = (owner: SignedIn) => userOwnerId(owner.user.user_id);
+/** A deposit waiting for the transfer it names, as the clearing form would describe that transfer. */
+async function receivedTransfer(owner: SignedIn, subject: TestApp) {
+  const deposit = await enteredDeposit(subject, ownerIdOf(owner));
+  return { tx_id: deposit.txId, amount_received: deposit.amount, currency: deposit.currency, reference: deposit.reference };
+}
+async function newWithdrawal(owner: SignedIn, subject: TestApp): Promise<string> {
+  await fund(subject, ownerIdOf(owner), 20_00);
+  return requestedWithdrawal(subject, ownerIdOf(owner), 20_00);
+}
+/** A coin the owner holds, minted by a correction. */
+async function newCoin(owner: SignedIn, subject: TestApp): Promise<string> {
+  await fund(subject, ownerIdOf(owner), 10_00);
+  const coin = await subject.database.db.selectFrom('coins').select('serial').where('holder', '=', walletIdOf(ownerIdOf(owner), 'CON')).executeTakeFirstOrThrow();
+  return coin.serial;
 }
 
 const phoneRegions = ['phone_region', 'support_phone_region', 'contact_phone_region', 'owner_phone_region', 'address.address2'];
@@ -175,6 +195,19 @@ export const routeTable: Record<string, RouteCase> = {
     optional: ['merchant_id'],
   }),
   'POST /api/webhook/delete-webhook': row('merchant-only', async (owner) => body({ webhook_id: await newWebhook(owner) }), ownRecord),
+
+  'GET /api/operations/deposits': row('operator', () => query({ method: 'interac', limit: 20 })),
+  'POST /api/operations/clear-deposit': row('operator', async (owner, subject) => body(await receivedTransfer(owner, subject))),
+  'POST /api/operations/reject-deposit': row('operator', async (owner, subject) => body({ tx_id: (await enteredDeposit(subject, ownerIdOf(owner))).txId, reason: 'No transfer arrived' })),
+  'GET /api/operations/withdrawals': row('operator', () => query({ currency: 'CON' })),
+  'POST /api/operations/process-withdrawal': row('operator', async (owner, subject) => body({ tx_id: await newWithdrawal(owner, subject), payout_reference: 'PAYOUT-1' })),
+  'POST /api/operations/fail-withdrawal': row('operator', async (owner, subject) => body({ tx_id: await newWithdrawal(owner, subject), reason: 'Card closed' })),
+  'POST /api/operations/correct-balance': row('operator', (owner) => body({ user_id: owner.user.user_id, currency: 'CON', amount: 10_00, reason: 'Goodwill credit' })),
+  'GET /api/operations/coin-trail': row('operator', async (owner, subject) => query({ serial: await newCoin(owner, subject) })),
+  'GET /api/operations/events': row('operator', () => query({ stream: 'ledger-', limit: 10 })),
+  'GET /api/operations/ledger-verify': row('operator', () => ({})),
+  'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
+  'GET /api/operations/platform-balances': row('operator', () => ({})),
 };
 
 /** 'POST /api/login' as its method and URL. */
