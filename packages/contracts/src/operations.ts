@@ -79,11 +79,14 @@ export const pendingDeposit = z.object({
 export type PendingDeposit = z.infer<typeof pendingDeposit>;
 export const pendingDepositsResponse = successEnvelope({ deposits: z.array(pendingDeposit), total: z.number().int() });
 
-const receivedAmount = z
-  .number({ error: say.enter('amount') })
-  .int({ error: errorCatalogue[errorCodes.invalidAmount] })
-  .positive({ error: errorCatalogue[errorCodes.amountNotPositive] })
-  .max(Number.MAX_SAFE_INTEGER, { error: errorCatalogue[errorCodes.invalidAmount] });
+/** A whole number of minor units, with the catalogue's amount codes (4040, 4041) for what is wrong with it. */
+const minorUnits = (isAllowed: (value: number) => boolean, notAllowed: { code: number; message: string }) =>
+  z
+    .number({ error: say.enter('amount') })
+    .refine(Number.isSafeInteger, { error: errorCatalogue[errorCodes.invalidAmount], params: { code: errorCodes.invalidAmount } })
+    .refine(isAllowed, { error: notAllowed.message, params: { code: notAllowed.code } });
+
+const receivedAmount = minorUnits((value) => value > 0, { code: errorCodes.amountNotPositive, message: errorCatalogue[errorCodes.amountNotPositive] });
 
 /**
  * POST /api/operations/clear-deposit: what the operator sees in the bank's
@@ -139,10 +142,7 @@ export const correctBalanceRequest = z
       user_id: positiveId(say.valid('User')).optional(),
       merchant_id: positiveId(say.valid('Merchant')).optional(),
       currency: currencyCode,
-      amount: z
-        .number({ error: say.enter('amount') })
-        .int({ error: errorCatalogue[errorCodes.invalidAmount] })
-        .refine((value) => value !== 0 && Number.isSafeInteger(value), { error: errorCatalogue[errorCodes.invalidAmount] }),
+      amount: minorUnits((value) => value !== 0, { code: errorCodes.invalidAmount, message: errorCatalogue[errorCodes.invalidAmount] }),
       reason,
     },
     invalidArguments,
