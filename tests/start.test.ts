@@ -106,12 +106,14 @@ describe('npm start on embedded PostgreSQL', () => {
     // The demo accounts are printed on the first start only, and their passwords sign in.
     const demoAccounts = first.printed.flatMap((line) => /^\s+(?:personal user|merchant user|finance operator)\s+(\w+)\s+(\S+)/.exec(line)?.slice(1, 3) ?? []);
     expect(demoAccounts.filter((_, index) => index % 2 === 0)).toEqual(['demo_personal', 'demo_merchant', 'demo_finance']);
+    const session = await fetch(`${firstRun.url}/api/session`);
+    const { csrfToken } = (await session.json()) as { csrfToken: string };
     const signIn = await fetch(`${firstRun.url}/api/login`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', cookie: session.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; '), 'x-csrf-token': csrfToken },
       body: JSON.stringify({ username: demoAccounts[4], password: demoAccounts[5] }),
     });
-    expect(signIn.status).toBe(200);
+    expect(signIn.status, await signIn.clone().text()).toBe(200);
     expect(JSON.stringify(first.lines)).not.toContain(demoAccounts[5]);
 
     const writer = connectDatabase(firstRun.databaseUrl, { max: 1 });
