@@ -1,11 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { errorCodes, type TransactionView } from '@peeks/contracts';
-import { fingerprintRequest, recordIdempotencyKey } from '@peeks/db';
+import { fingerprintRequest, recordIdempotencyKey, type Database } from '@peeks/db';
 import { ownerOf, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { refuse } from './error-envelope.ts';
 
@@ -38,25 +39,36 @@ export const ledger = fp(
  * is new.
  */
 export async function transactionIdFor(request: FastifyRequest, callerOwnerId: string): Promise<string> {
+  const key = idempotencyKeyOf(request);
+  if (key === null) return `tx_${randomBytes(16).toString('hex')}`;
+  const scope = `ledger:${callerOwnerId}`;
+  await recordIdempotencyKey(request.server.db, { scope, key, fingerprint: requestFingerprint(request) });
+  return `tx_${bytesToHex(sha256(utf8ToBytes(`${scope}\u0000${key}`))).slice(0, 32)}`;
+}
+
+/** The request's Idempotency-Key, or null without one; 400 for one that is not 1 to 255 printable ASCII characters. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-  if (header === undefined) return `tx_${randomBytes(16).toString('hex')}`;
+  if (header === undefined) return null;
   if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
     throw refuse(400, errorCodes.invalidFormat, { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
   }
-  const scope = `ledger:${callerOwnerId}`;
-  const fingerprint = fingerprintRequest({ method: request.method, path: request.routeOptions.url ?? request.url, body: request.body ?? null });
-  await recordIdempotencyKey(request.server.db, { scope, key: header, fingerprint });
-  return `tx_${bytesToHex(sha256(utf8ToBytes(`${scope}\u0000${header}`))).slice(0, 32)}`;
+  return header;
 }
+
+/** What makes two requests with one Idempotency-Key the same request. */
+export const requestFingerprint = (request: FastifyRequest) =>
+  fingerprintRequest({ method: request.method, path: request.routeOptions.url ?? request.url, body: request.body ?? null });
 
 /**
  * Runs a ledger command for a request, with who asked and from where as the
  * events' metadata. A refused command (LedgerRuleViolation) reaches the
  * client as 422, or 404 for a wallet or transaction that is not there.
+ * Pass a transaction as `db` to make the command part of a larger unit.
  */
-export function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand): Promise<LedgerOutcome> {
+export function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand, db: Kysely<Database> = request.server.db): Promise<LedgerOutcome> {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-  return executeLedgerCommand(request.server.db, command, request.server.ledgerSettings, {
+  return executeLedgerCommand(db, command, request.server.ledgerSettings, {
     actor: callerOwnerId,
     requestId: request.id,
     idempotencyKey: typeof header === 'string' ? header : null,

@@ -136,6 +136,28 @@ describe('e-mail transfer deposits', () => {
     expect((await balanceOf(ownerId(ann))).total).toBe(before.total + deposit.coins);
   });
 
+  it('answers a clear retried with its Idempotency-Key with the first answer, crediting once; a refused try leaves the key free', async () => {
+    const deposit = await enteredDeposit(subject, ownerId(ann));
+    const before = await balanceOf(ownerId(ann));
+    const received = { tx_id: deposit.txId, amount_received: deposit.amount, currency: deposit.currency, reference: deposit.reference };
+    const key = { 'idempotency-key': `clear-${deposit.txId}` };
+    expectRefusal(await post('/api/operations/clear-deposit', { ...received, amount_received: 1_00 }, key), 422, errorCodes.depositAmountMismatch, 'mismatch under the key');
+
+    const answers = await Promise.all([post('/api/operations/clear-deposit', received, key), post('/api/operations/clear-deposit', received, key)]);
+    expect(answers.map((answer) => answer.statusCode), answers[1].body).toEqual([200, 200]);
+    const retried = await post('/api/operations/clear-deposit', received, key);
+    expect(retried.statusCode).toBe(200);
+    const [first, second, third] = [...answers, retried].map((answer) => operationResponse.parse(answer.json()));
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+    expect(first?.transaction).toMatchObject({ tx_id: deposit.txId, state: 'completed' });
+    expect((await balanceOf(ownerId(ann))).total).toBe(before.total + deposit.coins);
+
+    expectRefusal(await post('/api/operations/reject-deposit', { tx_id: deposit.txId, reason: 'late' }, key), 409, errorCodes.idempotencyKeyReused, 'key reused for another step');
+    expectRefusal(await post('/api/operations/clear-deposit', received), 422, errorCodes.transactionStateInvalid, 'a repeat without the key');
+    expect((await balanceOf(ownerId(ann))).total).toBe(before.total + deposit.coins);
+  });
+
   it('rejects a deposit with a reason, crediting nothing', async () => {
     const deposit = await enteredDeposit(subject, ownerId(ann));
     const before = await balanceOf(ownerId(ann));
@@ -181,6 +203,18 @@ describe('withdrawals', () => {
     expectRefusal(await post('/api/operations/process-withdrawal', { tx_id: txId, payout_reference: 'BANK-778' }), 422, errorCodes.transactionStateInvalid, 'paid twice');
     expectRefusal(await post('/api/operations/fail-withdrawal', { tx_id: txId, reason: 'late' }), 422, errorCodes.transactionStateInvalid, 'failed after payout');
     expect((await balanceOf(ownerId(ann))).total).toBe(before.total - 120_00);
+  });
+
+  it('pays a withdrawal out once when the step is retried with its Idempotency-Key', async () => {
+    await fund(subject, ownerId(ann), 30_00);
+    const txId = await requestedWithdrawal(subject, ownerId(ann), 30_00);
+    const before = await balanceOf(ownerId(ann));
+    const key = { 'idempotency-key': `payout-${txId}` };
+    const answers = [await post('/api/operations/process-withdrawal', { tx_id: txId, payout_reference: 'BANK-9' }, key), await post('/api/operations/process-withdrawal', { tx_id: txId, payout_reference: 'BANK-9' }, key)];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect(answers[1]?.json()).toEqual(answers[0]?.json());
+    expect(await balanceOf(ownerId(ann))).toEqual({ total: before.total - 30_00, available: before.available, reserved: before.reserved - 30_00 });
+    expectRefusal(await post('/api/operations/process-withdrawal', { tx_id: txId, payout_reference: 'BANK-9' }, { 'idempotency-key': ' not ascii\u0000' }), 400, errorCodes.invalidFormat, 'bad key');
   });
 
   it('fails one with a reason: the reserved money is available again', async () => {
