@@ -22,6 +22,8 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 interface Started {
   child: ChildProcess;
   lines: Record<string, unknown>[];
+  /** What the process printed that is not a log line: the demo accounts, once. */
+  printed: string[];
   stderr: () => string;
   exited: Promise<number | null>;
 }
@@ -35,13 +37,17 @@ function startServer(env: Record<string, string>): Started {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: Record<string, unknown>[] = [];
+  const printed: string[] = [];
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     const complete = stdout.split('\n');
     stdout = complete.pop() ?? '';
-    for (const line of complete.filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of complete.filter(Boolean)) {
+      if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+      else printed.push(line);
+    }
   });
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -49,7 +55,7 @@ function startServer(env: Record<string, string>): Started {
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
     resolve(code);
   }));
-  return { child, lines, stderr: () => stderr, exited };
+  return { child, lines, printed, stderr: () => stderr, exited };
 }
 
 async function until<T>(find: () => T | undefined, what: string, timeoutMs = 60_000): Promise<T> {
@@ -78,7 +84,7 @@ async function upAndHealthy(server: Started) {
   const health = await fetch(`${String(up.url)}/api/health`);
   const database = await until(() => server.lines.find((line) => line.msg === 'embedded PostgreSQL is up'), 'the database line');
   const password = (await readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-  return { health, databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${String(database.port)}/peeks` };
+  return { url: String(up.url), health, databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${String(database.port)}/peeks` };
 }
 
 async function interrupt(server: Started): Promise<number | null> {
@@ -97,6 +103,19 @@ describe('npm start on embedded PostgreSQL', () => {
     expect(await firstRun.health.json()).toMatchObject({ response: 'success', database: 'up', migration: expect.stringMatching(/^\d{4}_/) as unknown });
     expect(first.lines.some((line) => line.msg === 'creating embedded PostgreSQL data directory')).toBe(true);
 
+    // The demo accounts are printed on the first start only, and their passwords sign in.
+    const demoAccounts = first.printed.flatMap((line) => /^\s+(?:personal user|merchant user|finance operator)\s+(\w+)\s+(\S+)/.exec(line)?.slice(1, 3) ?? []);
+    expect(demoAccounts.filter((_, index) => index % 2 === 0)).toEqual(['demo_personal', 'demo_merchant', 'demo_finance']);
+    const session = await fetch(`${firstRun.url}/api/session`);
+    const { csrfToken } = (await session.json()) as { csrfToken: string };
+    const signIn = await fetch(`${firstRun.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: session.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; '), 'x-csrf-token': csrfToken },
+      body: JSON.stringify({ username: demoAccounts[4], password: demoAccounts[5] }),
+    });
+    expect(signIn.status, await signIn.clone().text()).toBe(200);
+    expect(JSON.stringify(first.lines)).not.toContain(demoAccounts[5]);
+
     const writer = connectDatabase(firstRun.databaseUrl, { max: 1 });
     await appendToStream(writer.db, 'smoke-1', [{ type: 'Noted', data: { by: 'first run' } }], { expectedVersion: 0 });
     await writer.close();
@@ -108,6 +127,7 @@ describe('npm start on embedded PostgreSQL', () => {
     const secondRun = await upAndHealthy(second);
     expect(secondRun.health.status).toBe(200);
     expect(second.lines.some((line) => line.msg === 'reusing embedded PostgreSQL data directory')).toBe(true);
+    expect(second.printed.join('\n')).not.toContain('Demo accounts');
     const reader = connectDatabase(secondRun.databaseUrl, { max: 1 });
     expect((await readStream(reader.db, 'smoke-1')).map((event) => event.data)).toEqual([{ by: 'first run' }]);
     await reader.close();

@@ -11,6 +11,7 @@ export * from './fields.ts';
 export * from './health.ts';
 export * from './ledger-types.ts';
 export * from './merchants.ts';
+export * from './operations.ts';
 export * from './payment-methods.ts';
 export * from './profile.ts';
 export * from './recovery.ts';

@@ -5,3 +5,4 @@ export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.
 export { coinsOf, coinTrail, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';
 export { platformBalances } from './platform-balances.ts';
 export { inlineTables, verifyLedger, type LedgerReport, type TableDifference } from './verify.ts';
+export { describeLedgerReport } from './report.ts';

@@ -75,7 +75,8 @@ describe('a day in the ledger', () => {
     // Bob's change coin leads back through two splits to Alice's purchase.
     const [change] = coins.coins;
     const trail = await coinTrail(database.db, change?.serial ?? '');
-    expect(trail[0]).toMatchObject({ action: 'MINT', txId: purchase.record.txId, value: 1560_00 });
+    expect(trail[0]).toMatchObject({ action: 'MINT', txId: purchase.record.txId, value: 1560_00, eventType: 'CoinsPurchased' });
+    expect(trail.map((step) => step.eventType)).toEqual(['CoinsPurchased', 'FundsTransferred', 'FundsTransferred', 'FundsTransferred', 'WithdrawalRequested', 'WithdrawalRequested']);
     expect(trail.map((step) => step.action)).toEqual(['MINT', 'SPLIT', 'SPLIT_INTO', 'MOVE', 'SPLIT', 'SPLIT_INTO']);
     expect(trail.at(-1)?.fromSerial).toMatch(/^PKS-[0-9A-F]{20}::CON:\d+$/);
 

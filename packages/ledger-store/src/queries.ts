@@ -33,6 +33,9 @@ export type CoinTrailStep = {
   parentSerial: string | null;
   txId: string;
   eventPosition: number;
+  /** The event behind the step, and when it was stored. */
+  eventType: string;
+  eventTime: Date;
   entryDate: Date;
   /** The spec's audit `from_serial`: serial:from account:currency:value. */
   fromSerial: string;
@@ -45,7 +48,7 @@ export type CoinTrailStep = {
 export async function coinTrail(db: Kysely<Database>, serial: string): Promise<CoinTrailStep[]> {
   const { rows } = await sql<{
     serial: string; action: string; value: number; from_account: string | null; to_account: string | null;
-    parent_serial: string | null; tx_id: string; event_position: number; entry_date: Date;
+    parent_serial: string | null; tx_id: string; event_position: number; entry_date: Date; event_type: string; event_time: Date;
   }>`
     WITH RECURSIVE lineage(serial) AS (
       SELECT ${serial}::text
@@ -53,13 +56,14 @@ export async function coinTrail(db: Kysely<Database>, serial: string): Promise<C
       SELECT coin.parent_serial FROM coins coin JOIN lineage ON coin.serial = lineage.serial WHERE coin.parent_serial IS NOT NULL
     )
     SELECT audit.serial, audit.action, audit.value, audit.from_account, audit.to_account, audit.parent_serial,
-           audit.tx_id, audit.event_position, audit.entry_date
-    FROM coin_audit audit JOIN lineage ON audit.serial = lineage.serial
+           audit.tx_id, audit.event_position, audit.entry_date, event.type AS event_type, event.created_at AS event_time
+    FROM coin_audit audit JOIN lineage ON audit.serial = lineage.serial JOIN events event ON event.position = audit.event_position
     ORDER BY audit.event_position, split_part(audit.audit_id, '.', 2)::int
   `.execute(db);
   return rows.map((row) => ({
     serial: row.serial, action: row.action, value: row.value, fromAccount: row.from_account, toAccount: row.to_account,
     parentSerial: row.parent_serial, txId: row.tx_id, eventPosition: row.event_position, entryDate: row.entry_date,
+    eventType: row.event_type, eventTime: row.event_time,
     fromSerial: fromSerialText({ serial: row.serial, fromAccount: row.from_account, value: row.value }),
   }));
 }

@@ -1,5 +1,6 @@
 import { runDatabaseProcess } from '@peeks/db';
-import { verifyLedger, type LedgerReport } from './verify.ts';
+import { describeLedgerReport } from './report.ts';
+import { verifyLedger } from './verify.ts';
 
 /**
  * `npm run ledger:verify`: replays the whole log into fresh tables and
@@ -8,23 +9,6 @@ import { verifyLedger, type LedgerReport } from './verify.ts';
  */
 runDatabaseProcess('peeks-ledger-verify', async ({ db }) => {
   const report = await verifyLedger(db);
-  process.stdout.write(describe(report));
+  process.stdout.write(describeLedgerReport(report));
   return report.ok ? 0 : 1;
 });
-
-function describe(report: LedgerReport): string {
-  const lines = [
-    `Ledger verification: ${report.ok ? 'OK' : 'FAILED'}`,
-    `  events replayed: ${report.eventsReplayed}`,
-    `  hash chains: ${report.chains.streamsChecked} streams, ${report.chains.eventsChecked} events, ${report.chains.breaks.length} broken`,
-    ...report.chains.breaks.map((broken) => `    ${broken.streamId} at version ${broken.version}: ${broken.reason}`),
-    `  read models equal to a fresh rebuild: ${report.differences.length === 0 ? 'yes' : 'no'}`,
-    ...report.differences.flatMap((difference) => [
-      `    ${difference.table}: ${difference.extraInLive} rows only in the live table, ${difference.missingFromLive} only in the rebuild`,
-      ...difference.samples.map((sample) => `      ${JSON.stringify(sample)}`),
-    ]),
-    `  invariants: ${report.invariantFailures.length === 0 ? 'all hold' : `${report.invariantFailures.length} broken`}`,
-    ...report.invariantFailures.map((failure) => `    ${failure}`),
-  ];
-  return `${lines.join('\n')}\n`;
-}

@@ -14,6 +14,7 @@ import { depositRoutes, depositSettingsFrom, type DepositSettings } from './feat
 import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
 import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
+import { operationRoutes } from './features/operations/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(paymentMethodRoutes);
   await app.register(cardPaymentRoutes);
   await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
+  await app.register(operationRoutes);
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;

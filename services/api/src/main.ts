@@ -2,14 +2,21 @@ import { runDatabaseProcess } from '@peeks/db';
 import { startWorkers } from '@peeks/worker';
 import { buildApp } from './app.ts';
 import { depositSettingsFrom } from './features/deposits/routes.ts';
+import { createDemoData, describeDemoAccounts } from './demo-data.ts';
 import { WEB_DIST } from './plugins/web-app.ts';
 
 /**
- * `npm start`: database (embedded unless DATABASE_URL), migrations, the HTTP
- * API with the web app on one port, and the workers in the same process
+ * `npm start`: database (embedded unless DATABASE_URL), migrations, demo
+ * accounts on an empty database (unless DEMO_DATA=off), the HTTP API with
+ * the web app on one port, and the workers in the same process
  * unless WORKERS=off.
  */
 runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl }) => {
+  if (config.DEMO_DATA === 'on') {
+    const demoAccounts = await createDemoData(db, { holdHours: config.HOLD_HOURS }, new Date());
+    // Straight to the console, never through the logger: the log keeps no passwords.
+    if (demoAccounts) process.stdout.write(`${describeDemoAccounts(demoAccounts)}\n`);
+  }
   const app = await buildApp({
     db,
     log,

@@ -2,12 +2,14 @@ import { errorCodes } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test-app.ts';
 import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
+import { signedUpAs } from './operations/testing.ts';
 import { changesState, databaseState, expectRefusal, routeOf, routeTable, send } from './route-table.ts';
 
 /**
  * Every route of the API as anonymous, without the CSRF token, as a
- * personal user on merchant routes, as another user on the owner's records,
- * and as the owner. The route list is the app's own, so a new route that
+ * personal user on merchant routes, as personal and business users on the
+ * finance operators' routes, as another user on the owner's records, and as
+ * the owner. The route list is the app's own, so a new route that
  * the table does not classify fails here.
  */
 let subject: TestApp;
@@ -37,7 +39,7 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
   const { method, url } = routeOf(key);
 
   it(`is ${row.access}: each caller gets the answer its class allows`, async () => {
-    const owner = await signedUp(subject, row.owner);
+    const owner = await signedUpAs(subject, row.owner);
     const request = await row.request(owner, subject);
     const anonymous = await subject.browser();
     const unchanged = await databaseState(subject);
@@ -55,6 +57,13 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
     if (row.access === 'merchant-only') {
       expectRefusal(await send(otherPersonal.browser, method, url, request), 403, errorCodes.notAuthorized, 'a personal user');
       await nothingWritten('a personal user');
+    }
+
+    if (row.access === 'operator') {
+      for (const [who, other] of [['a personal user', otherPersonal], ['a business user', otherBusiness]] as const) {
+        expectRefusal(await send(other.browser, method, url, request), 403, errorCodes.financeOperatorOnly, who);
+        await nothingWritten(who);
+      }
     }
 
     if (row.ownRecord) {

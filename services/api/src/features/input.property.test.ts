@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../test-app.ts';
 import { businessSignUp } from './accounts/fixtures.ts';
 import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
+import { signedUpOperator } from './operations/testing.ts';
 import { databaseState, expectRefusal, routeOf, routeTable, send, type RouteCase } from './route-table.ts';
 
 /**
@@ -16,16 +17,19 @@ let subject: TestApp;
 let anonymous: TestBrowser;
 let personal: SignedIn;
 let business: SignedIn;
+let operator: SignedIn;
 const generous = { max: 1_000_000, timeWindow: 60_000 };
 beforeAll(async () => {
   subject = await createTestApp({ ...testAppOptions, rateLimits: { login: generous, registration: generous, recovery: generous, passwordChange: generous, uploads: generous, recipientSearch: generous } });
   anonymous = await subject.browser();
   personal = await signedUp(subject, 'personal');
   business = await signedUp(subject, 'business');
+  operator = await signedUpOperator(subject);
 });
 afterAll(() => subject.close());
 
-const ownerOf = (row: RouteCase) => (row.owner === 'business' ? business : personal);
+const owners = () => ({ personal, business, operator });
+const ownerOf = (row: RouteCase) => owners()[row.owner];
 const senderOf = (row: RouteCase) => (row.access === 'public' ? anonymous : ownerOf(row).browser);
 
 const MISSING = Symbol('missing');

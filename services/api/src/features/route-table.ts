@@ -1,15 +1,18 @@
 import { addressResponse, bitcoinQuote, contactResponse, errorEnvelope, terminalResponse, uploadAvatarResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
 import { schemaColumns } from '@peeks/db';
+import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
+import { fund } from '../money-testing.ts';
 import type { TestApp, TestBrowser } from '../test-app.ts';
 import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
 import { addressForm } from './addresses/fixtures.ts';
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
 import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
+import { enteredDeposit, requestedWithdrawal, type Caller } from './operations/testing.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
 import { hook } from './webhooks/fixtures.ts';
 
@@ -19,7 +22,7 @@ import { hook } from './webhooks/fixtures.ts';
  * names it. The route-wide tests (authorization matrix, malformed input)
  * walk this table, and fail when the app serves a route it does not list.
  */
-export type Access = 'public' | 'signed-in' | 'merchant-only';
+export type Access = 'public' | 'signed-in' | 'merchant-only' | 'operator';
 
 export interface RouteRequest {
   query?: Record<string, string>;
@@ -32,8 +35,8 @@ export interface RouteRequest {
 
 export interface RouteCase {
   access: Access;
-  /** Whose request it is: a business user's for merchant routes and for routes that name a merchant. */
-  owner: 'personal' | 'business';
+  /** Whose request it is: a business user's for merchant routes and for routes that name a merchant, a finance operator's for the operations console. */
+  owner: Caller;
   /** A request the owner may make; for a record route it names a record made for it now. */
   request: (owner: SignedIn, subject: TestApp) => Promise<RouteRequest>;
   /** The request names the owner's own record or id: anyone else is answered 404. */
@@ -51,7 +54,7 @@ type Options = Partial<Pick<RouteCase, 'owner' | 'ownRecord' | 'optional' | 'bod
 function row(access: Access, request: (owner: SignedIn, subject: TestApp) => RouteRequest | Promise<RouteRequest>, options: Options = {}): RouteCase {
   return {
     access,
-    owner: access === 'merchant-only' ? 'business' : 'personal',
+    owner: access === 'merchant-only' ? 'business' : access === 'operator' ? 'operator' : 'personal',
     ownRecord: false,
     optional: [],
     bodyOptional: false,
@@ -107,6 +110,22 @@ async function newAvatar(owner: SignedIn): Promise<string> {
 }
 
 const processorCall = { csrfExempt: true };
+const ownerIdOf = (owner: SignedIn) => userOwnerId(owner.user.user_id);
+/** A deposit waiting for the transfer it names, as the clearing form would describe that transfer. */
+async function receivedTransfer(owner: SignedIn, subject: TestApp) {
+  const deposit = await enteredDeposit(subject, ownerIdOf(owner));
+  return { tx_id: deposit.txId, amount_received: deposit.amount, currency: deposit.currency, reference: deposit.reference };
+}
+async function newWithdrawal(owner: SignedIn, subject: TestApp): Promise<string> {
+  await fund(subject, ownerIdOf(owner), 20_00);
+  return requestedWithdrawal(subject, ownerIdOf(owner), 20_00);
+}
+/** A coin the owner holds, minted by a correction. */
+async function newCoin(owner: SignedIn, subject: TestApp): Promise<string> {
+  await fund(subject, ownerIdOf(owner), 10_00);
+  const coin = await subject.database.db.selectFrom('coins').select('serial').where('holder', '=', walletIdOf(ownerIdOf(owner), 'CON')).executeTakeFirstOrThrow();
+  return coin.serial;
+}
 
 const phoneRegions = ['phone_region', 'support_phone_region', 'contact_phone_region', 'owner_phone_region', 'address.address2'];
 
@@ -213,6 +232,18 @@ export const routeTable: Record<string, RouteCase> = {
     optional: ['currency'],
   }),
   'POST /api/account/withdraw': row('signed-in', async (owner) => body({ amount: 100, currency: 'USD', paymentMethodId: await storedBank(owner) }), ownRecord),
+  'GET /api/operations/deposits': row('operator', () => query({ method: 'interac', limit: 20 })),
+  'POST /api/operations/clear-deposit': row('operator', async (owner, subject) => body(await receivedTransfer(owner, subject))),
+  'POST /api/operations/reject-deposit': row('operator', async (owner, subject) => body({ tx_id: (await enteredDeposit(subject, ownerIdOf(owner))).txId, reason: 'No transfer arrived' })),
+  'GET /api/operations/withdrawals': row('operator', () => query({ currency: 'CON' })),
+  'POST /api/operations/process-withdrawal': row('operator', async (owner, subject) => body({ tx_id: await newWithdrawal(owner, subject), payout_reference: 'PAYOUT-1' })),
+  'POST /api/operations/fail-withdrawal': row('operator', async (owner, subject) => body({ tx_id: await newWithdrawal(owner, subject), reason: 'Card closed' })),
+  'POST /api/operations/correct-balance': row('operator', (owner) => body({ user_id: owner.user.user_id, currency: 'CON', amount: 10_00, reason: 'Goodwill credit' })),
+  'GET /api/operations/coin-trail': row('operator', async (owner, subject) => query({ serial: await newCoin(owner, subject) })),
+  'GET /api/operations/events': row('operator', () => query({ stream: 'ledger-', limit: 10 })),
+  'GET /api/operations/ledger-verify': row('operator', () => ({})),
+  'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
+  'GET /api/operations/platform-balances': row('operator', () => ({})),
 };
 
 /** 'POST /api/login' as its method and URL. */

@@ -39,16 +39,26 @@ export const ledger = fp(
  * is new.
  */
 export async function transactionIdFor(request: FastifyRequest, callerOwnerId: string): Promise<string> {
+  const key = idempotencyKeyOf(request);
+  if (key === null) return `tx_${randomBytes(16).toString('hex')}`;
+  const scope = `ledger:${callerOwnerId}`;
+  await recordIdempotencyKey(request.server.db, { scope, key, fingerprint: requestFingerprint(request) });
+  return `tx_${bytesToHex(sha256(utf8ToBytes(`${scope}\u0000${key}`))).slice(0, 32)}`;
+}
+
+/** The request's Idempotency-Key, or null without one; 400 for one that is not 1 to 255 printable ASCII characters. */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-  if (header === undefined) return `tx_${randomBytes(16).toString('hex')}`;
+  if (header === undefined) return null;
   if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
     throw refuse(400, errorCodes.invalidFormat, { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
   }
-  const scope = `ledger:${callerOwnerId}`;
-  const fingerprint = fingerprintRequest({ method: request.method, path: request.routeOptions.url ?? request.url, body: request.body ?? null });
-  await recordIdempotencyKey(request.server.db, { scope, key: header, fingerprint });
-  return `tx_${bytesToHex(sha256(utf8ToBytes(`${scope}\u0000${header}`))).slice(0, 32)}`;
+  return header;
 }
+
+/** What makes two requests with one Idempotency-Key the same request. */
+export const requestFingerprint = (request: FastifyRequest) =>
+  fingerprintRequest({ method: request.method, path: request.routeOptions.url ?? request.url, body: request.body ?? null });
 
 /**
  * Runs a ledger command for a request, with who asked and from where as the

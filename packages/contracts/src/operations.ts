@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { successEnvelope } from './envelope.ts';
+import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { optionalText, positiveId, say, text } from './fields.ts';
+import { currencyCode, transaction } from './transactions.ts';
+
+/**
+ * The operations console's calls (platform §6, issue 5 item 7): finance
+ * operators match e-mail transfer deposits, pay out withdrawals by hand,
+ * correct balances, and audit coins, events and the ledger itself.
+ */
+
+/** users.role of a finance operator; every other user has the role 'user'. */
+export const FINANCE_OPERATOR_ROLE = 'finance';
+
+/** The most rows one page of an operator list or of the event log answers. */
+export const OPERATIONS_PAGE_LIMIT = 200;
+export const OPERATIONS_PAGE_SIZE = 50;
+
+const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
+
+/** The e-mail transfer methods an operator matches by hand; bitcoin deposits are watched by a worker. */
+export const emailTransferMethods = ['interac', 'zelle'] as const;
+
+const txId = (label = 'Transaction Id') => text(label, { max: 128 });
+const reason = text('Reason', { max: 256 });
+
+/** A query string number (query values are text), 0 to `max`. */
+const queryNumber = (label: string, max: number) =>
+  z
+    .string({ error: say.valid(label) })
+    .regex(/^\d{1,15}$/, say.valid(label))
+    .transform(Number)
+    .refine((value) => value <= max, say.valid(label));
+
+const queryTime = (label: string) => z.iso.datetime({ offset: true, error: say.valid(label) }).transform((value) => new Date(value));
+
+const page = {
+  offset: queryNumber('offset', 1_000_000).default(0),
+  limit: queryNumber('limit', OPERATIONS_PAGE_LIMIT)
+    .refine((value) => value >= 1, say.valid('limit'))
+    .default(OPERATIONS_PAGE_SIZE),
+};
+
+/** Entered between `from` (inclusive) and `to` (exclusive), when given. */
+const period = { from: queryTime('from').optional(), to: queryTime('to').optional() };
+
+/** GET /api/operations/deposits: pending e-mail transfer deposits, oldest first (the order they are worked). */
+export const pendingDepositsQuery = z.object(
+  {
+    method: z.enum(emailTransferMethods, { error: say.select('Method') }).optional(),
+    /** Part of the reference memo, in any letter case. */
+    reference: optionalText('Reference', 64),
+    user_id: queryNumber('user_id', Number.MAX_SAFE_INTEGER).optional(),
+    ...period,
+    ...page,
+  },
+  invalidArguments,
+);
+
+const money = z.object({ amount: z.number().int(), currency: currencyCode });
+
+export const pendingDeposit = z.object({
+  tx_id: z.string(),
+  entry_date: z.string(),
+  expires_at: z.string().nullable(),
+  method: z.string(),
+  reference: z.string().nullable(),
+  /** What the user said they would send, outside the ledger: what the operator must see arrive. */
+  payment: money,
+  /** The coins it buys (CON minor units), credited when cleared. */
+  coins: z.number().int(),
+  /** The ledger's owner the coins go to; a user's also by id, username and e-mail. */
+  owner_id: z.string(),
+  user_id: z.number().int().nullable(),
+  username: z.string().nullable(),
+  email: z.string().nullable(),
+});
+export type PendingDeposit = z.infer<typeof pendingDeposit>;
+export const pendingDepositsResponse = successEnvelope({ deposits: z.array(pendingDeposit), total: z.number().int() });
+
+/** A whole number of minor units, with the catalogue's amount codes (4040, 4041) for what is wrong with it. */
+const minorUnits = (isAllowed: (value: number) => boolean, notAllowed: { code: number; message: string }) =>
+  z
+    .number({ error: say.enter('amount') })
+    .refine(Number.isSafeInteger, { error: errorCatalogue[errorCodes.invalidAmount], params: { code: errorCodes.invalidAmount } })
+    .refine(isAllowed, { error: notAllowed.message, params: { code: notAllowed.code } });
+
+const receivedAmount = minorUnits((value) => value > 0, { code: errorCodes.amountNotPositive, message: errorCatalogue[errorCodes.amountNotPositive] });
+
+/**
+ * POST /api/operations/clear-deposit: what the operator sees in the bank's
+ * notice of the transfer. It must match the deposit, or nothing is credited.
+ */
+export const clearDepositRequest = z.object(
+  { tx_id: txId(), amount_received: receivedAmount, currency: currencyCode, reference: text('Reference', { max: 64 }) },
+  invalidArguments,
+);
+export type ClearDepositRequest = z.infer<typeof clearDepositRequest>;
+
+/** POST /api/operations/reject-deposit */
+export const rejectDepositRequest = z.object({ tx_id: txId(), reason }, invalidArguments);
+
+/** GET /api/operations/withdrawals: pending withdrawals, oldest first. */
+export const pendingWithdrawalsQuery = z.object(
+  {
+    user_id: queryNumber('user_id', Number.MAX_SAFE_INTEGER).optional(),
+    merchant_id: queryNumber('merchant_id', Number.MAX_SAFE_INTEGER).optional(),
+    currency: currencyCode.optional(),
+    ...period,
+    ...page,
+  },
+  invalidArguments,
+);
+
+export const pendingWithdrawal = z.object({
+  tx_id: z.string(),
+  entry_date: z.string(),
+  amount: z.number().int(),
+  currency: currencyCode,
+  owner_id: z.string(),
+  user_id: z.number().int().nullable(),
+  merchant_id: z.number().int().nullable(),
+  destination: z.string().nullable(),
+  payment_method: z.string().nullable(),
+});
+export type PendingWithdrawal = z.infer<typeof pendingWithdrawal>;
+export const pendingWithdrawalsResponse = successEnvelope({ withdrawals: z.array(pendingWithdrawal), total: z.number().int() });
+
+/** POST /api/operations/process-withdrawal: paid out, with the payout's reference at the bank or card network. */
+export const processWithdrawalRequest = z.object({ tx_id: txId(), payout_reference: text('Payout Reference', { max: 128 }) }, invalidArguments);
+/** POST /api/operations/fail-withdrawal: not paid out; the reserved money returns to the wallet. */
+export const failWithdrawalRequest = z.object({ tx_id: txId(), reason }, invalidArguments);
+
+/**
+ * POST /api/operations/correct-balance: a signed amount (positive credits,
+ * negative debits) on one user's or one merchant's wallet in `currency`.
+ */
+export const correctBalanceRequest = z
+  .object(
+    {
+      user_id: positiveId(say.valid('User')).optional(),
+      merchant_id: positiveId(say.valid('Merchant')).optional(),
+      currency: currencyCode,
+      amount: minorUnits((value) => value !== 0, { code: errorCodes.invalidAmount, message: errorCatalogue[errorCodes.invalidAmount] }),
+      reason,
+    },
+    invalidArguments,
+  )
+  .refine((value) => (value.user_id === undefined) !== (value.merchant_id === undefined), {
+    error: 'Please select either a user or a merchant',
+    path: ['user_id'],
+  });
+export type CorrectBalanceRequest = z.infer<typeof correctBalanceRequest>;
+
+/** An operator's answer about one ledger transaction: as the wallet it concerns sees it. */
+export const operationResponse = successEnvelope({ transaction });
+
+/** GET /api/operations/coin-trail?serial= */
+export const coinTrailQuery = z.object({ serial: text('Serial', { max: 64 }) }, invalidArguments);
+
+export const coinTrailStep = z.object({
+  serial: z.string(),
+  action: z.string(),
+  value: z.number().int(),
+  from_account: z.string().nullable(),
+  to_account: z.string().nullable(),
+  parent_serial: z.string().nullable(),
+  from_serial: z.string(),
+  /** The event behind the step. */
+  tx_id: z.string(),
+  event_position: z.number().int(),
+  event_type: z.string(),
+  event_time: z.string(),
+});
+export const coinTrailResponse = successEnvelope({ serial: z.string(), trail: z.array(coinTrailStep) });
+
+/**
+ * GET /api/operations/events: the event log, newest first. `before` is the
+ * position to continue below (the previous page's `next_before`).
+ */
+export const eventLogQuery = z.object(
+  {
+    /** Streams whose id starts with this: `ledger-` for every transaction, `wallet-wallet:user-7:` for one owner's wallets. */
+    stream: optionalText('Stream', 200),
+    type: optionalText('Type', 100),
+    ...period,
+    before: queryNumber('before', Number.MAX_SAFE_INTEGER).optional(),
+    limit: page.limit,
+  },
+  invalidArguments,
+);
+
+export const loggedEvent = z.object({
+  position: z.number().int(),
+  stream_id: z.string(),
+  stream_version: z.number().int(),
+  type: z.string(),
+  data: z.record(z.string(), z.unknown()),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  hash: z.string(),
+});
+export const eventLogResponse = successEnvelope({ events: z.array(loggedEvent), next_before: z.number().int().nullable() });
+
+/** The last `ledger:verify` run the API started, and whether one is running. */
+export const ledgerVerification = z.object({
+  state: z.enum(['never run', 'running', 'finished', 'crashed']),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** Null until a run has finished. */
+  ok: z.boolean().nullable(),
+  /** The report as `npm run ledger:verify` prints it, or what stopped the run. */
+  report: z.string().nullable(),
+});
+export type LedgerVerification = z.infer<typeof ledgerVerification>;
+/** `started`: false when a run was already going, which this request then reports on instead. */
+export const ledgerVerificationResponse = successEnvelope({ verification: ledgerVerification });
+export const ledgerVerificationStartResponse = successEnvelope({ started: z.boolean(), verification: ledgerVerification });
+
+export const platformBalance = z.object({ account_id: z.string(), currency: z.string(), balance: z.number().int(), entries: z.number().int() });
+/** `as_of`: when the asynchronous projection last caught up (null: never yet). */
+export const platformBalancesResponse = successEnvelope({ balances: z.array(platformBalance), as_of: z.string().nullable() });

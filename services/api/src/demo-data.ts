@@ -1,0 +1,97 @@
+import { businessRegistration } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import { DEFAULT_RATE_MICROS, merchantOwnerId, userOwnerId, type LedgerCommand } from '@peeks/ledger';
+import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
+import { sql, type Kysely } from 'kysely';
+import { businessSignUp } from './features/accounts/fixtures.ts';
+import { hashPassword } from './features/accounts/password.ts';
+import { createBusinessUser } from './features/accounts/queries.ts';
+import { makeFinanceOperator } from './features/operations/operator.ts';
+import { createStaffUser, generatedPassword, staffSignUp } from './features/operations/staff-accounts.ts';
+
+export interface DemoAccount {
+  role: 'personal user' | 'merchant user' | 'finance operator';
+  username: string;
+  email: string;
+  /** Generated now; stored only as a hash, so this is the one chance to show it. */
+  password: string;
+}
+
+// Any constant: it only has to be the same in every process that might seed.
+const DEMO_LOCK = 0x5045454b;
+
+/**
+ * The demo accounts of platform §3, made on the first start with an empty
+ * database (no users): a personal user, a merchant user and a finance
+ * operator, each with a fresh random password, and a little history
+ * (corrections funding them, transfers between them, an e-mail transfer
+ * deposit waiting for the operator). Returns the accounts to print once, or
+ * null when the database already has users. A lock keeps two processes
+ * starting together from both seeding.
+ */
+export async function createDemoData(db: Kysely<Database>, settings: LedgerSettings, now: Date): Promise<DemoAccount[] | null> {
+  return db.connection().execute(async (connection) => {
+    await sql`SELECT pg_advisory_lock(${DEMO_LOCK})`.execute(connection);
+    try {
+      const anyone = await db.selectFrom('users').select('user_id').limit(1).executeTakeFirst();
+      return anyone ? null : await seed(db, settings, now);
+    } finally {
+      await sql`SELECT pg_advisory_unlock(${DEMO_LOCK})`.execute(connection);
+    }
+  });
+}
+
+function signUpOf(username: string, email: string) {
+  const signUp = staffSignUp(username, email);
+  if (!signUp.success) throw new Error(`demo account ${username} breaks the registration rules: ${signUp.error.message}`);
+  return signUp.data;
+}
+
+async function seed(db: Kysely<Database>, settings: LedgerSettings, now: Date): Promise<DemoAccount[]> {
+  const personal = signUpOf('demo_personal', 'demo.personal@example.com');
+  const personalId = await createStaffUser(db, personal, now);
+  const finance = signUpOf('demo_finance', 'demo.finance@example.com');
+  const financeId = await createStaffUser(db, finance, now);
+  await makeFinanceOperator(db, financeId, now);
+  const merchantPassword = generatedPassword();
+  const merchant = businessRegistration.parse(
+    businessSignUp({ username: 'demo_merchant', email: 'demo.merchant@example.com', password: merchantPassword, confirm_password: merchantPassword, name: 'Demo Coffee', dba: 'Demo Coffee Ltd' }),
+  );
+  const { userId: merchantUserId, merchantId } = await createBusinessUser(db, merchant, await hashPassword(merchantPassword), now);
+
+  const ann = userOwnerId(personalId);
+  const shopOwner = userOwnerId(merchantUserId);
+  const shop = merchantOwnerId(merchantId);
+  const operator = userOwnerId(financeId);
+  const correction = (txId: string, ownerId: string, amount: number, currency: 'CON' | 'USD' | 'CAD', reason: string): LedgerCommand =>
+    ({ type: 'CorrectBalance', txId, ownerId, amount, currency, reason, operatorId: operator });
+  const transfer = (txId: string, kind: 'P2P' | 'PURCHASE', fromOwnerId: string, toOwnerId: string, amount: number, memo: string): LedgerCommand =>
+    ({ type: 'Transfer', txId, kind, fromOwnerId, toOwnerId, amount, fee: 0, currency: 'CON', memo });
+  const history: LedgerCommand[] = [
+    correction('demo-fund-personal-con', ann, 500_00, 'CON', 'Demo opening balance'),
+    correction('demo-fund-personal-usd', ann, 200_00, 'USD', 'Demo opening balance'),
+    correction('demo-fund-merchant-user-con', shopOwner, 120_00, 'CON', 'Demo opening balance'),
+    correction('demo-fund-merchant-cad', shop, 75_00, 'CAD', 'Demo opening balance'),
+    transfer('demo-coffee-beans', 'PURCHASE', ann, shop, 25_00, 'Coffee beans'),
+    transfer('demo-lunch', 'P2P', ann, shopOwner, 40_00, 'Lunch'),
+    transfer('demo-concert-tickets', 'P2P', shopOwner, ann, 15_50, 'Concert tickets'),
+    {
+      type: 'EnterDeposit', txId: 'demo-interac-deposit', ownerId: ann, method: 'interac', payment: { amount: 50_00, currency: 'CAD' },
+      rateMicros: DEFAULT_RATE_MICROS, reference: 'PKSDEMO1', expiresAt: null,
+    },
+  ];
+  // One after another: each transfer spends what a correction before it put there.
+  for (const command of history) await executeLedgerCommand(db, command, settings, { actor: operator });
+
+  return [
+    { role: 'personal user', username: personal.username, email: personal.email, password: personal.password },
+    { role: 'merchant user', username: merchant.username, email: merchant.email, password: merchantPassword },
+    { role: 'finance operator', username: finance.username, email: finance.email, password: finance.password },
+  ];
+}
+
+/** The demo accounts as the start prints them, once. */
+export function describeDemoAccounts(accounts: readonly DemoAccount[]): string {
+  const lines = accounts.map((account) => `  ${account.role.padEnd(17)} ${account.username.padEnd(14)} ${account.password}   (${account.email})`);
+  return ['', 'Demo accounts (shown only now; passwords are stored hashed):', ...lines, ''].join('\n');
+}

@@ -1,0 +1,169 @@
+import { emailTransferMethods, type PendingDeposit, type PendingWithdrawal } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import { isCurrency, merchantOwnerId, ownerOf, userOwnerId, type Currency } from '@peeks/ledger';
+import { sql, type Kysely } from 'kysely';
+
+interface Period {
+  from?: Date | undefined;
+  to?: Date | undefined;
+}
+interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** `text` matched literally inside a LIKE pattern: its own % and _ are not wildcards. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+const currencyOf = (code: string): Currency => {
+  if (!isCurrency(code)) throw new Error(`not a ledger currency: ${code}`);
+  return code;
+};
+
+/**
+ * E-mail transfer deposits (any state) with what the user said they would
+ * send, which only the DepositEntered event keeps (the read model holds the
+ * coins it buys), and the user it is for.
+ */
+function emailDeposits(db: Kysely<Database>) {
+  return db
+    .selectFrom('ledger_transactions as tx')
+    .innerJoin('events as entered', (join) => join.on(sql<boolean>`entered.stream_id = 'ledger-' || tx.tx_id`).on('entered.stream_version', '=', 1))
+    .leftJoin('users', (join) => join.on(sql<boolean>`users.user_id = substring(tx.payee_owner_id from '^user-(\\d{1,15})$')::bigint`))
+    .where('tx.tx_class', '=', 'DepositEntered')
+    .where('tx.payment_method_type', 'in', emailTransferMethods)
+    .select([
+      'tx.tx_id', 'tx.state', 'tx.entry_date', 'tx.expires_at', 'tx.payment_method_type as method', 'tx.reference', 'tx.amount as coins', 'tx.payee_owner_id',
+      sql<string>`entered.data->'payment'->>'amount'`.as('payment_amount'),
+      sql<string>`entered.data->'payment'->>'currency'`.as('payment_currency'),
+      'users.user_id', 'users.username', 'users.email',
+    ]);
+}
+
+type DepositRow = Awaited<ReturnType<ReturnType<typeof emailDeposits>['executeTakeFirstOrThrow']>>;
+
+export type EmailDeposit = PendingDeposit & { state: string };
+
+const toDeposit = (row: DepositRow): PendingDeposit => ({
+  tx_id: row.tx_id,
+  entry_date: row.entry_date.toISOString(),
+  expires_at: row.expires_at?.toISOString() ?? null,
+  method: row.method ?? '',
+  reference: row.reference,
+  payment: { amount: Number(row.payment_amount), currency: currencyOf(row.payment_currency) },
+  coins: row.coins,
+  owner_id: row.payee_owner_id ?? '',
+  user_id: row.user_id ?? null,
+  username: row.username ?? null,
+  email: row.email ?? null,
+});
+
+/** Pending e-mail transfer deposits, oldest first: the order they are worked through. */
+export async function pendingDeposits(
+  db: Kysely<Database>,
+  filters: Period & Page & { method?: (typeof emailTransferMethods)[number] | undefined; reference?: string | undefined; user_id?: number | undefined },
+): Promise<{ deposits: PendingDeposit[]; total: number }> {
+  let query = emailDeposits(db).where('tx.state', '=', 'pending');
+  if (filters.method) query = query.where('tx.payment_method_type', '=', filters.method);
+  if (filters.reference) query = query.where('tx.reference', 'ilike', `%${likeLiteral(filters.reference)}%`);
+  if (filters.user_id !== undefined) query = query.where('tx.payee_owner_id', '=', userOwnerId(filters.user_id));
+  if (filters.from) query = query.where('tx.entry_date', '>=', filters.from);
+  if (filters.to) query = query.where('tx.entry_date', '<', filters.to);
+  const [rows, count] = await Promise.all([
+    query.orderBy('tx.entry_date').orderBy('tx.tx_id').offset(filters.offset).limit(filters.limit).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { deposits: rows.map(toDeposit), total: count.total };
+}
+
+/** An e-mail transfer deposit in any state, or undefined: a bitcoin or card deposit is not one. */
+export async function findEmailDeposit(db: Kysely<Database>, txId: string): Promise<EmailDeposit | undefined> {
+  const row = await emailDeposits(db).where('tx.tx_id', '=', txId).executeTakeFirst();
+  return row && { ...toDeposit(row), state: row.state };
+}
+
+function withdrawals(db: Kysely<Database>) {
+  return db
+    .selectFrom('ledger_transactions')
+    .where('tx_class', '=', 'WithdrawalRequested')
+    .select(['tx_id', 'state', 'entry_date', 'amount', 'currency', 'payer_owner_id', 'payment_method_type', 'payment_method_id']);
+}
+
+type WithdrawalRow = Awaited<ReturnType<ReturnType<typeof withdrawals>['executeTakeFirstOrThrow']>>;
+
+function toWithdrawal(row: WithdrawalRow): PendingWithdrawal {
+  const ownerId = row.payer_owner_id ?? '';
+  const owner = ownerOf(ownerId);
+  return {
+    tx_id: row.tx_id,
+    entry_date: row.entry_date.toISOString(),
+    amount: row.amount,
+    currency: currencyOf(row.currency),
+    owner_id: ownerId,
+    user_id: owner?.kind === 'user' ? owner.id : null,
+    merchant_id: owner?.kind === 'merchant' ? owner.id : null,
+    destination: row.payment_method_type,
+    payment_method: row.payment_method_id,
+  };
+}
+
+/** Pending withdrawals, oldest first. */
+export async function pendingWithdrawals(
+  db: Kysely<Database>,
+  filters: Period & Page & { user_id?: number | undefined; merchant_id?: number | undefined; currency?: Currency | undefined },
+): Promise<{ withdrawals: PendingWithdrawal[]; total: number }> {
+  let query = withdrawals(db).where('state', '=', 'pending');
+  if (filters.user_id !== undefined) query = query.where('payer_owner_id', '=', userOwnerId(filters.user_id));
+  if (filters.merchant_id !== undefined) query = query.where('payer_owner_id', '=', merchantOwnerId(filters.merchant_id));
+  if (filters.currency) query = query.where('currency', '=', filters.currency);
+  if (filters.from) query = query.where('entry_date', '>=', filters.from);
+  if (filters.to) query = query.where('entry_date', '<', filters.to);
+  const [rows, count] = await Promise.all([
+    query.orderBy('entry_date').orderBy('tx_id').offset(filters.offset).limit(filters.limit).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { withdrawals: rows.map(toWithdrawal), total: count.total };
+}
+
+/** A withdrawal in any state, or undefined. */
+export async function findWithdrawal(db: Kysely<Database>, txId: string): Promise<(PendingWithdrawal & { state: string }) | undefined> {
+  const row = await withdrawals(db).where('tx_id', '=', txId).executeTakeFirst();
+  return row && { ...toWithdrawal(row), state: row.state };
+}
+
+/**
+ * The event log, newest first, below position `before`. Keyset paging on
+ * the position: a page never shifts when events are appended meanwhile.
+ */
+export async function eventLog(
+  db: Kysely<Database>,
+  filters: Period & { stream?: string | undefined; type?: string | undefined; before?: number | undefined; limit: number },
+) {
+  let query = db.selectFrom('events').select(['position', 'stream_id', 'stream_version', 'type', 'data', 'metadata', 'created_at', 'hash']);
+  if (filters.stream) query = query.where('stream_id', 'like', `${likeLiteral(filters.stream)}%`);
+  if (filters.type) query = query.where('type', '=', filters.type);
+  if (filters.from) query = query.where('created_at', '>=', filters.from);
+  if (filters.to) query = query.where('created_at', '<', filters.to);
+  if (filters.before !== undefined) query = query.where('position', '<', filters.before);
+  // One row more than asked tells whether there is a next page.
+  const rows = await query.orderBy('position', 'desc').limit(filters.limit + 1).execute();
+  const page = rows.slice(0, filters.limit);
+  return {
+    events: page.map((row) => ({
+      ...row,
+      data: row.data as Record<string, unknown>,
+      metadata: row.metadata as Record<string, unknown>,
+      created_at: row.created_at.toISOString(),
+    })),
+    next_before: rows.length > filters.limit ? (page.at(-1)?.position ?? null) : null,
+  };
+}
+
+/** The platform's own accounts as the asynchronous projection has them, and when it last caught up. */
+export async function platformBalanceSheet(db: Kysely<Database>, projectionName: string) {
+  const [balances, checkpoint] = await Promise.all([
+    db.selectFrom('platform_balances').selectAll().orderBy('account_id').execute(),
+    db.selectFrom('projection_checkpoints').select('updated_at').where('name', '=', projectionName).executeTakeFirst(),
+  ]);
+  return { balances, as_of: checkpoint?.updated_at.toISOString() ?? null };
+}
