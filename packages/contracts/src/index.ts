@@ -8,6 +8,7 @@ export * from './fields.ts';
 export * from './health.ts';
 export * from './ledger-types.ts';
 export * from './merchants.ts';
+export * from './payments.ts';
 export * from './profile.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';

@@ -11,6 +11,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
+import { sendFundRoutes } from './features/send-fund/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
@@ -92,6 +93,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(agreementRoutes);
+  await app.register(sendFundRoutes);
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;

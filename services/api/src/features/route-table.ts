@@ -1,14 +1,16 @@
 import { addressResponse, contactResponse, errorEnvelope, terminalResponse, uploadAvatarResponse, webhookCreatedResponse, type ErrorCode } from '@peeks/contracts';
 import { schemaColumns } from '@peeks/db';
+import { userOwnerId } from '@peeks/ledger';
 import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
 import type { TestApp, TestBrowser } from '../test-app.ts';
 import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
+import { fund } from '../money-testing.ts';
 import { addressForm } from './addresses/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
-import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
+import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants/testing.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
 import { hook } from './webhooks/fixtures.ts';
 
@@ -100,6 +102,12 @@ async function newAvatar(owner: SignedIn): Promise<string> {
   return uploadAvatarResponse.parse(response.json()).avatar;
 }
 
+/** The owner with coins in the wallet, and the global id of someone to pay. */
+async function payerAndPayee(owner: SignedIn, subject: TestApp): Promise<string> {
+  await fund(subject, userOwnerId(owner.user.user_id), 100_000);
+  return (await signedUp(subject, 'personal')).user.guser_id;
+}
+
 const phoneRegions = ['phone_region', 'support_phone_region', 'contact_phone_region', 'owner_phone_region', 'address.address2'];
 
 export const routeTable: Record<string, RouteCase> = {
@@ -175,6 +183,10 @@ export const routeTable: Record<string, RouteCase> = {
     optional: ['merchant_id'],
   }),
   'POST /api/webhook/delete-webhook': row('merchant-only', async (owner) => body({ webhook_id: await newWebhook(owner) }), ownRecord),
+
+  'POST /api/account/send-fund': row('signed-in', async (owner, subject) => body({ guser_id: await payerAndPayee(owner, subject), amount: 250, currency: 'CON' }), {
+    optional: ['currency'],
+  }),
 };
 
 /** 'POST /api/login' as its method and URL. */
