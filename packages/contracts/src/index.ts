@@ -1,6 +1,7 @@
 export * from './accounts.ts';
 export * from './addresses.ts';
 export * from './agreements.ts';
+export * from './checkout.ts';
 export * from './contacts.ts';
 export * from './envelope.ts';
 export * from './error-codes.ts';

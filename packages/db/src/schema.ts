@@ -34,6 +34,7 @@ export interface Database {
   webhooks: WebhooksTable;
   user_avatars: UserAvatarsTable;
   user_documents: UserDocumentsTable;
+  checkout_sessions: CheckoutSessionsTable;
 }
 
 export interface StreamsTable {
@@ -388,6 +389,22 @@ export interface UserAvatarsTable {
   uploaded_at: Date;
 }
 
+/** A merchant's cart waiting to be paid; paid exactly when the ledger has `tx_id` (migration 0020). */
+export interface CheckoutSessionsTable {
+  checkout_id: Generated<number>;
+  merchant_id: number;
+  created_by: number;
+  token_hash: Buffer;
+  tx_id: string;
+  /** The cart lines, [{sku, name, price}]: written as JSON text, read back parsed. */
+  cart: ColumnType<unknown, string, never>;
+  total: number;
+  currency: string;
+  success_url: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
 /** Identity documents: never served publicly, every query scoped by user_id. */
 export interface UserDocumentsTable {
   document_id: Generated<number>;
@@ -480,5 +497,8 @@ export const schemaColumns = {
   user_documents: columnsOf<UserDocumentsTable>()([
     'document_id', 'user_id', 'merchant_id', 'document_type', 'document_number', 'issuing_country', 'issue_date', 'expiry_date',
     'content', 'content_type', 'sha256', 'uploaded_at',
+  ]),
+  checkout_sessions: columnsOf<CheckoutSessionsTable>()([
+    'checkout_id', 'merchant_id', 'created_by', 'token_hash', 'tx_id', 'cart', 'total', 'currency', 'success_url', 'created_at', 'expires_at',
   ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
+import { checkoutRoutes } from './features/checkout/routes.ts';
 import { contactRoutes } from './features/contacts/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
@@ -94,6 +95,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(merchantRoutes);
   await app.register(agreementRoutes);
   await app.register(sendFundRoutes);
+  await app.register(checkoutRoutes);
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
