@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -28,6 +28,11 @@ import { createScratchDatabase, percentile } from './bench-kit.ts';
  * load hits both alike. BENCH_SECONDS sets the length of each side (default
  * 20), BENCH_CONNECTIONS the concurrency (64), BENCH_LOG_LEVEL the server's
  * log level (warn; `info` logs a line per request).
+ *
+ * BENCH_SERVE=1 stops after the set-up instead: the API keeps running and
+ * the users' guser_id, session cookie and CSRF token are written to
+ * .data/bench/send-fund-users.json for `k6 run load/k6/send-fund.js`, the
+ * same scenario for k6 users, until Ctrl-C.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
@@ -40,6 +45,7 @@ const PURCHASE_CENTS = 500_00;
 const MAX_TRANSFER = 500;
 const PASSWORD = 'Bench1234';
 const TARGET = { ratio: 0.6, p99Ms: 100, serverMb: 300 };
+const SERVE = process.env.BENCH_SERVE === '1';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -218,6 +224,19 @@ function serverMemoryMb(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** Leaves the API up for k6 with the users' sessions in a file, until SIGINT or SIGTERM. */
+async function serveForK6(port: number, users: readonly User[]): Promise<void> {
+  const file = path.resolve(ROOT, '.data/bench/send-fund-users.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(users.map(({ guserId, cookie, csrfToken }) => ({ guser_id: guserId, cookie, csrf_token: csrfToken }))));
+  console.warn(`API on http://127.0.0.1:${port}; users in ${file}`);
+  console.warn(`run: k6 run -e BASE_URL=http://127.0.0.1:${port} -e USERS_FILE=${file} load/k6/send-fund.js   (Ctrl-C here when done)`);
+  await new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
 // ---------------------------------------------------------------------------
 
 async function forEachConcurrently<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
@@ -272,6 +291,10 @@ async function main(): Promise<void> {
     const users = await forEachConcurrently(USERS, SIGN_UP_CONCURRENCY, (index) => signUp(port, index));
     const purchased = await fundAll(handle.db, users);
     console.warn(`${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}`);
+    if (SERVE) {
+      await serveForK6(port, users);
+      return;
+    }
 
     const overHttp = httpSendFund(port, users);
     const inProcess = ledgerSendFund(handle.db, users);
