@@ -27,7 +27,10 @@ import { createScratchDatabase, percentile } from './bench-kit.ts';
  * same concurrency. The two alternate in halves so drift in the machine's
  * load hits both alike. BENCH_SECONDS sets the length of each side (default
  * 20), BENCH_CONNECTIONS the concurrency (64), BENCH_LOG_LEVEL the server's
- * log level (warn; `info` logs a line per request).
+ * log level (warn; `info` logs a line per request), BENCH_USERS the number
+ * of users (400), and BENCH_IDEMPOTENCY_KEYS=off leaves the keys out (each
+ * key is one more committed INSERT per request, which the in-process side
+ * does not do).
  *
  * BENCH_SERVE=1 stops after the set-up instead: the API keeps running and
  * the users' guser_id, session cookie and CSRF token are written to
@@ -46,6 +49,7 @@ const MAX_TRANSFER = 500;
 const PASSWORD = 'Bench1234';
 const TARGET = { ratio: 0.6, p99Ms: 100, serverMb: 300 };
 const SERVE = process.env.BENCH_SERVE === '1';
+const IDEMPOTENCY_KEYS = process.env.BENCH_IDEMPOTENCY_KEYS !== 'off';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -61,6 +65,8 @@ interface Measurement {
   latenciesMs: number[];
   refused: number;
   failed: number;
+  /** CPU time of the Node process doing the work (the server, or this one in process), per completed transfer. */
+  nodeCpuMsEach: number;
 }
 
 // ---------------------------------------------------------------------------
@@ -126,7 +132,8 @@ type Outcome = 'done' | 'refused' | 'failed';
 function httpSendFund(port: number, users: readonly User[]): () => Promise<Outcome> {
   return async () => {
     const [from, to] = pickPair(users);
-    const answer = await request(port, 'POST', '/api/account/send-fund', { cookie: from.cookie, 'x-csrf-token': from.csrfToken, 'idempotency-key': randomUUID() }, { guser_id: to.guserId, amount: randomAmount() });
+    const headers = { cookie: from.cookie, 'x-csrf-token': from.csrfToken, ...(IDEMPOTENCY_KEYS ? { 'idempotency-key': randomUUID() } : {}) };
+    const answer = await request(port, 'POST', '/api/account/send-fund', headers, { guser_id: to.guserId, amount: randomAmount() });
     return answer.status === 200 ? 'done' : answer.status === 422 ? 'refused' : 'failed';
   };
 }
@@ -149,7 +156,8 @@ function ledgerSendFund(db: Kysely<Database>, users: readonly User[]): () => Pro
 }
 
 /** `callers` loops of `operation` for `seconds`; only completed transfers count towards the rate and latencies. */
-async function measure(callers: number, seconds: number, operation: () => Promise<Outcome>): Promise<Measurement> {
+async function measure(callers: number, seconds: number, operation: () => Promise<Outcome>, cpuMs: () => number): Promise<Measurement> {
+  const cpuBefore = cpuMs();
   const latenciesMs: number[] = [];
   let refused = 0;
   let failed = 0;
@@ -166,7 +174,8 @@ async function measure(callers: number, seconds: number, operation: () => Promis
       }
     }),
   );
-  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs: latenciesMs.sort((a, b) => a - b), refused, failed };
+  const perSecond = latenciesMs.length / ((performance.now() - started) / 1000);
+  return { perSecond, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, failed, nodeCpuMsEach: (cpuMs() - cpuBefore) / Math.max(1, latenciesMs.length) };
 }
 
 const combine = (parts: readonly Measurement[]): Measurement => ({
@@ -174,6 +183,7 @@ const combine = (parts: readonly Measurement[]): Measurement => ({
   latenciesMs: parts.flatMap((part) => part.latenciesMs).sort((a, b) => a - b),
   refused: parts.reduce((sum, part) => sum + part.refused, 0),
   failed: parts.reduce((sum, part) => sum + part.failed, 0),
+  nodeCpuMsEach: parts.reduce((sum, part) => sum + part.nodeCpuMsEach, 0) / parts.length,
 });
 
 // ---------------------------------------------------------------------------
@@ -216,6 +226,18 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
   }
   throw new Error(`the API did not answer /api/health within 60 s:\n${output()}`);
 }
+
+/** CPU time (user + system) a process has used, in ms, from /proc (in USER_HZ ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const ownCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
 
 /** The server's resident memory now and its high-water mark (VmHWM), in MB, from /proc. */
 function serverMemoryMb(pid: number): { rss: number; peak: number } {
@@ -272,7 +294,7 @@ async function conservedTotal(db: Kysely<Database>): Promise<number> {
 
 const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
 const row = (name: string, m: Measurement) =>
-  `${name.padEnd(26)} |${format(m.perSecond)} |${format(percentile(m.latenciesMs, 50), 2)} |${format(percentile(m.latenciesMs, 95), 2)} |${format(percentile(m.latenciesMs, 99), 2)} |${String(m.refused).padStart(8)} |${String(m.failed).padStart(7)}`;
+  `${name.padEnd(26)} |${format(m.perSecond)} |${format(percentile(m.latenciesMs, 50), 2)} |${format(percentile(m.latenciesMs, 95), 2)} |${format(percentile(m.latenciesMs, 99), 2)} |${String(m.refused).padStart(8)} |${String(m.failed).padStart(7)} |${format(m.nodeCpuMsEach, 3)}`;
 
 async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
@@ -290,7 +312,7 @@ async function main(): Promise<void> {
     const started = performance.now();
     const users = await forEachConcurrently(USERS, SIGN_UP_CONCURRENCY, (index) => signUp(port, index));
     const purchased = await fundAll(handle.db, users);
-    console.warn(`${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}`);
+    console.warn(`${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}, Idempotency-Key ${IDEMPOTENCY_KEYS ? 'on every request' : 'off'}`);
     if (SERVE) {
       await serveForK6(port, users);
       return;
@@ -299,16 +321,17 @@ async function main(): Promise<void> {
     const overHttp = httpSendFund(port, users);
     const inProcess = ledgerSendFund(handle.db, users);
     console.warn(`send-fund at ${CONNECTIONS} connections over loopback HTTP vs the same transfers through the ledger in process, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up`);
-    await measure(CONNECTIONS, WARM_UP_SECONDS, overHttp);
-    await measure(CONNECTIONS, WARM_UP_SECONDS, inProcess);
-    const httpParts = [await measure(CONNECTIONS, SECONDS / 2, overHttp)];
-    const ledgerParts = [await measure(CONNECTIONS, SECONDS / 2, inProcess), await measure(CONNECTIONS, SECONDS / 2, inProcess)];
-    httpParts.push(await measure(CONNECTIONS, SECONDS / 2, overHttp));
+    const serverCpuMs = () => (api.child.pid === undefined ? Number.NaN : processCpuMs(api.child.pid));
+    await measure(CONNECTIONS, WARM_UP_SECONDS, overHttp, serverCpuMs);
+    await measure(CONNECTIONS, WARM_UP_SECONDS, inProcess, ownCpuMs);
+    const httpParts = [await measure(CONNECTIONS, SECONDS / 2, overHttp, serverCpuMs)];
+    const ledgerParts = [await measure(CONNECTIONS, SECONDS / 2, inProcess, ownCpuMs), await measure(CONNECTIONS, SECONDS / 2, inProcess, ownCpuMs)];
+    httpParts.push(await measure(CONNECTIONS, SECONDS / 2, overHttp, serverCpuMs));
     const [viaHttp, viaLedger] = [combine(httpParts), combine(ledgerParts)];
     const serverMemory = api.child.pid === undefined ? { rss: Number.NaN, peak: Number.NaN } : serverMemoryMb(api.child.pid);
 
     console.warn('');
-    console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed');
+    console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed | node CPU ms each');
     console.warn(row(`HTTP, ${CONNECTIONS} connections`, viaHttp));
     console.warn(row(`ledger in process, ${CONNECTIONS}`, viaLedger));
     console.warn('');
