@@ -18,8 +18,8 @@ export const ADD_FUND_LIMITS = { minMajor: 1, maxMajor: 500 } as const;
  */
 export function amountInMinorUnits({ min, max, perMajor }: { min: number; max: number; perMajor: number }) {
   return z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? amountMessages.missing : amountMessages.invalid) })
-    .int(amountMessages.invalid)
+    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? amountMessages.missing() : amountMessages.invalid()) })
+    .int(amountMessages.invalid())
     .min(min, amountMessages.below(min / perMajor))
     .max(max, amountMessages.above(max / perMajor));
 }
@@ -39,11 +39,11 @@ export const purchaseRequest = z.object(
   {
     payment_method_id: selectedMethod,
     coin_amt: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing : amountMessages.invalid) })
-      .int(amountMessages.invalid)
-      .positive(amountMessages.invalid)
-      .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid)
-      .refine((coins) => coins % 100 === 0, amountMessages.invalid),
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing() : amountMessages.invalid()) })
+      .int(amountMessages.invalid())
+      .positive(amountMessages.invalid())
+      .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid())
+      .refine((coins) => coins % 100 === 0, amountMessages.invalid()),
     currency: cardCurrency.default('USD'),
   },
   invalidArguments,
@@ -59,10 +59,10 @@ export const depositFundRequest = z.object(
 export const withdrawRequest = z.object(
   {
     amount: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing : amountMessages.invalid) })
-      .int(amountMessages.invalid)
-      .positive(amountMessages.invalid)
-      .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid),
+      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing() : amountMessages.invalid()) })
+      .int(amountMessages.invalid())
+      .positive(amountMessages.invalid())
+      .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid()),
     currency: z.enum(['USD', 'CAD', 'CON'], { error: say.select('Currency') }),
     paymentMethodId: selectedMethod,
   },

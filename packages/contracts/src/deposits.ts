@@ -24,8 +24,8 @@ export function wholeAmount(rule: AmountRule) {
   const digits = (value: number) => String(Math.abs(value)).length;
   const missing = (input: unknown) => input === undefined || input === null || input === '';
   return z
-    .number({ error: (issue) => (missing(issue.input) ? amountMessages.missing : amountMessages.invalid) })
-    .int(amountMessages.invalid)
+    .number({ error: (issue) => (missing(issue.input) ? amountMessages.missing() : amountMessages.invalid()) })
+    .int(amountMessages.invalid())
     .refine((value) => digits(value) >= rule.minChars, amountMessages.atLeast(rule.minChars))
     .refine((value) => digits(value) <= rule.maxChars, amountMessages.atMost(rule.maxChars))
     .refine((value) => value <= rule.max, { message: amountMessages.above(rule.max), params: { code: errorCodes.amountAboveLimit } })

@@ -8,7 +8,7 @@ import { positiveId, say, text } from './fields.ts';
  * are ours, one per merchant screen a later issue guards.
  */
 export const userPermissions = ['UPDATE_USER'] as const;
-export const merchantPermissions = ['UPDATE_MERCHANT', 'MANAGE_TERMINALS', 'MANAGE_WEBHOOKS', 'MANAGE_AGREEMENTS', 'UPLOAD_DOCUMENTS'] as const;
+export const merchantPermissions = ['UPDATE_MERCHANT', 'MANAGE_TERMINALS', 'MANAGE_WEBHOOKS', 'MANAGE_AGREEMENTS', 'UPLOAD_DOCUMENTS', 'ACCEPT_PAYMENTS'] as const;
 
 export const loginFailedMessage = 'Incorrect Username/Email or Password';
 

@@ -41,6 +41,7 @@ export interface Database {
   bitcoin_keys: BitcoinKeysTable;
   bitcoin_deposits: BitcoinDepositsTable;
   platform_secrets: PlatformSecretsTable;
+  checkout_sessions: CheckoutSessionsTable;
 }
 
 export interface StreamsTable {
@@ -395,6 +396,22 @@ export interface UserAvatarsTable {
   uploaded_at: Date;
 }
 
+/** A merchant's cart waiting to be paid; paid exactly when the ledger has `tx_id` (migration 0020). */
+export interface CheckoutSessionsTable {
+  checkout_id: Generated<number>;
+  merchant_id: number;
+  created_by: number;
+  token_hash: Buffer;
+  tx_id: string;
+  /** The cart lines, [{sku, name, price}]: written as JSON text, read back parsed. */
+  cart: ColumnType<unknown, string, never>;
+  total: number;
+  currency: string;
+  success_url: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
 /** Identity documents: never served publicly, every query scoped by user_id. */
 export interface UserDocumentsTable {
   document_id: Generated<number>;
@@ -597,4 +614,7 @@ export const schemaColumns = {
     'tx_id', 'user_id', 'key_id', 'derivation_index', 'address', 'amount_sats', 'usd_cents', 'usd_cents_per_btc', 'coins', 'created_at', 'expires_at',
   ]),
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
+  checkout_sessions: columnsOf<CheckoutSessionsTable>()([
+    'checkout_id', 'merchant_id', 'created_by', 'token_hash', 'tx_id', 'cart', 'total', 'currency', 'success_url', 'created_at', 'expires_at',
+  ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

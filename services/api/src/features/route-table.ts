@@ -9,10 +9,11 @@ import { fund } from '../money-testing.ts';
 import type { TestApp, TestBrowser } from '../test-app.ts';
 import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
 import { addressForm } from './addresses/fixtures.ts';
-import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
+import { checkoutForm, newCheckout } from './checkout/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
-import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
+import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants/testing.ts';
 import { enteredDeposit, requestedWithdrawal, type Caller } from './operations/testing.ts';
+import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
 import { hook } from './webhooks/fixtures.ts';
 
@@ -125,6 +126,16 @@ async function newCoin(owner: SignedIn, subject: TestApp): Promise<string> {
   await fund(subject, ownerIdOf(owner), 10_00);
   const coin = await subject.database.db.selectFrom('coins').select('serial').where('holder', '=', walletIdOf(ownerIdOf(owner), 'CON')).executeTakeFirstOrThrow();
   return coin.serial;
+}
+/** The owner with coins in the wallet, and the global id of someone to pay. */
+async function payerAndPayee(owner: SignedIn, subject: TestApp): Promise<string> {
+  await fund(subject, userOwnerId(owner.user.user_id), 100_000);
+  return (await signedUp(subject, 'personal')).user.guser_id;
+}
+/** A checkout session of a new merchant's, and the owner funded to pay it. */
+async function payableCheckout(owner: SignedIn, subject: TestApp) {
+  await fund(subject, userOwnerId(owner.user.user_id), 100_000);
+  return newCheckout(await signedUp(subject, 'business'));
 }
 
 const phoneRegions = ['phone_region', 'support_phone_region', 'contact_phone_region', 'owner_phone_region', 'address.address2'];
@@ -244,6 +255,14 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/ledger-verify': row('operator', () => ({})),
   'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
   'GET /api/operations/platform-balances': row('operator', () => ({})),
+  'POST /api/account/send-fund': row('signed-in', async (owner, subject) => body({ guser_id: await payerAndPayee(owner, subject), amount: 250, currency: 'CON' }), {
+    optional: ['currency'],
+  }),
+  'POST /api/checkout/create-session': row('merchant-only', () => body(checkoutForm()), { optional: ['currency', 'expires_in'] }),
+  'GET /api/checkout/session-details': row('merchant-only', async (owner) => query({ id: (await newCheckout(owner)).id }), ownRecord),
+  // The link's token is what opens a session, to a guest too (the Checkout page shows it beside the login box).
+  'GET /api/checkout/session': row('public', async (owner, subject) => query(await payableCheckout(owner, subject))),
+  'POST /api/checkout/pay': row('signed-in', async (owner, subject) => body(await payableCheckout(owner, subject))),
 };
 
 /** 'POST /api/login' as its method and URL. */

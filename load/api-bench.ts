@@ -1,0 +1,363 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { connectDatabase, openDatabaseServer, type Database } from '@peeks/db';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
+import { executeLedgerCommand } from '@peeks/ledger-store';
+import { createLogger, readConfig } from '@peeks/runtime';
+import { sql, type Kysely } from 'kysely';
+import { createScratchDatabase, percentile } from './bench-kit.ts';
+
+/**
+ * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
+ * beside the same transfers through the ledger in this process, in one run.
+ *
+ * The API runs as `npm start` runs it (services/api/src/main.ts, workers
+ * off) in a child process, against a fresh database on DATABASE_URL's server
+ * or an embedded one under .data/bench. BENCH_USERS users sign up over HTTP
+ * (each from its own X-Forwarded-For address, so the registration limit of
+ * one address does not stop the set-up; the child trusts one proxy hop) and
+ * are funded by a purchase each. Then 64 connections send funds between
+ * random pairs of them, each request with its sender's cookie, CSRF token
+ * and a fresh Idempotency-Key, as the web app sends them; the in-process
+ * side runs the same pairs and amounts through executeLedgerCommand at the
+ * same concurrency. The two alternate in halves so drift in the machine's
+ * load hits both alike. BENCH_SECONDS sets the length of each side (default
+ * 20), BENCH_CONNECTIONS the concurrency (64), BENCH_LOG_LEVEL the server's
+ * log level (warn; `info` logs a line per request), BENCH_USERS the number
+ * of users (400), and BENCH_IDEMPOTENCY_KEYS=off leaves the keys out (each
+ * key is one more committed INSERT per request, which the in-process side
+ * does not do).
+ *
+ * BENCH_SERVE=1 stops after the set-up instead: the API keeps running and
+ * the users' guser_id, session cookie and CSRF token are written to
+ * .data/bench/send-fund-users.json for `k6 run load/k6/send-fund.js`, the
+ * same scenario for k6 users, until Ctrl-C.
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const USERS = Number(process.env.BENCH_USERS ?? 400);
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
+const WARM_UP_SECONDS = 2;
+const SIGN_UP_CONCURRENCY = 8;
+const PURCHASE_CENTS = 500_00;
+/** Small transfers, so a wallet funded once rarely runs dry; refusals are counted apart. */
+const MAX_TRANSFER = 500;
+const PASSWORD = 'Bench1234';
+const TARGET = { ratio: 0.6, p99Ms: 100, serverMb: 300 };
+const SERVE = process.env.BENCH_SERVE === '1';
+const IDEMPOTENCY_KEYS = process.env.BENCH_IDEMPOTENCY_KEYS !== 'off';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+interface User {
+  userId: number;
+  guserId: string;
+  cookie: string;
+  csrfToken: string;
+}
+
+interface Measurement {
+  perSecond: number;
+  latenciesMs: number[];
+  refused: number;
+  failed: number;
+  /** CPU time of the Node process doing the work (the server, or this one in process), per completed transfer. */
+  nodeCpuMsEach: number;
+}
+
+// ---------------------------------------------------------------------------
+// HTTP: one keep-alive agent with a socket per connection
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  setCookie: string[];
+}
+
+function request(port: number, method: 'GET' | 'POST', route: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      { host: '127.0.0.1', port, method, path: route, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({ status: response.statusCode ?? 0, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {}, setCookie: response.headers['set-cookie'] ?? [] });
+        });
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+const sessionCookie = (answer: Answer, previous: string) => answer.setCookie.find((each) => each.startsWith('peeks_session='))?.split(';')[0] ?? previous;
+
+/** A new personal user, signed in: GET /api/session, then registration from address 10.x.y.z (the user's number). */
+async function signUp(port: number, index: number): Promise<User> {
+  const forwardedFor = { 'x-forwarded-for': `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` };
+  const opened = await request(port, 'GET', '/api/session', forwardedFor);
+  const username = `bench_${index}_${randomUUID().slice(0, 8)}`;
+  const registered = await request(port, 'POST', '/api/register/personal', { ...forwardedFor, cookie: sessionCookie(opened, ''), 'x-csrf-token': String(opened.body.csrfToken) }, {
+    username, email: `${username}@example.com`, password: PASSWORD, confirm_password: PASSWORD, birthday: '01-01-1990', country: 'US', termsAccepted: 1,
+  });
+  if (registered.status !== 200) throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body).slice(0, 200)}`);
+  const user = registered.body.user as { user_id: number; guser_id: string };
+  return { userId: user.user_id, guserId: user.guser_id, cookie: sessionCookie(registered, ''), csrfToken: String(registered.body.csrfToken) };
+}
+
+// ---------------------------------------------------------------------------
+// The workload, shared by both sides
+
+function pickPair(users: readonly User[]): [User, User] {
+  const from = Math.floor(Math.random() * users.length);
+  let to = Math.floor(Math.random() * users.length);
+  while (to === from) to = Math.floor(Math.random() * users.length);
+  return [users[from] as User, users[to] as User];
+}
+const randomAmount = () => 1 + Math.floor(Math.random() * MAX_TRANSFER);
+const ownerOf = (user: User) => `user-${user.userId}`;
+
+type Outcome = 'done' | 'refused' | 'failed';
+
+function httpSendFund(port: number, users: readonly User[]): () => Promise<Outcome> {
+  return async () => {
+    const [from, to] = pickPair(users);
+    const headers = { cookie: from.cookie, 'x-csrf-token': from.csrfToken, ...(IDEMPOTENCY_KEYS ? { 'idempotency-key': randomUUID() } : {}) };
+    const answer = await request(port, 'POST', '/api/account/send-fund', headers, { guser_id: to.guserId, amount: randomAmount() });
+    return answer.status === 200 ? 'done' : answer.status === 422 ? 'refused' : 'failed';
+  };
+}
+
+function ledgerSendFund(db: Kysely<Database>, users: readonly User[]): () => Promise<Outcome> {
+  return async () => {
+    const [from, to] = pickPair(users);
+    try {
+      await executeLedgerCommand(
+        db,
+        { type: 'Transfer', txId: `tx_${randomUUID().replaceAll('-', '')}`, kind: 'P2P', fromOwnerId: ownerOf(from), toOwnerId: ownerOf(to), amount: randomAmount(), fee: 0, currency: 'CON', memo: null },
+        { holdHours: 24 },
+      );
+      return 'done';
+    } catch (error) {
+      if (error instanceof LedgerRuleViolation) return 'refused';
+      throw error;
+    }
+  };
+}
+
+/** `callers` loops of `operation` for `seconds`; only completed transfers count towards the rate and latencies. */
+async function measure(callers: number, seconds: number, operation: () => Promise<Outcome>, cpuMs: () => number): Promise<Measurement> {
+  const cpuBefore = cpuMs();
+  const latenciesMs: number[] = [];
+  let refused = 0;
+  let failed = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: callers }, async () => {
+      while (performance.now() < deadline) {
+        const before = performance.now();
+        const outcome = await operation();
+        if (outcome === 'done') latenciesMs.push(performance.now() - before);
+        else if (outcome === 'refused') refused++;
+        else failed++;
+      }
+    }),
+  );
+  const perSecond = latenciesMs.length / ((performance.now() - started) / 1000);
+  return { perSecond, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, failed, nodeCpuMsEach: (cpuMs() - cpuBefore) / Math.max(1, latenciesMs.length) };
+}
+
+const combine = (parts: readonly Measurement[]): Measurement => ({
+  perSecond: parts.reduce((sum, part) => sum + part.perSecond, 0) / parts.length,
+  latenciesMs: parts.flatMap((part) => part.latenciesMs).sort((a, b) => a - b),
+  refused: parts.reduce((sum, part) => sum + part.refused, 0),
+  failed: parts.reduce((sum, part) => sum + part.failed, 0),
+  nodeCpuMsEach: parts.reduce((sum, part) => sum + part.nodeCpuMsEach, 0) / parts.length,
+});
+
+// ---------------------------------------------------------------------------
+// The server process
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The API as `npm start` runs it, with the workers off; its output goes to ours only on failure. */
+function startServer(databaseUrl: string, port: number): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, 'services/api/src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', DEMO_DATA: 'off', LOG_LEVEL, NODE_ENV: 'production', TRUST_PROXY_HOPS: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return { child, output: () => output };
+}
+
+async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the API exited with ${child.exitCode}:\n${output()}`);
+    try {
+      if ((await request(port, 'GET', '/api/health', {})).status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`the API did not answer /api/health within 60 s:\n${output()}`);
+}
+
+/** CPU time (user + system) a process has used, in ms, from /proc (in USER_HZ ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const ownCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
+
+/** The server's resident memory now and its high-water mark (VmHWM), in MB, from /proc. */
+function serverMemoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** Leaves the API up for k6 with the users' sessions in a file, until SIGINT or SIGTERM. */
+async function serveForK6(port: number, users: readonly User[]): Promise<void> {
+  const file = path.resolve(ROOT, '.data/bench/send-fund-users.json');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(users.map(({ guserId, cookie, csrfToken }) => ({ guser_id: guserId, cookie, csrf_token: csrfToken }))));
+  console.warn(`API on http://127.0.0.1:${port}; users in ${file}`);
+  console.warn(`run: k6 run -e BASE_URL=http://127.0.0.1:${port} -e USERS_FILE=${file} load/k6/send-fund.js   (Ctrl-C here when done)`);
+  await new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+// ---------------------------------------------------------------------------
+
+async function forEachConcurrently<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const index = next++;
+        results[index] = await work(index);
+      }
+    }),
+  );
+  return results;
+}
+
+async function fundAll(db: Kysely<Database>, users: readonly User[]): Promise<number> {
+  const coins = await forEachConcurrently(users.length, 16, async (index) => {
+    const outcome = await executeLedgerCommand(
+      db,
+      { type: 'PurchaseCoins', txId: randomUUID(), ownerId: ownerOf(users[index] as User), charge: { amount: PURCHASE_CENTS, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: { id: 'bench', type: 'CC' } },
+      { holdHours: 24 },
+    );
+    return outcome.record.amount;
+  });
+  return coins.reduce((sum, each) => sum + each, 0);
+}
+
+async function conservedTotal(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ total: number }>`SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON'`.execute(db);
+  return rows[0]?.total ?? Number.NaN;
+}
+
+const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
+const row = (name: string, m: Measurement) =>
+  `${name.padEnd(26)} |${format(m.perSecond)} |${format(percentile(m.latenciesMs, 50), 2)} |${format(percentile(m.latenciesMs, 95), 2)} |${format(percentile(m.latenciesMs, 99), 2)} |${String(m.refused).padStart(8)} |${String(m.failed).padStart(7)} |${format(m.nodeCpuMsEach, 3)}`;
+
+async function main(): Promise<void> {
+  const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
+  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(ROOT, '.data/bench') }, createLogger(config));
+  const scratch = await createScratchDatabase(server.url);
+  const handle = connectDatabase(scratch.url);
+  const port = await freePort();
+  const api = startServer(scratch.url, port);
+  const memory = { peakSampledMb: 0 };
+  const sampler = setInterval(() => {
+    if (api.child.pid !== undefined && api.child.exitCode === null) memory.peakSampledMb = Math.max(memory.peakSampledMb, serverMemoryMb(api.child.pid).rss);
+  }, 100);
+  try {
+    await waitForHealth(port, api.child, api.output);
+    const started = performance.now();
+    const users = await forEachConcurrently(USERS, SIGN_UP_CONCURRENCY, (index) => signUp(port, index));
+    const purchased = await fundAll(handle.db, users);
+    console.warn(`${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}, Idempotency-Key ${IDEMPOTENCY_KEYS ? 'on every request' : 'off'}`);
+    if (SERVE) {
+      await serveForK6(port, users);
+      return;
+    }
+
+    const overHttp = httpSendFund(port, users);
+    const inProcess = ledgerSendFund(handle.db, users);
+    console.warn(`send-fund at ${CONNECTIONS} connections over loopback HTTP vs the same transfers through the ledger in process, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up`);
+    const serverCpuMs = () => (api.child.pid === undefined ? Number.NaN : processCpuMs(api.child.pid));
+    await measure(CONNECTIONS, WARM_UP_SECONDS, overHttp, serverCpuMs);
+    await measure(CONNECTIONS, WARM_UP_SECONDS, inProcess, ownCpuMs);
+    const httpParts = [await measure(CONNECTIONS, SECONDS / 2, overHttp, serverCpuMs)];
+    const ledgerParts = [await measure(CONNECTIONS, SECONDS / 2, inProcess, ownCpuMs), await measure(CONNECTIONS, SECONDS / 2, inProcess, ownCpuMs)];
+    httpParts.push(await measure(CONNECTIONS, SECONDS / 2, overHttp, serverCpuMs));
+    const [viaHttp, viaLedger] = [combine(httpParts), combine(ledgerParts)];
+    const serverMemory = api.child.pid === undefined ? { rss: Number.NaN, peak: Number.NaN } : serverMemoryMb(api.child.pid);
+
+    console.warn('');
+    console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed | node CPU ms each');
+    console.warn(row(`HTTP, ${CONNECTIONS} connections`, viaHttp));
+    console.warn(row(`ledger in process, ${CONNECTIONS}`, viaLedger));
+    console.warn('');
+    const total = await conservedTotal(handle.db);
+    console.warn(`money conserved: CON wallets hold ${total}, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`);
+    const peakMb = Math.max(serverMemory.peak, memory.peakSampledMb);
+    const ratio = viaHttp.perSecond / viaLedger.perSecond;
+    const p99 = percentile(viaHttp.latenciesMs, 99);
+    console.warn(`server process peak resident memory: ${serverMemory.peak.toFixed(1)} MB (VmHWM), ${memory.peakSampledMb.toFixed(1)} MB sampled every 100 ms`);
+    const checks = [
+      [`HTTP/in-process ${(ratio * 100).toFixed(1)}% (target >= ${TARGET.ratio * 100}%)`, ratio >= TARGET.ratio],
+      [`HTTP p99 ${p99.toFixed(1)} ms (target < ${TARGET.p99Ms} ms)`, p99 < TARGET.p99Ms],
+      [`server peak ${peakMb.toFixed(1)} MB (target < ${TARGET.serverMb} MB)`, peakMb < TARGET.serverMb],
+      [`no failed requests (${viaHttp.failed})`, viaHttp.failed === 0],
+    ] as const;
+    for (const [text, met] of checks) console.warn(`${met ? 'met    ' : 'NOT met'}  ${text}`);
+    if (total !== purchased || viaHttp.failed > 0) process.exitCode = 1;
+  } finally {
+    clearInterval(sampler);
+    agent.destroy();
+    api.child.kill('SIGTERM');
+    if (api.child.exitCode === null) await new Promise((resolve) => api.child.once('exit', resolve));
+    await handle.close();
+    await scratch.drop();
+    await server.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { amountMessages } from './amount-messages.ts';
+import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { say } from './fields.ts';
+import { currencyCode } from './transactions.ts';
+
+type Currency = z.infer<typeof currencyCode>;
+
+/**
+ * Transfer fund amount (spec §5, §9): up to 500 units of its currency, and
+ * more than 0 (the spec's minimum is 0, and an empty transfer sends nothing).
+ * On the wire an amount is an integer in minor units (platform §4), so the
+ * cap is 500 × the currency's minor units. The ledger enforces the same
+ * limit (amountLimits.transfer); a test ties the two together.
+ */
+export const TRANSFER_MAX_UNITS = 500;
+export const transferLimitMinor: Readonly<Record<Currency, number>> = { USD: 500_00, CAD: 500_00, CON: 500_00, IMP: 500 };
+
+/** A whole, positive number of minor units; the upper limit depends on the currency, so the object checks it. */
+export function minorAmount(label = 'amount') {
+  return z
+    .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing(label) : amountMessages.invalid(label)) })
+    .int(amountMessages.invalid(label))
+    .refine((value) => value > 0, { error: amountMessages.below(0, label), params: { code: errorCodes.amountNotPositive } });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Adds the Transfer fund cap to `schema`'s amount field, in the currency the
+ * body names (the schema's default when it names none), named `label` in
+ * the message. Checked even while other fields are wrong, as the forms do.
+ */
+export function withinTransferLimit<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, field: string, fallback: Currency, label = 'amount') {
+  return schema.superRefine(
+    (value, context) => {
+      const amount = value[field];
+      const currency = currencyCode.catch(fallback).parse(value.currency);
+      if (typeof amount === 'number' && amount > transferLimitMinor[currency]) {
+        context.addIssue({ code: 'custom', path: [field], message: amountMessages.above(TRANSFER_MAX_UNITS, label), params: { code: errorCodes.amountAboveLimit } });
+      }
+    },
+    { when: (payload) => isRecord(payload.value) && typeof payload.value[field] === 'number' },
+  );
+}
+
+const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
+
+/** A user's global id (users.guser_id), as the Transfer fund page and the QR payload carry it. */
+const guserId = (label: string) => z.uuid({ error: (issue) => (issue.input === undefined ? say.enter(label) : say.valid(label)) });
+
+/** Memo carried to the ledger: the QR payload's order/sales/ID comment. */
+const comment = z
+  .string({ error: say.valid('Comment') })
+  .trim()
+  .max(100, say.atMost(100, 'Comment'))
+  .refine((value) => !/\p{Cc}/u.test(value), say.valid('Comment'));
+
+/**
+ * POST /api/account/send-fund (spec §7, platform §7): pay the user with
+ * `guser_id` from the caller's wallet. `from_guser_id`, when sent, must be
+ * the caller's own. A recipient who belongs to a merchant is paid into the
+ * merchant's wallet (a purchase); see features/send-fund.
+ */
+export const sendFundRequest = withinTransferLimit(
+  z.object(
+    {
+      guser_id: guserId('Recipient'),
+      amount: minorAmount(),
+      currency: currencyCode.default('CON'),
+      from_guser_id: guserId('Sender').optional(),
+      comment: comment.optional(),
+    },
+    invalidArguments,
+  ),
+  'amount',
+  'CON',
+);
+
+export type SendFundRequest = z.infer<typeof sendFundRequest>;
+
+/** The message the Transfer fund page shows when the recipient lookup finds nobody. */
+export const userNotFoundMessage = errorCatalogue[errorCodes.recipientNotFound];
+
+/**
+ * The QR payload of Generate QR code's 'Create A Transaction' (spec §2, §3):
+ * the merchant user's global id `gid` and user id `uid`, the amount `amt` in
+ * minor units of `cur` (QR generate amount: 1 to 500 units), and the
+ * order/sales/ID `comment`. The JSON of this object is what the QR image
+ * encodes.
+ */
+export const qrPayload = withinTransferLimit(
+  z.object(
+    {
+      amt: minorAmount(),
+      gid: guserId('Merchant'),
+      uid: z.number({ error: say.valid('Merchant') }).int(say.valid('Merchant')).positive(say.valid('Merchant')),
+      // Scan QR code: the currency defaults to USD.
+      cur: currencyCode.default('USD'),
+      comment: comment.default(''),
+    },
+    invalidArguments,
+  ),
+  'amt',
+  'USD',
+);
+
+export type QrPayload = z.infer<typeof qrPayload>;
+
+/**
+ * Reads a scanned QR code's text as a payload; null when it is not one
+ * (the scanner then shows 'Error' and offers Scan Again).
+ */
+export function readQrPayload(text: string): QrPayload | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const result = qrPayload.safeParse(parsed);
+  return result.success ? result.data : null;
+}
+
+/** Paying a scanned payload is a send-fund to the merchant user it names. */
+export function sendFundForQr(payload: QrPayload): SendFundRequest {
+  return { guser_id: payload.gid, amount: payload.amt, currency: payload.cur, ...(payload.comment === '' ? {} : { comment: payload.comment }) };
+}

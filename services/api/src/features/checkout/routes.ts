@@ -1,0 +1,76 @@
+import {
+  checkoutDetailsQuery,
+  checkoutQuery,
+  checkoutResponse,
+  createCheckoutRequest,
+  createCheckoutResponse,
+  errorCodes,
+  payCheckoutRequest,
+  transactionResponse,
+} from '@peeks/contracts';
+import { userOwnerId } from '@peeks/ledger';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { refuse } from '../../plugins/error-envelope.ts';
+import { runLedgerCommand, transactionView } from '../../plugins/ledger.ts';
+import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { actingMerchant } from '../merchants/acting-merchant.ts';
+import { merchantPayee, walletPayment } from '../send-fund/payee.ts';
+import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
+
+/**
+ * Hosted checkout (spec §2, "Checkout page (id, token)"): a merchant opens a
+ * session for a cart; anyone with its link sees the summary, and a
+ * signed-in payer pays it from the wallet balance, once. Unknown ids, wrong
+ * tokens, expired sessions and sessions someone else paid all read 'No such
+ * a transaction'. Paying with a stored card is the card adapter's to add:
+ * it charges the card and then makes this same transfer.
+ */
+export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
+  const noSuchTransaction = (field: string) => refuse(404, errorCodes.transactionNotFound, { field });
+
+  app.post(
+    '/api/checkout/create-session',
+    { onRequest: requireSignIn, schema: { body: createCheckoutRequest, response: { 200: createCheckoutResponse } } },
+    async (request) => {
+      const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
+      const created = await createCheckout(app.db, acting, request.body, app.clock());
+      return { response: 'success' as const, id: created.id, token: created.token, expires_at: created.expiresAt.toISOString() };
+    },
+  );
+
+  app.get('/api/checkout/session-details', { onRequest: requireSignIn, schema: { querystring: checkoutDetailsQuery, response: { 200: checkoutResponse } } }, async (request) => {
+    const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
+    const checkout = await findCheckout(app.db, request.query.id, app.clock(), acting.merchantId);
+    if (!checkout) throw noSuchTransaction('id');
+    return { response: 'success' as const, checkout: checkout.view };
+  });
+
+  // Public: a guest sees the summary beside the login box.
+  app.get('/api/checkout/session', { schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } } }, async (request) => {
+    const checkout = await findCheckoutByToken(app.db, request.query.id, request.query.token, app.clock());
+    if (!checkout) throw noSuchTransaction('id');
+    return { response: 'success' as const, checkout: checkout.view };
+  });
+
+  app.post('/api/checkout/pay', { onRequest: requireSignIn, schema: { body: payCheckoutRequest, response: { 200: transactionResponse } } }, async (request) => {
+    const payer = userOwnerId(signedIn(request).userId);
+    const checkout = await findCheckoutByToken(app.db, request.body.id, request.body.token, app.clock());
+    if (!checkout || checkout.view.state === 'expired') throw noSuchTransaction('id');
+    if (checkout.view.state === 'paid' && checkout.payerOwnerId !== payer) throw noSuchTransaction('id');
+
+    // The session's own transaction id: a retry, or a second payer racing this one, finds it written and moves nothing.
+    const command = walletPayment({
+      txId: checkout.txId,
+      payerOwnerId: payer,
+      payee: merchantPayee(checkout.createdBy, checkout.view.merchant_id),
+      amount: checkout.view.total,
+      currency: checkout.currency,
+      memo: `checkout ${checkout.view.id}`,
+    });
+    const outcome = await runLedgerCommand(request, payer, command);
+    if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
+    return { response: 'success' as const, transaction: withCart(transactionView(outcome.record, payer), checkout) };
+  });
+
+  return Promise.resolve();
+};

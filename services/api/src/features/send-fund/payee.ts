@@ -1,0 +1,63 @@
+import type { Database } from '@peeks/db';
+import { merchantOwnerId, userOwnerId, type LedgerCommand, type TransferKind } from '@peeks/ledger';
+import type { Currency } from '@peeks/ledger';
+import { sql, type Kysely } from 'kysely';
+
+/** Who a payment reaches: the wallet owner it lands with, and the kind of transfer that makes it. */
+export interface Payee {
+  /** The user the payer named. */
+  userId: number;
+  ownerId: string;
+  kind: Extract<TransferKind, 'P2P' | 'PURCHASE'>;
+}
+
+/** The payee an owner id and kind describe: a merchant's wallets take purchases, a person's take P2P. */
+export const merchantPayee = (userId: number, merchantId: number): Payee => ({ userId, ownerId: merchantOwnerId(merchantId), kind: 'PURCHASE' });
+const personPayee = (userId: number): Payee => ({ userId, ownerId: userOwnerId(userId), kind: 'P2P' });
+
+/**
+ * The payee for a user's global id, or null when there is none to pay (no
+ * such user, or a disabled or banned one: the Transfer fund page shows 'User
+ * not found' for either). A user who belongs to a merchant (a business
+ * sign-up, or a scanned merchant QR code) is paid as that merchant: the
+ * money lands in the merchant's wallets as a purchase, where settlement and
+ * the merchant's reports look for it, not in the person's own. A user in
+ * several merchants is paid as the first one they joined.
+ */
+export async function findPayee(db: Kysely<Database>, guserId: string): Promise<Payee | null> {
+  const { rows } = await sql<{ user_id: number; merchant_id: number | null }>`
+    SELECT u.user_id,
+           (SELECT mu.merchant_id FROM merchant_users mu WHERE mu.user_id = u.user_id ORDER BY mu.created_at, mu.merchant_id LIMIT 1) AS merchant_id
+    FROM users u
+    WHERE u.guser_id = ${guserId} AND u.account_status = 'active' AND NOT u.is_banned
+  `.execute(db);
+  const found = rows[0];
+  if (!found) return null;
+  return found.merchant_id === null ? personPayee(found.user_id) : merchantPayee(found.user_id, found.merchant_id);
+}
+
+/** Whether `guserId` is the global id of user `userId`. */
+export async function isGlobalIdOf(db: Kysely<Database>, userId: number, guserId: string): Promise<boolean> {
+  const found = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).where('guser_id', '=', guserId).executeTakeFirst();
+  return found !== undefined;
+}
+
+/**
+ * A payment from the payer's wallet balance: the ledger's Transfer, with the
+ * fee (0 today) carried as a field. Funding a payment from a stored card is
+ * a different command sequence (charge, then transfer) and belongs beside
+ * this one, in the card adapter's feature.
+ */
+export function walletPayment(payment: { txId: string; payerOwnerId: string; payee: Payee; amount: number; currency: Currency; memo: string | null }): LedgerCommand {
+  return {
+    type: 'Transfer',
+    txId: payment.txId,
+    kind: payment.payee.kind,
+    fromOwnerId: payment.payerOwnerId,
+    toOwnerId: payment.payee.ownerId,
+    amount: payment.amount,
+    fee: 0,
+    currency: payment.currency,
+    memo: payment.memo,
+  };
+}

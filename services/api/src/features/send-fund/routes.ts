@@ -1,0 +1,35 @@
+import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
+import { userOwnerId } from '@peeks/ledger';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { refuse } from '../../plugins/error-envelope.ts';
+import { moveMoney, transactionView } from '../../plugins/ledger.ts';
+import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { findPayee, isGlobalIdOf, walletPayment } from './payee.ts';
+
+/**
+ * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
+ * merchant through one of its users' global id (a scanned QR code), from
+ * the signed-in user's wallet. An Idempotency-Key makes a retry answer with
+ * the first transaction and move nothing.
+ */
+export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
+  app.addHook('onRequest', requireSignIn);
+
+  app.post('/api/account/send-fund', { schema: { body: sendFundRequest, response: { 200: transactionResponse } } }, async (request) => {
+    const { userId } = signedIn(request);
+    const { guser_id, amount, currency, from_guser_id, comment } = request.body;
+    if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
+      throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
+    }
+    const payee = await findPayee(app.db, guser_id);
+    if (!payee) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
+    // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
+    if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
+
+    const payer = userOwnerId(userId);
+    const outcome = await moveMoney(request, payer, (txId) => walletPayment({ txId, payerOwnerId: payer, payee, amount, currency, memo: comment ?? null }));
+    return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
+  });
+
+  return Promise.resolve();
+};
