@@ -14,6 +14,7 @@ import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
+import { walletRoutes } from './features/wallet/routes.ts';
 import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -91,6 +92,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(contactRoutes);
   await app.register(userRoutes);
   await app.register(merchantRoutes);
+  await app.register(walletRoutes);
   await app.register(agreementRoutes);
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });

@@ -10,6 +10,7 @@ import { addressForm } from './addresses/fixtures.ts';
 import { contactForm } from './contacts/fixtures.ts';
 import { merchantEdit, terminal, type SignedIn } from './merchants/testing.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
+import { ownLedgerId, paidByOwner } from './wallet/fixtures.ts';
 import { hook } from './webhooks/fixtures.ts';
 
 /**
@@ -160,6 +161,15 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/user/avatar/:userId/:sha256': row('signed-in', async (owner) => ({ path: await newAvatar(owner) })),
   'POST /api/user/upload-document': row('signed-in', documentForm, ownRecord),
   'GET /api/user/document-list': row('signed-in', () => ({})),
+
+  'GET /api/account/balance': row('signed-in', () => ({})),
+  'POST /api/account/ledger': row('signed-in', () => body({ offset: 0, limit: 15 }), { optional: ['offset', 'limit'], bodyOptional: true }),
+  'POST /api/account/ledger-details': row('signed-in', async (owner, subject) => body({ id: await ownLedgerId(owner, subject) }), ownRecord),
+  'POST /api/account/transactions': row('signed-in', () => body({ offset: 0, limit: 15 }), { optional: ['offset', 'limit'], bodyOptional: true }),
+  'POST /api/account/transaction-details': row('signed-in', async (owner, subject) => body({ id: await paidByOwner(owner, subject) }), ownRecord),
+  'POST /api/account/forex-lookup': row('signed-in', () => body({ currency: 'USD' })),
+  'GET /api/wallet/list-coins': row('signed-in', () => query({ offset: 0, limit: 50 })),
+  'GET /api/wallet/list-audit': row('signed-in', async (owner, subject) => query({ reference_no: await paidByOwner(owner, subject) }), ownRecord),
 
   'POST /api/merchant/update-merchant': row('merchant-only', (owner) => body(merchantEdit({ merchant_id: owner.merchantId })), { ...ownRecord, optional: ['merchant_id'] }),
   'GET /api/merchant-terminal/list': row('merchant-only', (owner) => query({ merchant_id: owner.merchantId }), ownRecord),
