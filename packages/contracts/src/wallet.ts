@@ -146,3 +146,19 @@ export const forex = z.object({
   coin_micros_per_unit: z.number().int(),
 });
 export const forexResponse = successEnvelope({ forex });
+
+/**
+ * What GET /api/live pushes, one JSON text frame each: the balance (the same
+ * shape as GET /api/account/balance) when the socket opens and after every
+ * commit that touches the viewer's money, and `activity`, the transaction
+ * that commit wrote or changed, as the viewer sees it (a later message for
+ * the same `tx_id` replaces the earlier one, e.g. a deposit cleared).
+ * Closing codes: 1001 the server is going away, 4401 the session ended or
+ * now acts for someone else (sign in, or reconnect).
+ */
+export const liveMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('balance'), balance }),
+  z.object({ type: z.literal('activity'), transaction }),
+]);
+export type LiveMessage = z.infer<typeof liveMessage>;
+export const LIVE_SESSION_ENDED = 4401;

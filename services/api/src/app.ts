@@ -1,6 +1,7 @@
+import websocket from '@fastify/websocket';
 import type { Database } from '@peeks/db';
 import type { Logger } from '@peeks/runtime';
-import fastify, { type RouteOptions } from 'fastify';
+import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
@@ -14,6 +15,7 @@ import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
+import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
@@ -35,6 +37,10 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Kysely<Database>;
+  /** The same database as `db`, for the one LISTEN connection of live updates. */
+  databaseUrl: string;
+  /** Live update timings; tests shorten them. */
+  live?: Omit<LiveOptions, 'databaseUrl'>;
   log: Logger;
   /** The built web app to serve; left out, the server is API-only. */
   webRoot?: string;
@@ -81,6 +87,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true });
   await app.register(csrf);
   await app.register(ledger, { holdHours: options.holdHours ?? 24 });
+  await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(healthRoutes);
   await app.register(accountRoutes);
@@ -93,10 +100,23 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(walletRoutes);
+  await app.register(liveRoutes, { ...options.live, databaseUrl: options.databaseUrl });
   await app.register(agreementRoutes);
   await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
+}
+
+/**
+ * Shutdown: every live socket is told the server is going away (1001), so
+ * browsers reconnect to another process, and the upgrade listener is gone
+ * before the HTTP server closes. A peer that does not answer the close is cut
+ * off by ws after its own timeout, which does not hold app.close().
+ */
+function closeLiveSockets(this: FastifyInstance, done: () => void): void {
+  for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+  this.websocketServer.close(() => undefined);
+  done();
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

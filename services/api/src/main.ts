@@ -11,6 +11,7 @@ import { WEB_DIST } from './plugins/web-app.ts';
 runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl }) => {
   const app = await buildApp({
     db,
+    databaseUrl,
     log,
     webRoot: WEB_DIST,
     insecureCookies: config.NODE_ENV === 'development',

@@ -62,10 +62,17 @@ export async function transactionPage(db: Kysely<Database>, ownerId: string, pag
   return { records: rows.map(transactionRecordOf), total: count.total };
 }
 
+/** The named transactions the owner is a party to, in the order named; others are left out. */
+export async function transactionsNamed(db: Kysely<Database>, ownerId: string, txIds: readonly string[]): Promise<TransactionRecord[]> {
+  if (txIds.length === 0) return [];
+  const rows = await db.selectFrom('ledger_transactions').selectAll().where('tx_id', 'in', txIds).where(partyTo(ownerId)).execute();
+  const byId = new Map(rows.map((row) => [row.tx_id, transactionRecordOf(row)]));
+  return txIds.flatMap((txId) => byId.get(txId) ?? []);
+}
+
 /** One transaction, if the owner is a party to it. */
 export async function findTransaction(db: Kysely<Database>, ownerId: string, txId: string): Promise<TransactionRecord | null> {
-  const row = await db.selectFrom('ledger_transactions').selectAll().where('tx_id', '=', txId).where(partyTo(ownerId)).executeTakeFirst();
-  return row ? transactionRecordOf(row) : null;
+  return (await transactionsNamed(db, ownerId, [txId]))[0] ?? null;
 }
 
 /** The coin audit of a transaction the owner is a party to; null for any other. */
