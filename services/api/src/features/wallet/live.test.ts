@@ -37,7 +37,7 @@ class LiveClient {
       this.messages.push(liveMessage.parse(JSON.parse(data.toString())));
       this.#wake?.();
     });
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => { resolve({ code, reason: reason.toString() }); }));
   }
 
   async next(matches: (message: LiveMessage) => boolean = () => true, timeoutMs = 1_000): Promise<LiveMessage> {
@@ -65,7 +65,7 @@ function open(headers: Record<string, string>, url = `ws://${base}/api/live`): P
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers });
     const client = new LiveClient(socket);
-    socket.once('open', () => resolve(client));
+    socket.once('open', () => { resolve(client); });
     socket.once('unexpected-response', (_request, response) => {
       resolve({ refused: response.statusCode ?? 0 });
       socket.terminate();
