@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     await migrateToLatest(handle.db);
     // The login limit (10 a minute per address) would stop the benchmark at once; the hash is what is measured.
     const unlimited = { max: 1_000_000, timeWindow: 60_000 };
-    const app = await buildApp({ db: handle.db, log: createLogger({ LOG_LEVEL: 'warn' }), insecureCookies: true, rateLimits: { login: unlimited, registration: unlimited } });
+    const app = await buildApp({ db: handle.db, databaseUrl: scratch.url, log: createLogger({ LOG_LEVEL: 'warn' }), insecureCookies: true, rateLimits: { login: unlimited, registration: unlimited } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     const base = `http://127.0.0.1:${port}`;

@@ -21,4 +21,5 @@ export * from './sessions.ts';
 export * from './transactions.ts';
 export * from './uploads.ts';
 export * from './users.ts';
+export * from './wallet.ts';
 export * from './webhooks.ts';

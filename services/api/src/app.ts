@@ -1,6 +1,7 @@
+import websocket from '@fastify/websocket';
 import type { Database } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
-import fastify, { type RouteOptions } from 'fastify';
+import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
@@ -22,6 +23,8 @@ import { sendFundRoutes } from './features/send-fund/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
+import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
+import { walletRoutes } from './features/wallet/routes.ts';
 import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -44,6 +47,10 @@ declare module 'fastify' {
 
 export interface AppOptions {
   db: Kysely<Database>;
+  /** The same database as `db`, for the one LISTEN connection of live updates. */
+  databaseUrl: string;
+  /** Live update timings; tests shorten them. */
+  live?: Omit<LiveOptions, 'databaseUrl'>;
   log: Logger;
   /** The built web app to serve; left out, the server is API-only. */
   webRoot?: string;
@@ -102,6 +109,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true });
   await app.register(csrf);
   await app.register(ledger, { holdHours: options.holdHours ?? 24 });
+  await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(healthRoutes);
   await app.register(accountRoutes);
@@ -113,6 +121,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(contactRoutes);
   await app.register(userRoutes);
   await app.register(merchantRoutes);
+  await app.register(walletRoutes);
+  await app.register(liveRoutes, { ...options.live, databaseUrl: options.databaseUrl });
   await app.register(agreementRoutes);
   await app.register(cardProcessorRoutes);
   await app.register(paymentMethodRoutes);
@@ -131,6 +141,18 @@ function ownAddress(address: ReturnType<App['server']['address']>): string {
   if (address === null || typeof address === 'string') throw new CardProcessorUnavailable('the app is not listening, and CARD_PROCESSOR_URL is not set');
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   return `http://${address.family === 'IPv6' && host !== '127.0.0.1' ? `[${host}]` : host}:${address.port}`;
+}
+
+/**
+ * Shutdown: every live socket is told the server is going away (1001), so
+ * browsers reconnect to another process, and the upgrade listener is gone
+ * before the HTTP server closes. A peer that does not answer the close is cut
+ * off by ws after its own timeout, which does not hold app.close().
+ */
+function closeLiveSockets(this: FastifyInstance, done: () => void): void {
+  for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+  this.websocketServer.close(() => undefined);
+  done();
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

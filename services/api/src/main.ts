@@ -19,6 +19,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
   }
   const app = await buildApp({
     db,
+    databaseUrl,
     log,
     webRoot: WEB_DIST,
     insecureCookies: config.NODE_ENV === 'development',

@@ -17,7 +17,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours' | 'cardProcessor' | 'deposits'> & { extend?: (app: App) => void; database?: TestDatabase };
+type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours' | 'cardProcessor' | 'deposits' | 'live'> & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The real app over a database of its own (or a given one), with its log captured for assertions. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -34,7 +34,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const onRoute: AppOptions['onRoute'] = (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   };
-  const app = await buildApp({ db: database.db, log: createLogger({ LOG_LEVEL: 'info' }, sink), onRoute, ...appOptions });
+  const app = await buildApp({ db: database.db, databaseUrl: database.url, log: createLogger({ LOG_LEVEL: 'info' }, sink), onRoute, ...appOptions });
   extend?.(app);
   // Listening on loopback, so the app can reach its own sandbox card processor over real HTTP.
   await app.listen({ port: 0, host: '127.0.0.1' });

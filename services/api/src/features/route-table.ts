@@ -15,6 +15,7 @@ import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants/tes
 import { enteredDeposit, requestedWithdrawal, type Caller } from './operations/testing.ts';
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
+import { ownLedgerId, paidByOwner } from './wallet/fixtures.ts';
 import { hook } from './webhooks/fixtures.ts';
 
 /**
@@ -205,6 +206,16 @@ export const routeTable: Record<string, RouteCase> = {
   'POST /api/account/deposit-zell': row('signed-in', () => body({ amount: 25, currency: 'USD' }), { optional: ['currency'] }),
   'POST /api/account/get-bitcoin-info': row('signed-in', () => body({ amount: 20 })),
   'POST /api/account/deposit-coins': row('signed-in', async (owner) => body({ ...(await newBitcoinQuote(owner)), paymentMethodId: 'CRYPTO:BTC' })),
+  'GET /api/account/balance': row('signed-in', () => ({})),
+  'POST /api/account/ledger': row('signed-in', () => body({ offset: 0, limit: 15 }), { optional: ['offset', 'limit'], bodyOptional: true }),
+  'POST /api/account/ledger-details': row('signed-in', async (owner, subject) => body({ id: await ownLedgerId(owner, subject) }), ownRecord),
+  'POST /api/account/transactions': row('signed-in', () => body({ offset: 0, limit: 15 }), { optional: ['offset', 'limit'], bodyOptional: true }),
+  'POST /api/account/transaction-details': row('signed-in', async (owner, subject) => body({ id: await paidByOwner(owner, subject) }), ownRecord),
+  'POST /api/account/forex-lookup': row('signed-in', () => body({ currency: 'USD' })),
+  'GET /api/wallet/list-coins': row('signed-in', () => query({ offset: 0, limit: 50 })),
+  // The WebSocket of live updates; a plain GET, as the table sends, is 426 Upgrade Required (see live.test.ts for the socket).
+  'GET /api/live': row('signed-in', () => ({})),
+  'GET /api/wallet/list-audit': row('signed-in', async (owner, subject) => query({ reference_no: await paidByOwner(owner, subject) }), ownRecord),
 
   'POST /api/merchant/update-merchant': row('merchant-only', (owner) => body(merchantEdit({ merchant_id: owner.merchantId })), { ...ownRecord, optional: ['merchant_id'] }),
   'GET /api/merchant-terminal/list': row('merchant-only', (owner) => query({ merchant_id: owner.merchantId }), ownRecord),

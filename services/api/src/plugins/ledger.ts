@@ -2,19 +2,36 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { errorCodes, type TransactionView } from '@peeks/contracts';
 import { fingerprintRequest, recordIdempotencyKey, type Database } from '@peeks/db';
-import { ownerOf, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
+import { merchantOwnerId, ownerOf, userOwnerId, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { refuse } from './error-envelope.ts';
+import { signedIn, type Session } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** What every ledger command of this app runs under: the hold time and the app's clock. */
     ledgerSettings: LedgerSettings;
   }
+}
+
+/**
+ * Whose wallets a session acts on: the merchant's while it acts for a
+ * merchant (a business user's sales are paid there, and switch-merchant
+ * checked the membership), else the user's own. Every money call, reads,
+ * payments and the live feed alike, goes through this one choice, so the
+ * balance a user sees is the one they spend.
+ */
+export function walletOwnerOfSession(session: Pick<Session, 'merchantId'> & { userId: number }): string {
+  return session.merchantId === null ? userOwnerId(session.userId) : merchantOwnerId(session.merchantId);
+}
+
+/** The signed-in caller's wallet owner; 401 when no one is signed in. */
+export function sessionWalletOwner(request: FastifyRequest): string {
+  return walletOwnerOfSession(signedIn(request));
 }
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

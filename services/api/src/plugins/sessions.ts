@@ -46,6 +46,7 @@ export class SessionStore {
   readonly #db: Kysely<Database>;
   readonly #clock: () => Date;
   readonly cookie: CookieSerializeOptions;
+  readonly #watchers: ((key: Buffer) => void)[] = [];
 
   constructor(db: Kysely<Database>, clock: () => Date, cookie: CookieSerializeOptions) {
     this.#db = db;
@@ -98,10 +99,21 @@ export class SessionStore {
 
   async end(key: Buffer): Promise<void> {
     await this.#db.deleteFrom('sessions').where('session_key', '=', key).execute();
+    this.#changed(key);
   }
 
   async actFor(key: Buffer, merchantId: number): Promise<void> {
     await this.#db.updateTable('sessions').set({ merchant_id: merchantId }).where('session_key', '=', key).execute();
+    this.#changed(key);
+  }
+
+  /** Tells `watcher` of every session this process ends or switches to another merchant (live sockets close on it). */
+  watch(watcher: (key: Buffer) => void): void {
+    this.#watchers.push(watcher);
+  }
+
+  #changed(key: Buffer): void {
+    for (const watcher of this.#watchers) watcher(key);
   }
 }
 

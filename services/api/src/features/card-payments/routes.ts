@@ -1,12 +1,12 @@
 import { amountMessages, depositFundRequest, depositFundResponse, errorCodes, paymentMethodMessages, purchaseRequest, transactionResponse, withdrawRequest } from '@peeks/contracts';
 import type { Database, PaymentMethodsTable } from '@peeks/db';
-import { DEFAULT_RATE_MICROS, LedgerRuleViolation, userOwnerId, type Cash, type LedgerCommand } from '@peeks/ledger';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type Cash, type LedgerCommand } from '@peeks/ledger';
 import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
 import { chargeForCoins, purchasableCoins } from './pricing.ts';
@@ -69,7 +69,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post('/api/account/purchase', { schema: { body: purchaseRequest, response: { 200: transactionResponse } } }, async (request) => {
     const { userId } = signedIn(request);
-    const ownerId = userOwnerId(userId);
+    const ownerId = sessionWalletOwner(request);
     const { payment_method_id, coin_amt, currency } = request.body;
     const card = requireCard(await ownMethod(app.db, userId, payment_method_id, 'payment_method_id'), 'payment_method_id');
     const limits = purchasableCoins(currency, rateMicros);
@@ -84,7 +84,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post('/api/account/deposit-fund', { schema: { body: depositFundRequest, response: { 200: depositFundResponse } } }, async (request) => {
     const { userId } = signedIn(request);
-    const ownerId = userOwnerId(userId);
+    const ownerId = sessionWalletOwner(request);
     const { amount, currency, paymentMethodId } = request.body;
     const card = requireCard(await ownMethod(app.db, userId, paymentMethodId, 'paymentMethodId'), 'paymentMethodId');
     const outcome = await chargeThenRecord(request, ownerId, card, { amount, currency }, (txId) => ({
@@ -96,7 +96,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
   /** The money is reserved now; a worker or a finance operator pays it out or fails it later. */
   app.post('/api/account/withdraw', { schema: { body: withdrawRequest, response: { 200: transactionResponse } } }, async (request) => {
     const { userId } = signedIn(request);
-    const ownerId = userOwnerId(userId);
+    const ownerId = sessionWalletOwner(request);
     const { amount, currency, paymentMethodId } = request.body;
     const method = await ownMethod(app.db, userId, paymentMethodId, 'paymentMethodId');
     const txId = await transactionIdFor(request, ownerId);

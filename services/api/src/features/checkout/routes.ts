@@ -8,11 +8,10 @@ import {
   payCheckoutRequest,
   transactionResponse,
 } from '@peeks/contracts';
-import { userOwnerId } from '@peeks/ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, transactionView } from '../../plugins/ledger.ts';
-import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
+import { requireSignIn } from '../../plugins/sessions.ts';
 import { actingMerchant } from '../merchants/acting-merchant.ts';
 import { merchantPayee, walletPayment } from '../send-fund/payee.ts';
 import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
@@ -53,7 +52,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
   });
 
   app.post('/api/checkout/pay', { onRequest: requireSignIn, schema: { body: payCheckoutRequest, response: { 200: transactionResponse } } }, async (request) => {
-    const payer = userOwnerId(signedIn(request).userId);
+    const payer = sessionWalletOwner(request);
     const checkout = await findCheckoutByToken(app.db, request.body.id, request.body.token, app.clock());
     if (!checkout || checkout.view.state === 'expired') throw noSuchTransaction('id');
     if (checkout.view.state === 'paid' && checkout.payerOwnerId !== payer) throw noSuchTransaction('id');

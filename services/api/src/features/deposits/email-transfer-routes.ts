@@ -1,8 +1,8 @@
 import { interacDepositRequest, interacDepositResponse, zelleDepositRequest, zelleDepositResponse } from '@peeks/contracts';
-import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, userOwnerId, type TransactionRecord } from '@peeks/ledger';
+import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { runLedgerCommand, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { queueEmail } from '../recovery/email-outbox.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
@@ -29,9 +29,9 @@ const networkName = { interac: 'Interac e-Transfer', zelle: 'Zelle' } as const;
 export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTransferRecipients }> = (app, { recipients }) => {
   app.addHook('onRequest', requireSignIn);
 
-  async function enterDeposit(request: FastifyRequest, transfer: Transfer): Promise<{ instructions: DepositInstructions; record: TransactionRecord }> {
+  async function enterDeposit(request: FastifyRequest, transfer: Transfer): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string }> {
     const { userId } = signedIn(request);
-    const owner = userOwnerId(userId);
+    const owner = sessionWalletOwner(request);
     const txId = await transactionIdFor(request, owner);
     const amount = transfer.amount * minorUnitsPerMajor[transfer.currency];
     const now = app.clock();
@@ -62,14 +62,13 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         trx,
       );
       if (created) await queueEmail(trx, instructionsEmail(instructions), now);
-      return { instructions, record };
+      return { instructions, record, owner };
     });
   }
 
   app.post('/api/account/deposit-interac', { schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } } }, async (request) => {
     const { amount, currency, securityQuestion } = request.body;
-    const { instructions, record } = await enterDeposit(request, { method: 'interac', amount, currency, securityQuestion, securityAnswer: newSecurityAnswer() });
-    const owner = userOwnerId(instructions.user_id);
+    const { instructions, record, owner } = await enterDeposit(request, { method: 'interac', amount, currency, securityQuestion, securityAnswer: newSecurityAnswer() });
     return {
       response: 'success' as const,
       answer: instructions.security_answer ?? '',
@@ -82,14 +81,14 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
 
   app.post('/api/account/deposit-zell', { schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } } }, async (request) => {
     const { amount, currency } = request.body;
-    const { instructions, record } = await enterDeposit(request, { method: 'zelle', amount, currency, securityQuestion: null, securityAnswer: null });
+    const { instructions, record, owner } = await enterDeposit(request, { method: 'zelle', amount, currency, securityQuestion: null, securityAnswer: null });
     return {
       response: 'success' as const,
       forexRate: instructions.rate_micros,
       memo: instructions.reference,
       zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
       deposit: depositView(instructions, record.entryDate),
-      transaction: transactionView(record, userOwnerId(instructions.user_id)),
+      transaction: transactionView(record, owner),
     };
   });
 

@@ -1,8 +1,7 @@
 import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
-import { userOwnerId } from '@peeks/ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, transactionView } from '../../plugins/ledger.ts';
+import { moveMoney, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { findPayee, isGlobalIdOf, walletPayment } from './payee.ts';
 
@@ -26,7 +25,7 @@ export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
     // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
     if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
 
-    const payer = userOwnerId(userId);
+    const payer = sessionWalletOwner(request);
     const outcome = await moveMoney(request, payer, (txId) => walletPayment({ txId, payerOwnerId: payer, payee, amount, currency, memo: comment ?? null }));
     return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
   });

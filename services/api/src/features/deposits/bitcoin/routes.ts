@@ -1,9 +1,9 @@
 import { bitcoinInfoRequest, bitcoinInfoResponse, depositCoinsRequest, depositCoinsResponse, errorCodes, formatBitcoin } from '@peeks/contracts';
-import { DEFAULT_RATE_MICROS, userOwnerId, walletIdOf } from '@peeks/ledger';
+import { DEFAULT_RATE_MICROS, walletIdOf } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../../plugins/error-envelope.ts';
-import { runLedgerCommand, transactionIdFor, transactionView } from '../../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
@@ -45,7 +45,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app,
     const checked = checkQuote(quote, userId, quoteSecret, app.clock());
     if (!checked.valid) throw refuse(422, checked.reason === 'expired' ? errorCodes.bitcoinQuoteExpired : errorCodes.bitcoinQuoteInvalid, { field: 'hash' });
 
-    const owner = userOwnerId(userId);
+    const owner = sessionWalletOwner(request);
     const txId = await transactionIdFor(request, owner);
     const { deposit, record } = await app.db.transaction().execute(async (trx) => {
       const newDeposit = async () => {

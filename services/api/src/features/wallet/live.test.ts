@@ -1,0 +1,187 @@
+import { LIVE_SESSION_ENDED, liveMessage, type LiveMessage } from '@peeks/contracts';
+import { userOwnerId } from '@peeks/ledger';
+import { executeLedgerCommand } from '@peeks/ledger-store';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { fund } from '../../money-testing.ts';
+import { SESSION_COOKIE } from '../../plugins/sessions.ts';
+import { createTestApp, type TestApp } from '../../test-app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { transfer } from './fixtures.ts';
+
+/** Over a real socket: the app listens on a loopback port and `ws` connects as a browser would. */
+let subject: TestApp;
+let base: string;
+beforeAll(async () => {
+  subject = await createTestApp({ ...testAppOptions, live: { sweepMs: 100, retryMs: 20 } });
+  base = `127.0.0.1:${String((subject.app.server.address() as { port: number }).port)}`;
+});
+afterAll(() => subject.close());
+
+const owner = (who: SignedIn) => userOwnerId(who.user.user_id);
+const person = () => signedUp(subject, 'personal');
+
+/** A live socket and everything it has been sent; `next` waits for the first unseen message that matches. */
+class LiveClient {
+  readonly socket: WebSocket;
+  readonly messages: LiveMessage[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  #seen = 0;
+  #wake: (() => void) | null = null;
+
+  constructor(socket: WebSocket) {
+    this.socket = socket;
+    socket.on('message', (data: Buffer) => {
+      this.messages.push(liveMessage.parse(JSON.parse(data.toString())));
+      this.#wake?.();
+    });
+    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => { resolve({ code, reason: reason.toString() }); }));
+  }
+
+  async next(matches: (message: LiveMessage) => boolean = () => true, timeoutMs = 1_000): Promise<LiveMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.messages.findIndex((message, at) => at >= this.#seen && matches(message));
+      if (index >= 0) {
+        this.#seen = index + 1;
+        return this.messages[index] as LiveMessage;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no matching live message within ${String(timeoutMs)} ms; got ${JSON.stringify(this.messages.slice(this.#seen))}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+}
+
+function open(headers: Record<string, string>, url = `ws://${base}/api/live`): Promise<LiveClient | { refused: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    const client = new LiveClient(socket);
+    socket.once('open', () => { resolve(client); });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve({ refused: response.statusCode ?? 0 });
+      socket.terminate();
+    });
+    socket.once('error', reject);
+  });
+}
+
+async function connect(who: SignedIn, origin = `http://${base}`): Promise<LiveClient> {
+  const client = await open({ cookie: `${SESSION_COOKIE}=${who.browser.cookie ?? ''}`, origin });
+  if (!(client instanceof LiveClient)) throw new Error(`refused with ${String(client.refused)}`);
+  return client;
+}
+
+const balanceMessage = (message: LiveMessage) => message.type === 'balance';
+const activityOf = (txId: string) => (message: LiveMessage) => message.type === 'activity' && message.transaction.tx_id === txId;
+
+describe('GET /api/live', () => {
+  it('pushes the recipient their new balance and the transfer within a second of the commit', async () => {
+    const [ann, bob, stranger] = [await person(), await person(), await person()];
+    await fund(subject, owner(ann), 10_000);
+    const [bobLive, annLive, strangerLive] = [await connect(bob), await connect(ann), await connect(stranger)];
+    expect(await bobLive.next()).toMatchObject({ type: 'balance', balance: { currency: 'CON', balance: 0 } });
+    await annLive.next(balanceMessage);
+    await strangerLive.next(balanceMessage);
+
+    const txId = await transfer(subject, owner(ann), owner(bob), 250);
+    const committed = Date.now();
+    expect(await bobLive.next(activityOf(txId))).toMatchObject({ transaction: { debit_credit: 'C', amount: 250, user_id: bob.user.user_id } });
+    const balance = await bobLive.next(balanceMessage);
+    expect(Date.now() - committed).toBeLessThan(1_000);
+    expect(balance).toMatchObject({ balance: { balance: 250, available_balance: 250, withdrawable_balance: 0 } });
+    expect(balance).toEqual({ type: 'balance', balance: (await bob.browser.get('/api/account/balance')).json<{ balance: unknown }>().balance });
+
+    expect(await annLive.next(activityOf(txId))).toMatchObject({ transaction: { debit_credit: 'D' } });
+    expect(await annLive.next(balanceMessage)).toMatchObject({ balance: { balance: 9_750 } });
+    expect(strangerLive.messages, 'a stranger hears nothing of it').toHaveLength(1);
+    for (const client of [bobLive, annLive, strangerLive]) client.socket.close();
+  });
+
+  it('announces nothing that was rolled back', async () => {
+    const [ann, bob] = [await person(), await person()];
+    await fund(subject, owner(ann), 10_000);
+    const bobLive = await connect(bob);
+    await bobLive.next(balanceMessage);
+
+    await expect(
+      subject.database.db.transaction().execute(async (trx) => {
+        await executeLedgerCommand(trx, { type: 'Transfer', txId: 'rolled-back', kind: 'P2P', fromOwnerId: owner(ann), toOwnerId: owner(bob), amount: 100, fee: 0, currency: 'CON', memo: null }, subject.app.ledgerSettings);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const txId = await transfer(subject, owner(ann), owner(bob), 40);
+    await bobLive.next(activityOf(txId));
+    expect(bobLive.messages.filter((message) => message.type === 'activity')).toHaveLength(1);
+    expect(await bobLive.next(balanceMessage)).toMatchObject({ balance: { balance: 40 } });
+    bobLive.socket.close();
+  });
+
+  it('refuses an upgrade without a session, or from another origin, and a plain GET', async () => {
+    const ann = await person();
+    expect(await open({ origin: `http://${base}` })).toEqual({ refused: 401 });
+    const cookie = `${SESSION_COOKIE}=${ann.browser.cookie ?? ''}`;
+    expect(await open({ cookie, origin: 'https://evil.example' })).toEqual({ refused: 403 });
+    expect(await open({ cookie, origin: `http://${base.replace('127.0.0.1', 'localhost')}` })).toEqual({ refused: 403 });
+    expect(await open({ cookie, origin: 'null' })).toEqual({ refused: 403 });
+    expect((await ann.browser.get('/api/live')).statusCode).toBe(426);
+    const sameOrigin = await connect(ann);
+    await sameOrigin.next(balanceMessage);
+    sameOrigin.socket.close();
+  });
+
+  it('closes the socket when its session ends: at logout, and when it ends elsewhere', async () => {
+    const [ann, bob] = [await person(), await person()];
+    const annLive = await connect(ann);
+    await annLive.next(balanceMessage);
+    expect((await ann.browser.post('/api/logout', {})).statusCode).toBe(200);
+    expect(await annLive.closed).toEqual({ code: LIVE_SESSION_ENDED, reason: 'session ended' });
+
+    const bobLive = await connect(bob);
+    await bobLive.next(balanceMessage);
+    // As another process's logout, or a password change there, would leave it: the row gone.
+    await subject.database.db.deleteFrom('sessions').where('user_id', '=', bob.user.user_id).execute();
+    expect((await bobLive.closed).code).toBe(LIVE_SESSION_ENDED);
+  });
+
+  it('listens again after losing its connection, and resyncs the balance', async () => {
+    const [ann, bob] = [await person(), await person()];
+    await fund(subject, owner(ann), 10_000);
+    const bobLive = await connect(bob);
+    await bobLive.next(balanceMessage);
+
+    const { rows } = await sql<{ ended: boolean }>`
+      SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'peeks-live' AND datname = current_database()
+    `.execute(subject.database.db);
+    expect(rows).toEqual([{ ended: true }]);
+    expect(await bobLive.next(balanceMessage, 3_000)).toMatchObject({ balance: { balance: 0 } });
+
+    const txId = await transfer(subject, owner(ann), owner(bob), 75);
+    await bobLive.next(activityOf(txId));
+    expect(await bobLive.next(balanceMessage)).toMatchObject({ balance: { balance: 75 } });
+    bobLive.socket.close();
+  });
+});
+
+describe('shutting down', () => {
+  it('closes live sockets as going away, and app.close does not wait on them', async () => {
+    const other = await createTestApp({ ...testAppOptions, database: subject.database });
+    const port = String((other.app.server.address() as { port: number }).port);
+    const ann = await signedUp(other, 'personal');
+    const client = await open({ cookie: `${SESSION_COOKIE}=${ann.browser.cookie ?? ''}` }, `ws://127.0.0.1:${port}/api/live`);
+    if (!(client instanceof LiveClient)) throw new Error('refused');
+    await client.next(balanceMessage);
+
+    const started = Date.now();
+    await other.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await client.closed).code).toBe(1001);
+  });
+});

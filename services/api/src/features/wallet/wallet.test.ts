@@ -1,0 +1,232 @@
+import {
+  auditListResponse,
+  balanceResponse,
+  coinListResponse,
+  errorCodes,
+  forexResponse,
+  ledgerDetailsResponse,
+  ledgerListResponse,
+  transactionDetailsResponse,
+  transactionListResponse,
+} from '@peeks/contracts';
+import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
+import { loadTransaction } from '@peeks/ledger-store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fund } from '../../money-testing.ts';
+import { createTestApp, type TestApp } from '../../test-app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { expectRefusal } from '../route-table.ts';
+import { transfer } from './fixtures.ts';
+import { transactionRecordOf } from './money-views.ts';
+
+let subject: TestApp;
+beforeAll(async () => {
+  subject = await createTestApp(testAppOptions);
+});
+afterAll(() => subject.close());
+
+const owner = (who: SignedIn) => userOwnerId(who.user.user_id);
+const person = () => signedUp(subject, 'personal');
+
+async function balanceOf(who: SignedIn) {
+  const response = await who.browser.get('/api/account/balance');
+  expect(response.statusCode, response.body).toBe(200);
+  return balanceResponse.parse(response.json()).balance;
+}
+async function transactionsOf(who: SignedIn, page?: object) {
+  const response = await who.browser.post('/api/account/transactions', page);
+  expect(response.statusCode, response.body).toBe(200);
+  return transactionListResponse.parse(response.json());
+}
+async function ledgerOf(who: SignedIn, page?: object) {
+  const response = await who.browser.post('/api/account/ledger', page);
+  expect(response.statusCode, response.body).toBe(200);
+  return ledgerListResponse.parse(response.json());
+}
+
+describe('GET /api/account/balance', () => {
+  it('lists every wallet at zero for a new user, the coin wallet combined and on top', async () => {
+    const balance = await balanceOf(await person());
+    expect(balance).toMatchObject({ currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0 });
+    expect(balance.balances.map((line) => [line.currency, line.combined]).sort()).toEqual([['CAD', false], ['CON', true], ['IMP', false], ['USD', false]]);
+  });
+
+  it('shows money received from others as held: available but not withdrawable', async () => {
+    const [ann, bob] = [await person(), await person()];
+    await fund(subject, owner(ann), 10_000);
+    await fund(subject, owner(ann), 1_234, 'USD');
+    await transfer(subject, owner(ann), owner(bob), 250);
+
+    const annBalance = await balanceOf(ann);
+    expect(annBalance).toMatchObject({ currency: 'CON', balance: 9_750, available_balance: 9_750, withdrawable_balance: 9_750 });
+    expect(annBalance.balances.find((line) => line.currency === 'USD')).toEqual({ currency: 'USD', balance: 1_234, available_balance: 1_234, withdrawable_balance: 1_234, combined: false });
+    const bobBalance = await balanceOf(bob);
+    expect(bobBalance).toMatchObject({ balance: 250, available_balance: 250, withdrawable_balance: 0 });
+  });
+
+  it("shows a business user acting for a merchant the merchant's wallets, not their own", async () => {
+    const shop = await signedUp(subject, 'business');
+    await fund(subject, merchantOwnerId(shop.merchantId), 700);
+    await fund(subject, owner(shop), 99);
+    expect((await balanceOf(shop)).balance).toBe(700);
+  });
+});
+
+describe('POST /api/account/transactions and transaction-details', () => {
+  let ann: SignedIn;
+  let bob: SignedIn;
+  let sent: string[];
+  beforeAll(async () => {
+    [ann, bob] = [await person(), await person()];
+    const carol = await person();
+    await fund(subject, owner(ann), 100_000);
+    sent = [];
+    for (let each = 1; each <= 16; each += 1) sent.push(await transfer(subject, owner(ann), owner(bob), each * 10));
+    // Someone else's money: never in Ann's lists.
+    await fund(subject, owner(carol), 500);
+    await transfer(subject, owner(carol), owner(bob), 5);
+  });
+
+  it('pages 15 at a time, newest first, with the total', async () => {
+    const first = await transactionsOf(ann);
+    expect(first.total).toBe(17);
+    expect(first.transactions).toHaveLength(15);
+    expect(first.transactions[0]).toMatchObject({ tx_id: sent.at(-1), debit_credit: 'D', amount: 160, currency: 'CON', type: 'transfer', state: 'completed' });
+    const second = await transactionsOf(ann, { offset: 15 });
+    expect(second.total).toBe(17);
+    expect(second.transactions.map((each) => each.type)).toEqual(['transfer', 'correction']);
+    const ids = [...first.transactions, ...second.transactions].map((each) => each.tx_id);
+    expect(new Set(ids).size).toBe(17);
+    expect(ids.slice(0, 16)).toEqual([...sent].reverse());
+    expect((await transactionsOf(ann, { offset: 3, limit: 2 })).transactions.map((each) => each.tx_id)).toEqual([sent[12], sent[11]]);
+  });
+
+  it('lists only transactions the caller paid or was paid by, each from their side', async () => {
+    const bobs = await transactionsOf(bob, { limit: 100 });
+    expect(bobs.total).toBe(17);
+    expect(bobs.transactions.every((each) => each.debit_credit === 'C')).toBe(true);
+    expect(bobs.transactions.filter((each) => sent.includes(each.tx_id))).toHaveLength(16);
+  });
+
+  it('refuses a page past the cap or a negative offset', async () => {
+    expectRefusal(await ann.browser.post('/api/account/transactions', { limit: 101 }), 400, errorCodes.invalidArguments, 'limit 101');
+    expectRefusal(await ann.browser.post('/api/account/transactions', { offset: -1 }), 400, undefined, 'offset -1');
+    expectRefusal(await ann.browser.post('/api/account/transactions', { limit: 0 }), 400, undefined, 'limit 0');
+  });
+
+  it('answers one transaction to either party, and 404 to anyone else or for an unknown id', async () => {
+    const txId = sent[0] ?? '';
+    const asPayer = await ann.browser.post('/api/account/transaction-details', { id: txId });
+    expect(asPayer.statusCode, asPayer.body).toBe(200);
+    const { transaction } = transactionDetailsResponse.parse(asPayer.json());
+    expect(transaction).toEqual((await transactionsOf(ann, { limit: 100 })).transactions.find((each) => each.tx_id === txId));
+    expect(transaction).toMatchObject({ debit_credit: 'D', amount: 10, user_id: ann.user.user_id });
+    const asPayee = transactionDetailsResponse.parse((await bob.browser.post('/api/account/transaction-details', { id: txId })).json());
+    expect(asPayee.transaction).toMatchObject({ debit_credit: 'C', user_id: bob.user.user_id });
+
+    const stranger = await person();
+    const refused = await stranger.browser.post('/api/account/transaction-details', { id: txId });
+    expectRefusal(refused, 404, errorCodes.transactionNotFound, 'a stranger');
+    expect(refused.json()).toMatchObject({ message: 'No such a transaction' });
+    expectRefusal(await ann.browser.post('/api/account/transaction-details', { id: 'tx_nothing_here' }), 404, errorCodes.transactionNotFound, 'unknown id');
+  });
+
+  it('reads a row back as exactly the record its stream folds to', async () => {
+    const ids = (await transactionsOf(bob, { limit: 100 })).transactions.map((each) => each.tx_id);
+    const rows = await subject.database.db.selectFrom('ledger_transactions').selectAll().where('tx_id', 'in', [...ids, ...sent]).execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(transactionRecordOf(row)).toEqual(await loadTransaction(subject.database.db, row.tx_id));
+  });
+});
+
+describe('POST /api/account/ledger and ledger-details', () => {
+  it("lists the postings to the caller's wallets, newest first, paged with the total", async () => {
+    const [ann, bob] = [await person(), await person()];
+    await fund(subject, owner(ann), 5_000);
+    const txIds: string[] = [];
+    for (let each = 1; each <= 15; each += 1) txIds.push(await transfer(subject, owner(ann), owner(bob), each));
+
+    const first = await ledgerOf(ann);
+    expect(first.total).toBe(16);
+    expect(first.ledgers).toHaveLength(15);
+    expect(first.ledgers[0]).toMatchObject({ tx_id: txIds.at(-1), amount: 15, currency: 'CON', debit_credit: 'D' });
+    expect(first.ledgers[0]?.entry_date).toMatch(/^\d{4}-\d\d-\d\dT/);
+    const rest = await ledgerOf(ann, { offset: 15, limit: 15 });
+    expect(rest.ledgers).toEqual([expect.objectContaining({ amount: 5_000, debit_credit: 'C' })]);
+    expect((await ledgerOf(bob)).ledgers.every((entry) => entry.debit_credit === 'C')).toBe(true);
+  });
+
+  it('answers one posting to its owner, 404 to anyone else and for an unknown id', async () => {
+    const [ann, bob] = [await person(), await person()];
+    await fund(subject, owner(ann), 5_000);
+    await transfer(subject, owner(ann), owner(bob), 40);
+    const [latest] = (await ledgerOf(ann)).ledgers;
+    if (!latest) throw new Error('no ledger entry');
+
+    const own = await ann.browser.post('/api/account/ledger-details', { id: latest.ledger_id });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(ledgerDetailsResponse.parse(own.json()).ledger).toEqual(latest);
+    // Bob's side of the same transaction is another posting, with another id.
+    expectRefusal(await bob.browser.post('/api/account/ledger-details', { id: latest.ledger_id }), 404, errorCodes.ledgerEntryNotFound, 'the payee');
+    expectRefusal(await ann.browser.post('/api/account/ledger-details', { id: '999999.0' }), 404, errorCodes.ledgerEntryNotFound, 'unknown id');
+    expectRefusal(await ann.browser.post('/api/account/ledger-details', { id: '' }), 400, undefined, 'empty id');
+  });
+});
+
+describe('GET /api/wallet/list-coins', () => {
+  it('pages the caller’s coins 50 at a time, summing to the coin balance', async () => {
+    const [ann, bob] = [await person(), await person()];
+    for (let each = 1; each <= 54; each += 1) await fund(subject, owner(ann), 100);
+    await transfer(subject, owner(ann), owner(bob), 150);
+
+    const first = coinListResponse.parse((await ann.browser.get('/api/wallet/list-coins')).json());
+    expect(first.total).toBe(53);
+    expect(first.coins).toHaveLength(50);
+    const rest = coinListResponse.parse((await ann.browser.get('/api/wallet/list-coins?offset=50&limit=50')).json());
+    expect(rest.coins).toHaveLength(3);
+    const all = [...first.coins, ...rest.coins];
+    expect(new Set(all.map((coin) => coin.serial)).size).toBe(53);
+    expect(all.every((coin) => coin.currency === 'CON')).toBe(true);
+    expect(all.reduce((sum, coin) => sum + coin.value, 0)).toBe((await balanceOf(ann)).balance);
+
+    const bobs = coinListResponse.parse((await bob.browser.get('/api/wallet/list-coins')).json());
+    expect(bobs.coins.map((coin) => coin.value), 'largest first').toEqual([100, 50]);
+    expectRefusal(await ann.browser.get('/api/wallet/list-coins?limit=51'), 400, errorCodes.invalidArguments, 'limit 51');
+  });
+});
+
+describe('GET /api/wallet/list-audit', () => {
+  it("lists the coin audit of the caller's transaction, and 404 for anyone else's", async () => {
+    const [ann, bob, stranger] = [await person(), await person(), await person()];
+    await fund(subject, owner(ann), 1_000);
+    const txId = await transfer(subject, owner(ann), owner(bob), 300);
+
+    const response = await ann.browser.get(`/api/wallet/list-audit?reference_no=${txId}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const { ledgers } = auditListResponse.parse(response.json());
+    const annWallet = `wallet:${owner(ann)}:CON`;
+    expect(ledgers.map((entry) => entry.action)).toEqual(['SPLIT', 'SPLIT_INTO', 'SPLIT_INTO', 'MOVE']);
+    const move = ledgers.at(-1)?.from_serial.split(':');
+    expect(move?.slice(1)).toEqual([...annWallet.split(':'), 'CON', '300']);
+    expect(auditListResponse.parse((await bob.browser.get(`/api/wallet/list-audit?reference_no=${txId}`)).json()).ledgers).toEqual(ledgers);
+    expectRefusal(await stranger.browser.get(`/api/wallet/list-audit?reference_no=${txId}`), 404, errorCodes.transactionNotFound, 'a stranger');
+    expectRefusal(await ann.browser.get('/api/wallet/list-audit?reference_no=nope'), 404, errorCodes.transactionNotFound, 'unknown');
+    expectRefusal(await ann.browser.get('/api/wallet/list-audit'), 400, undefined, 'no reference');
+  });
+});
+
+describe('POST /api/account/forex-lookup', () => {
+  it('answers the coin rate for USD and CAD as integers, and 400 for any other currency', async () => {
+    const ann = await person();
+    for (const currency of ['USD', 'CAD']) {
+      const response = await ann.browser.post('/api/account/forex-lookup', { currency });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(forexResponse.parse(response.json()).forex).toEqual({ currency, target: 'CON', rate_micros: 780_000, coins_per_unit: 20, coin_micros_per_unit: 15_600_000 });
+    }
+    for (const currency of ['EUR', 'CON', 'usd']) {
+      const refused = await ann.browser.post('/api/account/forex-lookup', { currency });
+      expectRefusal(refused, 400, undefined, currency);
+      expect(refused.json()).toMatchObject({ errors: [{ field: 'currency', message: 'Invalid currency' }] });
+    }
+  });
+});
