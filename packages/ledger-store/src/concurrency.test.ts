@@ -98,12 +98,16 @@ describe('concurrent spending', () => {
     const events = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]?.n;
     const before = await events();
 
-    const append = {
-      stream_id: 'ledger-stale', head_version: 0, head_hash: GENESIS_HASH, types: ['FundsTransferred'], data: ['{}'], hashes: ['f'.repeat(64)],
-      metadata: {}, created_at: new Date().toISOString(), projections: [],
+    const createdAt = new Date().toISOString();
+    const batch = {
+      streams: [{ stream_id: 'ledger-stale', head_version: 0, head_hash: GENESIS_HASH, created_at: createdAt }],
+      events: [{
+        stream_id: 'ledger-stale', version: 1, type: 'FundsTransferred', data: {}, metadata: {}, created_at: createdAt, prev_hash: GENESIS_HASH, hash: 'f'.repeat(64),
+      }],
+      projections: [[{ balances: [], transaction: {}, entries: [], coinsCreated: [], coinsUpdated: [] }]],
     };
     const error: unknown = await sql`
-      SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify([append])}::jsonb)
+      SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify(batch)}::jsonb)
     `.execute(database.db).then(() => null, (caught: unknown) => caught);
 
     expect((error as { code?: string } | null)?.code).toBe('40001');
