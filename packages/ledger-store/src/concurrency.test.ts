@@ -115,15 +115,15 @@ describe('concurrent spending', () => {
   });
 
   it('commits commands submitted together on different wallets in batches: fewer database transactions than commands', async () => {
-    const owners = Array.from({ length: 8 }, (_, index) => `batch-${index}`);
+    const owners = Array.from({ length: 16 }, (_, index) => `batch-${index}`);
     for (const owner of owners) await fund(owner);
-    const commands = [0, 2, 4, 6].map((index) => transfer(owners[index] ?? '', owners[index + 1] ?? '', 100));
+    const commands = [0, 2, 4, 6, 8, 10, 12, 14].map((index) => transfer(owners[index] ?? '', owners[index + 1] ?? '', 100));
     const outcomes = await Promise.all(commands.map((command) => executeLedgerCommand(database.db, command, settings)));
 
     const transactions = new Set(outcomes.flatMap((outcome) => outcome.events.map((event) => event.transactionId)));
     expect(outcomes.every((outcome) => !outcome.replayed)).toBe(true);
-    // Shared over the batches that commit side by side, two of two each.
-    expect(transactions.size).toBe(2);
+    // Shared over the four batches that commit side by side, two commands each.
+    expect(transactions.size).toBe(4);
   });
 
   it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {
