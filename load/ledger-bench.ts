@@ -68,7 +68,7 @@ interface Measurement {
   perTransfer: Costs;
 }
 
-/** Where the time and the disk go: CPU of this process and of every postgres process, and WAL written. */
+/** Where the time and the disk go: CPU of this process and of the backends of the bench's database, and WAL written (server-wide). */
 interface Costs {
   nodeCpuMs: number;
   postgresCpuMs: number;
@@ -85,11 +85,15 @@ interface CostReading {
 /** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
 const TICKS_PER_MS = 100 / 1000;
 
-/** CPU time of each process named postgres, by pid, from /proc (the bench's own server or the machine's). */
-function postgresCpuByPid(): Map<string, number> {
+/**
+ * CPU time of the given postgres processes, by pid, from /proc: the
+ * backends serving the bench's database, so that other databases on a
+ * shared server do not count.
+ */
+function postgresCpuByPid(backends: ReadonlySet<string>): Map<string, number> {
   const cpu = new Map<string, number>();
   for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
+    if (!backends.has(pid)) continue;
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const close = stat.lastIndexOf(')');
@@ -116,9 +120,13 @@ function postgresCpuSpent(before: ReadonlyMap<string, number>, after: ReadonlyMa
 }
 
 async function readCosts(db: Kysely<Database>): Promise<CostReading> {
-  const { rows } = await sql<{ wal: string }>`SELECT (pg_current_wal_lsn() - '0/0')::text AS wal`.execute(db);
+  const { rows } = await sql<{ wal: string; backends: string[] }>`
+    SELECT (pg_current_wal_lsn() - '0/0')::text AS wal,
+           ARRAY(SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()) AS backends
+  `.execute(db);
   const cpu = process.cpuUsage();
-  return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuByPid: postgresCpuByPid(), walBytes: Number(rows[0]?.wal) };
+  const reading = rows[0];
+  return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuByPid: postgresCpuByPid(new Set(reading?.backends)), walBytes: Number(reading?.wal) };
 }
 
 /**

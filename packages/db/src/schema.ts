@@ -13,7 +13,6 @@ export interface Database {
   ledger_transactions: LedgerTransactionsTable;
   ledger_entries: LedgerEntriesTable;
   coins: CoinsTable;
-  coin_audit: CoinAuditTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   platform_balances: PlatformBalancesTable;
   users: UsersTable;
@@ -134,19 +133,8 @@ export interface CoinsTable {
   status: string;
   parent_serial: string | null;
   minted_tx_id: string;
-}
-
-export interface CoinAuditTable {
-  audit_id: string;
-  tx_id: string;
-  event_position: number;
-  serial: string;
-  action: string;
-  value: number;
-  from_account: string | null;
-  to_account: string | null;
-  parent_serial: string | null;
-  entry_date: Date;
+  /** Every transaction whose events name the coin, in the order they first did (its trail's events are theirs). */
+  tx_ids: string[];
 }
 
 export interface ProjectionCheckpointsTable {
@@ -551,10 +539,7 @@ export const schemaColumns = {
   ledger_entries: columnsOf<LedgerEntriesTable>()([
     'ledger_id', 'tx_id', 'account_id', 'entry_date', 'type', 'amount', 'currency', 'debit_credit', 'event_position',
   ]),
-  coins: columnsOf<CoinsTable>()(['serial', 'holder', 'value', 'status', 'parent_serial', 'minted_tx_id']),
-  coin_audit: columnsOf<CoinAuditTable>()([
-    'audit_id', 'tx_id', 'event_position', 'serial', 'action', 'value', 'from_account', 'to_account', 'parent_serial', 'entry_date',
-  ]),
+  coins: columnsOf<CoinsTable>()(['serial', 'holder', 'value', 'status', 'parent_serial', 'minted_tx_id', 'tx_ids']),
   projection_checkpoints: columnsOf<ProjectionCheckpointsTable>()(['name', 'transaction_id', 'position', 'updated_at']),
   platform_balances: columnsOf<PlatformBalancesTable>()(['account_id', 'currency', 'balance', 'entries']),
   users: columnsOf<UsersTable>()([

@@ -98,12 +98,16 @@ describe('concurrent spending', () => {
     const events = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]?.n;
     const before = await events();
 
-    const append = {
-      stream_id: 'ledger-stale', head_version: 0, head_hash: GENESIS_HASH, types: ['FundsTransferred'], data: ['{}'], hashes: ['f'.repeat(64)],
-      metadata: {}, created_at: new Date().toISOString(), projections: [],
+    const createdAt = new Date().toISOString();
+    const batch = {
+      streams: [{ stream_id: 'ledger-stale', head_version: 0, head_hash: GENESIS_HASH, created_at: createdAt }],
+      events: [{
+        stream_id: 'ledger-stale', version: 1, type: 'FundsTransferred', data: {}, metadata: {}, created_at: createdAt, prev_hash: GENESIS_HASH, hash: 'f'.repeat(64),
+      }],
+      projections: [[{ balances: [], transaction: {}, entries: [], coinsCreated: [], coinsUpdated: [] }]],
     };
     const error: unknown = await sql`
-      SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify([append])}::jsonb)
+      SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify(batch)}::jsonb)
     `.execute(database.db).then(() => null, (caught: unknown) => caught);
 
     expect((error as { code?: string } | null)?.code).toBe('40001');
@@ -111,15 +115,15 @@ describe('concurrent spending', () => {
   });
 
   it('commits commands submitted together on different wallets in batches: fewer database transactions than commands', async () => {
-    const owners = Array.from({ length: 8 }, (_, index) => `batch-${index}`);
+    const owners = Array.from({ length: 16 }, (_, index) => `batch-${index}`);
     for (const owner of owners) await fund(owner);
-    const commands = [0, 2, 4, 6].map((index) => transfer(owners[index] ?? '', owners[index + 1] ?? '', 100));
+    const commands = [0, 2, 4, 6, 8, 10, 12, 14].map((index) => transfer(owners[index] ?? '', owners[index + 1] ?? '', 100));
     const outcomes = await Promise.all(commands.map((command) => executeLedgerCommand(database.db, command, settings)));
 
     const transactions = new Set(outcomes.flatMap((outcome) => outcome.events.map((event) => event.transactionId)));
     expect(outcomes.every((outcome) => !outcome.replayed)).toBe(true);
-    // Shared over the batches that commit side by side, two of two each.
-    expect(transactions.size).toBe(2);
+    // Shared over the four batches that commit side by side, two commands each.
+    expect(transactions.size).toBe(4);
   });
 
   it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {

@@ -1,5 +1,4 @@
 import {
-  appendAsJson,
   appendedEvents,
   GENESIS_HASH,
   prepareAppend,
@@ -170,12 +169,40 @@ export async function commitDecisions(
   versions: ReadonlyMap<AccountId, number>,
   decisions: readonly Extract<Decision, { prepared: unknown }>[],
 ): Promise<(AppendedRow & { stream_id: string })[]> {
-  const appends = decisions.map((decision) => ({ ...appendAsJson(decision.prepared), projections: decision.projections }));
   const { rows } = await sql<AppendedRow & { stream_id: string }>`
     SELECT stream_id, event_position, event_version, event_transaction_id
-    FROM ledger_commit(${[...versions.keys()]}::text[], ${[...versions.values()]}::bigint[], ${JSON.stringify(appends)}::jsonb)
+    FROM ledger_commit(${[...versions.keys()]}::text[], ${[...versions.values()]}::bigint[], ${JSON.stringify(commitBatch(decisions))}::jsonb)
   `.execute(db);
   return rows;
+}
+
+/**
+ * The argument of `ledger_commit`: each transaction's stream and where it
+ * was read, then the events in rounds (the first event of every
+ * transaction, then the second, ...) with their projections in the same
+ * order, so that the events of one round share no wallet or coin and are
+ * projected together.
+ */
+function commitBatch(decisions: readonly Extract<Decision, { prepared: unknown }>[]) {
+  const streams = decisions.map(({ prepared }) => ({
+    stream_id: prepared.streamId, head_version: prepared.head.version, head_hash: prepared.head.hash, created_at: prepared.createdAt,
+  }));
+  const events: object[] = [];
+  const projections: unknown[][] = [];
+  for (let round = 0; decisions.some(({ prepared }) => round < prepared.chained.length); round++) {
+    const projected: unknown[] = [];
+    for (const { prepared, projections: ofDecision } of decisions) {
+      const event = prepared.chained[round];
+      if (!event) continue;
+      events.push({
+        stream_id: prepared.streamId, version: event.version, type: event.type, data: event.data, metadata: prepared.metadata,
+        created_at: prepared.createdAt, prev_hash: event.prevHash, hash: event.hash,
+      });
+      projected.push(ofDecision[round]);
+    }
+    projections.push(projected);
+  }
+  return { streams, events, projections };
 }
 
 async function replay(db: Kysely<Database>, txId: string): Promise<LedgerOutcome | null> {

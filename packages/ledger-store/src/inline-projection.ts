@@ -1,6 +1,5 @@
 import type { Database, StoredEvent } from '@peeks/db';
 import {
-  coinAuditOf,
   coinChangesOf,
   balanceChangesOf,
   ledgerEntriesOf,
@@ -29,10 +28,11 @@ export function transactionRow(record: TransactionRecord) {
 }
 
 /**
- * What one event does to the ledger's read models, as the argument of the
- * `project_ledger_event` SQL function: balance changes, the transaction
- * row, ledger entries, coin rows and the coin audit trail. The live commit
- * and the verify rebuild both write it through that one function.
+ * What one event does to the ledger's read models, as an element of the
+ * `project_ledger_events` SQL function's argument: balance changes, the
+ * transaction row, ledger entries and coin rows. The live commit and the
+ * verify rebuild both write it through that one function. The coin audit is
+ * not stored: it is derived from the events (see queries.ts).
  */
 export function projectionOf(event: TransactionEvent, createdAt: Date, record: TransactionRecord) {
   const coins = coinChangesOf(event.data.txId, event.data.coins);
@@ -47,10 +47,6 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
       serial: coin.serial, holder: coin.holder, value: coin.value, status: coin.status, parent_serial: coin.parentSerial, minted_tx_id: coin.mintedTxId,
     })),
     coinsUpdated: coins.updated,
-    audit: coinAuditOf(event, createdAt).map((entry) => ({
-      tx_id: entry.txId, serial: entry.serial, action: entry.action, value: entry.value, from_account: entry.fromAccount,
-      to_account: entry.toAccount, parent_serial: entry.parentSerial, entry_date: entry.entryDate,
-    })),
   };
 }
 
@@ -59,7 +55,7 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
  * normally, a scratch schema during a rebuild (see verify).
  */
 export async function projectTransactionEvent(db: Kysely<Database>, event: StoredTransactionEvent, record: TransactionRecord): Promise<void> {
-  await sql`SELECT project_ledger_event(${event.position}, ${JSON.stringify(projectionOf(event, event.createdAt, record))}::jsonb)`.execute(db);
+  await sql`SELECT project_ledger_events(ARRAY[${event.position}]::bigint[], ${JSON.stringify([projectionOf(event, event.createdAt, record)])}::jsonb)`.execute(db);
 }
 
 export async function projectWalletEvent(db: Kysely<Database>, event: StoredWalletEvent): Promise<void> {

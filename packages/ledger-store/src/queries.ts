@@ -1,5 +1,15 @@
-import type { Database } from '@peeks/db';
-import { fromSerialText, walletIdOf, type AccountId, type Coin, type Currency, type WalletState } from '@peeks/ledger';
+import { readStream, toStoredEvent, type Database, type StoredEvent } from '@peeks/db';
+import {
+  coinAuditOf,
+  fromSerialText,
+  transactionStream,
+  walletIdOf,
+  type AccountId,
+  type Coin,
+  type Currency,
+  type TransactionEvent,
+  type WalletState,
+} from '@peeks/ledger';
 import { sql, type Kysely } from 'kysely';
 import { walletStateOf } from './wallets.ts';
 
@@ -43,33 +53,45 @@ export type CoinTrailStep = {
 
 /**
  * Everything that happened to a coin serial and to the serials it was split
- * from, back to the event that minted the first of them, oldest first.
+ * from, back to the event that minted the first of them, oldest first:
+ * the audit lines of those serials in the events of the transactions that
+ * named them (`coins.tx_ids`).
  */
 export async function coinTrail(db: Kysely<Database>, serial: string): Promise<CoinTrailStep[]> {
-  const { rows } = await sql<{
-    serial: string; action: string; value: number; from_account: string | null; to_account: string | null;
-    parent_serial: string | null; tx_id: string; event_position: number; entry_date: Date; event_type: string; event_time: Date;
-  }>`
-    WITH RECURSIVE lineage(serial) AS (
-      SELECT ${serial}::text
+  const { rows: [lineage] } = await sql<{ serials: string[] | null; streams: string[] | null }>`
+    WITH RECURSIVE lineage AS (
+      SELECT serial, parent_serial, tx_ids FROM coins WHERE serial = ${serial}
       UNION
-      SELECT coin.parent_serial FROM coins coin JOIN lineage ON coin.serial = lineage.serial WHERE coin.parent_serial IS NOT NULL
+      SELECT coin.serial, coin.parent_serial, coin.tx_ids FROM coins coin JOIN lineage ON coin.serial = lineage.parent_serial
     )
-    SELECT audit.serial, audit.action, audit.value, audit.from_account, audit.to_account, audit.parent_serial,
-           audit.tx_id, audit.event_position, audit.entry_date, event.type AS event_type, event.created_at AS event_time
-    FROM coin_audit audit JOIN lineage ON audit.serial = lineage.serial JOIN events event ON event.position = audit.event_position
-    ORDER BY audit.event_position, split_part(audit.audit_id, '.', 2)::int
+    SELECT array_agg(serial) AS serials,
+           (SELECT array_agg(DISTINCT ${transactionStream('')} || tx_id) FROM lineage, unnest(tx_ids) AS tx_id) AS streams
+    FROM lineage
   `.execute(db);
-  return rows.map((row) => ({
-    serial: row.serial, action: row.action, value: row.value, fromAccount: row.from_account, toAccount: row.to_account,
-    parentSerial: row.parent_serial, txId: row.tx_id, eventPosition: row.event_position, entryDate: row.entry_date,
-    eventType: row.event_type, eventTime: row.event_time,
-    fromSerial: fromSerialText({ serial: row.serial, fromAccount: row.from_account, value: row.value }),
-  }));
+  const serials = new Set(lineage?.serials ?? []);
+  if (serials.size === 0) return [];
+  const events = await db.selectFrom('events').selectAll().where('stream_id', 'in', lineage?.streams ?? []).orderBy('position').execute();
+  return events.flatMap((row) =>
+    auditLinesOf(toStoredEvent(row))
+      .filter((line) => serials.has(line.serial))
+      .map((line) => ({
+        serial: line.serial, action: line.action, value: line.value, fromAccount: line.from_account, toAccount: line.to_account,
+        parentSerial: line.parent_serial, txId: line.tx_id, eventPosition: line.event_position, entryDate: line.entry_date, fromSerial: line.from_serial,
+          eventType: row.type, eventTime: row.created_at,
+      })),
+  );
 }
 
-/** The coin audit of one transaction (the spec's list-audit by reference number). */
+/** The coin audit of one transaction (the spec's list-audit by reference number), from its events. */
 export async function transactionAudit(db: Kysely<Database>, txId: string) {
-  const rows = await db.selectFrom('coin_audit').selectAll().where('tx_id', '=', txId).orderBy('event_position').orderBy(sql`split_part(audit_id, '.', 2)::int`).execute();
-  return rows.map((row) => ({ ...row, from_serial: fromSerialText({ serial: row.serial, fromAccount: row.from_account, value: row.value }) }));
+  return (await readStream(db, transactionStream(txId))).flatMap(auditLinesOf);
+}
+
+/** An event's coin audit lines, with ids `position.index` in the order coinAuditOf gives them. */
+function auditLinesOf(event: StoredEvent) {
+  return coinAuditOf(event as unknown as TransactionEvent, event.createdAt).map((line, index) => ({
+    audit_id: `${event.position}.${index}`, tx_id: line.txId, event_position: event.position, serial: line.serial, action: line.action,
+    value: line.value, from_account: line.fromAccount, to_account: line.toAccount, parent_serial: line.parentSerial, entry_date: line.entryDate,
+    from_serial: fromSerialText(line),
+  }));
 }

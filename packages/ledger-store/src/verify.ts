@@ -6,7 +6,7 @@ import { projectTransactionEvent, projectWalletEvent, type StoredTransactionEven
 import { platformBalances } from './platform-balances.ts';
 
 /** The read models projected inline, which a rebuild must reproduce exactly. */
-export const inlineTables = ['wallets', 'ledger_transactions', 'ledger_entries', 'coins', 'coin_audit'] as const;
+export const inlineTables = ['wallets', 'ledger_transactions', 'ledger_entries', 'coins'] as const;
 
 export interface TableDifference {
   table: string;

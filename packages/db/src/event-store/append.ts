@@ -118,9 +118,9 @@ async function insertAfter<Type extends string, Data extends JsonObject>(
 }
 
 /**
- * An append with its hash chain worked out: what `append_events` takes,
- * for callers that write it inside a larger SQL call of their own (the
- * ledger's commit appends and projects in one round trip).
+ * An append with its hash chain worked out, for `append_events` or for
+ * callers that write it inside a larger SQL call of their own (the ledger's
+ * commit appends and projects a batch in one round trip).
  */
 export interface PreparedAppend<Type extends string, Data extends JsonObject> {
   streamId: string;
@@ -147,7 +147,7 @@ export function prepareAppend<Type extends string, Data extends JsonObject>(
   for (const [index, event] of events.entries()) {
     const version = head.version + index + 1;
     const hash = chainHash(prevHash, canonicalEvent({ streamId, streamVersion: version, type: event.type, data: event.data, metadata: fullMetadata, createdAt }));
-    chained.push({ version, type: event.type, data: event.data, json: JSON.stringify(event.data), prevHash, hash });
+    chained.push({ version, type: event.type, data: event.data, prevHash, hash });
     prevHash = hash;
   }
   return { streamId, head, metadata: fullMetadata, createdAt, chained };
@@ -158,22 +158,9 @@ function appendArguments(prepared: PreparedAppend<string, JsonObject>) {
   const { streamId, head, chained, metadata, createdAt } = prepared;
   return sql.join([
     sql`${streamId}`, sql`${head.version}`, sql`${head.hash}`,
-    sql`${chained.map((event) => event.type)}::text[]`, sql`${chained.map((event) => event.json)}::text[]`,
+    sql`${chained.map((event) => event.type)}::text[]`, sql`${chained.map((event) => JSON.stringify(event.data))}::text[]`,
     sql`${JSON.stringify(metadata)}::jsonb`, sql`${createdAt}::timestamptz`, sql`${chained.map((event) => event.hash)}::text[]`,
   ]);
-}
-
-/**
- * The arguments of `append_events` as one JSON object, for SQL that appends
- * several streams in one call (the ledger's batched commit).
- */
-export function appendAsJson(prepared: PreparedAppend<string, JsonObject>) {
-  const { streamId, head, chained, metadata, createdAt } = prepared;
-  return {
-    stream_id: streamId, head_version: head.version, head_hash: head.hash,
-    types: chained.map((event) => event.type), data: chained.map((event) => event.json), hashes: chained.map((event) => event.hash),
-    metadata, created_at: createdAt.toISOString(),
-  };
 }
 
 /**
@@ -208,7 +195,7 @@ export function appendedEvents<Type extends string, Data extends JsonObject>(
   return { version, events: stored };
 }
 
-type ChainedRow = { version: number; type: string; json: string; prevHash: string; hash: string };
+type ChainedRow = { version: number; type: string; prevHash: string; hash: string };
 
 function translateWriteError(error: unknown, streamId: string, expectedVersion: ExpectedVersion): unknown {
   const code = (error as { code?: unknown }).code;
