@@ -39,7 +39,7 @@ async function measure(writers: number, seconds: number, operation: (writer: num
 }
 
 const payload = (writer: number, n: number) => ({ walletId: `wallet-${writer}`, amount: 1000 + n, currency: 'CON', reference: `ref-${writer}-${n}` });
-const metadata = { actor: 'bench', requestId: null, idempotencyKey: null, clientIp: '127.0.0.1' };
+const metadata = { actor: 'bench', requestId: null, idempotencyKey: null, requestFingerprint: null, clientIp: '127.0.0.1' };
 
 async function eventStoreAppends(handle: DatabaseHandle, writers: number, seconds: number, label: string): Promise<Measurement> {
   const versions = Array.from({ length: writers }, () => 0);

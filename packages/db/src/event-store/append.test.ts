@@ -47,8 +47,8 @@ describe('appendToStream', () => {
 
     const stored = await readStream(database.db, streamId);
     expect(stored.map((event) => event.data)).toEqual([{ amount: 100, currency: 'USD' }, { amount: 250, currency: 'USD' }, { amount: 5, currency: 'USD' }]);
-    expect(stored[0]!.metadata).toEqual({ actor: 'user-1', requestId: 'req-1', idempotencyKey: 'key-1', clientIp: '127.0.0.1' });
-    expect(stored[2]!.metadata).toEqual({ actor: null, requestId: null, idempotencyKey: null, clientIp: null });
+    expect(stored[0]!.metadata).toEqual({ actor: 'user-1', requestId: 'req-1', idempotencyKey: 'key-1', requestFingerprint: null, clientIp: '127.0.0.1' });
+    expect(stored[2]!.metadata).toEqual({ actor: null, requestId: null, idempotencyKey: null, requestFingerprint: null, clientIp: null });
     expect(stored).toEqual([...first.events, ...next.events]);
   });
 

@@ -17,7 +17,7 @@ export interface AppendResult<Type extends string, Data extends JsonObject> {
   events: StoredEvent<Type, Data>[];
 }
 
-const NO_METADATA: EventMetadata = { actor: null, requestId: null, idempotencyKey: null, clientIp: null };
+const NO_METADATA: EventMetadata = { actor: null, requestId: null, idempotencyKey: null, requestFingerprint: null, clientIp: null };
 const EMPTY_STREAM: StreamHead = { version: 0, hash: GENESIS_HASH };
 const ATTEMPTS = 3;
 

@@ -13,6 +13,8 @@ export interface EventMetadata {
   actor: string | null;
   requestId: string | null;
   idempotencyKey: string | null;
+  /** fingerprintRequest() of the request that carried `idempotencyKey`: a retry with another request is told apart. */
+  requestFingerprint: string | null;
   clientIp: string | null;
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
 import { createTestDatabase, type TestDatabase } from '../testing.ts';
-import { IdempotencyKeyReused, expireIdempotencyKeys, fingerprintRequest, recordIdempotencyKey, runIdempotently } from './idempotency.ts';
+import { IdempotencyKeyReused, expireIdempotencyKeys, fingerprintRequest, runIdempotently } from './idempotency.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -82,21 +82,5 @@ describe('runIdempotently', () => {
     expect(await expireIdempotencyKeys(database.db, new Date(Date.now() - 60_000))).toBe(0);
     expect(await expireIdempotencyKeys(database.db, new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(1);
     expect((await sendOnce(streamId, 'key-e', 100)).replayed).toBe(false);
-  });
-});
-
-describe('recordIdempotencyKey', () => {
-  const record = (key: string, amount: number) => recordIdempotencyKey(database.db, { scope: 'ledger:user-1', key, fingerprint: sendFund(amount) });
-
-  it('accepts the same request again and again', async () => {
-    await record('key-r1', 100);
-    await expect(record('key-r1', 100)).resolves.toBeUndefined();
-  });
-
-  it('refuses the key for a different request, also when both race', async () => {
-    const outcomes = await Promise.allSettled([record('key-r2', 100), record('key-r2', 200)]);
-    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const refused = outcomes.find((outcome) => outcome.status === 'rejected');
-    expect(refused?.reason).toBeInstanceOf(IdempotencyKeyReused);
   });
 });

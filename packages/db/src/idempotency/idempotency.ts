@@ -78,28 +78,3 @@ export async function expireIdempotencyKeys(db: Kysely<Database>, olderThan: Dat
   const result = await db.deleteFrom('idempotency_keys').where('created_at', '<', olderThan).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/**
- * Records that `key` stands for the request with `fingerprint`, for work
- * that is idempotent by itself (a ledger command whose transaction id comes
- * from the key): nothing is claimed or replayed here, only a key reused for
- * a different request is refused with IdempotencyKeyReused. Use a scope of
- * its own, apart from runIdempotently's.
- */
-export async function recordIdempotencyKey(db: Kysely<Database>, request: IdempotentRequest): Promise<void> {
-  const recorded = await db
-    .insertInto('idempotency_keys')
-    .values({ scope: request.scope, key: request.key, fingerprint: request.fingerprint, response: null })
-    .onConflict((conflict) => conflict.columns(['scope', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
-  if (recorded) return;
-  const first = await db
-    .selectFrom('idempotency_keys')
-    .select('fingerprint')
-    .where('scope', '=', request.scope)
-    .where('key', '=', request.key)
-    .executeTakeFirst();
-  // Gone between the two statements: expired, so the key is free again.
-  if (first && first.fingerprint !== request.fingerprint) throw new IdempotencyKeyReused(request.key);
-}

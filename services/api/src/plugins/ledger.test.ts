@@ -68,6 +68,14 @@ describe('the ledger plugin', () => {
     expect(await balanceOf(bob)).toBe(before);
   });
 
+  it('lets only one of two different requests racing with one key through', async () => {
+    const before = await balanceOf(bob);
+    const answers = await Promise.all([100, 200].map((amount) => send(ann, { to_user_id: bob.user.user_id, amount }, 'raced-key')));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const moved = transactionResponse.parse(answers.find((answer) => answer.statusCode === 200)?.json()).transaction.amount;
+    expect(await balanceOf(bob)).toBe((before ?? 0) + moved);
+  });
+
   it('keeps two callers\' keys apart', async () => {
     await fund(subject, owner(bob), 500);
     const annSends = await send(ann, { to_user_id: bob.user.user_id, amount: 10 }, 'same-key');

@@ -1,8 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { errorCodes, type TransactionView } from '@peeks/contracts';
-import { fingerprintRequest, recordIdempotencyKey, type Database } from '@peeks/db';
-import { merchantOwnerId, ownerOf, userOwnerId, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
+import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
+import { merchantOwnerId, ownerOf, transactionStream, userOwnerId, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -49,18 +49,15 @@ export const ledger = fp(
 /**
  * The transaction id a money-moving request writes. With an Idempotency-Key
  * it is derived from the caller and the key, so a retry names the same
- * transaction and the ledger replays it instead of moving money again (the
- * ledger, not a lock, makes it exactly once: group commit stays open to it).
- * The key is recorded with the request's fingerprint, so reusing it for a
- * different request is a 409 and moves nothing. Without a key every request
- * is new.
+ * transaction and the ledger replays it instead of moving money again: the
+ * ledger, not a lock or a table of keys, makes it exactly once, and group
+ * commit stays open to keyed requests at no extra round trip. Without a key
+ * every request is new.
  */
-export async function transactionIdFor(request: FastifyRequest, callerOwnerId: string): Promise<string> {
+export function transactionIdFor(request: FastifyRequest, callerOwnerId: string): string {
   const key = idempotencyKeyOf(request);
   if (key === null) return `tx_${randomBytes(16).toString('hex')}`;
-  const scope = `ledger:${callerOwnerId}`;
-  await recordIdempotencyKey(request.server.db, { scope, key, fingerprint: requestFingerprint(request) });
-  return `tx_${bytesToHex(sha256(utf8ToBytes(`${scope}\u0000${key}`))).slice(0, 32)}`;
+  return `tx_${bytesToHex(sha256(utf8ToBytes(`ledger:${callerOwnerId}\u0000${key}`))).slice(0, 32)}`;
 }
 
 /** The request's Idempotency-Key, or null without one; 400 for one that is not 1 to 255 printable ASCII characters. */
@@ -81,22 +78,32 @@ export const requestFingerprint = (request: FastifyRequest) =>
  * Runs a ledger command for a request, with who asked and from where as the
  * events' metadata. A refused command (LedgerRuleViolation) reaches the
  * client as 422, or 404 for a wallet or transaction that is not there.
- * Pass a transaction as `db` to commit the command with the request's own
- * rows (it then runs alone, outside group commit).
+ * The Idempotency-Key's request fingerprint goes into the metadata too: a
+ * replay whose first request was a different one is IdempotencyKeyReused
+ * (409), and this request moved nothing. Pass a transaction as `db` to
+ * commit the command with the request's own rows (it then runs alone,
+ * outside group commit).
  */
-export function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand, db: Kysely<Database> = request.server.db): Promise<LedgerOutcome> {
-  const header = request.headers[IDEMPOTENCY_KEY_HEADER];
-  return executeLedgerCommand(db, command, request.server.ledgerSettings, {
+export async function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand, db: Kysely<Database> = request.server.db): Promise<LedgerOutcome> {
+  const key = idempotencyKeyOf(request);
+  const fingerprint = key === null ? null : requestFingerprint(request);
+  const outcome = await executeLedgerCommand(db, command, request.server.ledgerSettings, {
     actor: callerOwnerId,
     requestId: request.id,
-    idempotencyKey: typeof header === 'string' ? header : null,
+    idempotencyKey: key,
+    requestFingerprint: fingerprint,
     clientIp: request.ip,
   });
+  if (key !== null && outcome.replayed) {
+    const [first] = await readStream(db, transactionStream(command.txId), { maxCount: 1 });
+    if ((first?.metadata.requestFingerprint ?? null) !== fingerprint) throw new IdempotencyKeyReused(key);
+  }
+  return outcome;
 }
 
 /** A money movement that needs nothing but the ledger: its transaction id, then its command. */
-export async function moveMoney(request: FastifyRequest, callerOwnerId: string, commandFor: (txId: string) => LedgerCommand): Promise<LedgerOutcome> {
-  return runLedgerCommand(request, callerOwnerId, commandFor(await transactionIdFor(request, callerOwnerId)));
+export function moveMoney(request: FastifyRequest, callerOwnerId: string, commandFor: (txId: string) => LedgerCommand): Promise<LedgerOutcome> {
+  return runLedgerCommand(request, callerOwnerId, commandFor(transactionIdFor(request, callerOwnerId)));
 }
 
 /**

@@ -1,12 +1,12 @@
 import { amountMessages, depositFundRequest, depositFundResponse, errorCodes, paymentMethodMessages, purchaseRequest, transactionResponse, withdrawRequest } from '@peeks/contracts';
-import type { Database, PaymentMethodsTable } from '@peeks/db';
+import { IdempotencyKeyReused, type Database, type PaymentMethodsTable } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type Cash, type LedgerCommand } from '@peeks/ledger';
 import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { idempotencyKeyOf, runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
 import { chargeForCoins, purchasableCoins } from './pricing.ts';
@@ -37,9 +37,11 @@ const paymentMethodRef = (method: StoredMethod) => ({ id: String(method.payment_
  * was closed meanwhile) is refunded, so no money is taken unrecorded.
  */
 async function chargeThenRecord(request: FastifyRequest, ownerId: string, card: StoredMethod, charge: Cash, commandFor: (txId: string) => LedgerCommand): Promise<LedgerOutcome> {
-  const txId = await transactionIdFor(request, ownerId);
+  const txId = transactionIdFor(request, ownerId);
   const result = await request.server.cardCharges.charge({ token: cardTokenOf(card), amount: charge.amount, currency: charge.currency, idempotencyKey: txId });
   if (result.status === 'declined') throw refuse(422, errorCodes.cardDeclined, { field: 'payment_method_id' });
+  // The tx id comes from the Idempotency-Key: the key's first request charged something else.
+  if (result.status === 'key-reused') throw new IdempotencyKeyReused(idempotencyKeyOf(request) ?? txId);
   if (result.status === 'refused') {
     request.log.warn({ reason: result.reason, txId }, 'card processor refused a charge');
     throw refuse(422, errorCodes.chargeRefused, { field: 'payment_method_id' });
@@ -99,7 +101,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
     const ownerId = sessionWalletOwner(request);
     const { amount, currency, paymentMethodId } = request.body;
     const method = await ownMethod(app.db, userId, paymentMethodId, 'paymentMethodId');
-    const txId = await transactionIdFor(request, ownerId);
+    const txId = transactionIdFor(request, ownerId);
     const outcome = await runLedgerCommand(request, ownerId, {
       type: 'RequestWithdrawal', txId, ownerId, amount, currency,
       destination: { kind: method.type === 'CC' ? 'card' : 'bank', paymentMethodId: String(method.payment_method_id) },

@@ -27,6 +27,8 @@ export interface ChargeRequest {
 export type ChargeOutcome =
   | { status: 'approved'; chargeId: string }
   | { status: 'declined'; chargeId: string }
+  /** The idempotency key was used before for another charge: nothing was charged now. */
+  | { status: 'key-reused' }
   /** The processor does not know the token, or refuses the request outright. */
   | { status: 'refused'; reason: string };
 
@@ -96,6 +98,7 @@ export function sandboxCardCharges({ baseUrl, timeoutMs }: SandboxCardChargesOpt
       const answer = await post('/api/sandbox/charges', { token, amount, currency, idempotency_key: idempotencyKey });
       const charge = answer.body.charge as { charge_id: string; status: 'approved' | 'declined' } | undefined;
       if (answer.status === 200 && charge !== undefined) return { status: charge.status, chargeId: charge.charge_id };
+      if (answer.status === 409) return { status: 'key-reused' };
       if (answer.status >= 400 && answer.status < 500) return { status: 'refused', reason: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}` };
       throw new CardProcessorUnavailable(`charge answered HTTP ${answer.status}`);
     },

@@ -95,7 +95,7 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const token = await tokenFor(subject);
     const idempotencyKey = key();
     const outcomes = await Promise.all(Array.from({ length: 8 }, () => charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey })));
-    const ids = new Set(outcomes.map((outcome) => (outcome.status === 'refused' ? outcome.reason : outcome.chargeId)));
+    const ids = new Set(outcomes.map((outcome) => ('chargeId' in outcome ? outcome.chargeId : outcome.status)));
     expect(ids.size).toBe(1);
     const rows = await subject.database.db.selectFrom('sandbox_charges').select('charge_id').where('idempotency_key', '=', idempotencyKey).execute();
     expect(rows).toHaveLength(1);
@@ -122,7 +122,7 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const token = await tokenFor(subject);
     const idempotencyKey = key();
     await charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey });
-    expect((await charges().charge({ token, amount: 2000, currency: 'USD', idempotencyKey })).status).toBe('refused');
+    expect((await charges().charge({ token, amount: 2000, currency: 'USD', idempotencyKey })).status).toBe('key-reused');
     expect((await charges().charge({ token: '424242notatoken4242', amount: 100, currency: 'USD', idempotencyKey: key() })).status).toBe('refused');
     expect(await charges().cardOf('424242notatoken4242')).toBeNull();
     expect(await charges().cardOf(token)).toMatchObject({ brand: 'visa', mask: '************4242' });

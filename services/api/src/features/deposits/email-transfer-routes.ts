@@ -32,7 +32,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
   async function enterDeposit(request: FastifyRequest, transfer: Transfer): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string }> {
     const { userId } = signedIn(request);
     const owner = sessionWalletOwner(request);
-    const txId = await transactionIdFor(request, owner);
+    const txId = transactionIdFor(request, owner);
     const amount = transfer.amount * minorUnitsPerMajor[transfer.currency];
     const now = app.clock();
     return app.db.transaction().execute(async (trx) => {

@@ -46,7 +46,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app,
     if (!checked.valid) throw refuse(422, checked.reason === 'expired' ? errorCodes.bitcoinQuoteExpired : errorCodes.bitcoinQuoteInvalid, { field: 'hash' });
 
     const owner = sessionWalletOwner(request);
-    const txId = await transactionIdFor(request, owner);
+    const txId = transactionIdFor(request, owner);
     const { deposit, record } = await app.db.transaction().execute(async (trx) => {
       const newDeposit = async () => {
         const index = await nextAddressIndex(trx);
