@@ -94,13 +94,18 @@ export const personalRegistration = confirmsPassword(z.object(userDetails, inval
 
 export const businessTypes = ['individual', 'soleproprietor', 'nonprofit', 'corporation', 'partnership', 'private', 'public', 'government'] as const;
 
-/** Name and address lines, as the registration's Address section and the Address modal share them. */
-export const addressLines = {
+/** Name and street lines, as every address form of the spec writes them (§5). */
+export const nameAndStreetLines = {
   name_first: text('First Name', { min: 2, max: 64 }),
   name_last: text('Last Name', { min: 2, max: 64 }),
   address1: text('Address', { min: 2, max: 100 }),
   address2: optionalText('Address 2', 64),
   city: text('City', { min: 2, max: 40 }),
+};
+
+/** Name and address lines, as the registration's Address section and the Address modal share them. */
+export const addressLines = {
+  ...nameAndStreetLines,
   province_state: text('Province/State', { min: 2, max: 64 }),
 };
 

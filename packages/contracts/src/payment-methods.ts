@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameAndStreetLines } from './accounts.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { optionalText, positiveId, postalCodeFits, say, text } from './fields.ts';
@@ -122,11 +123,7 @@ export const providerLookupResponse = successEnvelope({
 
 /** The billing address of a payment method (§3), with the wire and bank form's lengths (§5), which the card form shares. */
 const billingFields = {
-  name_first: text('First Name', { min: 2, max: 64 }),
-  name_last: text('Last Name', { min: 2, max: 64 }),
-  address1: text('Address', { min: 2, max: 100 }),
-  address2: optionalText('Address 2', 64),
-  city: text('City', { min: 2, max: 40 }),
+  ...nameAndStreetLines,
   province: text('Province', { min: 2, max: 64 }),
   postal_code: text('Postal/Zip Code', { min: 4, max: 16 }),
   country: text('Country', { min: 2, max: 4 }).regex(/^[A-Z]+$/, say.select('Country')),
