@@ -8,6 +8,7 @@ import { newCheckout } from '../checkout/fixtures.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
 import { storedBank, storedCard } from '../payment-methods/fixtures.ts';
 import { expectRefusal } from '../route-table.ts';
+import { crashingBefore } from './testing.ts';
 
 /** Sending money and paying a checkout with a stored card instead of the wallet (issue 5, items 3 and 6). */
 
@@ -99,6 +100,21 @@ describe('POST /api/account/send-fund with paymentMethodId', () => {
     expect(new Set(answers.map((answer) => transactionResponse.parse(answer.json()).transaction.tx_id)).size).toBe(1);
     expect(await chargesFor(card)).toHaveLength(1);
     expect((await balance(owner(payee), 'USD')).total).toBe(3_00);
+  });
+
+  it('repairs a crash between the charge and the payment on retry, without charging again', async () => {
+    const { who, card } = await cardHolder();
+    const payee = await signedUp(subject, 'personal');
+    const body = { guser_id: payee.user.guser_id, amount: 4_00, currency: 'USD', paymentMethodId: card };
+    const crashed = await crashingBefore(subject.database.db, 'FundsTransferred', () => send(who, body, 'crash-then-retry'));
+    expect(crashed.statusCode).toBe(500);
+    expect(await chargesFor(card)).toHaveLength(1);
+    expect((await balance(owner(payee), 'USD')).total).toBe(0);
+
+    const retried = await send(who, body, 'crash-then-retry');
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(await chargesFor(card)).toEqual([expect.objectContaining({ idempotency_key: transactionResponse.parse(retried.json()).transaction.tx_id, refunded_at: null })]);
+    expect((await balance(owner(payee), 'USD')).total).toBe(4_00);
   });
 
   it('moves nothing when the card is declined', async () => {
