@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { httpUrl, say, text } from './fields.ts';
-import { minorAmount, withinTransferLimit } from './payments.ts';
+import { minorAmount, storedMethodId, withinTransferLimit } from './payments.ts';
 import { cartLine, currencyCode } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -83,9 +83,13 @@ const checkoutToken = z.string({ error: say.enter('token') }).regex(/^[A-Za-z0-9
 /** GET /api/checkout/session?id&token: the Checkout page's purchase summary. */
 export const checkoutQuery = z.object({ id: checkoutId, token: checkoutToken }, invalidArguments);
 
-/** POST /api/checkout/pay: pay the session from the signed-in payer's wallet. */
+/** POST /api/checkout/pay: pay the session from the signed-in payer's wallet, or with their stored card `paymentMethodId`. */
 export const payCheckoutRequest = z.object(
-  { id: z.number({ error: say.valid('id') }).int(say.valid('id')).positive(say.valid('id')).max(Number.MAX_SAFE_INTEGER, say.valid('id')), token: checkoutToken },
+  {
+    id: z.number({ error: say.valid('id') }).int(say.valid('id')).positive(say.valid('id')).max(Number.MAX_SAFE_INTEGER, say.valid('id')),
+    token: checkoutToken,
+    paymentMethodId: storedMethodId.optional(),
+  },
   invalidArguments,
 );
 

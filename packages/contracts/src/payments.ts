@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { amountMessages } from './amount-messages.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { say } from './fields.ts';
+import { positiveId, say } from './fields.ts';
+import { paymentMethodMessages } from './payment-methods.ts';
 import { currencyCode } from './transactions.ts';
 
 type Currency = z.infer<typeof currencyCode>;
@@ -49,6 +50,9 @@ const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 /** A user's global id (users.guser_id), as the Transfer fund page and the QR payload carry it. */
 const guserId = (label: string) => z.uuid({ error: (issue) => (issue.input === undefined ? say.enter(label) : say.valid(label)) });
 
+/** A stored payment method's id, as the pickers send it. */
+export const storedMethodId = positiveId(paymentMethodMessages.selectMethod);
+
 /** Memo carried to the ledger: the QR payload's order/sales/ID comment. */
 const comment = z
   .string({ error: say.valid('Comment') })
@@ -58,7 +62,8 @@ const comment = z
 
 /**
  * POST /api/account/send-fund (spec §7, platform §7): pay the user with
- * `guser_id` from the caller's wallet. `from_guser_id`, when sent, must be
+ * `guser_id` from the caller's wallet, or with the caller's stored card
+ * `paymentMethodId` (charged the amount; coins at their cash price in USD). `from_guser_id`, when sent, must be
  * the caller's own. A recipient who belongs to a merchant is paid into the
  * merchant's wallet (a purchase); see features/send-fund.
  */
@@ -70,6 +75,8 @@ export const sendFundRequest = withinTransferLimit(
       currency: currencyCode.default('CON'),
       from_guser_id: guserId('Sender').optional(),
       comment: comment.optional(),
+      /** A stored card of the caller's to charge instead of paying from the wallet. */
+      paymentMethodId: storedMethodId.optional(),
     },
     invalidArguments,
   ),

@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type Currency, type LedgerCommand } from '@peeks/ledger';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, cashPriceOfCoins, type CardFunding, type Currency, type LedgerCommand } from '@peeks/ledger';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,8 @@ const step = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('transfer'), from: owner, to: owner, amount, fee: fc.constantFrom(0, 0, 0, 25), currency,
       transfer: fc.constantFrom('P2P', 'P2P', 'ACCT_TO_ACCT', 'PURCHASE'),
+      // Paid by a card charge instead of the payer's wallet, some of the time.
+      byCard: fc.constantFrom(false, false, true),
     }),
   },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('withdraw'), owner, amount, currency, destination: fc.constantFrom('card', 'bank') }) },
@@ -63,7 +65,8 @@ const everyCommandOnce: Step[] = [
   { kind: 'enterDeposit', owner: 2, cash: 100_00, method: 'zelle' },
   { kind: 'clearDeposit', pick: 1 },
   { kind: 'rejectDeposit', pick: 2 },
-  { kind: 'transfer', from: 0, to: 1, amount: 1_000, fee: 25, currency: 'CON', transfer: 'P2P' },
+  { kind: 'transfer', from: 0, to: 1, amount: 1_000, fee: 25, currency: 'CON', transfer: 'P2P', byCard: false },
+  { kind: 'transfer', from: 2, to: 3, amount: 1_050, fee: 0, currency: 'CON', transfer: 'PURCHASE', byCard: true },
   { kind: 'advanceClock', hours: 25 },
   { kind: 'expireDeposit', pick: 0 },
   { kind: 'releaseHold', pick: 0 },
@@ -76,6 +79,13 @@ const everyCommandOnce: Step[] = [
   { kind: 'correct', owner: 4, amount: -100, currency: 'CON' },
   { kind: 'retry', pick: 0 },
 ];
+
+/** What a card is charged for a payment: the payment itself in cash, the cash price of coins (IMP, which no card buys, is charged in USD and refused). */
+function cardCharge(total: number, currency: Currency): CardFunding {
+  const paymentMethod = { id: 'card-1', type: 'CC' };
+  if (currency === 'CON') return { paymentMethod, charge: { amount: Number.isSafeInteger(total) && total > 0 ? cashPriceOfCoins(total, 'USD', DEFAULT_RATE_MICROS) : 1, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS };
+  return { paymentMethod, charge: { amount: total, currency: currency === 'IMP' ? 'USD' : currency }, rateMicros: null };
+}
 
 let runNumber = 0;
 const appliedTypes = new Set<string>();
@@ -129,7 +139,7 @@ class BalanceModel {
         return;
       case 'Transfer': {
         const to = walletOf(command.toOwnerId, command.currency);
-        this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
+        if (!command.fundedBy) this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
         this.credit(to, command.amount, command.kind === 'ACCT_TO_ACCT');
         if (command.kind !== 'ACCT_TO_ACCT') this.holds.set(command.txId, { walletId: to, amount: command.amount });
         return;
@@ -235,7 +245,10 @@ async function runSequence(steps: Step[]): Promise<void> {
       case 'retry':
         return opened[item.pick % Math.max(opened.length, 1)] ?? null;
       case 'transfer':
-        return { type: 'Transfer', txId: nextTxId(), kind: item.transfer, fromOwnerId: ownerId(item.from), toOwnerId: ownerId(item.to), amount: item.amount, fee: item.fee, currency: item.currency, memo: null };
+        return {
+          type: 'Transfer', txId: nextTxId(), kind: item.transfer, fromOwnerId: ownerId(item.from), toOwnerId: ownerId(item.to), amount: item.amount, fee: item.fee, currency: item.currency, memo: null,
+          ...(item.byCard ? { fundedBy: cardCharge(item.amount + item.fee, item.currency) } : {}),
+        };
       case 'withdraw':
         return { type: 'RequestWithdrawal', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, destination: { kind: item.destination, paymentMethodId: 'pm' } };
       case 'settle':

@@ -46,3 +46,15 @@ export function coinsForCash(amount: number, currency: Currency, rateMicros: Rat
     (BigInt(COINS_PER_UNIT) * BigInt(amount) * BigInt(rateMicros)) / (BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE));
   return Number(wholeCoins) * minorUnitsPerMajor.CON;
 }
+
+/**
+ * The least cash in `currency` (minor units) that pays for `coins` CON minor
+ * units at the rate: the fraction of a cent is rounded up, in the
+ * platform's favour. The inverse of `coinsForCash` for whole coins.
+ */
+export function cashPriceOfCoins(coins: number, currency: Currency, rateMicros: RateMicros): number {
+  if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0) refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
+  const numerator = BigInt(coins) * BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE);
+  const denominator = BigInt(COINS_PER_UNIT) * BigInt(minorUnitsPerMajor.CON) * BigInt(rateMicros);
+  return Number((numerator + denominator - 1n) / denominator);
+}

@@ -1,4 +1,4 @@
-import type { Cash, DepositMethod, PaymentMethodRef, TransferKind, WithdrawalDestination } from './events.ts';
+import type { CardFunding, Cash, DepositMethod, PaymentMethodRef, TransferKind, WithdrawalDestination } from './events.ts';
 import type { Currency } from './money.ts';
 import type { RateMicros } from './amounts.ts';
 
@@ -34,6 +34,8 @@ export type LedgerCommand =
       fee: number;
       currency: Currency;
       memo: string | null;
+      /** Charged to a card: the payer's wallet is untouched and the card-funding account pays. */
+      fundedBy?: CardFunding;
     }
   | { type: 'ReleaseHold'; txId: string }
   | { type: 'RequestWithdrawal'; txId: string; ownerId: string; amount: number; currency: Currency; destination: WithdrawalDestination }

@@ -1,6 +1,7 @@
 import type { LedgerType } from '@peeks/contracts';
 import type { AccountId } from './accounts.ts';
 import type { CoinStep } from './coins.ts';
+import type { RateMicros } from './amounts.ts';
 import type { Currency } from './money.ts';
 
 /**
@@ -19,6 +20,12 @@ export type DepositMethod = 'interac' | 'zelle' | 'bitcoin';
 export type PaymentMethodRef = { id: string; type: string };
 export type Cash = { amount: number; currency: Currency };
 export type WithdrawalDestination = { kind: 'card' | 'bank'; paymentMethodId: string };
+/**
+ * A payment paid for by charging a stored card instead of the payer's
+ * wallet: the card was charged `charge`; for a CON payment, at `rateMicros`
+ * (the coins are minted to the payee).
+ */
+export type CardFunding = { paymentMethod: PaymentMethodRef; charge: Cash; rateMicros: RateMicros | null };
 
 /** What every money event carries: its transaction, its postings and what it did to coin serials. */
 type Movement = { txId: string; postings: Posting[]; coins: CoinStep[] };
@@ -68,6 +75,8 @@ export type TransactionEvent =
         /** Money from others waits `HOLD_HOURS` before it can be withdrawn. */
         hold: { amount: number; releaseAt: string } | null;
         memo: string | null;
+        /** Absent for a payment from the payer's wallet (and in events stored before card funding existed). */
+        fundedBy?: CardFunding;
       };
     }
   | { type: 'HoldReleased'; data: Movement & { walletId: AccountId; amount: number } }

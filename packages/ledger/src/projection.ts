@@ -25,6 +25,7 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
     case 'FundsTransferred': {
       const { data } = event;
       const received = data.hold ? balanceChange.creditedOnHold(data.amount) : balanceChange.credited(data.amount);
+      if (data.fundedBy) return [[data.toWalletId, received]];
       return [[data.fromWalletId, balanceChange.debited(data.amount + data.fee)], [data.toWalletId, received]];
     }
     case 'HoldReleased':

@@ -114,6 +114,7 @@ export function evolveTransaction(record: TransactionRecord | null, event: Trans
         merchantId: data.kind === 'PURCHASE' ? data.toOwnerId : null,
         reference: data.memo,
         holdAmount: data.hold?.amount ?? null, holdReleaseAt: data.hold?.releaseAt ?? null,
+        paymentMethodId: data.fundedBy?.paymentMethod.id ?? null, paymentMethodType: data.fundedBy?.paymentMethod.type ?? null,
       });
     }
     case 'HoldReleased':

@@ -4,6 +4,7 @@ import { walletIdOf } from '../accounts.ts';
 import type { LedgerCommand } from '../commands.ts';
 import { LedgerRuleViolation } from '../errors.ts';
 import type { TransactionEvent } from '../events.ts';
+import { balanceChangesOf } from '../projection.ts';
 import { evolveTransaction } from '../transaction.ts';
 import { decide, needsOf, type LedgerState, type WalletState } from './index.ts';
 
@@ -82,6 +83,60 @@ describe('Transfer', () => {
 
   it('refuses a closed wallet', () => {
     expect(refusalOf(send(), given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0, { status: 'closed' })]))).toBe(errorCodes.walletClosed);
+  });
+});
+
+describe('Transfer funded by a card', () => {
+  const card = { paymentMethod: { id: '7', type: 'CC' }, charge: { amount: 700, currency: 'USD' as const }, rateMicros: null };
+  const cardSend = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>> = {}) => send({ currency: 'USD', fundedBy: card, ...fields });
+  const balancesOf = (event: TransactionEvent) => balanceChangesOf(event).map(([walletId]) => walletId);
+
+  it('posts card funding to Ben, leaves Ann’s wallet alone, and records the card', () => {
+    // Ann has nothing: a card-funded payment does not need her balance.
+    const [event] = decide(cardSend(), given([wallet('ann', 'USD', 0), wallet('ben', 'USD', 0)]), context());
+    if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
+    expect(event.data.postings).toEqual([
+      { account: 'platform:card-funding:USD', currency: 'USD', amount: -700, type: 'P2P_SENT' },
+      { account: 'wallet:ben:USD', currency: 'USD', amount: 700, type: 'P2P_RCVD' },
+    ]);
+    expect(event.data.coins).toEqual([]);
+    expect(event.data.hold?.amount).toBe(700);
+    expect(balancesOf(event)).toEqual(['wallet:ben:USD']);
+    const tx = evolveTransaction(null, event, now);
+    expect([tx.payerOwnerId, tx.payeeOwnerId, tx.paymentMethodId, tx.paymentMethodType]).toEqual(['ann', 'ben', '7', 'CC']);
+  });
+
+  it('needs only the payee’s wallet and no coins', () => {
+    expect(needsOf(cardSend({ currency: 'CON' }), null)).toEqual({ wallets: ['wallet:ben:CON'], coins: null });
+  });
+
+  it('mints the coins of a CON payment to the payee and the fee, against CON card funding', () => {
+    // 7.05 coins at 0.78: 705 / (2000 × 0.78) dollars = 0.4519… → 46 cents.
+    const funding = { ...card, charge: { amount: 46, currency: 'USD' as const }, rateMicros: 780_000 };
+    const [event] = decide(send({ fundedBy: funding, fee: 5 }), given([wallet('ben', 'CON', 0)]), context());
+    if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
+    expect(sumsByCurrency(event)).toEqual({ CON: 0 });
+    expect(event.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
+      ['platform:card-funding:CON', -700], ['wallet:ben:CON', 700], ['platform:card-funding:CON', -5], ['platform:fees:CON', 5],
+    ]);
+    expect(event.data.coins).toEqual([
+      { action: 'mint', serial: 'S1', value: 700, to: 'wallet:ben:CON' },
+      { action: 'mint', serial: 'S2', value: 5, to: 'platform:fees:CON' },
+    ]);
+  });
+
+  it.each([
+    ['a charge in another currency', cardSend({ fundedBy: { ...card, charge: { amount: 700, currency: 'CAD' } } }), errorCodes.currencyMismatch],
+    ['a charge short of the payment', cardSend({ fundedBy: { ...card, charge: { amount: 699, currency: 'USD' } } }), errorCodes.invalidAmount],
+    ['a charge in coins', cardSend({ currency: 'CON', fundedBy: { ...card, charge: { amount: 700, currency: 'CON' }, rateMicros: 780_000 } }), errorCodes.currencyMismatch],
+    ['a CON payment without a rate', cardSend({ currency: 'CON' }), errorCodes.invalidAmount],
+    ['a CON payment its charge does not cover', cardSend({ currency: 'CON', fundedBy: { ...card, charge: { amount: 44, currency: 'USD' }, rateMicros: 780_000 } }), errorCodes.invalidAmount],
+    ['impressions', cardSend({ currency: 'IMP', amount: 7 }), errorCodes.currencyMismatch],
+    ['more than 500', cardSend({ amount: 50_001, fundedBy: { ...card, charge: { amount: 50_001, currency: 'USD' } } }), errorCodes.amountAboveLimit],
+    ['to oneself', cardSend({ toOwnerId: 'ann' }), errorCodes.sendToSelf],
+  ])('refuses %s', (_name, command, code) => {
+    const state = given([wallet('ben', 'USD', 0), wallet('ben', 'CON', 0), wallet('ben', 'IMP', 0), wallet('ann', 'USD', 0)]);
+    expect(refusalOf(command, state)).toBe(code);
   });
 });
 

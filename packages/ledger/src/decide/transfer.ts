@@ -1,13 +1,14 @@
 import { errorCodes } from '@peeks/contracts';
 import type { LedgerType } from '@peeks/contracts';
 import { platformAccount, walletIdOf } from '../accounts.ts';
-import { amountLimits, checkAmount } from '../amounts.ts';
-import { spendCoins } from '../coins.ts';
+import { amountLimits, cashPriceOfCoins, checkAmount } from '../amounts.ts';
+import { mintCoin, spendCoins, type CoinStep, type NewSerial } from '../coins.ts';
 import { refuse } from '../errors.ts';
-import type { Posting, TransferKind } from '../events.ts';
+import type { CardFunding, Posting, TransferKind } from '../events.ts';
+import type { Currency } from '../money.ts';
 import type { CommandRules } from './rule.ts';
 import { coinsToSpend, noCoins } from './rule.ts';
-import { openWallet, requireAvailable, requireTransaction } from './state.ts';
+import { openWallet, requireAvailable, requireCashCurrency, requireTransaction, type LedgerState } from './state.ts';
 
 const entryTypes: Record<TransferKind, { sent: LedgerType; received: LedgerType }> = {
   P2P: { sent: 'P2P_SENT', received: 'P2P_RCVD' },
@@ -22,36 +23,39 @@ const HOUR = 3_600_000;
 
 export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
   Transfer: {
-    needs: (command) => ({
-      wallets: [walletIdOf(command.fromOwnerId, command.currency), walletIdOf(command.toOwnerId, command.currency)],
-      coins: coinsToSpend(command.fromOwnerId, command.currency, command.amount + command.fee),
-    }),
+    needs: (command) =>
+      command.fundedBy
+        ? { wallets: [walletIdOf(command.toOwnerId, command.currency)], coins: noCoins }
+        : {
+            wallets: [walletIdOf(command.fromOwnerId, command.currency), walletIdOf(command.toOwnerId, command.currency)],
+            coins: coinsToSpend(command.fromOwnerId, command.currency, command.amount + command.fee),
+          },
     decide(command, state, { now, newSerial, holdHours }) {
       const { currency, amount, fee } = command;
       checkAmount(amount, currency, amountLimits.transfer);
       if (fee !== 0) checkAmount(fee, currency, amountLimits.unlimited, 'fee');
       if (command.fromOwnerId === command.toOwnerId) refuse(errorCodes.sendToSelf, `${command.fromOwnerId} sent to themself`);
-      const from = openWallet(state, walletIdOf(command.fromOwnerId, currency));
       const to = openWallet(state, walletIdOf(command.toOwnerId, currency));
-      requireAvailable(from, amount + fee);
+      const fees = platformAccount('fees', currency);
+      const source = command.fundedBy ? cardSource(command.fundedBy, amount + fee, currency) : walletSource(state, command.fromOwnerId, currency, amount + fee);
 
       const types = entryTypes[command.kind];
-      const fees = platformAccount('fees', currency);
       const postings: Posting[] = [
-        { account: from.walletId, currency, amount: -amount, type: types.sent },
+        { account: source.account, currency, amount: -amount, type: types.sent },
         { account: to.walletId, currency, amount, type: types.received },
       ];
       if (fee > 0) {
-        postings.push({ account: from.walletId, currency, amount: -fee, type: 'FEE_PLATFORM' }, { account: fees, currency, amount: fee, type: 'FEE_PLATFORM' });
+        postings.push({ account: source.account, currency, amount: -fee, type: 'FEE_PLATFORM' }, { account: fees, currency, amount: fee, type: 'FEE_PLATFORM' });
       }
-      const coins = currency === 'CON' ? spendCoins(state.coins, from.walletId, [{ amount, to: to.walletId }, { amount: fee, to: fees }], newSerial) : [];
+      const coins = currency === 'CON' ? source.coins([{ amount, to: to.walletId }, { amount: fee, to: fees }], newSerial) : [];
       const hold = isHeld(command.kind) && holdHours > 0 ? { amount, releaseAt: new Date(now.getTime() + holdHours * HOUR).toISOString() } : null;
       return [{
         type: 'FundsTransferred',
         data: {
           txId: command.txId, kind: command.kind,
-          fromWalletId: from.walletId, fromOwnerId: command.fromOwnerId, toWalletId: to.walletId, toOwnerId: command.toOwnerId,
+          fromWalletId: walletIdOf(command.fromOwnerId, currency), fromOwnerId: command.fromOwnerId, toWalletId: to.walletId, toOwnerId: command.toOwnerId,
           amount, fee, currency, hold, memo: command.memo, postings, coins,
+          ...(command.fundedBy ? { fundedBy: command.fundedBy } : {}),
         },
       }];
     },
@@ -71,3 +75,40 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
     },
   },
 };
+
+type Payout = { amount: number; to: string };
+
+/** Where a transfer's money comes from: the account its postings debit, and how its coins reach the payees. */
+type Source = { account: string; coins: (payouts: Payout[], newSerial: NewSerial) => CoinStep[] };
+
+/** The payer's wallet, which must have the money available; its coins move. */
+function walletSource(state: LedgerState, ownerId: string, currency: Currency, total: number): Source {
+  const from = openWallet(state, walletIdOf(ownerId, currency));
+  requireAvailable(from, total);
+  return { account: from.walletId, coins: (payouts, newSerial) => spendCoins(state.coins, from.walletId, payouts, newSerial) };
+}
+
+/**
+ * A card charge, booked against the card-funding account as a card deposit
+ * is. The charge must be the payment itself in USD or CAD, or cover a CON
+ * payment at its rate; coins are minted to each payee, as a purchase mints
+ * them. IMP cannot be bought with a card.
+ */
+function cardSource(funding: CardFunding, total: number, currency: Currency): Source {
+  const { charge } = funding;
+  requireCashCurrency(charge.currency);
+  checkAmount(charge.amount, charge.currency, amountLimits.unlimited, 'charge');
+  if (currency === 'CON') {
+    if (funding.rateMicros === null) refuse(errorCodes.invalidAmount, 'a card-funded CON payment names no rate');
+    if (charge.amount < cashPriceOfCoins(total, charge.currency, funding.rateMicros)) {
+      refuse(errorCodes.invalidAmount, `${charge.amount} ${charge.currency} does not pay for ${total} CON at ${funding.rateMicros}`);
+    }
+  } else {
+    if (charge.currency !== currency) refuse(errorCodes.currencyMismatch, `a ${currency} payment cannot be charged in ${charge.currency}`);
+    if (charge.amount !== total) refuse(errorCodes.invalidAmount, `a charge of ${charge.amount} does not pay ${total}`);
+  }
+  return {
+    account: platformAccount('card-funding', currency),
+    coins: (payouts, newSerial) => payouts.filter((payout) => payout.amount > 0).map((payout) => mintCoin(payout.amount, payout.to, newSerial)),
+  };
+}

@@ -266,14 +266,20 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/ledger-verify': row('operator', () => ({})),
   'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
   'GET /api/operations/platform-balances': row('operator', () => ({})),
-  'POST /api/account/send-fund': row('signed-in', async (owner, subject) => body({ guser_id: await payerAndPayee(owner, subject), amount: 250, currency: 'CON' }), {
-    optional: ['currency'],
-  }),
+  // Funded by the owner's card: another user naming it is answered 404 (10501); without it the wallet pays.
+  'POST /api/account/send-fund': row(
+    'signed-in',
+    async (owner, subject) => body({ guser_id: await payerAndPayee(owner, subject), amount: 250, currency: 'CON', paymentMethodId: await storedCard(subject, owner) }),
+    { ...ownRecord, optional: ['currency', 'paymentMethodId'] },
+  ),
   'POST /api/checkout/create-session': row('merchant-only', () => body(checkoutForm()), { optional: ['currency', 'expires_in'] }),
   'GET /api/checkout/session-details': row('merchant-only', async (owner) => query({ id: (await newCheckout(owner)).id }), ownRecord),
   // The link's token is what opens a session, to a guest too (the Checkout page shows it beside the login box).
   'GET /api/checkout/session': row('public', async (owner, subject) => query(await payableCheckout(owner, subject))),
-  'POST /api/checkout/pay': row('signed-in', async (owner, subject) => body(await payableCheckout(owner, subject))),
+  'POST /api/checkout/pay': row('signed-in', async (owner, subject) => body({ ...(await payableCheckout(owner, subject)), paymentMethodId: await storedCard(subject, owner) }), {
+    ...ownRecord,
+    optional: ['paymentMethodId'],
+  }),
 };
 
 /** 'POST /api/login' as its method and URL. */

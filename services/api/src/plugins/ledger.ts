@@ -56,9 +56,10 @@ export const ledger = fp(
  */
 export function transactionIdFor(request: FastifyRequest, callerOwnerId: string): string {
   const key = idempotencyKeyOf(request);
-  if (key === null) return `tx_${randomBytes(16).toString('hex')}`;
-  return `tx_${bytesToHex(sha256(utf8ToBytes(`ledger:${callerOwnerId}\u0000${key}`))).slice(0, 32)}`;
+  return key === null ? `tx_${randomBytes(16).toString('hex')}` : keyedTransactionId(callerOwnerId, key);
 }
+
+const keyedTransactionId = (callerOwnerId: string, key: string) => `tx_${bytesToHex(sha256(utf8ToBytes(`ledger:${callerOwnerId}\u0000${key}`))).slice(0, 32)}`;
 
 /** The request's Idempotency-Key, or null without one; 400 for one that is not 1 to 255 printable ASCII characters. */
 export function idempotencyKeyOf(request: FastifyRequest): string | null {
@@ -79,8 +80,10 @@ export const requestFingerprint = (request: FastifyRequest) =>
  * events' metadata. A refused command (LedgerRuleViolation) reaches the
  * client as 422, or 404 for a wallet or transaction that is not there.
  * The Idempotency-Key's request fingerprint goes into the metadata too: a
- * replay whose first request was a different one is IdempotencyKeyReused
- * (409), and this request moved nothing. Pass a transaction as `db` to
+ * replay of a transaction named by the key (transactionIdFor) whose first
+ * request was a different one is IdempotencyKeyReused (409), and this
+ * request moved nothing. A transaction named otherwise (a checkout
+ * session's) answers for itself. Pass a transaction as `db` to
  * commit the command with the request's own rows (it then runs alone,
  * outside group commit).
  */
@@ -94,7 +97,7 @@ export async function runLedgerCommand(request: FastifyRequest, callerOwnerId: s
     requestFingerprint: fingerprint,
     clientIp: request.ip,
   });
-  if (key !== null && outcome.replayed) {
+  if (key !== null && outcome.replayed && command.txId === keyedTransactionId(callerOwnerId, key)) {
     const [first] = await readStream(db, transactionStream(command.txId), { maxCount: 1 });
     if ((first?.metadata.requestFingerprint ?? null) !== fingerprint) throw new IdempotencyKeyReused(key);
   }

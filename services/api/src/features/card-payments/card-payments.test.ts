@@ -9,6 +9,7 @@ import { DECLINED_CARD } from '../card-processor/cards.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
 import { storedBank, storedCard } from '../payment-methods/fixtures.ts';
 import { expectRefusal } from '../route-table.ts';
+import { crashingBefore } from './testing.ts';
 
 let subject: TestApp;
 beforeAll(async () => {
@@ -98,19 +99,8 @@ describe('purchase', () => {
   it('repairs a crash between the charge and the ledger on retry, without charging again', async () => {
     const { who, card } = await buyer();
     const db = subject.database.db;
-    // The ledger write fails after the processor has charged the card, as if the process died in between.
-    await sql`
-      CREATE FUNCTION crash_before_minting() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'simulated crash'; END $$;
-      CREATE TRIGGER crash_before_minting BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.type = 'CoinsPurchased') EXECUTE FUNCTION crash_before_minting();
-    `.execute(db);
     const body = { payment_method_id: card, coin_amt: 3_000, currency: 'USD' };
-    let crashed;
-    try {
-      crashed = await purchase(who, body, 'crash-then-retry');
-    } finally {
-      await sql`DROP TRIGGER crash_before_minting ON events; DROP FUNCTION crash_before_minting();`.execute(db);
-    }
+    const crashed = await crashingBefore(db, 'CoinsPurchased', () => purchase(who, body, 'crash-then-retry'));
     expect(crashed.statusCode).toBe(500);
     const charged = await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute();
     expect(charged).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { ADD_FUND_LIMITS } from '@peeks/contracts';
-import { COINS_PER_UNIT, RATE_SCALE, coinsForCash, minorUnitsPerMajor, type Currency, type RateMicros } from '@peeks/ledger';
+import { cashPriceOfCoins, coinsForCash, minorUnitsPerMajor, type Currency, type RateMicros } from '@peeks/ledger';
 
 /**
  * What a card is charged for coins. The ledger mints floor(20 × cash × rate)
@@ -12,10 +12,7 @@ import { COINS_PER_UNIT, RATE_SCALE, coinsForCash, minorUnitsPerMajor, type Curr
  * `coinAmt` is in hundredths of a coin and a whole number of coins.
  */
 export function chargeForCoins(coinAmt: number, currency: Currency, rateMicros: RateMicros): number {
-  const wholeCoins = BigInt(coinAmt / minorUnitsPerMajor.CON);
-  const numerator = wholeCoins * BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE);
-  const denominator = BigInt(COINS_PER_UNIT) * BigInt(rateMicros);
-  const charge = Number((numerator + denominator - 1n) / denominator);
+  const charge = cashPriceOfCoins(coinAmt, currency, rateMicros);
   if (coinsForCash(charge, currency, rateMicros) !== coinAmt) throw new RangeError(`no charge in ${currency} buys exactly ${coinAmt} coin hundredths at ${rateMicros}`);
   return charge;
 }

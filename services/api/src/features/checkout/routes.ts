@@ -11,18 +11,18 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { runLedgerCommand, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
-import { requireSignIn } from '../../plugins/sessions.ts';
+import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
 import { actingMerchant } from '../merchants/acting-merchant.ts';
-import { merchantPayee, walletPayment } from '../send-fund/payee.ts';
+import { merchantPayee, payeePayment } from '../send-fund/payee.ts';
 import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
 
 /**
  * Hosted checkout (spec §2, "Checkout page (id, token)"): a merchant opens a
  * session for a cart; anyone with its link sees the summary, and a
- * signed-in payer pays it from the wallet balance, once. Unknown ids, wrong
- * tokens, expired sessions and sessions someone else paid all read 'No such
- * a transaction'. Paying with a stored card is the card adapter's to add:
- * it charges the card and then makes this same transfer.
+ * signed-in payer pays it from the wallet balance or with a stored card,
+ * once. Unknown ids, wrong tokens, expired sessions and sessions someone
+ * else paid all read 'No such a transaction'.
  */
 export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
   const noSuchTransaction = (field: string) => refuse(404, errorCodes.transactionNotFound, { field });
@@ -58,15 +58,25 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
     if (checkout.view.state === 'paid' && checkout.payerOwnerId !== payer) throw noSuchTransaction('id');
 
     // The session's own transaction id: a retry, or a second payer racing this one, finds it written and moves nothing.
-    const command = walletPayment({
+    const payment = {
       txId: checkout.txId,
       payerOwnerId: payer,
       payee: merchantPayee(checkout.createdBy, checkout.view.merchant_id),
       amount: checkout.view.total,
       currency: checkout.currency,
       memo: `checkout ${checkout.view.id}`,
-    });
-    const outcome = await runLedgerCommand(request, payer, command);
+    };
+    const { paymentMethodId } = request.body;
+    let outcome;
+    if (paymentMethodId === undefined || checkout.view.state === 'paid') {
+      outcome = await runLedgerCommand(request, payer, payeePayment(payment));
+    } else {
+      const card = await ownCard(app.db, signedIn(request).userId, paymentMethodId, 'paymentMethodId');
+      const fundedBy = cardFunding(card, payment.amount, payment.currency, 'paymentMethodId');
+      // Each card racing for the session is charged under its own key; the ones that lose are refunded.
+      const ids = { txId: checkout.txId, chargeKey: `${checkout.txId}:card-${card.payment_method_id}` };
+      outcome = await chargeThenRecord(request, { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' }, (txId) => payeePayment({ ...payment, txId, fundedBy }), ids);
+    }
     if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
     return { response: 'success' as const, transaction: withCart(transactionView(outcome.record, payer), checkout) };
   });

@@ -1,6 +1,5 @@
 import type { Database } from '@peeks/db';
-import { merchantOwnerId, userOwnerId, type LedgerCommand, type TransferKind } from '@peeks/ledger';
-import type { Currency } from '@peeks/ledger';
+import { merchantOwnerId, userOwnerId, type CardFunding, type Currency, type LedgerCommand, type TransferKind } from '@peeks/ledger';
 import { sql, type Kysely } from 'kysely';
 
 /** Who a payment reaches: the wallet owner it lands with, and the kind of transfer that makes it. */
@@ -43,12 +42,20 @@ export async function isGlobalIdOf(db: Kysely<Database>, userId: number, guserId
 }
 
 /**
- * A payment from the payer's wallet balance: the ledger's Transfer, with the
- * fee (0 today) carried as a field. Funding a payment from a stored card is
- * a different command sequence (charge, then transfer) and belongs beside
- * this one, in the card adapter's feature.
+ * A payment to a payee: the ledger's Transfer, with the fee (0 today)
+ * carried as a field. It comes from the payer's wallet balance, or, with
+ * `fundedBy`, from a card charged for it (see card-payments/charge.ts, which
+ * charges the card before this command runs).
  */
-export function walletPayment(payment: { txId: string; payerOwnerId: string; payee: Payee; amount: number; currency: Currency; memo: string | null }): LedgerCommand {
+export function payeePayment(payment: {
+  txId: string;
+  payerOwnerId: string;
+  payee: Payee;
+  amount: number;
+  currency: Currency;
+  memo: string | null;
+  fundedBy?: CardFunding;
+}): LedgerCommand {
   return {
     type: 'Transfer',
     txId: payment.txId,
@@ -59,5 +66,6 @@ export function walletPayment(payment: { txId: string; payerOwnerId: string; pay
     fee: 0,
     currency: payment.currency,
     memo: payment.memo,
+    ...(payment.fundedBy ? { fundedBy: payment.fundedBy } : {}),
   };
 }

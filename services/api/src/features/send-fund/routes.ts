@@ -3,20 +3,22 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { moveMoney, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { findPayee, isGlobalIdOf, walletPayment } from './payee.ts';
+import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
+import { findPayee, isGlobalIdOf, payeePayment } from './payee.ts';
 
 /**
  * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
  * merchant through one of its users' global id (a scanned QR code), from
- * the signed-in user's wallet. An Idempotency-Key makes a retry answer with
- * the first transaction and move nothing.
+ * the signed-in user's wallet or charged to one of their stored cards. An
+ * Idempotency-Key makes a retry answer with the first transaction and move
+ * (or charge) nothing.
  */
 export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);
 
   app.post('/api/account/send-fund', { schema: { body: sendFundRequest, response: { 200: transactionResponse } } }, async (request) => {
     const { userId } = signedIn(request);
-    const { guser_id, amount, currency, from_guser_id, comment } = request.body;
+    const { guser_id, amount, currency, from_guser_id, comment, paymentMethodId } = request.body;
     if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
       throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
     }
@@ -26,7 +28,15 @@ export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
     if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
 
     const payer = sessionWalletOwner(request);
-    const outcome = await moveMoney(request, payer, (txId) => walletPayment({ txId, payerOwnerId: payer, payee, amount, currency, memo: comment ?? null }));
+    const payment = { payerOwnerId: payer, payee, amount, currency, memo: comment ?? null };
+    let outcome;
+    if (paymentMethodId === undefined) {
+      outcome = await moveMoney(request, payer, (txId) => payeePayment({ txId, ...payment }));
+    } else {
+      const card = await ownCard(app.db, userId, paymentMethodId, 'paymentMethodId');
+      const fundedBy = cardFunding(card, amount, currency, 'paymentMethodId');
+      outcome = await chargeThenRecord(request, { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' }, (txId) => payeePayment({ txId, ...payment, fundedBy }));
+    }
     return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
   });
 
