@@ -25,6 +25,8 @@ const WARM_UP_SECONDS = 1;
 /** BENCH_CALLERS=8 runs one round, for a quicker look while working on it. */
 const CALLER_COUNTS = (process.env.BENCH_CALLERS ?? '1,8,32').split(',').map(Number);
 const TARGET_RATIO_AT_8 = 0.5;
+/** BENCH_KEEP_DATABASE=1 leaves the scratch database behind for a look by hand (with DATABASE_URL: the embedded server stops). */
+const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const TARGET_RSS_MB = 200;
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 10_000);
@@ -440,7 +442,8 @@ async function main(): Promise<void> {
       await checkConservation(scratch.url, purchased);
       printVerdict(rounds, memory.stop());
     } finally {
-      await scratch.drop();
+      if (KEEP_DATABASE) console.warn(`kept the bench database: ${scratch.url.replace(/\/\/[^@]*@/, '//')}`);
+      else await scratch.drop();
     }
   } finally {
     await server.stop();

@@ -122,8 +122,8 @@ describe('concurrent spending', () => {
 
     const transactions = new Set(outcomes.flatMap((outcome) => outcome.events.map((event) => event.transactionId)));
     expect(outcomes.every((outcome) => !outcome.replayed)).toBe(true);
-    // Shared over the four batches that commit side by side, two commands each.
-    expect(transactions.size).toBe(4);
+    // Shared over the two batches that commit side by side, four commands each.
+    expect(transactions.size).toBe(2);
   });
 
   it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {
