@@ -3,6 +3,7 @@ import { amountMessages } from './amount-messages.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { optionalText, say } from './fields.ts';
+import { paymentMethodMessages } from './payment-methods.ts';
 import { transaction } from './transactions.ts';
 
 export interface AmountRule {
@@ -151,7 +152,7 @@ export const BITCOIN_PAYMENT_METHOD = 'CRYPTO:BTC';
 
 /** Bitcoin step 2: the quote as step 1 gave it, plus paymentMethodId CRYPTO:BTC. */
 export const depositCoinsRequest = bitcoinQuote.extend({
-  paymentMethodId: z.string({ error: 'Please select Payment Method' }).refine((value) => value === BITCOIN_PAYMENT_METHOD, 'Payment method not supported'),
+  paymentMethodId: z.string({ error: paymentMethodMessages.selectMethod }).refine((value) => value === BITCOIN_PAYMENT_METHOD, paymentMethodMessages.notSupported),
 });
 
 /**
