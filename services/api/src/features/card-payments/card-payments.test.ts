@@ -204,6 +204,23 @@ describe('withdraw', () => {
     const who = await signedUp(subject, 'personal');
     expectRefusal(await withdraw(who, { amount: 100, currency: 'USD', paymentMethodId: await storedBank(who) }), 422, errorCodes.insufficientFunds, 'empty wallet');
   });
+
+  it('reserves once for retries with the same Idempotency-Key, and never more than the balance under concurrent requests', async () => {
+    const who = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(who.user.user_id), 10_000, 'USD');
+    const bank = await storedBank(who);
+    const keyed = (key: string) => who.browser.request('POST', '/api/account/withdraw', { amount: 3_000, currency: 'USD', paymentMethodId: bank }, { 'idempotency-key': key });
+    // Eight requests under three keys: three withdrawals of 30.00 fit in 100.00, each key reserves once.
+    const answers = await Promise.all(['a', 'a', 'a', 'b', 'b', 'c', 'c', 'c'].map((key) => keyed(`withdraw-${key}`)));
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
+    expect(new Set(answers.map((answer) => transactionResponse.parse(answer.json()).transaction.tx_id)).size).toBe(3);
+    expect(await balance(who, 'USD')).toEqual({ available: 1_000, total: 10_000 });
+
+    // Four more keys race for the last 10.00: none can be reserved, and nothing goes below zero.
+    const late = await Promise.all(['d', 'e', 'f', 'g'].map((key) => keyed(`withdraw-${key}`)));
+    for (const answer of late) expectRefusal(answer, 422, errorCodes.insufficientFunds, 'over the balance');
+    expect(await balance(who, 'USD')).toEqual({ available: 1_000, total: 10_000 });
+  });
 });
 
 describe("someone else's payment method", () => {
