@@ -19,6 +19,7 @@ export const transactionAddress = z.object({
 });
 
 export const cartLine = z.object({ sku: z.string(), name: z.string(), price: z.number().int() });
+export type CartLine = z.infer<typeof cartLine>;
 
 /**
  * A transaction as one party sees it (spec §3, "Transaction"): `debit_credit`

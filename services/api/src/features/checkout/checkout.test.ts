@@ -112,6 +112,9 @@ describe('POST /api/checkout/pay', () => {
     expect(await conOf(userOwnerId(payer.user.user_id))).toBe(payerBefore - 1250);
     const seen = checkoutResponse.parse((await show(payer, id, token)).json()).checkout;
     expect(seen).toMatchObject({ state: 'paid', tx_id: transaction.tx_id });
+    // The payer's transaction details carry the cart too (spec §3, Transaction).
+    const details = transactionResponse.parse((await payer.browser.post('/api/account/transaction-details', { id: transaction.tx_id })).json()).transaction;
+    expect(details).toMatchObject({ tx_id: transaction.tx_id, cart: checkoutForm().cart });
   });
 
   it('answers a retry by the same payer with the same transaction, and anyone else with 404; money moves once', async () => {

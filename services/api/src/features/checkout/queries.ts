@@ -1,4 +1,4 @@
-import { cartLine, type CheckoutSession, type CreateCheckoutRequest, type TransactionView } from '@peeks/contracts';
+import { cartLine, type CartLine, type CheckoutSession, type CreateCheckoutRequest, type TransactionView } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { Currency } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
@@ -92,3 +92,9 @@ export async function findCheckoutByToken(db: Kysely<Database>, id: number, toke
 
 /** The transaction a payer sees for a session it paid, with the session's cart on it. */
 export const withCart = (transaction: TransactionView, checkout: StoredCheckout): TransactionView => ({ ...transaction, cart: checkout.view.cart });
+
+/** The cart of the checkout session a transaction paid; empty for a transaction that paid none. */
+export async function cartPaidBy(db: Kysely<Database>, txId: string): Promise<CartLine[]> {
+  const row = await db.selectFrom('checkout_sessions').select('cart').where('tx_id', '=', txId).executeTakeFirst();
+  return row ? z.array(cartLine).parse(row.cart) : [];
+}

@@ -18,6 +18,7 @@ import { coinsOf, walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
+import { cartPaidBy } from '../checkout/queries.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
 import { balanceOf, forexOf } from './money-views.ts';
 import { auditOf, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
@@ -56,7 +57,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
     const viewer = sessionWalletOwner(request);
     const record = await findTransaction(app.db, viewer, request.body.id);
     if (!record) throw transactionNotFound('id');
-    return { response: 'success' as const, transaction: transactionView(record, viewer) };
+    return { response: 'success' as const, transaction: { ...transactionView(record, viewer), cart: await cartPaidBy(app.db, record.txId) } };
   });
 
   app.post('/api/account/forex-lookup', { schema: { body: forexRequest, response: { 200: forexResponse } } }, (request) => {
