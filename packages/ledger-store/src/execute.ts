@@ -35,11 +35,32 @@ import { projectionOf } from './inline-projection.ts';
 import { readTransaction } from './transactions.ts';
 import { walletStateOf } from './wallets.ts';
 
-/** What the ledger takes from the world: the clock, serial numbers and the hold time. */
+/** What the ledger takes from the world: the clock, serial numbers, the hold time and where later work goes. */
 export interface LedgerSettings {
   holdHours: number;
   now?: () => Date;
   newSerial?: NewSerial;
+  jobs?: LedgerJobs;
+}
+
+/** A piece of later work an event leaves behind: release a hold, pay out a withdrawal, tell a webhook. */
+export interface LedgerJob {
+  queue: string;
+  /** Derived from the event, so the same event can never enqueue it twice. */
+  id: string;
+  data: Record<string, unknown>;
+  startAfter?: Date;
+}
+
+/**
+ * The job queue as the ledger sees it. The jobs of a transaction's events
+ * are enqueued in the database transaction that appends those events, so
+ * no committed event lacks its jobs and a command that rolls back leaves
+ * none behind.
+ */
+export interface LedgerJobs {
+  causedBy(txId: string, events: readonly { type: TransactionEvent['type']; data: TransactionEvent['data']; version: number }[]): LedgerJob[];
+  enqueue(db: Kysely<Database>, jobs: readonly LedgerJob[]): Promise<void>;
 }
 
 export interface LedgerOutcome {
@@ -120,7 +141,14 @@ async function attempt(db: Kysely<Database>, request: LedgerRequest, options: { 
 /** A decided command, ready to commit; or the rule that refused it. */
 export type Decision =
   | { refused: LedgerRuleViolation }
-  | { refused?: undefined; prepared: PreparedAppend<TransactionEvent['type'], TransactionEvent['data']>; record: TransactionRecord; projections: unknown[] };
+  | {
+      refused?: undefined;
+      prepared: PreparedAppend<TransactionEvent['type'], TransactionEvent['data']>;
+      record: TransactionRecord;
+      projections: unknown[];
+      jobs: LedgerJob[];
+      queue: LedgerJobs | undefined;
+    };
 
 /** Decides one command against the state read for it (pure, apart from the clock and serials it is given). */
 export function decideRequest(request: LedgerRequest, state: ReadState, existing: { record: TransactionRecord; head: StreamHead } | null): Decision {
@@ -144,7 +172,8 @@ export function decideRequest(request: LedgerRequest, state: ReadState, existing
     return projectionOf(event, now, record);
   });
   if (!record) throw new Error(`${command.type} decided no events`);
-  return { prepared, record, projections };
+  const jobs = settings.jobs?.causedBy(command.txId, prepared.chained) ?? [];
+  return { prepared, record, projections, jobs, queue: settings.jobs };
 }
 
 /**
@@ -163,17 +192,34 @@ export async function refusedOutcome(db: Kysely<Database>, command: LedgerComman
  * provided the wallets are still at `versions`; the rows of the events
  * written. Raises 40001 (a wallet changed) or, for several commands, PK001
  * (one of their transactions exists already), and then writes nothing.
+ * When the events leave jobs behind, the call and the enqueueing of the
+ * jobs of the transactions it wrote share one database transaction.
  */
 export async function commitDecisions(
   db: Kysely<Database>,
   versions: ReadonlyMap<AccountId, number>,
   decisions: readonly Extract<Decision, { prepared: unknown }>[],
 ): Promise<(AppendedRow & { stream_id: string })[]> {
-  const { rows } = await sql<AppendedRow & { stream_id: string }>`
-    SELECT stream_id, event_position, event_version, event_transaction_id
-    FROM ledger_commit(${[...versions.keys()]}::text[], ${[...versions.values()]}::bigint[], ${JSON.stringify(commitBatch(decisions))}::jsonb)
-  `.execute(db);
-  return rows;
+  const commit = async (db: Kysely<Database>) => {
+    const { rows } = await sql<AppendedRow & { stream_id: string }>`
+      SELECT stream_id, event_position, event_version, event_transaction_id
+      FROM ledger_commit(${[...versions.keys()]}::text[], ${[...versions.values()]}::bigint[], ${JSON.stringify(commitBatch(decisions))}::jsonb)
+    `.execute(db);
+    return rows;
+  };
+  if (decisions.every(({ jobs }) => jobs.length === 0)) return commit(db);
+  const inTransaction = async (trx: Kysely<Database>) => {
+    const rows = await commit(trx);
+    const written = new Set(rows.map((row) => row.stream_id));
+    const byQueue = new Map<LedgerJobs, LedgerJob[]>();
+    for (const { prepared, jobs, queue } of decisions) {
+      if (!queue || jobs.length === 0 || !written.has(prepared.streamId)) continue;
+      byQueue.set(queue, [...(byQueue.get(queue) ?? []), ...jobs]);
+    }
+    for (const [queue, jobs] of byQueue) await queue.enqueue(trx, jobs);
+    return rows;
+  };
+  return db.isTransaction ? inTransaction(db) : db.transaction().execute(inTransaction);
 }
 
 /**

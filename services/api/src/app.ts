@@ -1,3 +1,5 @@
+import { openJobQueue } from '@peeks/worker';
+import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
 import type { Database } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
@@ -42,6 +44,8 @@ declare module 'fastify' {
     db: Kysely<Database>;
     /** The card processor the app charges stored cards through. */
     cardCharges: CardCharges;
+    /** Where requests enqueue later work, inside their own transactions. */
+    jobs: LedgerJobs;
   }
 }
 
@@ -69,6 +73,8 @@ export interface AppOptions {
   };
   /** Hours money received from others stays on hold (HOLD_HOURS); 24 unless given. */
   holdHours?: number;
+  /** Where the ledger's events leave later work; a sending-only queue of its own when not given. */
+  jobs?: LedgerJobs;
   cardProcessor?: {
     /** CARD_PROCESSOR_URL: the sandbox processor's base URL; this app's own address when not given. */
     url?: string;
@@ -108,7 +114,15 @@ export async function buildApp(options: AppOptions) {
   await app.register(openApi);
   await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true });
   await app.register(csrf);
-  await app.register(ledger, { holdHours: options.holdHours ?? 24 });
+  let jobs = options.jobs;
+  if (!jobs) {
+    // Without a queue given, one of its own that only sends, closed with the app.
+    const own = await openJobQueue(options.databaseUrl, options.log);
+    app.addHook('onClose', own.close);
+    jobs = own.jobs;
+  }
+  app.decorate('jobs', jobs);
+  await app.register(ledger, { holdHours: options.holdHours ?? 24, jobs });
   await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(healthRoutes);

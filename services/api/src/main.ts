@@ -17,7 +17,11 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     // Straight to the console, never through the logger: the log keeps no passwords.
     if (demoAccounts) process.stdout.write(`${describeDemoAccounts(demoAccounts)}\n`);
   }
+  // The workers first: in this process the app enqueues through their queue.
+  const workers = config.WORKERS === 'on' ? await startWorkers({ databaseUrl, db, config, log }) : null;
+  if (workers) shutdown.add('workers', () => workers.stop());
   const app = await buildApp({
+    ...(workers ? { jobs: workers.jobs } : {}),
     db,
     databaseUrl,
     log,
@@ -31,10 +35,6 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });
-  if (config.WORKERS === 'on') {
-    const workers = await startWorkers({ databaseUrl, db, config, log });
-    shutdown.add('workers', () => workers.stop());
-  }
   const { port } = app.server.address() as { port: number };
   log.info({ url: `http://localhost:${port}` }, 'Peeks Wallet is up');
   return undefined;

@@ -10,7 +10,7 @@ let database: TestDatabase;
 let workers: Workers;
 beforeAll(async () => {
   database = await createTestDatabase();
-  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: { IDEMPOTENCY_KEY_HOURS: 24 }, log: createLogger({ LOG_LEVEL: 'silent' }) });
+  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS: 24 }, log: createLogger({ LOG_LEVEL: 'silent' }) });
 });
 afterAll(async () => {
   await workers.stop();

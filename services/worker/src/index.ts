@@ -4,18 +4,22 @@ import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
+import { runHoldRelease } from './holds/hold-release.ts';
+import { createProductQueues, JobQueue } from './job-queue.ts';
 
 const ADMIN_SHUTDOWN = '57P01';
 
 export interface Workers {
   boss: PgBoss;
+  jobs: JobQueue;
   stop: () => Promise<void>;
 }
 
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS'>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'>;
+  now?: () => Date;
   log: Logger;
 }
 
@@ -34,6 +38,10 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     else log.error({ err: error }, 'pg-boss error');
   });
   await boss.start();
+  await createProductQueues(boss);
+  const jobs = new JobQueue(boss);
+  const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
+  await runHoldRelease(boss, { db: deps.db, settings, log });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
@@ -45,9 +53,13 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   log.info('workers started');
   return {
     boss,
+    jobs,
     stop: async () => {
       await projections.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
     },
   };
 }
+
+export { bossConnection, jobId, type QueueDefinition } from './job.ts';
+export { JobQueue, openJobQueue } from './job-queue.ts';

@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { errorCodes, type TransactionView } from '@peeks/contracts';
 import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
 import { merchantOwnerId, ownerOf, transactionStream, userOwnerId, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
-import { executeLedgerCommand, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
+import { executeLedgerCommand, type LedgerJobs, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -39,8 +39,8 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export const ledger = fp(
-  (app: FastifyInstance, options: { holdHours: number }) => {
-    app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock });
+  (app: FastifyInstance, options: { holdHours: number; jobs: LedgerJobs }) => {
+    app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock, jobs: options.jobs });
     return Promise.resolve();
   },
   { name: 'ledger', dependencies: ['sessions'] },

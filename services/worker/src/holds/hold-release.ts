@@ -1,0 +1,33 @@
+import type { Database } from '@peeks/db';
+import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerSettings } from '@peeks/ledger-store';
+import type { Logger } from '@peeks/runtime';
+import type { Kysely } from 'kysely';
+import type { PgBoss } from 'pg-boss';
+import { jobId, type QueueDefinition } from '../job.ts';
+
+export const HOLD_RELEASE_QUEUE: QueueDefinition = { name: 'hold-release', retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 };
+
+/** The one job that releases the hold of a transfer, due when the hold ends. */
+export function holdReleaseJob(txId: string, releaseAt: string): LedgerJob {
+  return { queue: HOLD_RELEASE_QUEUE.name, id: jobId('hold-release', txId), data: { txId }, startAfter: new Date(releaseAt) };
+}
+
+/**
+ * Makes a transfer's held money withdrawable. A hold already released (by
+ * an earlier run of this job that died before reporting) is left alone, so
+ * however often the job runs, the hold is released once.
+ */
+export async function releaseHold(db: Kysely<Database>, settings: LedgerSettings, txId: string): Promise<'released' | 'already released'> {
+  const tx = await loadTransaction(db, txId);
+  if (tx?.holdReleasedAt) return 'already released';
+  await executeLedgerCommand(db, { type: 'ReleaseHold', txId }, settings);
+  return 'released';
+}
+
+export async function runHoldRelease(boss: PgBoss, deps: { db: Kysely<Database>; settings: LedgerSettings; log: Logger }): Promise<void> {
+  await boss.work<{ txId: string }>(HOLD_RELEASE_QUEUE.name, async ([job]) => {
+    if (!job) return;
+    const outcome = await releaseHold(deps.db, deps.settings, job.data.txId);
+    deps.log.info({ txId: job.data.txId, outcome }, 'hold release');
+  });
+}

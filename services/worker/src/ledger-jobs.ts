@@ -1,0 +1,16 @@
+import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
+import { holdReleaseJob } from './holds/hold-release.ts';
+
+type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
+
+/**
+ * The later work each ledger event leaves behind. Pure: the job ids come
+ * from the transaction and the event's version in its stream.
+ */
+export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): LedgerJob[] {
+  return events.flatMap((event) => {
+    const jobs: LedgerJob[] = [];
+    if (event.type === 'FundsTransferred' && 'hold' in event.data && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
+    return jobs;
+  });
+}

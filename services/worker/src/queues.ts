@@ -1,0 +1,5 @@
+import { HOLD_RELEASE_QUEUE } from './holds/hold-release.ts';
+import type { QueueDefinition } from './job.ts';
+
+/** Every queue the ledger's events feed, with its retry policy. */
+export const PRODUCT_QUEUES: QueueDefinition[] = [HOLD_RELEASE_QUEUE];
