@@ -1,11 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { buildReport } from './build-report.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), buildReport()],
   server: {
     // `npm run dev -w @peeks/web` talks to the API started by `npm start`.
-    proxy: { '/api': 'http://localhost:3000' },
+    proxy: { '/api': { target: 'http://localhost:3000', ws: true } },
   },
   build: { outDir: 'dist', emptyOutDir: true },
 });

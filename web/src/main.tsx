@@ -1,11 +1,19 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { routes } from './app/routes.tsx';
+import './app/styles.css';
+import { startI18n } from './i18n/i18n.ts';
+import { hideStartupLoader } from './ui/PageLoader.tsx';
 
+// Spec §8: without a page mount element, startup throws a missing-mount-point error.
 const mount = document.getElementById('root');
 if (!mount) throw new Error('missing mount point: no element with id "root"');
+
+startI18n();
+hideStartupLoader(document.getElementById('startup-loader'));
 createRoot(mount).render(
   <StrictMode>
-    <App />
+    <RouterProvider router={createBrowserRouter(routes)} />
   </StrictMode>,
 );

@@ -1,0 +1,81 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, type RouteObject } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { ComingSoon } from '../features/shell/ComingSoon.tsx';
+import { DashboardLayout } from '../features/shell/DashboardLayout.tsx';
+import { PublicLayout } from '../features/shell/PublicLayout.tsx';
+import { session } from '../features/session/session-store.ts';
+import { PageLoader } from '../ui/PageLoader.tsx';
+import { Root } from './Root.tsx';
+
+// Each screen is its own chunk, fetched the first time its route is visited.
+const LoginPage = lazy(() => import('../features/session/LoginPage.tsx'));
+const LogoutPage = lazy(() => import('../features/session/LogoutPage.tsx'));
+const RegisterLanding = lazy(() => import('../features/registration/RegisterLanding.tsx'));
+const PersonalSignUp = lazy(() => import('../features/registration/PersonalSignUp.tsx'));
+const BusinessSignUp = lazy(() => import('../features/registration/BusinessSignUp.tsx'));
+const ForgotPassword = lazy(() => import('../features/recovery/ForgotPassword.tsx'));
+const NotFound = lazy(() => import('../features/shell/NotFound.tsx'));
+
+const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
+
+/** Signed-in routes: a guest goes to /login and comes back after signing in. */
+function RequireSignIn() {
+  const { status, user } = useSnapshot(session);
+  const location = useLocation();
+  if (user) return <Outlet />;
+  if (status === 'unknown') return <PageLoader />;
+  return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
+}
+
+/**
+ * Every route of the spec's route table (§2). A route whose screen is not
+ * built yet shows the dashboard layout and a "coming soon" panel; nothing
+ * pretends to work.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      {
+        element: <PublicLayout />,
+        children: [
+          { path: '/login', element: screen(<LoginPage />) },
+          { path: '/login/logout', element: screen(<LogoutPage />) },
+          { path: '/forgot-password', element: screen(<ForgotPassword />) },
+          { path: '/register', element: screen(<RegisterLanding />) },
+          { path: '/register/personal', element: screen(<PersonalSignUp />) },
+          { path: '/register/business', element: screen(<BusinessSignUp />) },
+          // The hosted checkout page takes ?id&token and is open to guests.
+          { path: '/checkout', element: <ComingSoon screen="checkout" /> },
+          { path: '*', element: screen(<NotFound />) },
+        ],
+      },
+      {
+        element: <RequireSignIn />,
+        children: [
+          {
+            element: <DashboardLayout />,
+            children: [
+              { path: '/', element: <ComingSoon screen="dashboard" /> },
+              { path: '/wallet', element: <ComingSoon screen="wallet" /> },
+              { path: '/add-fund', element: <ComingSoon screen="add_fund" /> },
+              { path: '/profile', element: <ComingSoon screen="profile" /> },
+              { path: '/profile/personal', element: <ComingSoon screen="personal_profile" /> },
+              { path: '/agreement', element: <ComingSoon screen="agreement" /> },
+              { path: '/webhook', element: <ComingSoon screen="webhook" /> },
+              { path: '/contacts', element: <ComingSoon screen="contacts" /> },
+              { path: '/scan-qr-code', element: <ComingSoon screen="scan_qr_code" /> },
+              // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
+              { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
+              { path: '/transaction', element: <ComingSoon screen="transaction" /> },
+              { path: '/payment-method-list', element: <ComingSoon screen="payment_method_list" /> },
+              { path: '/setting', element: <ComingSoon screen="setting" /> },
+              { path: '/transfer-fund', element: <ComingSoon screen="transfer_fund" /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { isMerchant, session } from '../session/session-store.ts';
+import { Avatar } from './Avatar.tsx';
+import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
+
+/** Support and the merchant entries are placeholders in the spec (§2): shown, marked as not available. */
+const PLACEHOLDERS = ['merchant_dashboard', 'transfers', 'returns', 'settlements', 'reports'] as const;
+
+/** The signed-in layout: profile menu, dashboard navigation and sidebar placeholders beside the screen. */
+export function DashboardLayout() {
+  const { t } = useTranslation();
+  const { user, merchant } = useSnapshot(session);
+  const [switching, setSwitching] = useState(false);
+  if (!user) return null;
+  const merchantName = user.merchant_id === null ? null : (merchant?.name ?? user.merchants[String(user.merchant_id)] ?? null);
+
+  return (
+    <div className="dashboard">
+      <aside className="sidebar">
+        <section className="profile-menu" aria-label={t('nav.profile')}>
+          <Avatar user={user} size={56} />
+          <strong>{user.username}</strong>
+          {user.fullname && <span>{user.fullname}</span>}
+          <span>{user.email}</span>
+          {merchantName && <span className="merchant-name">{merchantName}</span>}
+          {isMerchant(user) && (
+            <button type="button" className="button" onClick={() => { setSwitching(true); }}>
+              {t('nav.switch_merchant')}
+            </button>
+          )}
+        </section>
+        <nav aria-label={t('nav.main')}>
+          <ul>
+            <li><NavLink to="/" end>{t('nav.dashboard')}</NavLink></li>
+            <li><NavLink to="/transaction">{t('nav.transactions')}</NavLink></li>
+            <li><NavLink to="/contacts">{t('nav.contacts')}</NavLink></li>
+            <li><NavLink to="/payment-method-list">{t('nav.payment_methods')}</NavLink></li>
+            <li><NavLink to="/add-fund">{t('nav.fund_wallet')}</NavLink></li>
+            <li><NavLink to="/profile">{t('nav.edit_profile')}</NavLink></li>
+            <li><NavLink to="/setting">{t('nav.settings')}</NavLink></li>
+            <li><span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>{t('nav.support')}</span></li>
+          </ul>
+        </nav>
+        <nav aria-label={t('nav.merchant_menu')} className="sidebar-placeholders">
+          <ul>
+            {PLACEHOLDERS.map((key) => (
+              <li key={key}>
+                <span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>
+                  {t(`nav.${key}`)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </aside>
+      <main className="dashboard-main" id="main">
+        <Outlet />
+      </main>
+      {switching && <SwitchMerchantDialog onClose={() => { setSwitching(false); }} />}
+    </div>
+  );
+}

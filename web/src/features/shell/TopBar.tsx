@@ -1,0 +1,36 @@
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { session } from '../session/session-store.ts';
+import { AccountMenu } from './AccountMenu.tsx';
+
+/** Logo, MY ACCOUNT and ADD FUNDS; Log In and Sign Up for a guest, the avatar menu once signed in (spec §2). */
+export function TopBar() {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(session);
+  return (
+    <header className="top-bar">
+      <Link to="/" className="logo">
+        {t('app.name')}
+      </Link>
+      <nav aria-label={t('nav.my_account')} className="top-links">
+        <NavLink to="/profile">{t('nav.my_account')}</NavLink>
+        <NavLink to="/add-fund">{t('nav.add_funds')}</NavLink>
+      </nav>
+      <div className="top-account">
+        {user ? (
+          <AccountMenu />
+        ) : (
+          <>
+            <Link to="/login" className="button">
+              {t('nav.log_in')}
+            </Link>
+            <Link to="/register" className="button primary">
+              {t('nav.sign_up')}
+            </Link>
+          </>
+        )}
+      </div>
+    </header>
+  );
+}

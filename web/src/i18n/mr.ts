@@ -1,0 +1,28 @@
+import type { PartialTranslation } from './en.ts';
+
+/** Marathi, started (spec §9: minimal). Missing keys fall back to English. */
+export const mr: PartialTranslation = {
+  app: { name: 'Peeks Wallet', loading: 'लोड होत आहे…' },
+  nav: {
+    my_account: 'माझे खाते',
+    add_funds: 'निधी जोडा',
+    log_in: 'लॉग इन',
+    sign_up: 'साइन अप',
+    wallet: 'वॉलेट',
+    profile: 'प्रोफाइल',
+    agreement: 'करार',
+    webhook: 'वेबहुक',
+    sign_out: 'साइन आउट',
+    dashboard: 'डॅशबोर्ड',
+    transactions: 'व्यवहार',
+    contacts: 'संपर्क',
+    payment_methods: 'पेमेंट पद्धती',
+    fund_wallet: 'वॉलेटमध्ये निधी जोडा',
+    edit_profile: 'प्रोफाइल संपादित करा',
+    settings: 'सेटिंग्ज',
+    support: 'मदत',
+  },
+  coming_soon: { title: '{{screen}}: लवकरच येत आहे', body: 'ही स्क्रीन अजून तयार नाही. ती पुढील आवृत्तीत येईल.', back: 'डॅशबोर्डवर परत जा' },
+  login: { title: 'खाते प्रवेश', username: 'ईमेल', password: 'पासवर्ड', submit: 'माझ्या खात्यात प्रवेश करा', sign_up: 'साइन अप' },
+  errors: { something_went_wrong: 'काहीतरी चूक झाली' },
+};

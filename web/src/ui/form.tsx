@@ -1,0 +1,235 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  Controller,
+  FormProvider,
+  useForm,
+  useFormContext,
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+  type Resolver,
+  type UseFormReturn,
+} from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError } from '../lib/api.ts';
+import { LoadingOverlay, ServerErrors } from './feedback.tsx';
+
+/**
+ * Forms over react-hook-form with a zod schema from @peeks/contracts, the
+ * one the server validates the same request with, so both reject the same
+ * input in the same words. The spec's form behaviour (§4 "Forms in
+ * general", §8) lives here once:
+ * - a field's error shows after it is touched (blurred) or the form is submitted, and follows each edit from then on;
+ * - submitting disables the submit button and shows a loading overlay;
+ * - a refusal lists the server's texts above the form, one each, and puts field errors under their fields;
+ * - any edit clears the server's errors.
+ */
+export interface SpecForm<Input extends FieldValues, Output> {
+  form: UseFormReturn<Input, unknown, Output>;
+  serverErrors: readonly string[];
+  /** Runs `action` with the parsed values; a refusal becomes server errors instead of a rejection. */
+  onSubmit: (action: (values: Output) => Promise<void>) => (event?: React.BaseSyntheticEvent) => Promise<void>;
+}
+
+export function useSpecForm<Schema extends z.ZodType<FieldValues, FieldValues>>(schema: Schema, defaultValues?: DefaultValues<z.input<Schema>>): SpecForm<z.input<Schema>, z.output<Schema>> {
+  const form = useForm<z.input<Schema>, unknown, z.output<Schema>>({
+    // The resolver's overloads cannot see through a generic schema; its input and output are the schema's by construction.
+    resolver: zodResolver(schema as z.ZodType<FieldValues, FieldValues>) as unknown as Resolver<z.input<Schema>, unknown, z.output<Schema>>,
+    mode: 'onTouched',
+    ...(defaultValues === undefined ? {} : { defaultValues }),
+  });
+  const [serverErrors, setServerErrors] = useState<readonly string[]>([]);
+
+  const { subscribe } = form;
+  useEffect(() => {
+    if (serverErrors.length === 0) return;
+    // Any edit clears the server's errors (spec §4); a value set by the form itself (type undefined) does not count.
+    return subscribe({
+      formState: { values: true },
+      callback: ({ type }) => {
+        if (type === 'change') setServerErrors([]);
+      },
+    });
+  }, [subscribe, serverErrors]);
+
+  const onSubmit: SpecForm<z.input<Schema>, z.output<Schema>>['onSubmit'] = (action) =>
+    form.handleSubmit(async (values) => {
+      setServerErrors([]);
+      try {
+        await action(values);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        for (const each of error.errors) {
+          // Under its field too when the form has one by that name; otherwise the list above says it.
+          if (each.field !== undefined) {
+            form.setError(each.field as Path<z.input<Schema>>, { type: 'server', message: each.text });
+          }
+        }
+        setServerErrors(error.texts);
+      }
+    });
+
+  return { form, serverErrors, onSubmit };
+}
+
+interface FormProps<Input extends FieldValues, Output> {
+  spec: SpecForm<Input, Output>;
+  onSubmit: (values: Output) => Promise<void>;
+  children: ReactNode;
+  className?: string;
+  /** Names the form for assistive technology, usually the id of its heading. */
+  labelledBy?: string;
+  /** The heading of the server's error list. */
+  errorTitle?: string;
+}
+
+export function Form<Input extends FieldValues, Output>({ spec, onSubmit, children, className, labelledBy, errorTitle }: FormProps<Input, Output>) {
+  const submitting = spec.form.formState.isSubmitting;
+  return (
+    <FormProvider {...spec.form}>
+      <form noValidate className={`spec-form ${className ?? ''}`} onSubmit={(event) => void spec.onSubmit(onSubmit)(event)} aria-labelledby={labelledBy} aria-busy={submitting}>
+        <ServerErrors texts={spec.serverErrors} {...(errorTitle === undefined ? {} : { title: errorTitle })} />
+        {children}
+        {submitting && <LoadingOverlay />}
+      </form>
+    </FormProvider>
+  );
+}
+
+export function SubmitButton({ children, className }: { children: ReactNode; className?: string }) {
+  const { formState } = useFormContext();
+  return (
+    <button type="submit" className={className ?? 'button primary'} disabled={formState.isSubmitting}>
+      {children}
+    </button>
+  );
+}
+
+/** The error shown for a field: after it was touched or the form submitted (a server error always). */
+function useFieldError(name: string): string | undefined {
+  const { formState, getFieldState } = useFormContext();
+  const state = getFieldState(name, formState);
+  const error = state.error;
+  if (!error) return undefined;
+  return state.isTouched || formState.isSubmitted || error.type === 'server' ? error.message : undefined;
+}
+
+interface FieldShellProps {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  children: (ids: { inputId: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+  className?: string;
+}
+
+/** Label, control, hint and error, wired for assistive technology (aria-describedby, aria-invalid). */
+export function FieldShell({ name, label, hint, children, className }: FieldShellProps) {
+  const inputId = useId();
+  const error = useFieldError(name);
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field ${className ?? ''}`}>
+      <label htmlFor={inputId}>{label}</label>
+      {children({ inputId, describedBy, invalid: error !== undefined })}
+      {hint && (
+        <small id={hintId} className="field-hint">
+          {hint}
+        </small>
+      )}
+      <p id={errorId} className="field-error" aria-live="polite">
+        {error}
+      </p>
+    </div>
+  );
+}
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>;
+
+export function TextField({ name, label, hint, setValueAs, ...input }: { name: string; label: ReactNode; hint?: ReactNode; setValueAs?: (value: string) => unknown } & InputProps) {
+  const { register } = useFormContext();
+  return (
+    <FieldShell name={name} label={label} hint={hint}>
+      {({ inputId, describedBy, invalid }) => (
+        <input id={inputId} aria-describedby={describedBy} aria-invalid={invalid} {...input} {...register(name, setValueAs ? { setValueAs } : {})} />
+      )}
+    </FieldShell>
+  );
+}
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+export function SelectField({
+  name,
+  label,
+  choices,
+  placeholder,
+  setValueAs,
+  onChange,
+  disabled,
+}: {
+  name: string;
+  label: ReactNode;
+  choices: readonly Choice[];
+  placeholder: string;
+  setValueAs?: (value: string) => unknown;
+  onChange?: (value: string) => void;
+  disabled?: boolean;
+}) {
+  const { register } = useFormContext();
+  const registered = register(name, { ...(setValueAs ? { setValueAs } : {}), ...(onChange ? { onChange: (event: { target: { value: string } }) => { onChange(event.target.value); } } : {}) });
+  return (
+    <FieldShell name={name} label={label}>
+      {({ inputId, describedBy, invalid }) => (
+        <select id={inputId} aria-describedby={describedBy} aria-invalid={invalid} disabled={disabled} {...registered}>
+          <option value="">{placeholder}</option>
+          {choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldShell>
+  );
+}
+
+/** A checkbox sent as 1 or 0, as the spec sends termsAccepted. */
+export function CheckboxField({ name, label }: { name: string; label: ReactNode }) {
+  const { control } = useFormContext();
+  const inputId = useId();
+  const error = useFieldError(name);
+  const errorId = `${inputId}-error`;
+  return (
+    <div className="field field-checkbox">
+      <Controller
+        control={control}
+        name={name}
+        render={({ field }) => (
+          <input
+            id={inputId}
+            type="checkbox"
+            ref={field.ref}
+            name={field.name}
+            checked={field.value === 1}
+            onBlur={field.onBlur}
+            onChange={(event) => {
+              field.onChange(event.target.checked ? 1 : 0);
+            }}
+            aria-invalid={error !== undefined}
+            aria-describedby={error ? errorId : undefined}
+          />
+        )}
+      />
+      <label htmlFor={inputId}>{label}</label>
+      <p id={errorId} className="field-error" aria-live="polite">
+        {error}
+      </p>
+    </div>
+  );
+}
