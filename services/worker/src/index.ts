@@ -18,7 +18,7 @@ export interface Workers {
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS'>;
   now?: () => Date;
   log: Logger;
 }
@@ -30,7 +30,14 @@ export interface WorkerDeps {
  */
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
-  const boss = new PgBoss({ connectionString: deps.databaseUrl, schema: 'pgboss', application_name: 'peeks-worker', max: 4 });
+  const boss = new PgBoss({
+    connectionString: deps.databaseUrl,
+    schema: 'pgboss',
+    application_name: 'peeks-worker',
+    max: 4,
+    superviseIntervalSeconds: deps.config.JOB_SUPERVISE_SECONDS,
+    monitorIntervalSeconds: deps.config.JOB_SUPERVISE_SECONDS,
+  });
   boss.on('error', (error: unknown) => {
     // On Ctrl-C the embedded server gets the signal too and may close our
     // connections before the workers have stopped: expected, not a fault.
