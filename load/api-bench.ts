@@ -26,7 +26,7 @@ import { createScratchDatabase, percentile } from './bench-kit.ts';
  * and a fresh Idempotency-Key, as the web app sends them; the in-process
  * side runs the same pairs and amounts through executeLedgerCommand at the
  * same concurrency, enqueueing the same hold-release jobs as the API does.
- * same concurrency. The two alternate in halves so drift in the machine's
+ * The two alternate in halves so drift in the machine's
  * load hits both alike. BENCH_SECONDS sets the length of each side (default
  * 20), BENCH_CONNECTIONS the concurrency (64), BENCH_LOG_LEVEL the server's
  * log level (warn; `info` logs a line per request), BENCH_USERS the number
