@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 
@@ -14,6 +15,35 @@ export interface PeeksServer {
   stop(): Promise<void>;
 }
 
+/** Held while one test file builds the web app: files run in parallel processes, and one build must not overwrite another. */
+const BUILD_LOCK = path.join(ROOT, '.data', 'web-build.lock');
+/** A lock older than this was left by a killed run. */
+const STALE_LOCK_MS = 5 * 60_000;
+
+async function buildWebApp(): Promise<void> {
+  await mkdir(path.dirname(BUILD_LOCK), { recursive: true });
+  for (;;) {
+    try {
+      await mkdir(BUILD_LOCK);
+      break;
+    } catch {
+      const since = await stat(BUILD_LOCK).then((lock) => Date.now() - lock.mtimeMs, () => 0);
+      if (since > STALE_LOCK_MS) await rm(BUILD_LOCK, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    const build = run([path.join(ROOT, 'web', 'build-if-stale.ts')], process.env);
+    let output = '';
+    build.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    build.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const built = await new Promise<number | null>((resolve) => build.on('exit', resolve));
+    if (built !== 0) throw new Error(`the web app did not build:\n${output}`);
+  } finally {
+    await rm(BUILD_LOCK, { recursive: true, force: true });
+  }
+}
+
 function run(args: string[], env: NodeJS.ProcessEnv) {
   return spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 }
@@ -24,12 +54,7 @@ function run(args: string[], env: NodeJS.ProcessEnv) {
  * process. No demo data: each journey makes its own users.
  */
 export async function startPeeks(): Promise<PeeksServer> {
-  const build = run([path.join(ROOT, 'web', 'build-if-stale.ts')], process.env);
-  let buildOutput = '';
-  build.stderr.on('data', (chunk: Buffer) => (buildOutput += chunk.toString()));
-  build.stdout.on('data', (chunk: Buffer) => (buildOutput += chunk.toString()));
-  const built = await new Promise<number | null>((resolve) => build.on('exit', resolve));
-  if (built !== 0) throw new Error(`the web app did not build:\n${buildOutput}`);
+  await buildWebApp();
 
   const database = await createTestDatabase();
   const server = run([path.join(ROOT, 'services', 'api', 'src', 'main.ts')], {

@@ -40,9 +40,11 @@ export function AccountMenu() {
         }
       }}
     >
-      <button ref={button} type="button" className="account-button" aria-expanded={open} aria-controls={menuId} aria-label={t('nav.account_menu')} onClick={() => { setOpen(!open); }}>
+      {/* Named by what it shows (WCAG 2.5.3: a voice user says the visible name), then what it is. */}
+      <button ref={button} type="button" className="account-button" aria-expanded={open} aria-controls={menuId} onClick={() => { setOpen(!open); }}>
         <Avatar user={user} />
         <span>{user.username}</span>
+        <span className="visually-hidden">{t('nav.account_menu')}</span>
       </button>
       <div id={menuId} className="account-dropdown" hidden={!open}>
         <p className="account-who">
