@@ -1,6 +1,9 @@
-import { cleanup } from '@testing-library/react';
-import { afterEach, beforeAll } from 'vitest';
+import { cleanup, configure } from '@testing-library/react';
+import { afterEach, beforeAll, vi } from 'vitest';
 import { startI18n } from '../i18n/i18n.ts';
+
+// A screen's chunk is imported on first visit; on a busy machine that takes more than the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => {
   startI18n('en');
@@ -9,4 +12,5 @@ beforeAll(() => {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  vi.unstubAllGlobals();
 });

@@ -1,0 +1,107 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+
+const signedIn = (overrides = {}) => {
+  const user = sessionUser(overrides);
+  return fakeApi({
+    'GET /api/session': () => ok({ user, csrfToken: 'csrf-signed-in' }),
+    'GET /api/user/merchant-lookup': () => ok({ merchantInfo: merchantInfo() }),
+    'POST /api/logout': () => ok({}),
+    'POST /api/merchant/switch-merchant': (body) => ok({ user: { ...user, merchant_id: (body as { merchant_id: number }).merchant_id } }),
+  });
+};
+
+function merchantInfo() {
+  return {
+    merchant_id: 3, name: 'Demo Coffee', dba: 'Demo Coffee', website: 'https://coffee.example', phone: '6135550101', phone_region: '+1',
+    address: { address1: '1 Main Street', address2: null, city: 'Ottawa', province: 'ON', postal_code: 'K1A 0B1', country: 'CA' },
+    support_url: 'https://coffee.example/help', support_phone: '6135550102', support_email: 'help@coffee.example',
+    contact_name: 'Anne', contact_email: 'anne@coffee.example', contact_phone: '6135550103', perms: [],
+  };
+}
+
+/** Spec §2 route table: screens not built yet show the dashboard layout and say so. */
+const COMING_SOON = [
+  ['/', 'Dashboard'], ['/wallet', 'Wallet'], ['/add-fund', 'Fund Wallet'], ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
+  ['/agreement', 'Agreements'], ['/webhook', 'Webhooks'], ['/contacts', 'Contacts'], ['/scan-qr-code', 'Scan QR code'],
+  ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'], ['/payment-method-list', 'Payment Methods'],
+  ['/setting', 'Settings'], ['/transfer-fund?gid=x&uid=1&amt=5&cur=USD', 'Transfer fund'],
+] as const;
+
+describe('the shell (spec §2 Navigation)', () => {
+  beforeEach(resetSession);
+
+  it('logged out: the top bar offers Log In and Sign Up, and a signed-in route sends the guest to /login', async () => {
+    fakeApi();
+    const { router } = renderApp('/wallet');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/login');
+    });
+    const bar = screen.getByRole('banner');
+    expect(within(bar).getByRole('link', { name: 'Log In' }).getAttribute('href')).toBe('/login');
+    expect(within(bar).getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe('/register');
+    expect(within(bar).getByRole('link', { name: 'MY ACCOUNT' })).toBeTruthy();
+    expect(within(bar).getByRole('link', { name: 'ADD FUNDS' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Terms And Conditions' })).toBeTruthy();
+  });
+
+  it.each(COMING_SOON)('%s shows the dashboard layout with an honest coming-soon panel', async (path, name) => {
+    signedIn();
+    renderApp(path);
+    expect(await screen.findByRole('heading', { name: `${name}: coming soon` })).toBeTruthy();
+    expect(screen.getByRole('navigation', { name: 'Dashboard navigation' })).toBeTruthy();
+  });
+
+  it('logged in: the avatar menu holds username, e-mail, Wallet, Profile, Agreement, Webhook, Sign Out; the layout its navigation and placeholders', async () => {
+    signedIn();
+    const { user } = renderApp('/');
+    const menuButton = await screen.findByRole('button', { name: 'Account menu' });
+    await user.click(menuButton);
+    expect(menuButton.getAttribute('aria-expanded')).toBe('true');
+    const menu = document.getElementById(menuButton.getAttribute('aria-controls') ?? '')!;
+    expect(within(menu).getByText('anne@example.com')).toBeTruthy();
+    expect(within(menu).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Wallet', '/wallet'], ['Profile', '/profile'], ['Agreement', '/agreement'], ['Webhook', '/webhook'], ['Sign Out', '/login/logout'],
+    ]);
+    await user.keyboard('{Escape}');
+    expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+
+    const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
+    expect(within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Dashboard', '/'], ['Transactions', '/transaction'], ['Contacts', '/contacts'], ['Payment Methods', '/payment-method-list'],
+      ['Fund Wallet', '/add-fund'], ['Edit Profile', '/profile'], ['Settings', '/setting'],
+    ]);
+    expect(within(nav).getByText('Support').getAttribute('aria-disabled')).toBe('true');
+    const placeholders = screen.getByRole('navigation', { name: 'Merchant' });
+    expect(within(placeholders).getAllByText(/./).map((each) => each.textContent)).toEqual(['Merchant Dashboard', 'Transfers', 'Returns', 'Settlements', 'Reports']);
+    expect(screen.getByText('Anne Tremblay')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Switch Merchant' })).toBeNull();
+  });
+
+  it('a merchant sees the merchant name and Switch Merchant; switching reloads the user and goes to /', async () => {
+    const api = signedIn({ user_type: 'business', merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Demo Books' } });
+    const { user, router } = renderApp('/contacts');
+    await user.click(await screen.findByRole('button', { name: 'Switch Merchant' }));
+    const dialog = screen.getByRole('dialog', { name: 'Switch Merchant' });
+    await user.click(within(dialog).getByLabelText('Demo Books'));
+    await user.click(within(dialog).getByRole('button', { name: 'Switch' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/');
+    });
+    expect(api.sent('POST', '/api/merchant/switch-merchant')[0]?.body).toEqual({ merchant_id: 4 });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('Sign Out calls logout, clears all local storage and shows the sign-in screen', async () => {
+    const api = signedIn();
+    localStorage.setItem('something.else', 'kept until logout');
+    const { router } = renderApp('/login/logout');
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/login');
+    });
+    expect(api.sent('POST', '/api/logout')).toHaveLength(1);
+    expect(localStorage.getItem('something.else')).toBeNull();
+    expect(await screen.findByText('You are signed out.')).toBeTruthy();
+  });
+});

@@ -1,0 +1,60 @@
+import { render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Dialog } from './Dialog.tsx';
+
+function Opener({ dismissable }: { dismissable: boolean }) {
+  const [open, setOpen] = useState(false);
+  const close = () => {
+    setOpen(false);
+  };
+  return (
+    <>
+      <button type="button" onClick={() => { setOpen(true); }}>
+        Open
+      </button>
+      {open && (
+        <Dialog title="Delete Contact" {...(dismissable ? { onClose: close } : {})} footer={<button type="button" onClick={close}>Yes, delete it!</button>}>
+          <label>
+            Note <input />
+          </label>
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+describe('Dialog', () => {
+  it('is labelled by its title, keeps Tab inside, closes on Escape and gives focus back', async () => {
+    const user = userEvent.setup();
+    render(<Opener dismissable />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    await user.click(opener);
+    const dialog = screen.getByRole('dialog', { name: 'Delete Contact' });
+    expect(dialog.getAttribute('aria-modal')).toBe('true');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByLabelText('Note'));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Yes, delete it!' }));
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' }));
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Yes, delete it!' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('a static dialog ignores Escape and has no close button', async () => {
+    const user = userEvent.setup();
+    render(<Opener dismissable={false} />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Delete Contact' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Yes, delete it!' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});
