@@ -132,6 +132,6 @@ describe('/register/personal, Sign up for an account (spec §2, §5 Registration
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/');
     });
-    expect(await screen.findByRole('button', { name: 'Account menu' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: /Account menu/ })).toBeTruthy();
   });
 });

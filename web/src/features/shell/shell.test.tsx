@@ -56,7 +56,7 @@ describe('the shell (spec §2 Navigation)', () => {
   it('logged in: the avatar menu holds username, e-mail, Wallet, Profile, Agreement, Webhook, Sign Out; the layout its navigation and placeholders', async () => {
     signedIn();
     const { user } = renderApp('/');
-    const menuButton = await screen.findByRole('button', { name: 'Account menu' });
+    const menuButton = await screen.findByRole('button', { name: /Account menu/ });
     await user.click(menuButton);
     expect(menuButton.getAttribute('aria-expanded')).toBe('true');
     const menu = document.getElementById(menuButton.getAttribute('aria-controls') ?? '')!;
