@@ -26,5 +26,7 @@ const sourcesChanged = () =>
 
 if (!existsSync(built) || sourcesChanged()) {
   console.warn('Building the web app…');
+  // React's production build whatever the caller's NODE_ENV (a test runner sets `test`, which bundles its development build).
+  process.env.NODE_ENV = 'production';
   await build({ root, logLevel: 'warn' });
 }
