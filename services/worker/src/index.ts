@@ -63,3 +63,4 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 
 export { bossConnection, jobId, type QueueDefinition } from './job.ts';
 export { JobQueue, openJobQueue } from './job-queue.ts';
+export { destinationProblem, resolveWithDns, type DestinationPolicy, type ResolveHost } from './webhooks/destination.ts';

@@ -16,7 +16,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { actingMerchant, onlyOwn } from '../merchants/acting-merchant.ts';
-import { checkDestination, type ResolveHost } from './destination.ts';
+import type { ResolveHost } from '@peeks/worker';
+import { checkDestination } from './destination.ts';
 import { createWebhook, deleteWebhook, findWebhook, listWebhooks, updateWebhook } from './queries.ts';
 import { newSigningSecret } from './secret.ts';
 
