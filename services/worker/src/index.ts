@@ -6,6 +6,9 @@ import { PgBoss } from 'pg-boss';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
 import { createProductQueues, JobQueue } from './job-queue.ts';
+import { runWebhookAttempts } from './webhooks/attempt.ts';
+import { runWebhookFanOut } from './webhooks/fan-out.ts';
+import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './webhooks/settings.ts';
 
 const ADMIN_SHUTDOWN = '57P01';
 
@@ -18,8 +21,10 @@ export interface Workers {
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'> & WebhookConfig;
   now?: () => Date;
+  /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
+  webhooks?: Partial<WebhookSettings>;
   log: Logger;
 }
 
@@ -44,6 +49,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await runHoldRelease(boss, { db: deps.db, settings, log });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
+  const webhooks = webhookSettingsFrom(deps.config, { ...(deps.now ? { now: deps.now } : {}), ...deps.webhooks });
+  await runWebhookFanOut(boss, { db: deps.db, jobs, now: webhooks.now, log });
+  await runWebhookAttempts(boss, { db: deps.db, jobs, settings: webhooks, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
   const projections = startProjectionRunner(deps.db, [platformBalances], {
     onError: (error, projection) => {
@@ -63,4 +71,5 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 
 export { bossConnection, jobId, type QueueDefinition } from './job.ts';
 export { JobQueue, openJobQueue } from './job-queue.ts';
+export { replayDelivery } from './webhooks/attempt.ts';
 export { destinationProblem, resolveWithDns, type DestinationPolicy, type ResolveHost } from './webhooks/destination.ts';
