@@ -2,7 +2,7 @@ import type { TransactionEvent } from '@peeks/ledger';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import { holdReleaseJob } from './holds/hold-release.ts';
 import { webhookFanOutJob } from './webhooks/fan-out.ts';
-import { webhookEventOf } from './webhooks/messages.ts';
+import { mayTellWebhooks } from './webhooks/messages.ts';
 
 type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 
@@ -15,7 +15,7 @@ export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): Led
     const jobs: LedgerJob[] = [];
     if (event.type === 'FundsTransferred' && 'hold' in event.data && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
     // The decided event's type and data belong together, as in TransactionEvent.
-    if (webhookEventOf(event as unknown as TransactionEvent) !== null) jobs.push(webhookFanOutJob(txId, event.version));
+    if (mayTellWebhooks(event as unknown as TransactionEvent)) jobs.push(webhookFanOutJob(txId, event.version));
     return jobs;
   });
 }

@@ -1,6 +1,6 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
-import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
+import { executeLedgerCommand, openWallets, type LedgerSettings } from '@peeks/ledger-store';
 import { createLogger } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
@@ -110,6 +110,13 @@ describe('webhook delivery', () => {
     await executeLedgerCommand(database.db, purchase(merchant.ownerId, txId), ledger);
     await expect.poll(() => jobState(jobId('webhook-fan-out', txId, 1)), { timeout: 20_000, interval: 100 }).toBe('completed');
     expect(await deliveriesOf(webhookId)).toHaveLength(0);
+  });
+
+  it('tells nothing of a personal wallet: its purchase enqueues no fan-out', async () => {
+    const txId = randomUUID();
+    await openWallets(database.db, 'user-900001', { currencies: ['CON'] });
+    await executeLedgerCommand(database.db, purchase('user-900001', txId), ledger);
+    expect(await jobCount(jobId('webhook-fan-out', txId, 1))).toBe(0);
   });
 
   it('leaves no fan-out job behind when the command rolls back', async () => {

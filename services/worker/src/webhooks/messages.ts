@@ -1,5 +1,5 @@
 import type { WebhookEvent } from '@peeks/contracts';
-import { walletParts, type TransactionEvent } from '@peeks/ledger';
+import { ownerOf, walletParts, type TransactionEvent } from '@peeks/ledger';
 import { createHash } from 'node:crypto';
 
 /**
@@ -60,6 +60,18 @@ export function toldOwnerOf(event: TransactionEvent): string | null {
     default:
       return null;
   }
+}
+
+/**
+ * Whether an event may have webhooks to tell: one of the webhook events,
+ * told to a merchant (webhooks are the merchant's), or to an owner only its
+ * transaction names. Decided from the event alone, so a personal wallet's
+ * purchase, the common case, enqueues no fan-out job at all.
+ */
+export function mayTellWebhooks(event: TransactionEvent): boolean {
+  if (webhookEventOf(event) === null) return false;
+  const owner = toldOwnerOf(event);
+  return owner === null || ownerOf(owner)?.kind === 'merchant';
 }
 
 /** What a webhook message says about its event: the transaction and the event's own figures, in the API's snake_case. */
