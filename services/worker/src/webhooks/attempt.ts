@@ -204,10 +204,11 @@ async function disableWebhook(trx: Kysely<Database>, webhookId: number, reason: 
  */
 export async function replayDelivery(
   trx: Kysely<Database>, jobs: LedgerJobs, deliveryId: string, now: Date,
-): Promise<'replaying' | 'still pending' | 'webhook disabled'> {
+): Promise<'replaying' | 'still pending' | 'webhook disabled' | 'not found'> {
   const delivery = await trx.selectFrom('webhook_deliveries as d').innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
     .select(['d.state', 'd.attempts_scheduled', 'w.state as webhookState'])
-    .where('d.delivery_id', '=', deliveryId).forUpdate('d').executeTakeFirstOrThrow();
+    .where('d.delivery_id', '=', deliveryId).forUpdate('d').executeTakeFirst();
+  if (!delivery) return 'not found';
   if (delivery.state === 'pending') return 'still pending';
   if (delivery.webhookState === 'disabled') return 'webhook disabled';
   const attempt = delivery.attempts_scheduled + 1;
