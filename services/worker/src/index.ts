@@ -71,7 +71,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 
 export { bossConnection, jobId, type QueueDefinition } from './job.ts';
 export { JobQueue, openJobQueue } from './job-queue.ts';
-export { replayDelivery } from './webhooks/attempt.ts';
+export { attemptJob, replayDelivery } from './webhooks/attempt.ts';
 export { fanOut } from './webhooks/fan-out.ts';
 export { deliveryIdOf } from './webhooks/messages.ts';
+export { signMessage } from './webhooks/signing.ts';
 export { destinationProblem, resolveWithDns, type DestinationPolicy, type ResolveHost } from './webhooks/destination.ts';
