@@ -1,7 +1,7 @@
 import type { Database } from '@peeks/db';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
@@ -133,7 +133,10 @@ export async function attemptDelivery(db: Kysely<Database>, jobs: LedgerJobs, se
   return recordAttempt(db, jobs, settings, job, answer, sentAt);
 }
 
+const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+
 async function recordAttempt(db: Kysely<Database>, jobs: LedgerJobs, settings: WebhookSettings, job: AttemptData, answer: Answer, at: Date): Promise<Outcome> {
+  if (isSuccess(answer.statusCode)) return recordSuccess(db, job, answer, at);
   return db.transaction().execute(async (trx): Promise<Outcome> => {
     const delivery = await trx.selectFrom('webhook_deliveries').select(['webhook_id', 'attempts_scheduled'])
       .where('delivery_id', '=', job.deliveryId).forUpdate().executeTakeFirst();
@@ -147,17 +150,9 @@ async function recordAttempt(db: Kysely<Database>, jobs: LedgerJobs, settings: W
       .returning('attempt')
       .executeTakeFirst();
     if (!recorded) return 'skipped';
-    const settle = (state: 'delivered' | 'failed') => trx.updateTable('webhook_deliveries')
-      .set({ state, next_attempt_at: null, ...(state === 'delivered' ? { delivered_at: at } : {}) })
-      .where('delivery_id', '=', job.deliveryId).execute();
+    const settle = (state: 'failed') => trx.updateTable('webhook_deliveries').set({ state, next_attempt_at: null }).where('delivery_id', '=', job.deliveryId).execute();
 
-    const status = answer.statusCode;
-    if (status !== null && status >= 200 && status < 300) {
-      await settle('delivered');
-      await trx.updateTable('webhooks').set({ failing_since: null }).where('webhook_id', '=', delivery.webhook_id).where('failing_since', 'is not', null).execute();
-      return 'delivered';
-    }
-    if (status === 410) {
+    if (answer.statusCode === 410) {
       await disableWebhook(trx, delivery.webhook_id, 'The endpoint answered 410 Gone.', at);
       await settle('failed');
       return 'disabled';
@@ -183,6 +178,32 @@ async function recordAttempt(db: Kysely<Database>, jobs: LedgerJobs, settings: W
     await jobs.enqueue(trx, [attemptJob(job.deliveryId, job.attempt + 1, job.step + 1, next)]);
     return 'retrying';
   });
+}
+
+/**
+ * A 2xx, the common case, in one statement (so one round trip and no
+ * explicit transaction): the attempt's row, the delivery delivered, and
+ * the webhook no longer failing, all or nothing, and nothing at all when
+ * this attempt is on record already. No next attempt is scheduled, so the
+ * delivery's row lock is not needed to decide one.
+ */
+async function recordSuccess(db: Kysely<Database>, job: AttemptData, answer: Answer, at: Date): Promise<Outcome> {
+  const { rows } = await sql<{ delivered: number }>`
+    WITH recorded AS (
+      INSERT INTO webhook_attempts (delivery_id, attempt, attempted_at, status_code, error, latency_ms, response_body)
+      VALUES (${job.deliveryId}, ${job.attempt}, ${at}, ${answer.statusCode}, NULL, ${answer.latencyMs}, ${answer.responseBody})
+      ON CONFLICT (delivery_id, attempt) DO NOTHING
+      RETURNING delivery_id
+    ), delivered AS (
+      UPDATE webhook_deliveries SET state = 'delivered', next_attempt_at = NULL, delivered_at = ${at}
+      WHERE delivery_id IN (SELECT delivery_id FROM recorded)
+      RETURNING webhook_id
+    ), recovered AS (
+      UPDATE webhooks SET failing_since = NULL WHERE webhook_id IN (SELECT webhook_id FROM delivered) AND failing_since IS NOT NULL
+    )
+    SELECT count(*)::int AS delivered FROM delivered
+  `.execute(db);
+  return rows[0]?.delivered === 1 ? 'delivered' : 'skipped';
 }
 
 /** Disables a webhook the worker gave up on and tells whoever set it up, by e-mail, in the same transaction. */

@@ -80,6 +80,8 @@ describe('webhook delivery', () => {
     const attempts = await attemptsOf(delivery?.delivery_id ?? '');
     expect(attempts.map((each) => [each.attempt, each.status_code, each.response_body])).toEqual([[1, 500, 'try later'], [2, 500, 'try later'], [3, 200, 'ok']]);
     expect(attempts.every((each) => each.latency_ms >= 0 && each.error === null)).toBe(true);
+    // The 500s made the webhook failing; the 200 ended that.
+    expect((await database.db.selectFrom('webhooks').select('failing_since').where('webhook_id', '=', shop.webhookId).executeTakeFirstOrThrow()).failing_since).toBeNull();
 
     const body = JSON.parse(shop.receiver.received[0]?.body ?? '{}') as Record<string, unknown>;
     expect(body).toMatchObject({ type: 'purchase', data: { transaction_id: txId, ledger_event: 'CoinsPurchased', currency: 'CON' } });
