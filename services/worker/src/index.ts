@@ -3,14 +3,13 @@ import { platformBalances } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
+import { databaseOutageReporter } from './database-outage.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
 import { createProductQueues, JobQueue } from './job-queue.ts';
 import { runWebhookAttempts } from './webhooks/attempt.ts';
 import { runWebhookFanOut } from './webhooks/fan-out.ts';
 import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './webhooks/settings.ts';
-
-const ADMIN_SHUTDOWN = '57P01';
 
 export interface Workers {
   boss: PgBoss;
@@ -21,7 +20,7 @@ export interface Workers {
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'> & WebhookConfig;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS'> & WebhookConfig;
   now?: () => Date;
   /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
   webhooks?: Partial<WebhookSettings>;
@@ -35,12 +34,19 @@ export interface WorkerDeps {
  */
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
-  const boss = new PgBoss({ connectionString: deps.databaseUrl, schema: 'pgboss', application_name: 'peeks-worker', max: 4 });
+  const boss = new PgBoss({
+    connectionString: deps.databaseUrl,
+    schema: 'pgboss',
+    application_name: 'peeks-worker',
+    max: 4,
+    superviseIntervalSeconds: deps.config.JOB_SUPERVISE_SECONDS,
+    monitorIntervalSeconds: deps.config.JOB_SUPERVISE_SECONDS,
+  });
+  // On Ctrl-C the embedded server gets the signal too and may close our
+  // connections before the workers stop; a restarted database does the same.
+  const reportError = databaseOutageReporter(deps.db, log);
   boss.on('error', (error: unknown) => {
-    // On Ctrl-C the embedded server gets the signal too and may close our
-    // connections before the workers have stopped: expected, not a fault.
-    if ((error as { code?: unknown }).code === ADMIN_SHUTDOWN) log.warn('database is shutting down');
-    else log.error({ err: error }, 'pg-boss error');
+    reportError(error);
   });
   await boss.start();
   await createProductQueues(boss);
@@ -54,8 +60,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await runWebhookAttempts(boss, { db: deps.db, jobs, settings: webhooks, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
   const projections = startProjectionRunner(deps.db, [platformBalances], {
+    // It retries from its checkpoint.
     onError: (error, projection) => {
-      log.error({ err: error, projection }, 'asynchronous projection failed; it retries from its checkpoint');
+      reportError(error, { projection });
     },
   });
   log.info('workers started');

@@ -1,4 +1,3 @@
-import type { TransactionEvent } from '@peeks/ledger';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import { holdReleaseJob } from './holds/hold-release.ts';
 import { webhookFanOutJob } from './webhooks/fan-out.ts';
@@ -13,9 +12,8 @@ type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): LedgerJob[] {
   return events.flatMap((event) => {
     const jobs: LedgerJob[] = [];
-    if (event.type === 'FundsTransferred' && 'hold' in event.data && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
-    // The decided event's type and data belong together, as in TransactionEvent.
-    if (mayTellWebhooks(event as unknown as TransactionEvent)) jobs.push(webhookFanOutJob(txId, event.version));
+    if (event.type === 'FundsTransferred' && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
+    if (mayTellWebhooks(event)) jobs.push(webhookFanOutJob(txId, event.version));
     return jobs;
   });
 }

@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { PgBoss } from 'pg-boss';
-import { jobId, type QueueDefinition } from '../job.ts';
+import { jobId, productQueue, workEach } from '../job.ts';
 import { checkedAddresses, checkedLookup, literalAddress, type DestinationPolicy } from './destination.ts';
 import { retryAfterMs, waitBefore } from './schedule.ts';
 import type { WebhookSettings } from './settings.ts';
@@ -17,7 +17,7 @@ import { signMessage } from './signing.ts';
  * its handler failed before recording the attempt (the database was away):
  * the schedule's retries are new jobs, each enqueued by the attempt before.
  */
-export const WEBHOOK_ATTEMPT_QUEUE: QueueDefinition = { name: 'webhook-attempt', retryLimit: 20, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 };
+export const WEBHOOK_ATTEMPT_QUEUE = productQueue('webhook-attempt', { retryLimit: 20, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 });
 
 export interface AttemptData {
   deliveryId: string;
@@ -238,22 +238,13 @@ export async function replayDelivery(
   return 'replaying';
 }
 
-/** How many attempt jobs one fetch takes; `concurrency` of them run at once across local pollers. */
+/** How many attempt jobs one fetch takes; `concurrency` of them are in flight across the process's pollers. */
 const BATCH = 10;
 
 export async function runWebhookAttempts(boss: PgBoss, deps: { db: Kysely<Database>; jobs: LedgerJobs; settings: WebhookSettings; log: Logger }): Promise<void> {
   const batchSize = Math.min(BATCH, deps.settings.concurrency);
-  await boss.work<AttemptData>(WEBHOOK_ATTEMPT_QUEUE.name, {
-    batchSize, localConcurrency: Math.ceil(deps.settings.concurrency / batchSize), pollingIntervalSeconds: deps.settings.pollingIntervalSeconds,
-    burstWhenBatchFull: true, perJobResults: true,
-  }, (batch) => Promise.all(batch.map(async (job) => {
-    try {
-      const outcome = await attemptDelivery(deps.db, deps.jobs, deps.settings, job.data);
-      deps.log.debug({ deliveryId: job.data.deliveryId, attempt: job.data.attempt, outcome }, 'webhook attempt');
-      return { id: job.id, status: 'completed' as const };
-    } catch (error) {
-      deps.log.error({ err: error, deliveryId: job.data.deliveryId, attempt: job.data.attempt }, 'webhook attempt could not be recorded; pg-boss retries it');
-      return { id: job.id, status: 'failed' as const, output: { message: error instanceof Error ? error.message : String(error) } };
-    }
-  })));
+  await workEach<AttemptData>(boss, WEBHOOK_ATTEMPT_QUEUE.name, async (job) => {
+    const outcome = await attemptDelivery(deps.db, deps.jobs, deps.settings, job.data);
+    deps.log.debug({ deliveryId: job.data.deliveryId, attempt: job.data.attempt, outcome }, 'webhook attempt');
+  }, { batchSize, localConcurrency: Math.ceil(deps.settings.concurrency / batchSize), pollingIntervalSeconds: deps.settings.pollingIntervalSeconds });
 }

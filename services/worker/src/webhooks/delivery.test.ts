@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
 import { executeLedgerCommand, openWallets, type LedgerSettings } from '@peeks/ledger-store';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -26,7 +26,7 @@ const SCHEDULE = RETRY_SCHEDULE_MS.map((wait) => wait / 1000);
 beforeAll(async () => {
   database = await createTestDatabase();
   workers = await startWorkers({
-    databaseUrl: database.url, db: database.db, config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS: 24, WEBHOOK_ALLOW_PRIVATE: true },
+    databaseUrl: database.url, db: database.db, config: readConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }),
     log: createLogger({ LOG_LEVEL: 'silent' }), webhooks: { schedule: SCHEDULE, pollingIntervalSeconds: 0.5 },
   });
   ledger = { holdHours: 24, jobs: workers.jobs };

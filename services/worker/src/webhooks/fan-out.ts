@@ -5,11 +5,11 @@ import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, type QueueDefinition } from '../job.ts';
+import { jobId, productQueue, workEach } from '../job.ts';
 import { attemptJob } from './attempt.ts';
 import { deliveryIdOf, messageBody, toldOwnerOf, webhookEventOf } from './messages.ts';
 
-export const WEBHOOK_FAN_OUT_QUEUE: QueueDefinition = { name: 'webhook-fan-out', retryLimit: 20, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 };
+export const WEBHOOK_FAN_OUT_QUEUE = productQueue('webhook-fan-out', { retryLimit: 20, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 });
 
 /** The one job that turns a ledger event into deliveries, enqueued with the event. */
 export function webhookFanOutJob(txId: string, eventVersion: number): LedgerJob {
@@ -60,8 +60,7 @@ export async function fanOut(db: Kysely<Database>, jobs: LedgerJobs, txId: strin
 }
 
 export async function runWebhookFanOut(boss: PgBoss, deps: { db: Kysely<Database>; jobs: LedgerJobs; now: () => Date; log: Logger }): Promise<void> {
-  await boss.work<{ txId: string; eventVersion: number }>(WEBHOOK_FAN_OUT_QUEUE.name, async ([job]) => {
-    if (!job) return;
+  await workEach<{ txId: string; eventVersion: number }>(boss, WEBHOOK_FAN_OUT_QUEUE.name, async (job) => {
     const deliveries = await fanOut(deps.db, deps.jobs, job.data.txId, job.data.eventVersion, deps.now());
     if (deliveries > 0) deps.log.info({ txId: job.data.txId, eventVersion: job.data.eventVersion, deliveries }, 'webhook deliveries made');
   });

@@ -16,15 +16,15 @@ export interface WebhookSettings {
   now: () => Date;
 }
 
-export type WebhookConfig = Partial<Pick<Config, 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_DISABLE_AFTER_DAYS' | 'WEBHOOK_CONCURRENCY'>>;
+export type WebhookConfig = Pick<Config, 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_DISABLE_AFTER_DAYS' | 'WEBHOOK_CONCURRENCY'>;
 
 export function webhookSettingsFrom(config: WebhookConfig, overrides: Partial<WebhookSettings> = {}): WebhookSettings {
   return {
-    policy: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE ?? false, resolve: resolveWithDns },
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS ?? 10_000,
+    policy: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, resolve: resolveWithDns },
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     schedule: RETRY_SCHEDULE_MS,
-    disableAfterMs: (config.WEBHOOK_DISABLE_AFTER_DAYS ?? 5) * 24 * 3600e3,
-    concurrency: config.WEBHOOK_CONCURRENCY ?? 100,
+    disableAfterMs: config.WEBHOOK_DISABLE_AFTER_DAYS * 24 * 3600e3,
+    concurrency: config.WEBHOOK_CONCURRENCY,
     pollingIntervalSeconds: 2,
     now: () => new Date(),
     ...overrides,

@@ -1,7 +1,7 @@
 import { errorEnvelope, webhookCreatedResponse, webhookDeliveryListResponse, webhookDeliveryResponse } from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, merchantOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { startWorkers, type Workers } from '@peeks/worker';
 import { startReceiver, type Receiver } from '@peeks/worker/testing';
 import { sql } from 'kysely';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   // Loopback receivers: private addresses allowed, as WEBHOOK_ALLOW_PRIVATE=1 does.
   subject = await createTestApp({ ...testAppOptions, webhooks: { ...testAppOptions.webhooks, allowPrivate: true } });
   workers = await startWorkers({
-    databaseUrl: subject.database.url, db: subject.database.db, config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS: 24, WEBHOOK_ALLOW_PRIVATE: true },
+    databaseUrl: subject.database.url, db: subject.database.db, config: readConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }),
     log: createLogger({ LOG_LEVEL: 'silent' }), webhooks: { schedule: [0, 5, 300, 1800], pollingIntervalSeconds: 0.5 },
   });
   merchant = await signedUp(subject, 'business');
