@@ -37,7 +37,8 @@ export interface Received {
   status: number;
 }
 
-export type Answer = { status: number; headers?: Record<string, string>; body?: string };
+/** How the receiver answers a request; `afterMs` holds the answer back, keeping the request in flight. */
+export type Answer = { status: number; headers?: Record<string, string>; body?: string; afterMs?: number };
 
 export interface Receiver {
   url: string;
@@ -90,7 +91,9 @@ export async function startReceiver(
       }
       requests += 1;
       if (keepRequests) received.push({ id, body, at: Date.now(), status: reply.status });
-      response.writeHead(reply.status, reply.headers).end(reply.body ?? '');
+      const send = () => response.writeHead(reply.status, reply.headers).end(reply.body ?? '');
+      if (reply.afterMs === undefined) send();
+      else setTimeout(send, reply.afterMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
