@@ -200,13 +200,17 @@ async function main(): Promise<void> {
 
       const duplicates = [...receiver.accepted.values()].filter((count) => count > 1).length;
       console.warn('');
-      console.warn('measurement                                   | value');
-      console.warn('----------------------------------------------|-----------');
-      console.warn(`receiver, raw signed POSTs at ${CONCURRENCY} concurrent     | ${raw.toFixed(0).padStart(7)} /s`);
-      console.warn(`worker, deliveries at ${CONCURRENCY} concurrent jobs       | ${rate.perSecond.toFixed(0).padStart(7)} /s (${((rate.perSecond / raw) * 100).toFixed(0)}% of raw)`);
-      console.warn(`worker peak RSS, ${String(DELIVERIES).padEnd(7)} deliveries           | ${rate.peakMb.toFixed(0).padStart(7)} MB`);
-      console.warn(`worker peak RSS, backlog of ${String(BACKLOG).padEnd(7)} (${BACKLOG_SECONDS}s)   | ${backlog.peakMb.toFixed(0).padStart(7)} MB (${backlog.deliveredInWindow} delivered meanwhile)`);
-      console.warn(`failed attempts / forged / duplicate ids      | ${rate.failedAttempts} / ${receiver.forged} / ${duplicates}`);
+      const rows: [string, string][] = [
+        [`receiver, raw signed POSTs at ${CONCURRENCY} concurrent`, `${raw.toFixed(0)}/s`],
+        [`worker, deliveries at ${CONCURRENCY} concurrent jobs`, `${rate.perSecond.toFixed(0)}/s (${((rate.perSecond / raw) * 100).toFixed(0)}% of raw)`],
+        [`worker peak RSS, ${DELIVERIES} deliveries`, `${rate.peakMb.toFixed(0)} MB`],
+        [`worker peak RSS, backlog of ${BACKLOG} (${BACKLOG_SECONDS}s)`, `${backlog.peakMb.toFixed(0)} MB (${backlog.deliveredInWindow} delivered meanwhile)`],
+        ['failed attempts / bad signatures / duplicate ids', `${rate.failedAttempts} / ${receiver.forged} / ${duplicates}`],
+      ];
+      const width = Math.max(...rows.map(([name]) => name.length));
+      console.warn(`${'measurement'.padEnd(width)} | value`);
+      console.warn(`${'-'.repeat(width)}-|-${'-'.repeat(30)}`);
+      for (const [name, value] of rows) console.warn(`${name.padEnd(width)} | ${value}`);
       console.warn('');
       const met = backlog.peakMb < TARGET_WORKER_MB && rate.peakMb < TARGET_WORKER_MB;
       console.warn(`a backlog of ${BACKLOG} pending deliveries keeps the worker under ${TARGET_WORKER_MB} MB: ${met ? 'met' : 'NOT met'}`);

@@ -1,5 +1,4 @@
-import type { Database } from '@peeks/db';
-import { readStream } from '@peeks/db';
+import { readStream, type Database } from '@peeks/db';
 import { ownerOf, transactionStream, type TransactionEvent } from '@peeks/ledger';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
