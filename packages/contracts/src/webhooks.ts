@@ -83,3 +83,48 @@ export type Webhook = z.infer<typeof webhook>;
 export type WebhookEvent = (typeof webhookEvents)[number];
 export type CreateWebhookRequest = z.infer<typeof createWebhookRequest>;
 export type UpdateWebhookRequest = z.infer<typeof updateWebhookRequest>;
+
+/** Deliveries: one ledger event's message to one webhook; its id is the Standard Webhooks `webhook-id`. */
+export const webhookDeliveryStates = ['pending', 'delivered', 'failed'] as const;
+export const DELIVERY_PAGE_SIZE = 15;
+export const DELIVERY_PAGE_MAX = 50;
+const deliveryId = z.string({ error: say.valid('Delivery') }).regex(/^msg_[0-9a-f]{32}$/, say.valid('Delivery'));
+const pageField = (label: string, min: number, max: number) =>
+  z.number({ error: say.valid(label) }).int(say.valid(label)).min(min, say.valid(label)).max(max, say.valid(label));
+
+/** POST /api/webhook/list-deliveries: a webhook's deliveries, newest first, each with every attempt. */
+export const listDeliveriesRequest = z.object({
+  webhook_id: positiveId(say.valid('Webhook')),
+  offset: pageField('offset', 0, 1_000_000).default(0),
+  limit: pageField('limit', 1, DELIVERY_PAGE_MAX).default(DELIVERY_PAGE_SIZE),
+}, invalidArguments);
+/** POST /api/webhook/replay-delivery: send a delivery again, with the same webhook-id. */
+export const replayDeliveryRequest = z.object({ delivery_id: deliveryId }, invalidArguments);
+
+/** One POST of a delivery: when, the answer's status or why there was none, how long it took, the answer's first KiB. */
+export const webhookAttempt = z.object({
+  attempt: z.number().int(),
+  attempted_at: z.string(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  latency_ms: z.number().int(),
+  response_body: z.string().nullable(),
+});
+
+export const webhookDelivery = z.object({
+  delivery_id: z.string(),
+  webhook_id: z.number().int(),
+  event: z.enum(webhookEvents),
+  transaction_id: z.string(),
+  state: z.enum(webhookDeliveryStates),
+  created_at: z.string(),
+  next_attempt_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  /** The message exactly as sent: {type, timestamp, data}. */
+  payload: z.unknown(),
+  attempts: z.array(webhookAttempt),
+});
+
+export const webhookDeliveryListResponse = successEnvelope({ deliveries: z.array(webhookDelivery), total: z.number().int() });
+export const webhookDeliveryResponse = successEnvelope({ delivery: webhookDelivery });
+export type WebhookDelivery = z.infer<typeof webhookDelivery>;

@@ -41,6 +41,8 @@ export interface Database {
   bitcoin_deposits: BitcoinDepositsTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export interface StreamsTable {
@@ -373,6 +375,38 @@ export interface WebhooksTable {
   secret: string;
   created_at: Date;
   updated_at: Date;
+  /** When the current run of failed delivery attempts began; null while deliveries succeed. */
+  failing_since: Generated<Date | null>;
+  /** Why the worker disabled it (410 Gone, failing for days); null when enabled or disabled by the merchant. */
+  disabled_reason: Generated<string | null>;
+}
+
+/** One ledger event's message to one webhook; its id is the Standard Webhooks `webhook-id`. */
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  webhook_id: number;
+  event_type: string;
+  tx_id: string;
+  event_version: number;
+  /** The exact JSON text sent: the signature covers these bytes. */
+  body: string;
+  state: 'pending' | 'delivered' | 'failed';
+  /** The number of the latest attempt enqueued; the attempt jobs' ids are derived from it. */
+  attempts_scheduled: number;
+  created_at: Date;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+}
+
+/** One POST of a delivery: the answer's status (or why there was none), how long it took, its first bytes. */
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  attempted_at: Date;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  response_body: string | null;
 }
 
 /** One avatar per user, a re-encoded JPEG; `sha256` names the version in its URL. */
@@ -578,7 +612,9 @@ export const schemaColumns = {
     'agreement_id', 'name', 'version', 'category', 'audience', 'short_description', 'effective_date', 'expiry_date', 'agree_by',
   ]),
   agreement_acceptances: columnsOf<AgreementAcceptancesTable>()(['agreement_acceptance_id', 'agreement_id', 'user_id', 'merchant_id', 'agreed_at', 'skipped_at']),
-  webhooks: columnsOf<WebhooksTable>()(['webhook_id', 'merchant_id', 'user_id', 'state', 'url', 'events', 'secret', 'created_at', 'updated_at']),
+  webhooks: columnsOf<WebhooksTable>()([
+    'webhook_id', 'merchant_id', 'user_id', 'state', 'url', 'events', 'secret', 'created_at', 'updated_at', 'failing_since', 'disabled_reason',
+  ]),
   user_avatars: columnsOf<UserAvatarsTable>()(['user_id', 'content', 'content_type', 'sha256', 'uploaded_at']),
   user_documents: columnsOf<UserDocumentsTable>()([
     'document_id', 'user_id', 'merchant_id', 'document_type', 'document_number', 'issuing_country', 'issue_date', 'expiry_date',
@@ -602,4 +638,8 @@ export const schemaColumns = {
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([
     'checkout_id', 'merchant_id', 'created_by', 'token_hash', 'tx_id', 'cart', 'total', 'currency', 'success_url', 'created_at', 'expires_at',
   ]),
+  webhook_deliveries: columnsOf<WebhookDeliveriesTable>()([
+    'delivery_id', 'webhook_id', 'event_type', 'tx_id', 'event_version', 'body', 'state', 'attempts_scheduled', 'created_at', 'next_attempt_at', 'delivered_at',
+  ]),
+  webhook_attempts: columnsOf<WebhookAttemptsTable>()(['delivery_id', 'attempt', 'attempted_at', 'status_code', 'error', 'latency_ms', 'response_body']),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

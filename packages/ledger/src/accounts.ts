@@ -1,4 +1,4 @@
-import type { Currency } from './money.ts';
+import { isCurrency, type Currency } from './money.ts';
 
 /**
  * The platform's own accounts, one per kind and currency. Funding and
@@ -45,6 +45,13 @@ export function ownerOf(ownerId: string): { kind: 'user' | 'merchant'; id: numbe
 /** Each owner (a user or a merchant) has at most one wallet per currency, so its id is derived. */
 export function walletIdOf(ownerId: string, currency: Currency): AccountId {
   return `wallet:${ownerId}:${currency}`;
+}
+
+/** The owner id and currency of a wallet id (the inverse of walletIdOf); null for a platform account. */
+export function walletParts(walletId: AccountId): { ownerId: string; currency: Currency } | null {
+  const match = /^wallet:(.+):([A-Z]{3})$/.exec(walletId);
+  if (!match?.[1] || !match[2] || !isCurrency(match[2])) return null;
+  return { ownerId: match[1], currency: match[2] };
 }
 
 export function isPlatformAccount(account: AccountId): boolean {

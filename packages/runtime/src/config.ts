@@ -55,6 +55,11 @@ const environment = z.object({
     .enum(['0', '1'], { error: 'must be 0 or 1' })
     .default('0')
     .transform((value) => value === '1'),
+  // Webhook delivery: how long one POST may take, after how many days of nothing but failures a webhook is
+  // disabled (and its owner e-mailed), and how many deliveries one worker process sends at once.
+  WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+  WEBHOOK_DISABLE_AFTER_DAYS: integer(1, 365).default(5),
+  WEBHOOK_CONCURRENCY: integer(1, 1000).default(100),
   // The platform addresses e-mail-transfer deposits are sent to.
   INTERAC_RECIPIENT: z.email('must be an e-mail address').default('interac@peeks-wallet.example'),
   ZELLE_RECIPIENT: z.email('must be an e-mail address').default('zelle@peeks-wallet.example'),

@@ -1,4 +1,4 @@
-import { openJobQueue } from '@peeks/worker';
+import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/worker';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
 import type { Database } from '@peeks/db';
@@ -27,7 +27,6 @@ import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
-import { resolveWithDns, type ResolveHost } from './features/webhooks/destination.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';

@@ -7,6 +7,9 @@ import { databaseOutageReporter } from './database-outage.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
 import { createProductQueues, JobQueue } from './job-queue.ts';
+import { runWebhookAttempts } from './webhooks/attempt.ts';
+import { runWebhookFanOut } from './webhooks/fan-out.ts';
+import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './webhooks/settings.ts';
 
 export interface Workers {
   boss: PgBoss;
@@ -17,8 +20,10 @@ export interface Workers {
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS'>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS'> & WebhookConfig;
   now?: () => Date;
+  /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
+  webhooks?: Partial<WebhookSettings>;
   log: Logger;
 }
 
@@ -50,6 +55,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await runHoldRelease(boss, { db: deps.db, settings, log });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
+  const webhooks = webhookSettingsFrom(deps.config, { ...(deps.now ? { now: deps.now } : {}), ...deps.webhooks });
+  await runWebhookFanOut(boss, { db: deps.db, jobs, now: webhooks.now, log });
+  await runWebhookAttempts(boss, { db: deps.db, jobs, settings: webhooks, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
   const projections = startProjectionRunner(deps.db, [platformBalances], {
     // It retries from its checkpoint.
@@ -70,3 +78,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 
 export { bossConnection, jobId, type QueueDefinition } from './job.ts';
 export { JobQueue, openJobQueue } from './job-queue.ts';
+export { attemptJob, replayDelivery } from './webhooks/attempt.ts';
+export { fanOut } from './webhooks/fan-out.ts';
+export { deliveryIdOf } from './webhooks/messages.ts';
+export { signMessage } from './webhooks/signing.ts';
+export { destinationProblem, resolveWithDns, type DestinationPolicy, type ResolveHost } from './webhooks/destination.ts';

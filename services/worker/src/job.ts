@@ -37,7 +37,7 @@ export function bossConnection(db: Kysely<Database>): Db {
 
 /**
  * Runs `handle` for every job of `queue`, up to `batchSize` at once in
- * this process, fetching again at once while batches come back full. A job
+ * each of `localConcurrency` pollers of this process, fetching again at once while batches come back full. A job
  * whose handler throws is failed alone, and retried per its queue's
  * policy; the rest of its batch completes.
  */
@@ -45,9 +45,12 @@ export async function workEach<Data extends object>(
   boss: PgBoss,
   queue: string,
   handle: (job: Job<Data>) => Promise<void>,
-  options: { batchSize?: number } = {},
+  options: { batchSize?: number; localConcurrency?: number; pollingIntervalSeconds?: number } = {},
 ): Promise<void> {
-  await boss.work<Data>(queue, { batchSize: options.batchSize ?? 20, burstWhenBatchFull: true, pollingIntervalSeconds: 1 }, async (jobs) => {
+  await boss.work<Data>(queue, {
+    batchSize: options.batchSize ?? 20, localConcurrency: options.localConcurrency ?? 1, burstWhenBatchFull: true,
+    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+  }, async (jobs) => {
     const outcomes = await Promise.allSettled(jobs.map(handle));
     for (const [index, outcome] of outcomes.entries()) {
       const job = jobs[index];

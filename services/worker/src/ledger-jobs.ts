@@ -1,5 +1,7 @@
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import { holdReleaseJob } from './holds/hold-release.ts';
+import { webhookFanOutJob } from './webhooks/fan-out.ts';
+import { mayTellWebhooks } from './webhooks/messages.ts';
 
 type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 
@@ -11,6 +13,7 @@ export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): Led
   return events.flatMap((event) => {
     const jobs: LedgerJob[] = [];
     if (event.type === 'FundsTransferred' && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
+    if (mayTellWebhooks(event)) jobs.push(webhookFanOutJob(txId, event.version));
     return jobs;
   });
 }

@@ -16,7 +16,7 @@ import { enteredDeposit, requestedWithdrawal, type Caller } from './operations/t
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods/fixtures.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
 import { ownLedgerId, paidByOwner } from './wallet/fixtures.ts';
-import { hook } from './webhooks/fixtures.ts';
+import { failedDelivery, hook } from './webhooks/fixtures.ts';
 
 /**
  * Every route of the API, classified: who may call it, and for a route that
@@ -231,6 +231,8 @@ export const routeTable: Record<string, RouteCase> = {
     optional: ['merchant_id'],
   }),
   'POST /api/webhook/delete-webhook': row('merchant-only', async (owner) => body({ webhook_id: await newWebhook(owner) }), ownRecord),
+  'POST /api/webhook/list-deliveries': row('merchant-only', async (owner) => body({ webhook_id: await newWebhook(owner) }), { ...ownRecord, optional: ['offset', 'limit'] }),
+  'POST /api/webhook/replay-delivery': row('merchant-only', async (owner, subject) => body({ delivery_id: await failedDelivery(subject, owner.merchantId, await newWebhook(owner)) }), ownRecord),
 
   'POST /api/sandbox/refunds': row('public', async (_owner, subject) => body({ idempotency_key: await approvedChargeKey(subject) }), processorCall),
   'GET /api/sandbox/tokenizer': row('public', () => ({})),

@@ -3,10 +3,14 @@ import {
   deleteWebhookRequest,
   emptySuccess,
   errorCodes,
+  listDeliveriesRequest,
   listWebhookRequest,
   lookupQuery,
+  replayDeliveryRequest,
   updateWebhookRequest,
   webhookCreatedResponse,
+  webhookDeliveryListResponse,
+  webhookDeliveryResponse,
   webhookListResponse,
   webhookMessages,
   webhookResponse,
@@ -16,7 +20,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { actingMerchant, onlyOwn } from '../merchants/acting-merchant.ts';
-import { checkDestination, type ResolveHost } from './destination.ts';
+import { replayDelivery, type ResolveHost } from '@peeks/worker';
+import { findDelivery, listDeliveries } from './deliveries.ts';
+import { checkDestination } from './destination.ts';
 import { createWebhook, deleteWebhook, findWebhook, listWebhooks, updateWebhook } from './queries.ts';
 import { newSigningSecret } from './secret.ts';
 
@@ -69,6 +75,26 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
     const merchant = await acting(request);
     if (!(await deleteWebhook(app.db, merchant.merchantId, request.body.webhook_id))) throw refuse(404, errorCodes.webhookNotFound);
     return { response: 'success' as const };
+  });
+
+  app.post('/api/webhook/list-deliveries', { schema: { body: listDeliveriesRequest, response: { 200: webhookDeliveryListResponse } } }, async (request) => {
+    const merchant = await acting(request);
+    if (!(await findWebhook(app.db, merchant.merchantId, request.body.webhook_id))) throw refuse(404, errorCodes.webhookNotFound);
+    return { response: 'success' as const, ...(await listDeliveries(app.db, request.body.webhook_id, request.body)) };
+  });
+
+  app.post('/api/webhook/replay-delivery', { schema: { body: replayDeliveryRequest, response: { 200: webhookDeliveryResponse } } }, async (request) => {
+    const merchant = await acting(request);
+    const { delivery_id: deliveryId } = request.body;
+    if (!(await findDelivery(app.db, merchant.merchantId, deliveryId))) throw refuse(404, errorCodes.webhookDeliveryNotFound);
+    // The new attempt's job is enqueued in the transaction that marks the delivery pending again: both or neither.
+    const outcome = await app.db.transaction().execute((trx) => replayDelivery(trx, app.jobs, deliveryId, app.clock()));
+    if (outcome === 'still pending') throw refuse(409, errorCodes.webhookDeliveryPending);
+    if (outcome === 'webhook disabled') throw refuse(409, errorCodes.webhookDisabled);
+    if (outcome === 'not found') throw refuse(404, errorCodes.webhookDeliveryNotFound);
+    const delivery = await findDelivery(app.db, merchant.merchantId, deliveryId);
+    if (!delivery) throw refuse(404, errorCodes.webhookDeliveryNotFound);
+    return { response: 'success' as const, delivery };
   });
 
   return Promise.resolve();
