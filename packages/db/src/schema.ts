@@ -41,6 +41,7 @@ export interface Database {
   bitcoin_deposits: BitcoinDepositsTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
+  sandbox_payouts: SandboxPayoutsTable;
 }
 
 export interface StreamsTable {
@@ -459,6 +460,20 @@ export interface SandboxChargesTable {
   refunded_at: Date | null;
 }
 
+/** The sandbox payout provider's payouts (migration 0060), one per idempotency key. */
+export interface SandboxPayoutsTable {
+  payout_id: string;
+  idempotency_key: string;
+  destination_kind: 'card' | 'bank';
+  /** A card token or a bank account number, as the provider was asked to pay it. */
+  destination: string;
+  amount: number;
+  currency: string;
+  status: 'paid' | 'failed';
+  failure_reason: string | null;
+  created_at: Date;
+}
+
 /** How an e-mail-transfer deposit is to reach the platform, keyed by its ledger transaction. */
 export interface DepositInstructionsTable {
   tx_id: string;
@@ -601,5 +616,8 @@ export const schemaColumns = {
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([
     'checkout_id', 'merchant_id', 'created_by', 'token_hash', 'tx_id', 'cart', 'total', 'currency', 'success_url', 'created_at', 'expires_at',
+  ]),
+  sandbox_payouts: columnsOf<SandboxPayoutsTable>()([
+    'payout_id', 'idempotency_key', 'destination_kind', 'destination', 'amount', 'currency', 'status', 'failure_reason', 'created_at',
   ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

@@ -6,6 +6,9 @@ import { PgBoss } from 'pg-boss';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
 import { createProductQueues, JobQueue } from './job-queue.ts';
+import { sandboxPayouts } from './payouts/payout-provider.ts';
+import { startSandboxPayoutServer } from './payouts/sandbox-payout-server.ts';
+import { runWithdrawalPayouts } from './payouts/withdrawal-payout.ts';
 
 const ADMIN_SHUTDOWN = '57P01';
 
@@ -15,10 +18,13 @@ export interface Workers {
   stop: () => Promise<void>;
 }
 
+/** Settings with defaults (readConfig fills them in); tests leave out what they do not exercise. */
+type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT';
+
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'> & Partial<Pick<Config, WorkerSetting>>;
   now?: () => Date;
   log: Logger;
 }
@@ -42,6 +48,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const jobs = new JobQueue(boss);
   const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
   await runHoldRelease(boss, { db: deps.db, settings, log });
+  // Without PAYOUT_URL the sandbox provider runs beside the workers, on loopback, as a real one would run elsewhere.
+  const sandboxPayoutServer = deps.config.PAYOUT_URL === undefined
+    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: deps.config.PAYOUT_SANDBOX_FAIL_ACCOUNT ?? '000000002' })
+    : null;
+  const provider = sandboxPayouts({ baseUrl: deps.config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: deps.config.PAYOUT_TIMEOUT_MS ?? 10_000 });
+  await runWithdrawalPayouts(boss, { db: deps.db, settings, provider, log });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
@@ -57,6 +69,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     stop: async () => {
       await projections.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
+      await sandboxPayoutServer?.close();
     },
   };
 }

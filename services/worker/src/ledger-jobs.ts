@@ -1,5 +1,6 @@
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import { holdReleaseJob } from './holds/hold-release.ts';
+import { withdrawalPayoutJob } from './payouts/withdrawal-payout.ts';
 
 type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 
@@ -11,6 +12,7 @@ export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): Led
   return events.flatMap((event) => {
     const jobs: LedgerJob[] = [];
     if (event.type === 'FundsTransferred' && 'hold' in event.data && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
+    if (event.type === 'WithdrawalRequested') jobs.push(withdrawalPayoutJob(txId));
     return jobs;
   });
 }

@@ -1,5 +1,6 @@
 import { HOLD_RELEASE_QUEUE } from './holds/hold-release.ts';
 import type { QueueDefinition } from './job.ts';
+import { WITHDRAWAL_PAYOUT_QUEUE } from './payouts/withdrawal-payout.ts';
 
 /** Every queue the ledger's events feed, with its retry policy. */
-export const PRODUCT_QUEUES: QueueDefinition[] = [HOLD_RELEASE_QUEUE];
+export const PRODUCT_QUEUES: QueueDefinition[] = [HOLD_RELEASE_QUEUE, WITHDRAWAL_PAYOUT_QUEUE];
