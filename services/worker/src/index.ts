@@ -1,6 +1,6 @@
 import { startProjectionRunner, type Database } from '@peeks/db';
 import { platformBalances } from '@peeks/ledger-store';
-import type { Config, Logger } from '@peeks/runtime';
+import { readConfig, type Config, type Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
@@ -9,6 +9,7 @@ import { createProductQueues, JobQueue } from './job-queue.ts';
 import { sandboxPayouts } from './payouts/payout-provider.ts';
 import { startSandboxPayoutServer } from './payouts/sandbox-payout-server.ts';
 import { runWithdrawalPayouts } from './payouts/withdrawal-payout.ts';
+import { runMerchantSettlement } from './settlement/merchant-settlement.ts';
 
 const ADMIN_SHUTDOWN = '57P01';
 
@@ -18,8 +19,8 @@ export interface Workers {
   stop: () => Promise<void>;
 }
 
-/** Settings with defaults (readConfig fills them in); tests leave out what they do not exercise. */
-type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT';
+/** Settings with defaults: left out (as tests do), they take readConfig's defaults. */
+type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON';
 
 export interface WorkerDeps {
   databaseUrl: string;
@@ -36,6 +37,7 @@ export interface WorkerDeps {
  */
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
+  const config = { ...readConfig({}), ...deps.config };
   const boss = new PgBoss({ connectionString: deps.databaseUrl, schema: 'pgboss', application_name: 'peeks-worker', max: 4 });
   boss.on('error', (error: unknown) => {
     // On Ctrl-C the embedded server gets the signal too and may close our
@@ -49,11 +51,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
   await runHoldRelease(boss, { db: deps.db, settings, log });
   // Without PAYOUT_URL the sandbox provider runs beside the workers, on loopback, as a real one would run elsewhere.
-  const sandboxPayoutServer = deps.config.PAYOUT_URL === undefined
-    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: deps.config.PAYOUT_SANDBOX_FAIL_ACCOUNT ?? '000000002' })
+  const sandboxPayoutServer = config.PAYOUT_URL === undefined
+    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: config.PAYOUT_SANDBOX_FAIL_ACCOUNT })
     : null;
-  const provider = sandboxPayouts({ baseUrl: deps.config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: deps.config.PAYOUT_TIMEOUT_MS ?? 10_000 });
+  const provider = sandboxPayouts({ baseUrl: config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: config.PAYOUT_TIMEOUT_MS });
   await runWithdrawalPayouts(boss, { db: deps.db, settings, provider, log });
+  await runMerchantSettlement(boss, { db: deps.db, settings, jobs, log, cron: config.SETTLEMENT_CRON, ...(deps.now ? { now: deps.now } : {}) });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
