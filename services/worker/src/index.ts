@@ -3,6 +3,7 @@ import { platformBalances } from '@peeks/ledger-store';
 import { readConfig, type Config, type Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
+import { runEmailDelivery, smtpMailer } from './email/email-delivery.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
 import { createProductQueues, JobQueue } from './job-queue.ts';
@@ -20,7 +21,7 @@ export interface Workers {
 }
 
 /** Settings with defaults: left out (as tests do), they take readConfig's defaults. */
-type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON';
+type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON' | 'SMTP_URL' | 'EMAIL_FROM';
 
 export interface WorkerDeps {
   databaseUrl: string;
@@ -57,6 +58,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const provider = sandboxPayouts({ baseUrl: config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: config.PAYOUT_TIMEOUT_MS });
   await runWithdrawalPayouts(boss, { db: deps.db, settings, provider, log });
   await runMerchantSettlement(boss, { db: deps.db, settings, jobs, log, cron: config.SETTLEMENT_CRON, ...(deps.now ? { now: deps.now } : {}) });
+  // Without SMTP_URL, e-mail stays in the outbox, readable by finance operators.
+  const mailer = config.SMTP_URL === undefined ? null : smtpMailer(config.SMTP_URL, config.EMAIL_FROM);
+  await runEmailDelivery(boss, { db: deps.db, mailer, log, ...(deps.now ? { now: deps.now } : {}) });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
@@ -73,9 +77,11 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       await projections.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await sandboxPayoutServer?.close();
+      mailer?.close();
     },
   };
 }
 
 export { bossConnection, jobId, type QueueDefinition } from './job.ts';
 export { JobQueue, openJobQueue } from './job-queue.ts';
+export { queueEmail, type OutgoingEmail } from './email/outbox.ts';

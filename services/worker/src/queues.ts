@@ -1,7 +1,8 @@
 import { HOLD_RELEASE_QUEUE } from './holds/hold-release.ts';
+import { EMAIL_SEND_QUEUE } from './email/outbox.ts';
 import type { QueueDefinition } from './job.ts';
 import { WITHDRAWAL_PAYOUT_QUEUE } from './payouts/withdrawal-payout.ts';
 import { MERCHANT_SETTLEMENT_QUEUE, SETTLEMENT_RUN_QUEUE } from './settlement/merchant-settlement.ts';
 
 /** Every queue the ledger's events (and the settlement schedule) feed, with its retry policy. */
-export const PRODUCT_QUEUES: QueueDefinition[] = [HOLD_RELEASE_QUEUE, WITHDRAWAL_PAYOUT_QUEUE, SETTLEMENT_RUN_QUEUE, MERCHANT_SETTLEMENT_QUEUE];
+export const PRODUCT_QUEUES: QueueDefinition[] = [HOLD_RELEASE_QUEUE, WITHDRAWAL_PAYOUT_QUEUE, SETTLEMENT_RUN_QUEUE, MERCHANT_SETTLEMENT_QUEUE, EMAIL_SEND_QUEUE];
