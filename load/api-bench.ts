@@ -6,7 +6,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { connectDatabase, openDatabaseServer, type Database } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
-import { executeLedgerCommand } from '@peeks/ledger-store';
+import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
+import { openJobQueue } from '@peeks/worker';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import { createScratchDatabase, percentile } from './bench-kit.ts';
@@ -24,7 +25,8 @@ import { createScratchDatabase, percentile } from './bench-kit.ts';
  * random pairs of them, each request with its sender's cookie, CSRF token
  * and a fresh Idempotency-Key, as the web app sends them; the in-process
  * side runs the same pairs and amounts through executeLedgerCommand at the
- * same concurrency. The two alternate in halves so drift in the machine's
+ * same concurrency, enqueueing the same hold-release jobs as the API does.
+ * The two alternate in halves so drift in the machine's
  * load hits both alike. BENCH_SECONDS sets the length of each side (default
  * 20), BENCH_CONNECTIONS the concurrency (64), BENCH_LOG_LEVEL the server's
  * log level (warn; `info` logs a line per request), BENCH_USERS the number
@@ -138,14 +140,14 @@ function httpSendFund(port: number, users: readonly User[]): () => Promise<Outco
   };
 }
 
-function ledgerSendFund(db: Kysely<Database>, users: readonly User[]): () => Promise<Outcome> {
+function ledgerSendFund(db: Kysely<Database>, users: readonly User[], settings: LedgerSettings): () => Promise<Outcome> {
   return async () => {
     const [from, to] = pickPair(users);
     try {
       await executeLedgerCommand(
         db,
         { type: 'Transfer', txId: `tx_${randomUUID().replaceAll('-', '')}`, kind: 'P2P', fromOwnerId: ownerOf(from), toOwnerId: ownerOf(to), amount: randomAmount(), fee: 0, currency: 'CON', memo: null },
-        { holdHours: 24 },
+        settings,
       );
       return 'done';
     } catch (error) {
@@ -304,6 +306,7 @@ async function main(): Promise<void> {
   const port = await freePort();
   const api = startServer(scratch.url, port);
   const memory = { peakSampledMb: 0 };
+  let closeQueue = () => Promise.resolve();
   const sampler = setInterval(() => {
     if (api.child.pid !== undefined && api.child.exitCode === null) memory.peakSampledMb = Math.max(memory.peakSampledMb, serverMemoryMb(api.child.pid).rss);
   }, 100);
@@ -319,7 +322,10 @@ async function main(): Promise<void> {
     }
 
     const overHttp = httpSendFund(port, users);
-    const inProcess = ledgerSendFund(handle.db, users);
+    // The same ledger work as the API's: each transfer enqueues its hold's release job in its commit.
+    const queue = await openJobQueue(scratch.url, createLogger({ LOG_LEVEL: 'silent' }));
+    closeQueue = queue.close;
+    const inProcess = ledgerSendFund(handle.db, users, { holdHours: 24, jobs: queue.jobs });
     console.warn(`send-fund at ${CONNECTIONS} connections over loopback HTTP vs the same transfers through the ledger in process, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up`);
     const serverCpuMs = () => (api.child.pid === undefined ? Number.NaN : processCpuMs(api.child.pid));
     await measure(CONNECTIONS, WARM_UP_SECONDS, overHttp, serverCpuMs);
@@ -354,6 +360,7 @@ async function main(): Promise<void> {
     agent.destroy();
     api.child.kill('SIGTERM');
     if (api.child.exitCode === null) await new Promise((resolve) => api.child.once('exit', resolve));
+    await closeQueue();
     await handle.close();
     await scratch.drop();
     await server.stop();

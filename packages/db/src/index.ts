@@ -7,3 +7,4 @@ export { runDatabaseProcess, type DatabaseProcess } from './database-process.ts'
 export * from './event-store/index.ts';
 export * from './idempotency/idempotency.ts';
 export * from './projections/runner.ts';
+export { startEmbeddedPostgres } from './embedded-server.ts';

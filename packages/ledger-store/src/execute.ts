@@ -59,7 +59,7 @@ export interface LedgerJob {
  * none behind.
  */
 export interface LedgerJobs {
-  causedBy(txId: string, events: readonly { type: TransactionEvent['type']; data: TransactionEvent['data']; version: number }[]): LedgerJob[];
+  causedBy(txId: string, events: readonly (TransactionEvent & { version: number })[]): LedgerJob[];
   enqueue(db: Kysely<Database>, jobs: readonly LedgerJob[]): Promise<void>;
 }
 
@@ -172,7 +172,7 @@ export function decideRequest(request: LedgerRequest, state: ReadState, existing
     return projectionOf(event, now, record);
   });
   if (!record) throw new Error(`${command.type} decided no events`);
-  const jobs = settings.jobs?.causedBy(command.txId, prepared.chained) ?? [];
+  const jobs = settings.jobs?.causedBy(command.txId, events.map((event, index) => ({ ...event, version: prepared.chained[index]?.version ?? 0 }))) ?? [];
   return { prepared, record, projections, jobs, queue: settings.jobs };
 }
 

@@ -41,6 +41,8 @@ const environment = z.object({
   HOLD_HOURS: integer(0, 24 * 365).default(24),
   IDEMPOTENCY_KEY_HOURS: integer(1, 24 * 30).default(24),
   WORKERS: onOff.default('on'),
+  // How often workers look for jobs whose worker died (no heartbeat for 10 s) and for schedules that are due.
+  JOB_SUPERVISE_SECONDS: integer(1, 3600).default(30),
   DEMO_DATA: onOff.default('on'),
   // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
   // How many proxies in front of the API to believe X-Forwarded-For from, so

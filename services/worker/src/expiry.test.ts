@@ -1,6 +1,6 @@
 import { fingerprintRequest, runIdempotently } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_EXPIRY_QUEUE, SIGN_IN_RECORD_EXPIRY_QUEUE } from './expiry.ts';
@@ -10,7 +10,7 @@ let database: TestDatabase;
 let workers: Workers;
 beforeAll(async () => {
   database = await createTestDatabase();
-  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS: 24 }, log: createLogger({ LOG_LEVEL: 'silent' }) });
+  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: readConfig({}), log: createLogger({ LOG_LEVEL: 'silent' }) });
 });
 afterAll(async () => {
   await workers.stop();

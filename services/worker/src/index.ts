@@ -1,8 +1,9 @@
 import { startProjectionRunner, type Database } from '@peeks/db';
 import { platformBalances } from '@peeks/ledger-store';
-import { readConfig, type Config, type Logger } from '@peeks/runtime';
+import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
+import { databaseOutageReporter } from './database-outage.ts';
 import { runEmailDelivery, smtpMailer } from './email/email-delivery.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
@@ -12,21 +13,19 @@ import { startSandboxPayoutServer } from './payouts/sandbox-payout-server.ts';
 import { runWithdrawalPayouts } from './payouts/withdrawal-payout.ts';
 import { runMerchantSettlement } from './settlement/merchant-settlement.ts';
 
-const ADMIN_SHUTDOWN = '57P01';
-
 export interface Workers {
   boss: PgBoss;
   jobs: JobQueue;
   stop: () => Promise<void>;
 }
 
-/** Settings with defaults: left out (as tests do), they take readConfig's defaults. */
+/** The settings of the payout, settlement and e-mail workers. */
 type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON' | 'SMTP_URL' | 'EMAIL_FROM';
 
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS'> & Partial<Pick<Config, WorkerSetting>>;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting>;
   now?: () => Date;
   log: Logger;
 }
@@ -38,13 +37,19 @@ export interface WorkerDeps {
  */
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
-  const config = { ...readConfig({}), ...deps.config };
-  const boss = new PgBoss({ connectionString: deps.databaseUrl, schema: 'pgboss', application_name: 'peeks-worker', max: 4 });
+  const boss = new PgBoss({
+    connectionString: deps.databaseUrl,
+    schema: 'pgboss',
+    application_name: 'peeks-worker',
+    max: 4,
+    superviseIntervalSeconds: deps.config.JOB_SUPERVISE_SECONDS,
+    monitorIntervalSeconds: deps.config.JOB_SUPERVISE_SECONDS,
+  });
+  // On Ctrl-C the embedded server gets the signal too and may close our
+  // connections before the workers stop; a restarted database does the same.
+  const reportError = databaseOutageReporter(deps.db, log);
   boss.on('error', (error: unknown) => {
-    // On Ctrl-C the embedded server gets the signal too and may close our
-    // connections before the workers have stopped: expected, not a fault.
-    if ((error as { code?: unknown }).code === ADMIN_SHUTDOWN) log.warn('database is shutting down');
-    else log.error({ err: error }, 'pg-boss error');
+    reportError(error);
   });
   await boss.start();
   await createProductQueues(boss);
@@ -52,21 +57,22 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
   await runHoldRelease(boss, { db: deps.db, settings, log });
   // Without PAYOUT_URL the sandbox provider runs beside the workers, on loopback, as a real one would run elsewhere.
-  const sandboxPayoutServer = config.PAYOUT_URL === undefined
-    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: config.PAYOUT_SANDBOX_FAIL_ACCOUNT })
+  const sandboxPayoutServer = deps.config.PAYOUT_URL === undefined
+    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: deps.config.PAYOUT_SANDBOX_FAIL_ACCOUNT })
     : null;
-  const provider = sandboxPayouts({ baseUrl: config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: config.PAYOUT_TIMEOUT_MS });
+  const provider = sandboxPayouts({ baseUrl: deps.config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: deps.config.PAYOUT_TIMEOUT_MS });
   await runWithdrawalPayouts(boss, { db: deps.db, settings, provider, log });
-  await runMerchantSettlement(boss, { db: deps.db, settings, jobs, log, cron: config.SETTLEMENT_CRON, ...(deps.now ? { now: deps.now } : {}) });
+  await runMerchantSettlement(boss, { db: deps.db, settings, jobs, log, cron: deps.config.SETTLEMENT_CRON, ...(deps.now ? { now: deps.now } : {}) });
   // Without SMTP_URL, e-mail stays in the outbox, readable by finance operators.
-  const mailer = config.SMTP_URL === undefined ? null : smtpMailer(config.SMTP_URL, config.EMAIL_FROM);
+  const mailer = deps.config.SMTP_URL === undefined ? null : smtpMailer(deps.config.SMTP_URL, deps.config.EMAIL_FROM);
   await runEmailDelivery(boss, { db: deps.db, mailer, log, ...(deps.now ? { now: deps.now } : {}) });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
   const projections = startProjectionRunner(deps.db, [platformBalances], {
+    // It retries from its checkpoint.
     onError: (error, projection) => {
-      log.error({ err: error, projection }, 'asynchronous projection failed; it retries from its checkpoint');
+      reportError(error, { projection });
     },
   });
   log.info('workers started');

@@ -11,7 +11,7 @@ type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): LedgerJob[] {
   return events.flatMap((event) => {
     const jobs: LedgerJob[] = [];
-    if (event.type === 'FundsTransferred' && 'hold' in event.data && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
+    if (event.type === 'FundsTransferred' && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
     if (event.type === 'WithdrawalRequested') jobs.push(withdrawalPayoutJob(txId));
     return jobs;
   });

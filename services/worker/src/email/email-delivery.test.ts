@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   const { port } = smtp.server.address() as { port: number };
   workers = await startWorkers({
     databaseUrl: database.url, db: database.db, log,
-    config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS: 24, SMTP_URL: `smtp://127.0.0.1:${port}` },
+    config: readConfig({ SMTP_URL: `smtp://127.0.0.1:${port}` }),
   });
 });
 afterAll(async () => {

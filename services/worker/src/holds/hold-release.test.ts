@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
 import { executeLedgerCommand, openWallets, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ let pastSettings: LedgerSettings;
 beforeAll(async () => {
   database = await createTestDatabase();
   workers = await startWorkers({
-    databaseUrl: database.url, db: database.db, config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS }, log: createLogger({ LOG_LEVEL: 'silent' }),
+    databaseUrl: database.url, db: database.db, config: readConfig({ HOLD_HOURS: String(HOLD_HOURS) }), log: createLogger({ LOG_LEVEL: 'silent' }),
   });
   pastSettings = { holdHours: HOLD_HOURS, jobs: workers.jobs, now: () => new Date(Date.now() - (HOLD_HOURS + 1) * 3_600_000) };
   for (const owner of ['payer', 'payee']) await openWallets(database.db, owner, { currencies: ['CON'] });

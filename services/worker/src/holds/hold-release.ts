@@ -3,9 +3,10 @@ import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerSetti
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, type QueueDefinition } from '../job.ts';
+import { jobId, productQueue, workEach } from '../job.ts';
 
-export const HOLD_RELEASE_QUEUE: QueueDefinition = { name: 'hold-release', retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 };
+// Retried soon, then less often: a release refused because the clocks disagree by a second needs only a moment.
+export const HOLD_RELEASE_QUEUE = productQueue('hold-release', { retryLimit: 30, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
 
 /** The one job that releases the hold of a transfer, due when the hold ends. */
 export function holdReleaseJob(txId: string, releaseAt: string): LedgerJob {
@@ -25,8 +26,7 @@ export async function releaseHold(db: Kysely<Database>, settings: LedgerSettings
 }
 
 export async function runHoldRelease(boss: PgBoss, deps: { db: Kysely<Database>; settings: LedgerSettings; log: Logger }): Promise<void> {
-  await boss.work<{ txId: string }>(HOLD_RELEASE_QUEUE.name, async ([job]) => {
-    if (!job) return;
+  await workEach<{ txId: string }>(boss, HOLD_RELEASE_QUEUE.name, async (job) => {
     const outcome = await releaseHold(deps.db, deps.settings, job.data.txId);
     deps.log.info({ txId: job.data.txId, outcome }, 'hold release');
   });

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand, loadTransaction, openWallets, verifyLedger, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   workers = await startWorkers({
     databaseUrl: database.url, db: database.db, log,
-    config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS: 24, PAYOUT_SANDBOX_FAIL_ACCOUNT: FAILING_ACCOUNT },
+    config: readConfig({ PAYOUT_SANDBOX_FAIL_ACCOUNT: FAILING_ACCOUNT }),
   });
   settings = { holdHours: 24, jobs: workers.jobs };
   const user = await database.db.insertInto('users').values({

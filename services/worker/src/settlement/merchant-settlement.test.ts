@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { merchantOwnerId, userOwnerId, type Currency } from '@peeks/ledger';
 import { executeLedgerCommand, openWallets, verifyLedger, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
-import { createLogger } from '@peeks/runtime';
+import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ let settings: LedgerSettings;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: { IDEMPOTENCY_KEY_HOURS: 24, HOLD_HOURS }, log: createLogger({ LOG_LEVEL: 'silent' }) });
+  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: readConfig({ HOLD_HOURS: String(HOLD_HOURS) }), log: createLogger({ LOG_LEVEL: 'silent' }) });
   settings = { holdHours: HOLD_HOURS, jobs: workers.jobs };
   for (const owner of [coffee, books, payer]) await openWallets(database.db, owner, { currencies: ['USD', 'CAD'] });
   await correct(payer, 1_000_00, 'USD');
