@@ -3,6 +3,7 @@ import { scrubSecrets, type Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { createTransport } from 'nodemailer';
 import type { PgBoss } from 'pg-boss';
+import { workEach } from '../job.ts';
 import { EMAIL_SEND_QUEUE } from './outbox.ts';
 
 /** One message as it leaves the outbox. */
@@ -68,8 +69,7 @@ export async function deliverEmail(deps: { db: Kysely<Database>; mailer: Mailer 
 }
 
 export async function runEmailDelivery(boss: PgBoss, deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date }): Promise<void> {
-  await boss.work<{ emailId: number }>(EMAIL_SEND_QUEUE.name, async ([job]) => {
-    if (!job) return;
+  await workEach<{ emailId: number }>(boss, EMAIL_SEND_QUEUE.name, async (job) => {
     const outcome = await deliverEmail(deps, job.data.emailId);
     deps.log.info({ emailId: job.data.emailId, outcome }, 'e-mail delivery');
   });

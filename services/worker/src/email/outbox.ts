@@ -1,10 +1,10 @@
 import type { Database } from '@peeks/db';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
-import { jobId, type QueueDefinition } from '../job.ts';
+import { jobId, productQueue } from '../job.ts';
 
 /** Retried while the SMTP server refuses or does not answer: about two days of tries, an hour apart at most. */
-export const EMAIL_SEND_QUEUE: QueueDefinition = { name: 'email-send', retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 };
+export const EMAIL_SEND_QUEUE = productQueue('email-send', { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 });
 
 export interface OutgoingEmail {
   recipient: string;

@@ -4,11 +4,11 @@ import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerSetti
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, type QueueDefinition } from '../job.ts';
+import { jobId, productQueue, workEach } from '../job.ts';
 import type { PayoutProvider, PayoutRequest } from './payout-provider.ts';
 
 /** Retried while the provider does not answer: about a day of tries, backing off to an hour apart. */
-export const WITHDRAWAL_PAYOUT_QUEUE: QueueDefinition = { name: 'withdrawal-payout', retryLimit: 30, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 };
+export const WITHDRAWAL_PAYOUT_QUEUE = productQueue('withdrawal-payout', { retryLimit: 30, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 });
 
 /** The actor the worker's ledger events carry, so an audit tells its steps from an operator's. */
 export const PAYOUT_ACTOR = 'worker:withdrawal-payout';
@@ -78,8 +78,7 @@ async function destinationOf(db: Kysely<Database>, paymentMethodId: string | nul
 }
 
 export async function runWithdrawalPayouts(boss: PgBoss, deps: { db: Kysely<Database>; settings: LedgerSettings; provider: PayoutProvider; log: Logger }): Promise<void> {
-  await boss.work<{ txId: string }>(WITHDRAWAL_PAYOUT_QUEUE.name, async ([job]) => {
-    if (!job) return;
+  await workEach<{ txId: string }>(boss, WITHDRAWAL_PAYOUT_QUEUE.name, async (job) => {
     const outcome = await payOutWithdrawal(deps, job.data.txId);
     deps.log.info({ txId: job.data.txId, outcome }, 'withdrawal payout');
   });

@@ -4,12 +4,12 @@ import { executeLedgerCommand, loadTransaction, lockWallets, type LedgerJob, typ
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, type QueueDefinition } from '../job.ts';
+import { jobId, productQueue, workEach } from '../job.ts';
 
 /** The scheduled run: finds the merchants with money to settle and enqueues one batch job for each. */
-export const SETTLEMENT_RUN_QUEUE: QueueDefinition = { name: 'settlement-run', retryLimit: 10, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 };
+export const SETTLEMENT_RUN_QUEUE = productQueue('settlement-run', { retryLimit: 10, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
 /** One merchant wallet's batch of one period. */
-export const MERCHANT_SETTLEMENT_QUEUE: QueueDefinition = { name: 'merchant-settlement', retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 };
+export const MERCHANT_SETTLEMENT_QUEUE = productQueue('merchant-settlement', { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
 
 export const SETTLEMENT_ACTOR = 'worker:merchant-settlement';
 
@@ -97,14 +97,12 @@ export async function runMerchantSettlement(boss: PgBoss, deps: SettlementDeps):
   const now = deps.now ?? (() => new Date());
   await boss.schedule(SETTLEMENT_RUN_QUEUE.name, deps.cron, {}, { tz: 'UTC' });
   // A run may name its period (a catch-up by hand); a scheduled one settles the day it runs in.
-  await boss.work<{ period?: string }>(SETTLEMENT_RUN_QUEUE.name, async ([job]) => {
-    if (!job) return;
+  await workEach<{ period?: string }>(boss, SETTLEMENT_RUN_QUEUE.name, async (job) => {
     const period = job.data.period ?? settlementPeriodOf(now());
     const batches = await enqueueSettlementBatches(deps.db, deps.jobs, period);
     deps.log.info({ period, batches }, 'settlement run');
   });
-  await boss.work<MerchantBatch>(MERCHANT_SETTLEMENT_QUEUE.name, async ([job]) => {
-    if (!job) return;
+  await workEach<MerchantBatch>(boss, MERCHANT_SETTLEMENT_QUEUE.name, async (job) => {
     const outcome = await settleMerchantBatch(deps.db, deps.settings, job.data);
     deps.log.info({ batch: job.data, outcome }, 'merchant settlement');
   });
