@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { jobId, productQueue } from '../job.ts';
 
 /** Retried while the SMTP server refuses or does not answer: about two days of tries, an hour apart at most. */
-export const EMAIL_SEND_QUEUE = productQueue('email-send', { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 });
+export const EMAIL_SEND_QUEUE = productQueue('email-send', { retryLimit: 50, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
 
 export interface OutgoingEmail {
   recipient: string;

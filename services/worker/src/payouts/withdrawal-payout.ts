@@ -7,8 +7,8 @@ import type { PgBoss } from 'pg-boss';
 import { jobId, productQueue, workEach } from '../job.ts';
 import type { PayoutProvider, PayoutRequest } from './payout-provider.ts';
 
-/** Retried while the provider does not answer: about a day of tries, backing off to an hour apart. */
-export const WITHDRAWAL_PAYOUT_QUEUE = productQueue('withdrawal-payout', { retryLimit: 30, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 });
+/** Retried while the provider does not answer: soon at first (a worker killed mid-job is retried in seconds), backing off to an hour apart. */
+export const WITHDRAWAL_PAYOUT_QUEUE = productQueue('withdrawal-payout', { retryLimit: 30, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
 
 /** The actor the worker's ledger events carry, so an audit tells its steps from an operator's. */
 export const PAYOUT_ACTOR = 'worker:withdrawal-payout';

@@ -7,9 +7,9 @@ import type { PgBoss } from 'pg-boss';
 import { jobId, productQueue, workEach } from '../job.ts';
 
 /** The scheduled run: finds the merchants with money to settle and enqueues one batch job for each. */
-export const SETTLEMENT_RUN_QUEUE = productQueue('settlement-run', { retryLimit: 10, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
+export const SETTLEMENT_RUN_QUEUE = productQueue('settlement-run', { retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
 /** One merchant wallet's batch of one period. */
-export const MERCHANT_SETTLEMENT_QUEUE = productQueue('merchant-settlement', { retryLimit: 20, retryDelay: 60, retryBackoff: true, retryDelayMax: 3600 });
+export const MERCHANT_SETTLEMENT_QUEUE = productQueue('merchant-settlement', { retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
 
 export const SETTLEMENT_ACTOR = 'worker:merchant-settlement';
 
