@@ -221,3 +221,28 @@ export const ledgerVerificationStartResponse = successEnvelope({ started: z.bool
 export const platformBalance = z.object({ account_id: z.string(), currency: z.string(), balance: z.number().int(), entries: z.number().int() });
 /** `as_of`: when the asynchronous projection last caught up (null: never yet). */
 export const platformBalancesResponse = successEnvelope({ balances: z.array(platformBalance), as_of: z.string().nullable() });
+
+/** GET /api/operations/emails: the e-mail outbox, newest first; `state` picks unsent or sent messages. */
+export const emailOutboxQuery = z.object(
+  {
+    state: z.enum(['unsent', 'sent'], { error: say.select('State') }).optional(),
+    /** Part of the recipient's address, in any letter case. */
+    recipient: optionalText('Recipient', 64),
+    ...page,
+  },
+  invalidArguments,
+);
+
+/** One outbox message. `payload` is what the template fills in, with every secret (a recovery code, a security answer) redacted. */
+export const outboxEmail = z.object({
+  email_id: z.number().int(),
+  recipient: z.string(),
+  template: z.string(),
+  subject: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  sent_at: z.string().nullable(),
+  attempts: z.number().int(),
+});
+export type OutboxEmail = z.infer<typeof outboxEmail>;
+export const emailOutboxResponse = successEnvelope({ emails: z.array(outboxEmail), total: z.number().int() });

@@ -43,6 +43,7 @@ export interface Database {
   checkout_sessions: CheckoutSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  sandbox_payouts: SandboxPayoutsTable;
 }
 
 export interface StreamsTable {
@@ -493,6 +494,20 @@ export interface SandboxChargesTable {
   refunded_at: Date | null;
 }
 
+/** The sandbox payout provider's payouts (migration 0060), one per idempotency key. */
+export interface SandboxPayoutsTable {
+  payout_id: string;
+  idempotency_key: string;
+  destination_kind: 'card' | 'bank';
+  /** A card token or a bank account number, as the provider was asked to pay it. */
+  destination: string;
+  amount: number;
+  currency: string;
+  status: 'paid' | 'failed';
+  failure_reason: string | null;
+  created_at: Date;
+}
+
 /** How an e-mail-transfer deposit is to reach the platform, keyed by its ledger transaction. */
 export interface DepositInstructionsTable {
   tx_id: string;
@@ -642,4 +657,7 @@ export const schemaColumns = {
     'delivery_id', 'webhook_id', 'event_type', 'tx_id', 'event_version', 'body', 'state', 'attempts_scheduled', 'created_at', 'next_attempt_at', 'delivered_at',
   ]),
   webhook_attempts: columnsOf<WebhookAttemptsTable>()(['delivery_id', 'attempt', 'attempted_at', 'status_code', 'error', 'latency_ms', 'response_body']),
+  sandbox_payouts: columnsOf<SandboxPayoutsTable>()([
+    'payout_id', 'idempotency_key', 'destination_kind', 'destination', 'amount', 'currency', 'status', 'failure_reason', 'created_at',
+  ]),
 } satisfies { [Table in keyof Database]: Columns<Database[Table]> };

@@ -68,6 +68,16 @@ const environment = z.object({
   BITCOIN_XPUB: z.string().regex(EXTENDED_PUBLIC_KEY, 'must be an extended public key (xpub, zpub, tpub or vpub), never a private one').optional(),
   // The sandbox price of one bitcoin in US dollars, used for every bitcoin quote.
   BITCOIN_USD_RATE: dollarsAsCents.default(65_000_00),
+  // The payout provider's base URL; unset, each worker runs the sandbox provider on loopback.
+  PAYOUT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  PAYOUT_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+  // A bank account number the sandbox provider refuses to pay (the declined test card 4000000000000002 is refused too).
+  PAYOUT_SANDBOX_FAIL_ACCOUNT: z.string().regex(/^[0-9A-Za-z-]{3,32}$/, 'must be 3 to 32 letters, digits or dashes').default('000000002'),
+  // When merchants' settled sales move to the settlement account: a cron expression in UTC, daily at 00:05 by default.
+  SETTLEMENT_CRON: z.string().regex(/^\S+( \S+){4,5}$/, 'must be a cron expression of 5 or 6 fields, such as "5 0 * * *"').default('5 0 * * *'),
+  // smtp:// or smtps:// server the outbox is sent through; unset, messages stay in the outbox.
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+  EMAIL_FROM: z.string().min(3).default('Peeks Wallet <no-reply@peeks-wallet.example>'),
 }).superRefine((config, context) => {
   if (config.BITCOIN_NETWORK === 'mainnet' && config.BITCOIN_XPUB === undefined) {
     context.addIssue({ code: 'custom', path: ['BITCOIN_XPUB'], message: 'is required when BITCOIN_NETWORK is mainnet (a key is generated only for testnet)' });
@@ -102,7 +112,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
 }
 
-// A malformed DATABASE_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
+// A malformed DATABASE_URL or SMTP_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
 function isSecret(name: string): boolean {
-  return name === 'DATABASE_URL' || name === 'BITCOIN_XPUB';
+  return name === 'DATABASE_URL' || name === 'BITCOIN_XPUB' || name === 'SMTP_URL';
 }

@@ -4,12 +4,17 @@ import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
 import { databaseOutageReporter } from './database-outage.ts';
+import { runEmailDelivery, smtpMailer } from './email/email-delivery.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
 import { createProductQueues, JobQueue } from './job-queue.ts';
 import { runWebhookAttempts } from './webhooks/attempt.ts';
 import { runWebhookFanOut } from './webhooks/fan-out.ts';
 import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './webhooks/settings.ts';
+import { sandboxPayouts } from './payouts/payout-provider.ts';
+import { startSandboxPayoutServer } from './payouts/sandbox-payout-server.ts';
+import { runWithdrawalPayouts } from './payouts/withdrawal-payout.ts';
+import { runMerchantSettlement } from './settlement/merchant-settlement.ts';
 
 export interface Workers {
   boss: PgBoss;
@@ -17,10 +22,13 @@ export interface Workers {
   stop: () => Promise<void>;
 }
 
+/** The settings of the payout, settlement and e-mail workers. */
+type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON' | 'SMTP_URL' | 'EMAIL_FROM';
+
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS'> & WebhookConfig;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting> & WebhookConfig;
   now?: () => Date;
   /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
   webhooks?: Partial<WebhookSettings>;
@@ -53,6 +61,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const jobs = new JobQueue(boss);
   const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
   await runHoldRelease(boss, { db: deps.db, settings, log });
+  // Without PAYOUT_URL the sandbox provider runs beside the workers, on loopback, as a real one would run elsewhere.
+  const sandboxPayoutServer = deps.config.PAYOUT_URL === undefined
+    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: deps.config.PAYOUT_SANDBOX_FAIL_ACCOUNT })
+    : null;
+  const provider = sandboxPayouts({ baseUrl: deps.config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: deps.config.PAYOUT_TIMEOUT_MS });
+  await runWithdrawalPayouts(boss, { db: deps.db, settings, provider, log });
+  await runMerchantSettlement(boss, { db: deps.db, settings, jobs, log, cron: deps.config.SETTLEMENT_CRON, ...(deps.now ? { now: deps.now } : {}) });
+  // Without SMTP_URL, e-mail stays in the outbox, readable by finance operators.
+  const mailer = deps.config.SMTP_URL === undefined ? null : smtpMailer(deps.config.SMTP_URL, deps.config.EMAIL_FROM);
+  await runEmailDelivery(boss, { db: deps.db, mailer, log, ...(deps.now ? { now: deps.now } : {}) });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   const webhooks = webhookSettingsFrom(deps.config, { ...(deps.now ? { now: deps.now } : {}), ...deps.webhooks });
@@ -72,6 +90,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     stop: async () => {
       await projections.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
+      await sandboxPayoutServer?.close();
+      mailer?.close();
     },
   };
 }
@@ -83,3 +103,4 @@ export { fanOut } from './webhooks/fan-out.ts';
 export { deliveryIdOf } from './webhooks/messages.ts';
 export { signMessage } from './webhooks/signing.ts';
 export { destinationProblem, resolveWithDns, type DestinationPolicy, type ResolveHost } from './webhooks/destination.ts';
+export { queueEmail, type OutgoingEmail } from './email/outbox.ts';

@@ -2,6 +2,7 @@ import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import { holdReleaseJob } from './holds/hold-release.ts';
 import { webhookFanOutJob } from './webhooks/fan-out.ts';
 import { mayTellWebhooks } from './webhooks/messages.ts';
+import { withdrawalPayoutJob } from './payouts/withdrawal-payout.ts';
 
 type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 
@@ -14,6 +15,7 @@ export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): Led
     const jobs: LedgerJob[] = [];
     if (event.type === 'FundsTransferred' && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
     if (mayTellWebhooks(event)) jobs.push(webhookFanOutJob(txId, event.version));
+    if (event.type === 'WithdrawalRequested') jobs.push(withdrawalPayoutJob(txId));
     return jobs;
   });
 }

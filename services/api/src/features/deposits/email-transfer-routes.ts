@@ -2,9 +2,9 @@ import { interacDepositRequest, interacDepositResponse, zelleDepositRequest, zel
 import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { queueEmail } from '@peeks/worker';
 import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { queueEmail } from '../recovery/email-outbox.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
 
@@ -61,7 +61,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         },
         trx,
       );
-      if (created) await queueEmail(trx, instructionsEmail(instructions), now);
+      if (created) await queueEmail(trx, app.jobs, instructionsEmail(instructions), now);
       return { instructions, record, owner };
     });
   }

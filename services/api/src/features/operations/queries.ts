@@ -1,6 +1,7 @@
-import { emailTransferMethods, type PendingDeposit, type PendingWithdrawal } from '@peeks/contracts';
+import { emailTransferMethods, type OutboxEmail, type PendingDeposit, type PendingWithdrawal } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import { isCurrency, merchantOwnerId, ownerOf, userOwnerId, type Currency } from '@peeks/ledger';
+import { scrubSecrets } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 
 interface Period {
@@ -166,4 +167,33 @@ export async function platformBalanceSheet(db: Kysely<Database>, projectionName:
     db.selectFrom('projection_checkpoints').select('updated_at').where('name', '=', projectionName).executeTakeFirst(),
   ]);
   return { balances, as_of: checkpoint?.updated_at.toISOString() ?? null };
+}
+
+/**
+ * The e-mail outbox, newest first. Secret-named payload fields (recovery
+ * codes, security answers) are redacted: they are for the recipient alone,
+ * not for staff. To read them in development, point SMTP_URL at a local
+ * mail catcher.
+ */
+export async function emailOutbox(
+  db: Kysely<Database>,
+  filters: Page & { state?: 'unsent' | 'sent' | undefined; recipient?: string | undefined },
+): Promise<{ emails: OutboxEmail[]; total: number }> {
+  let query = db.selectFrom('email_outbox').select(['email_id', 'recipient', 'template', 'subject', 'payload', 'created_at', 'sent_at', 'attempts']);
+  if (filters.state === 'unsent') query = query.where('sent_at', 'is', null);
+  if (filters.state === 'sent') query = query.where('sent_at', 'is not', null);
+  if (filters.recipient) query = query.where('recipient', 'ilike', `%${likeLiteral(filters.recipient)}%`);
+  const [rows, count] = await Promise.all([
+    query.orderBy('created_at', 'desc').orderBy('email_id', 'desc').offset(filters.offset).limit(filters.limit).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    emails: rows.map((row) => ({
+      ...row,
+      payload: scrubSecrets(row.payload as Record<string, unknown>),
+      created_at: row.created_at.toISOString(),
+      sent_at: row.sent_at?.toISOString() ?? null,
+    })),
+    total: count.total,
+  };
 }

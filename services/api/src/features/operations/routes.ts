@@ -3,6 +3,8 @@ import {
   coinTrailQuery,
   coinTrailResponse,
   correctBalanceRequest,
+  emailOutboxQuery,
+  emailOutboxResponse,
   errorCodes,
   eventLogQuery,
   eventLogResponse,
@@ -29,7 +31,7 @@ import { ApiError, refuse } from '../../plugins/error-envelope.ts';
 import { idempotencyKeyOf, moveMoney, requestFingerprint, runLedgerCommand, transactionView } from '../../plugins/ledger.ts';
 import { depositMismatches } from './matching.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
-import { eventLog, findEmailDeposit, findWithdrawal, pendingDeposits, pendingWithdrawals, platformBalanceSheet } from './queries.ts';
+import { emailOutbox, eventLog, findEmailDeposit, findWithdrawal, pendingDeposits, pendingWithdrawals, platformBalanceSheet } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
 
 const success = 'success' as const;
@@ -39,7 +41,7 @@ const success = 'success' as const;
  * reject e-mail transfer deposits, pay out or fail withdrawals, correct
  * balances with a reason, and audit coin serials, the event log and the
  * ledger. Every change is a ledger command, so it is an event with the
- * operator as its actor.
+ * operator as its actor. Operators also read the e-mail outbox, its secrets redacted.
  */
 export const operationRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireFinanceOperator);
@@ -167,6 +169,11 @@ export const operationRoutes: FastifyPluginAsyncZod = (app) => {
   app.get('/api/operations/platform-balances', { schema: { response: { 200: platformBalancesResponse } } }, async () => ({
     response: success,
     ...(await platformBalanceSheet(app.db, platformBalances.name)),
+  }));
+
+  app.get('/api/operations/emails', { schema: { querystring: emailOutboxQuery, response: { 200: emailOutboxResponse } } }, async (request) => ({
+    response: success,
+    ...(await emailOutbox(app.db, request.query)),
   }));
 
   return Promise.resolve();

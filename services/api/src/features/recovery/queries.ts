@@ -1,7 +1,8 @@
 import type { Database } from '@peeks/db';
+import type { LedgerJobs } from '@peeks/ledger-store';
+import { queueEmail } from '@peeks/worker';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { endOtherSessions } from '../../plugins/sessions.ts';
-import { queueEmail } from './email-outbox.ts';
 import { hashRecoveryCode, recoveryCodeExpiry } from './recovery-code.ts';
 import { RECOVERY_CODE_LIFETIME_MS, RECOVERY_CODE_TRIES } from '@peeks/contracts';
 
@@ -29,7 +30,13 @@ export function latestRecoveryCode(db: Kysely<Database>, userId: number) {
 export type RecoveryCodeRow = NonNullable<Awaited<ReturnType<typeof latestRecoveryCode>>>;
 
 /** Stores the code's hash and queues the e-mail that carries the code itself, together. */
-export async function issueRecoveryCode(db: Kysely<Database>, account: { user_id: number; username: string; email: string }, code: string, now: Date): Promise<void> {
+export async function issueRecoveryCode(
+  db: Kysely<Database>,
+  jobs: Pick<LedgerJobs, 'enqueue'>,
+  account: { user_id: number; username: string; email: string },
+  code: string,
+  now: Date,
+): Promise<void> {
   const { salt, hash } = hashRecoveryCode(code);
   await db.transaction().execute(async (trx) => {
     await trx
@@ -38,6 +45,7 @@ export async function issueRecoveryCode(db: Kysely<Database>, account: { user_id
       .execute();
     await queueEmail(
       trx,
+      jobs,
       {
         recipient: account.email,
         template: 'password-recovery-code',

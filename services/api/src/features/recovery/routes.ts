@@ -57,7 +57,7 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post('/api/user/send-recovery-code', { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryStepResponse } } }, async (request) => {
     const account = await findRecoveryAccount(app.db, request.body.username);
-    if (canRecover(account) && account) await issueRecoveryCode(app.db, account, newRecoveryCode(), app.clock());
+    if (canRecover(account) && account) await issueRecoveryCode(app.db, app.jobs, account, newRecoveryCode(), app.clock());
     return { response: 'success' as const };
   });
 

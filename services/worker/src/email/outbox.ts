@@ -1,0 +1,36 @@
+import type { Database } from '@peeks/db';
+import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
+import type { Kysely } from 'kysely';
+import { jobId, productQueue } from '../job.ts';
+
+/** Retried while the SMTP server refuses or does not answer: about two days of tries, an hour apart at most. */
+export const EMAIL_SEND_QUEUE = productQueue('email-send', { retryLimit: 50, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
+
+export interface OutgoingEmail {
+  recipient: string;
+  template: string;
+  subject: string;
+  /** What the template fills in. It may hold a one-time code: never log it. */
+  payload: Record<string, unknown>;
+}
+
+export function emailSendJob(emailId: number): LedgerJob {
+  return { queue: EMAIL_SEND_QUEUE.name, id: jobId('email-send', emailId), data: { emailId } };
+}
+
+/**
+ * Writes an e-mail to the outbox and enqueues the job that sends it, both in
+ * the caller's transaction: a message goes out only if what it reports was
+ * written, and no outbox row lacks its job. Every writer of the outbox goes
+ * through here.
+ */
+export async function queueEmail(trx: Kysely<Database>, jobs: Pick<LedgerJobs, 'enqueue'>, email: OutgoingEmail, now: Date): Promise<number> {
+  if (!trx.isTransaction) throw new Error('queueEmail needs the transaction that writes what the e-mail reports');
+  const { email_id: emailId } = await trx
+    .insertInto('email_outbox')
+    .values({ recipient: email.recipient, template: email.template, subject: email.subject, payload: JSON.stringify(email.payload), created_at: now })
+    .returning('email_id')
+    .executeTakeFirstOrThrow();
+  await jobs.enqueue(trx, [emailSendJob(emailId)]);
+  return emailId;
+}
