@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -10,7 +10,7 @@ import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
 import { openJobQueue } from '@peeks/worker';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
-import { createScratchDatabase, percentile } from './bench-kit.ts';
+import { createScratchDatabase, percentile, startProductProcess } from './bench-kit.ts';
 
 /**
  * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
@@ -200,19 +200,10 @@ async function freePort(): Promise<number> {
 }
 
 /** The API as `npm start` runs it, with the workers off; its output goes to ours only on failure. */
-function startServer(databaseUrl: string, port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, 'services/api/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', DEMO_DATA: 'off', LOG_LEVEL, NODE_ENV: 'production', TRUST_PROXY_HOPS: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer(databaseUrl: string, port: number) {
+  return startProductProcess('services/api/src/main.ts', {
+    DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', DEMO_DATA: 'off', LOG_LEVEL, TRUST_PROXY_HOPS: '1',
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  return { child, output: () => output };
 }
 
 async function waitForHealth(port: number, child: ChildProcess, output: () => string): Promise<void> {

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 
 /** The p-th percentile of latencies sorted ascending. */
@@ -24,4 +26,26 @@ export async function createScratchDatabase(serverUrl: string): Promise<{ url: s
       await admin.end();
     },
   };
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/**
+ * One of the product's processes (`script` from the repository root) as a
+ * child, with the memory flags `npm start` uses; its output is kept (the
+ * last 4,000 characters) to show only if it fails.
+ */
+export function startProductProcess(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  return { child, output: () => output };
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { createLogger, readConfig } from '@peeks/runtime';
 import { attemptJob, deliveryIdOf, openJobQueue, signMessage, type JobQueue } from '@peeks/worker';
 import { newMerchant, newSecret, newWebhook, startReceiver, type Receiver } from '@peeks/worker/testing';
 import { sql, type Kysely } from 'kysely';
-import { createScratchDatabase } from './bench-kit.ts';
+import { createScratchDatabase, startProductProcess } from './bench-kit.ts';
 
 /**
  * `npm run bench:webhooks`: webhook delivery to a local receiver.
@@ -97,19 +97,10 @@ async function enqueueDeliveries(db: Kysely<Database>, jobs: JobQueue, webhookId
 }
 
 /** The worker as `npm run worker` runs it; its output goes to ours only on failure. */
-function startWorker(databaseUrl: string): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, 'services/worker/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_CONCURRENCY: String(CONCURRENCY) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startWorker(databaseUrl: string) {
+  return startProductProcess('services/worker/src/main.ts', {
+    DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_CONCURRENCY: String(CONCURRENCY),
   });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  return { child, output: () => output };
 }
 
 async function stopWorker(child: ChildProcess): Promise<void> {
