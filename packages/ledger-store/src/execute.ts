@@ -214,7 +214,9 @@ export async function commitDecisions(
     const byQueue = new Map<LedgerJobs, LedgerJob[]>();
     for (const { prepared, jobs, queue } of decisions) {
       if (!queue || jobs.length === 0 || !written.has(prepared.streamId)) continue;
-      byQueue.set(queue, [...(byQueue.get(queue) ?? []), ...jobs]);
+      const ofQueue = byQueue.get(queue) ?? [];
+      ofQueue.push(...jobs);
+      byQueue.set(queue, ofQueue);
     }
     for (const [queue, jobs] of byQueue) await queue.enqueue(trx, jobs);
     return rows;

@@ -26,7 +26,11 @@ export class JobQueue implements LedgerJobs {
 
   async enqueue(db: Kysely<Database>, jobs: readonly LedgerJob[]): Promise<void> {
     const byQueue = new Map<string, LedgerJob[]>();
-    for (const job of jobs) byQueue.set(job.queue, [...(byQueue.get(job.queue) ?? []), job]);
+    for (const job of jobs) {
+      const ofQueue = byQueue.get(job.queue) ?? [];
+      ofQueue.push(job);
+      byQueue.set(job.queue, ofQueue);
+    }
     for (const [queue, ofQueue] of byQueue) {
       await this.boss.insert(
         queue,
