@@ -3,9 +3,7 @@ import { amountMessages } from './amount-messages.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
 import { paymentMethodMessages } from './payment-methods.ts';
-import { currencyCode } from './transactions.ts';
-
-type Currency = z.infer<typeof currencyCode>;
+import { currencyCode, type Currency } from './transactions.ts';
 
 /**
  * Transfer fund amount (spec §5, §9): up to 500 units of its currency, and

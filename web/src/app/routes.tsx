@@ -15,6 +15,7 @@ const RegisterLanding = lazy(() => import('../features/registration/RegisterLand
 const PersonalSignUp = lazy(() => import('../features/registration/PersonalSignUp.tsx'));
 const BusinessSignUp = lazy(() => import('../features/registration/BusinessSignUp.tsx'));
 const ForgotPassword = lazy(() => import('../features/recovery/ForgotPassword.tsx'));
+const WalletPage = lazy(() => import('../features/wallet/WalletPage.tsx'));
 const NotFound = lazy(() => import('../features/shell/NotFound.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
@@ -57,8 +58,8 @@ export const routes: RouteObject[] = [
           {
             element: <DashboardLayout />,
             children: [
-              { path: '/', element: <ComingSoon screen="dashboard" /> },
-              { path: '/wallet', element: <ComingSoon screen="wallet" /> },
+              { path: '/', element: screen(<WalletPage withCard />) },
+              { path: '/wallet', element: screen(<WalletPage />) },
               { path: '/add-fund', element: <ComingSoon screen="add_fund" /> },
               { path: '/profile', element: <ComingSoon screen="profile" /> },
               { path: '/profile/personal', element: <ComingSoon screen="personal_profile" /> },

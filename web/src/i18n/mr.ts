@@ -24,5 +24,12 @@ export const mr: PartialTranslation = {
   },
   coming_soon: { title: '{{screen}}: लवकरच येत आहे', body: 'ही स्क्रीन अजून तयार नाही. ती पुढील आवृत्तीत येईल.', back: 'डॅशबोर्डवर परत जा' },
   login: { title: 'खाते प्रवेश', username: 'ईमेल', password: 'पासवर्ड', submit: 'माझ्या खात्यात प्रवेश करा', sign_up: 'साइन अप' },
+  wallet: {
+    title: 'वॉलेट',
+    dashboard_title: 'डॅशबोर्ड',
+    tiles: { available: 'उपलब्ध शिल्लक', hold: 'रोखलेली शिल्लक', total: 'एकूण शिल्लक', add_funds: 'निधी जोडा', withdraw: 'निधी काढा' },
+    table: { balance: 'शिल्लक', available: 'उपलब्ध', coin: 'नाणे' },
+    coin_breakdown: { title: 'नाण्यांचे तपशील' },
+  },
   errors: { something_went_wrong: 'काहीतरी चूक झाली' },
 };

@@ -30,8 +30,35 @@ export const refused = (status: number, errors: { code: number; field?: string; 
   body: { response: 'error', message: errors[0]?.message ?? 'error', errors },
 });
 
+/**
+ * Stands in for the browser's WebSocket to /api/live: opens at once, and
+ * `push` delivers a message to every open socket, as the server would after a
+ * commit.
+ */
+export class FakeLiveSocket {
+  static open: FakeLiveSocket[] = [];
+  onopen: (() => void) | null = null;
+  onmessage: ((event: { data: string }) => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
+
+  constructor() {
+    FakeLiveSocket.open.push(this);
+    queueMicrotask(() => this.onopen?.());
+  }
+
+  static push(message: unknown) {
+    for (const socket of FakeLiveSocket.open) socket.onmessage?.({ data: JSON.stringify(message) });
+  }
+
+  close() {
+    FakeLiveSocket.open = FakeLiveSocket.open.filter((socket) => socket !== this);
+  }
+}
+
 export function fakeApi(handlers: Record<string, Handler> = {}) {
   const calls: Call[] = [];
+  FakeLiveSocket.open = [];
+  vi.stubGlobal('WebSocket', FakeLiveSocket);
   const all: Record<string, Handler> = { 'GET /api/session': () => ok({ user: null, csrfToken: 'csrf-anonymous' }), ...handlers };
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://localhost');

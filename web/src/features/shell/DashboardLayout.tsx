@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { isMerchant, session } from '../session/session-store.ts';
+import { connectLive, forgetWallet, loadBalance } from '../wallet/wallet-store.ts';
 import { Avatar } from './Avatar.tsx';
 import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
 
@@ -14,6 +15,20 @@ export function DashboardLayout() {
   const { t } = useTranslation();
   const { user, merchant } = useSnapshot(session);
   const [switching, setSwitching] = useState(false);
+  const userId = user?.user_id;
+  const merchantId = user?.merchant_id;
+
+  // The wallet is read and kept live while a signed-in screen is open, afresh for whoever is signed in or acted for.
+  useEffect(() => {
+    if (userId === undefined) return;
+    void loadBalance();
+    const stopLive = connectLive();
+    return () => {
+      stopLive();
+      forgetWallet();
+    };
+  }, [userId, merchantId]);
+
   if (!user) return null;
   const merchantName = user.merchant_id === null ? null : (merchant?.name ?? user.merchants[String(user.merchant_id)] ?? null);
 

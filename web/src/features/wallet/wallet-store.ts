@@ -39,16 +39,20 @@ export function applyLiveMessage(text: string) {
   }
 }
 
-/** Reconnects after a drop with a growing delay (1 s doubling to 30 s); stops when the session ended (4401) or on close(). */
+/** Reconnects after a drop with a growing delay (1 s doubling to 30 s); stops when the session ended (4401) or on the returned stop(). */
 export function connectLive(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`) {
   let socket: WebSocket | null = null;
   let delay = 1000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let reconnecting = false;
 
   const open = () => {
     socket = new WebSocket(url);
     socket.onopen = () => {
+      // After a drop, messages sent meanwhile are gone: read the balance afresh.
+      if (reconnecting) void loadBalance();
+      reconnecting = true;
       wallet.live = true;
       delay = 1000;
     };

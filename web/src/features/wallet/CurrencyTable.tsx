@@ -1,0 +1,57 @@
+import type { Balance, Currency } from '@peeks/contracts';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../lib/money.ts';
+
+/** Row labels of the per-currency table (spec §4): Coin for CON, Impressions for IMP, Cash (currency) otherwise. */
+function useRowLabel() {
+  const { t } = useTranslation();
+  return (currency: Currency) => {
+    if (currency === 'CON') return t('wallet.table.coin');
+    if (currency === 'IMP') return t('wallet.table.impressions');
+    return t('wallet.table.cash', { currency });
+  };
+}
+
+/** Balance, Holds and Available of every open wallet; the coin row's balance opens the coin breakdown. */
+export function CurrencyTable({ balances, onCoinBreakdown }: { balances: readonly Balance['balances'][number][]; onCoinBreakdown: () => void }) {
+  const { t } = useTranslation();
+  const rowLabel = useRowLabel();
+  const holdHelpId = useId();
+  return (
+    <table className="table currency-table">
+      <caption>{t('wallet.table.caption')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('wallet.table.currency')}</th>
+          <th scope="col" className="amount">{t('wallet.table.balance')}</th>
+          <th scope="col" className="amount">
+            <span aria-describedby={holdHelpId} tabIndex={0} className="help" title={t('wallet.hold_help')}>
+              {t('wallet.table.holds')} <span aria-hidden="true">ⓘ</span>
+            </span>
+            <span id={holdHelpId} role="tooltip" className="visually-hidden">{t('wallet.hold_help')}</span>
+          </th>
+          <th scope="col" className="amount">{t('wallet.table.available')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {balances.map((line) => (
+          <tr key={line.currency}>
+            <th scope="row">{rowLabel(line.currency)}</th>
+            <td className="amount">
+              {line.combined ? (
+                <button type="button" className="link-button" onClick={onCoinBreakdown} aria-label={t('wallet.open_coin_breakdown', { amount: formatMoney(line.balance, line.currency) })}>
+                  {formatMoney(line.balance, line.currency)}
+                </button>
+              ) : (
+                formatMoney(line.balance, line.currency)
+              )}
+            </td>
+            <td className="amount">{formatMoney(line.available_balance - line.withdrawable_balance, line.currency)}</td>
+            <td className="amount">{formatMoney(line.available_balance, line.currency)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

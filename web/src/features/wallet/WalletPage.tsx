@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { formatMoney } from '../../lib/money.ts';
+import { PageLoader } from '../../ui/PageLoader.tsx';
+import { session } from '../session/session-store.ts';
+import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
+import { CurrencyTable } from './CurrencyTable.tsx';
+import { WalletCard } from './WalletCard.tsx';
+import { loadBalance, wallet } from './wallet-store.ts';
+
+/**
+ * The wallet (spec §4 Wallet dashboard), at / with the user's card and at
+ * /wallet without it. The figures come from the wallet store, which the live
+ * feed keeps current, so a transfer received shows without a reload.
+ */
+export default function WalletPage({ withCard = false }: { withCard?: boolean }) {
+  const { t } = useTranslation();
+  const { balance, status, live } = useSnapshot(wallet);
+  const { user } = useSnapshot(session);
+  const [breakdown, setBreakdown] = useState(false);
+
+  if (!balance) {
+    if (status === 'failed') {
+      return (
+        <section className="panel" aria-labelledby="wallet-title">
+          <h1 id="wallet-title">{t('wallet.title')}</h1>
+          <p role="alert">{t('wallet.failed')}</p>
+          <button type="button" className="button" onClick={() => { void loadBalance(); }}>{t('wallet.retry')}</button>
+        </section>
+      );
+    }
+    return <PageLoader />;
+  }
+
+  const hold = balance.available_balance - balance.withdrawable_balance;
+  const tile = (key: 'available' | 'hold' | 'total', amount: number) => (
+    <div className="tile" key={key}>
+      <span className="tile-label">{t(`wallet.tiles.${key}`)}</span>
+      <strong className="tile-amount" data-testid={`balance-${key}`}>{formatMoney(amount, balance.currency)}</strong>
+    </div>
+  );
+
+  return (
+    <section className="panel wallet" aria-labelledby="wallet-title">
+      <header className="wallet-header">
+        <h1 id="wallet-title">{withCard ? t('wallet.dashboard_title') : t('wallet.title')}</h1>
+        <span className={live ? 'live-badge on' : 'live-badge'}>{live ? t('wallet.live_on') : t('wallet.live_off')}</span>
+      </header>
+      {withCard && user && <WalletCard user={user} balance={balance} />}
+      <div className="tiles" aria-live="polite">
+        {tile('available', balance.available_balance)}
+        {tile('hold', hold)}
+        {tile('total', balance.balance)}
+      </div>
+      <p className="field-hint">{t('wallet.hold_help')}</p>
+      <div className="tiles">
+        <Link to="/add-fund" className="tile tile-action">{t('wallet.tiles.add_funds')}</Link>
+        <Link to="/add-fund" className="tile tile-action">{t('wallet.tiles.trade')}</Link>
+        <div className="tile tile-action tile-soon" aria-disabled="true">
+          {t('wallet.tiles.withdraw')}
+          <span className="field-hint">{t('wallet.tiles.withdraw_soon')}</span>
+        </div>
+      </div>
+      <CurrencyTable balances={balance.balances} onCoinBreakdown={() => { setBreakdown(true); }} />
+      {breakdown && <CoinBreakdownDialog coinBalance={balance.balance} onClose={() => { setBreakdown(false); }} />}
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import type { Balance } from '@peeks/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+import { pageWindow } from '../../ui/Paginator.tsx';
+
+function balanceOf(con: { balance: number; available: number; withdrawable: number }, cash: { currency: 'USD' | 'CAD'; balance: number } | null = null): Balance {
+  const coinLine = { currency: 'CON' as const, balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, combined: true };
+  const cashLines = cash ? [{ currency: cash.currency, balance: cash.balance, available_balance: cash.balance, withdrawable_balance: cash.balance, combined: false }] : [];
+  return { currency: 'CON', balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, balances: [coinLine, ...cashLines] };
+}
+
+const coins = (count: number, offset = 0) => Array.from({ length: count }, (_, index) => ({ serial: `C-${String(offset + index).padStart(4, '0')}`, value: 100, currency: 'CON' }));
+
+function signedInWith(balance: Balance, coinTotal = 0) {
+  return fakeApi({
+    'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
+    'GET /api/account/balance': () => ok({ balance }),
+    'GET /api/wallet/list-coins': (_body, url) => {
+      const offset = Number(url.searchParams.get('offset'));
+      const limit = Number(url.searchParams.get('limit'));
+      return ok({ coins: coins(Math.max(0, Math.min(limit, coinTotal - offset)), offset), total: coinTotal });
+    },
+  });
+}
+
+describe('the wallet (spec §4 Wallet dashboard)', () => {
+  beforeEach(resetSession);
+
+  it('shows available, hold (available − withdrawable) and total tiles, and the per-currency table with the spec row labels', async () => {
+    signedInWith(balanceOf({ balance: 125_050, available: 120_000, withdrawable: 100_000 }, { currency: 'CAD', balance: 4_200 }));
+    renderApp('/wallet');
+    expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeTruthy();
+    expect(screen.getByTestId('balance-available').textContent).toBe('1,200.00 PKS');
+    expect(screen.getByTestId('balance-hold').textContent).toBe('200.00 PKS');
+    expect(screen.getByTestId('balance-total').textContent).toBe('1,250.50 PKS');
+
+    const table = screen.getByRole('table', { name: 'Balances by currency' });
+    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.firstChild?.textContent);
+    expect(headers).toEqual(['Currency', 'Balance', 'Holds ⓘ', 'Available']);
+    const rows = within(table).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['Coin', '1,250.50 PKS', '200.00 PKS', '1,200.00 PKS'],
+      ['Cash (CAD)', 'CA$42.00', 'CA$0.00', 'CA$42.00'],
+    ]);
+    const help = 'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.';
+    expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
+  });
+
+  it('links Add Funds and Trade to /add-fund and says honestly that withdrawals are not built', async () => {
+    signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
+    renderApp('/wallet');
+    await screen.findByRole('heading', { name: 'Wallet' });
+    expect(screen.getByRole('link', { name: 'Add Funds' }).getAttribute('href')).toBe('/add-fund');
+    expect(screen.getByRole('link', { name: 'Trade' }).getAttribute('href')).toBe('/add-fund');
+    expect(screen.getByText('Transfer to a Visa debit card: coming soon')).toBeTruthy();
+  });
+
+  it('at / shows the user card with the shortcuts the spec lists', async () => {
+    signedInWith(balanceOf({ balance: 5_000, available: 5_000, withdrawable: 5_000 }));
+    renderApp('/');
+    const card = await screen.findByRole('region', { name: 'Your wallet' });
+    expect(within(card).getByText('Anne Tremblay')).toBeTruthy();
+    expect(within(card).getByText('Ottawa, CA')).toBeTruthy();
+    const links = within(card).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(links).toEqual([
+      ['Add Funds', '/add-fund'],
+      ['Transfer Funds', '/contacts'],
+      ['Pay Now', '/scan-qr-code'],
+      ['View Latest Transaction', '/transaction'],
+      ['View Contacts', '/contacts'],
+      ['My Account', '/profile/personal'],
+      ['Create A Transaction', '/generate-qr-code'],
+    ]);
+  });
+
+  it('the coin balance opens the Coin Breakdown, 50 serials a page, and Escape closes it', async () => {
+    const api = signedInWith(balanceOf({ balance: 12_000, available: 12_000, withdrawable: 12_000 }), 120);
+    const { user } = renderApp('/wallet');
+    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 120.00 PKS' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Coin Breakdown' });
+    expect(await within(dialog).findByText('C-0000')).toBeTruthy();
+    expect(within(dialog).getAllByRole('row')).toHaveLength(51);
+    expect(within(dialog).getByText(/^Total processed coins as of .+: 120$/)).toBeTruthy();
+    expect(within(dialog).getByText('Total balance: 120.00 PKS')).toBeTruthy();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Page 3' }));
+    expect(await within(dialog).findByText('C-0100')).toBeTruthy();
+    expect(within(dialog).getAllByRole('row')).toHaveLength(21);
+    expect(api.sent('GET', '/api/wallet/list-coins').map((call) => call.path)).toHaveLength(2);
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+  });
+
+  it("an empty coin wallet's breakdown says 'No coin breakdowns'", async () => {
+    signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
+    const { user } = renderApp('/wallet');
+    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 0.00 PKS' }));
+    expect(await within(screen.getByRole('dialog')).findByText('No coin breakdowns')).toBeTruthy();
+  });
+
+  it('a balance pushed over the live feed replaces the figures without a reload', async () => {
+    signedInWith(balanceOf({ balance: 1_000, available: 1_000, withdrawable: 1_000 }));
+    renderApp('/wallet');
+    await screen.findByText('Live');
+    expect(screen.getByTestId('balance-total').textContent).toBe('10.00 PKS');
+    FakeLiveSocket.push({ type: 'balance', balance: balanceOf({ balance: 3_500, available: 3_500, withdrawable: 1_000 }) });
+    await waitFor(() => {
+      expect(screen.getByTestId('balance-total').textContent).toBe('35.00 PKS');
+    });
+    expect(screen.getByTestId('balance-hold').textContent).toBe('25.00 PKS');
+  });
+
+  it('a balance that cannot be loaded says so and offers to try again', async () => {
+    const api = fakeApi({ 'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }) });
+    const { user } = renderApp('/wallet');
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Your balance could not be loaded.');
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => {
+      expect(api.sent('GET', '/api/account/balance')).toHaveLength(2);
+    });
+  });
+});
+
+describe('the paginator window (spec §9: up to 5 page numbers)', () => {
+  it.each([
+    [1, 1, [1]],
+    [1, 3, [1, 2, 3]],
+    [1, 9, [1, 2, 3, 4, 5]],
+    [5, 9, [3, 4, 5, 6, 7]],
+    [9, 9, [5, 6, 7, 8, 9]],
+  ])('page %i of %i offers %j', (page, pages, expected) => {
+    expect(pageWindow(page, pages)).toEqual(expected);
+  });
+});
