@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser, screenshot, seriousAccessibilityViolations } from './browser.ts';
+import { openBrowser } from './browser.ts';
+import { checkScreen, newcomer, signedInAs, signOut, signUpAsPerson } from './journey.ts';
 import { startPeeks, type PeeksServer } from './peeks-server.ts';
 
 /**
@@ -13,9 +14,7 @@ import { startPeeks, type PeeksServer } from './peeks-server.ts';
 let server: PeeksServer;
 let browser: Browser;
 let page: Page;
-const username = `newcomer${String(Date.now()).slice(-6)}`;
-const email = `${username}@example.com`;
-const firstPassword = 'first-Pass1';
+const who = newcomer('newcomer');
 const newPassword = 'second-Pass2';
 
 beforeAll(async () => {
@@ -27,27 +26,10 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Photographs the screen and expects no serious accessibility finding on it. */
-async function checkScreen(name: string): Promise<void> {
-  await screenshot(page, name);
-  expect(await seriousAccessibilityViolations(page), name).toEqual([]);
-}
-
-/** The top bar's account menu shows who is signed in. */
-async function signedInAs(name: string): Promise<void> {
-  await expect.poll(() => page.getByRole('button', { name: /Account menu/ }).textContent(), { timeout: 15_000 }).toContain(name);
-}
-
-async function signOut(): Promise<void> {
-  await page.getByRole('button', { name: /Account menu/ }).click();
-  await page.getByRole('link', { name: 'Sign Out' }).click();
-  await expect.poll(() => page.getByRole('button', { name: /Account menu/ }).count(), { timeout: 15_000 }).toBe(0);
-}
-
 /** The recovery code of the last e-mail sent to the newcomer, as the outbox keeps it. */
 async function latestRecoveryCode(): Promise<string | null> {
   const { rows } = await sql<{ code: string | null }>`
-    SELECT payload->>'recovery_code' AS code FROM email_outbox WHERE recipient = ${email} ORDER BY email_id DESC LIMIT 1
+    SELECT payload->>'recovery_code' AS code FROM email_outbox WHERE recipient = ${who.email} ORDER BY email_id DESC LIMIT 1
   `.execute(server.database.db);
   return rows[0]?.code ?? null;
 }
@@ -56,59 +38,50 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
   it('opening the wallet as a guest is asked to sign in first; the business sign-up is there too', async () => {
     await page.goto(server.url);
     await page.getByRole('heading', { name: 'Account Access' }).waitFor();
-    await checkScreen('00-guest-at-home');
+    await checkScreen(page, '00-guest-at-home');
     await page.goto(`${server.url}/register/business`);
     await page.getByRole('heading', { name: 'Sign up for an Business account' }).waitFor();
-    await checkScreen('00-register-business');
+    await checkScreen(page, '00-register-business');
   });
 
   it('signs up as a person from the register landing page and arrives signed in', async () => {
     await page.goto(`${server.url}/register`);
     await page.getByRole('heading', { name: 'Open an account' }).waitFor();
-    await checkScreen('01-register-landing');
+    await checkScreen(page, '01-register-landing');
     // The Personal card's, the first in the page (the top bar's leads back here).
     await page.getByRole('main').getByRole('link', { name: 'Sign Up' }).first().click();
     await page.getByRole('heading', { name: 'Sign up for an account' }).waitFor();
-    await checkScreen('02-register-personal');
+    await checkScreen(page, '02-register-personal');
 
-    await page.getByLabel('Username').fill(username);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(firstPassword);
-    await page.getByLabel('Confirm Password').fill(firstPassword);
-    await page.getByLabel('Birth Date').pressSequentially('01011990');
-    expect(await page.getByLabel('Birth Date').inputValue()).toBe('01-01-1990');
-    await page.getByLabel('Country').selectOption('CA');
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await signedInAs(username);
-    await checkScreen('03-signed-up');
+    await signUpAsPerson(page, who);
+    await checkScreen(page, '03-signed-up');
   });
 
   it('signs out, then signs in with the keyboard alone', async () => {
-    await signOut();
+    await signOut(page);
     await page.goto(`${server.url}/login`);
     await page.getByRole('heading', { name: 'Account Access' }).waitFor();
-    await checkScreen('04-login');
+    await checkScreen(page, '04-login');
 
     await page.getByLabel('Email').focus();
-    await page.keyboard.type(username);
+    await page.keyboard.type(who.username);
     await page.keyboard.press('Tab');
-    await page.keyboard.type(firstPassword);
+    await page.keyboard.type(who.password);
     await page.keyboard.press('Enter');
-    await signedInAs(username);
-    await checkScreen('05-signed-in-by-keyboard');
+    await signedInAs(page, who.username);
+    await checkScreen(page, '05-signed-in-by-keyboard');
   });
 
   it('recovers a forgotten password with the code from the e-mail outbox, and signs in with the new one', async () => {
-    await signOut();
+    await signOut(page);
     await page.goto(`${server.url}/forgot-password`);
     await page.getByRole('heading', { name: 'Forgot password' }).waitFor();
-    await checkScreen('06-recovery-username');
-    await page.getByLabel('Username').fill(username);
+    await checkScreen(page, '06-recovery-username');
+    await page.getByLabel('Username').fill(who.username);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.getByRole('button', { name: 'Send Code' }).click();
     await page.getByLabel('Recovery Code').waitFor();
-    await checkScreen('07-recovery-code');
+    await checkScreen(page, '07-recovery-code');
 
     await expect.poll(latestRecoveryCode, { timeout: 10_000 }).toMatch(/^\d+$/);
     const code = (await latestRecoveryCode()) ?? '';
@@ -118,12 +91,12 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
     await page.getByLabel('Confirm Password').fill(newPassword);
     await page.getByRole('button', { name: 'Save My Password' }).click();
     await page.getByRole('status').getByRole('link', { name: 'Take me Home' }).waitFor();
-    await checkScreen('08-recovery-done');
+    await checkScreen(page, '08-recovery-done');
 
     await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(username);
+    await page.getByLabel('Email').fill(who.username);
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Access My Account' }).click();
-    await signedInAs(username);
+    await signedInAs(page, who.username);
   });
 });

@@ -1,0 +1,46 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { screenshot, seriousAccessibilityViolations } from './browser.ts';
+
+/** Photographs the screen and expects no serious accessibility finding on it. */
+export async function checkScreen(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  expect(await seriousAccessibilityViolations(page), name).toEqual([]);
+}
+
+/** The top bar's account menu shows who is signed in. */
+export async function signedInAs(page: Page, name: string): Promise<void> {
+  await expect.poll(() => page.getByRole('button', { name: /Account menu/ }).textContent(), { timeout: 15_000 }).toContain(name);
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /Account menu/ }).click();
+  await page.getByRole('link', { name: 'Sign Out' }).click();
+  await expect.poll(() => page.getByRole('button', { name: /Account menu/ }).count(), { timeout: 15_000 }).toBe(0);
+}
+
+export interface Newcomer {
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** A newcomer with a name no other run of the suite uses. */
+export function newcomer(prefix: string): Newcomer {
+  const username = `${prefix}${String(Date.now()).slice(-6)}`;
+  return { username, email: `${username}@example.com`, password: 'first-Pass1' };
+}
+
+/** Fills the personal sign-up form (spec §4, §5) on /register/personal and submits it; the newcomer arrives signed in. */
+export async function signUpAsPerson(page: Page, who: Newcomer): Promise<void> {
+  await page.getByLabel('Username').fill(who.username);
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password);
+  await page.getByLabel('Confirm Password').fill(who.password);
+  await page.getByLabel('Birth Date').pressSequentially('01011990');
+  expect(await page.getByLabel('Birth Date').inputValue()).toBe('01-01-1990');
+  await page.getByLabel('Country').selectOption('CA');
+  await page.getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await signedInAs(page, who.username);
+}
