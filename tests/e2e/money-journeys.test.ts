@@ -1,0 +1,132 @@
+import { sql } from 'kysely';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser } from './browser.ts';
+import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { startPeeks, type PeeksServer } from './peeks-server.ts';
+
+/**
+ * Money between two newcomers, each in their own browser, against npm start:
+ * the sender adds the sandbox card and buys coins with it, adds the
+ * recipient as a contact and sends part of the coins; the recipient's
+ * wallet, open all along, shows them arrive without a reload.
+ */
+let server: PeeksServer;
+let browser: Browser;
+let sender: Page;
+let recipient: Page;
+const alice = newcomer('sender');
+const bob = newcomer('recipient');
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startPeeks(), openBrowser()]);
+  const newPage = async () => (await browser.newContext({ locale: 'en-US' })).newPage();
+  [sender, recipient] = await Promise.all([newPage(), newPage()]);
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+async function signUp(page: Page, who: typeof alice) {
+  await page.goto(`${server.url}/register/personal`);
+  await signUpAsPerson(page, who);
+}
+
+describe('two newcomers move money in the browser', { timeout: 120_000 }, () => {
+  it('the recipient signs up and keeps the wallet open', async () => {
+    await signUp(recipient, bob);
+    await recipient.goto(`${server.url}/wallet`);
+    await recipient.getByText('Live', { exact: true }).waitFor();
+    expect(await recipient.getByTestId('balance-total').textContent()).toBe('0.00 PKS');
+    await checkScreen(recipient, '20-recipient-wallet-empty');
+  });
+
+  it('the sender signs up, adds the sandbox card and buys coins with it', async () => {
+    await signUp(sender, alice);
+    await sender.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Payment Methods' }).click();
+    await sender.getByText('You have 0 Payment Methods.').waitFor();
+    await checkScreen(sender, '21-payment-methods-empty');
+
+    await sender.getByRole('button', { name: 'Add Payment Method' }).click();
+    await sender.getByRole('button', { name: 'Credit Card' }).click();
+    const modal = sender.getByRole('dialog', { name: 'Add Credit Card' });
+    await modal.getByLabel('First Name').fill('Alice');
+    await modal.getByLabel('Last Name').fill('Martin');
+    await modal.getByLabel('Address', { exact: true }).fill('100 Rideau St');
+    await modal.getByLabel('City').fill('Ottawa');
+    await modal.getByLabel('Country').selectOption('CA');
+    await modal.getByLabel('Province').selectOption('ON');
+    await modal.getByLabel('Postal/Zip Code').fill('K1N 5X8');
+    await modal.getByLabel('Cardholder Name').fill('Alice Martin');
+    const card = sender.frameLocator('iframe[title="Card details"]');
+    await card.getByLabel('Card Number').fill('4242 4242 4242 4242');
+    await card.getByLabel('Expiry Month').selectOption('08');
+    await card.getByLabel('Expiry Year').selectOption(String(new Date().getUTCFullYear() + 2));
+    await card.getByLabel('CVV').fill('123');
+    await card.getByRole('button', { name: 'Use this card' }).click();
+    await modal.getByText(/Card ready: VISA/).waitFor();
+    await checkScreen(sender, '22-add-credit-card');
+    await modal.getByRole('button', { name: 'Save Card' }).click();
+    await sender.getByText('You have 1 Payment Methods.').waitFor();
+
+    await sender.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Fund Wallet' }).click();
+    const fund = sender.getByRole('dialog', { name: 'Add Fund' });
+    await fund.getByLabel('Amount').fill('10');
+    await fund.getByLabel('Payment Method').selectOption({ label: 'VISA ************4242' });
+    await checkScreen(sender, '23-add-fund');
+    await fund.getByRole('button', { name: 'Confirm Deposit' }).click();
+    await sender.getByRole('dialog', { name: 'Success' }).getByText('Fund deposit successfully').waitFor();
+    await checkScreen(sender, '24-add-fund-success');
+
+    await sender.goto(`${server.url}/`);
+    await expect.poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 }).not.toBe('0.00 PKS');
+    await checkScreen(sender, '25-sender-dashboard');
+  });
+
+  it('the sender adds the recipient as a contact', async () => {
+    await sender.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Contacts' }).click();
+    await sender.getByText('You have 0 Contacts').waitFor();
+    await checkScreen(sender, '26-contacts-empty');
+    await sender.getByRole('button', { name: 'Invite A New Contact' }).click();
+    const form = sender.getByRole('dialog', { name: 'Add New Contact' });
+    await form.getByLabel('First Name').fill('Bob');
+    await form.getByLabel('Last Name').fill('Gagnon');
+    await form.getByLabel('Phone Number', { exact: true }).fill('6135550199');
+    await form.getByLabel('Email', { exact: true }).fill(bob.email);
+    await form.getByLabel('Confirm Email').fill(bob.email);
+    await form.getByLabel('Address Line 1').fill('200 Elgin Street');
+    await form.getByLabel('Country').selectOption('CA');
+    await form.getByLabel('Province/State').fill('ON');
+    await form.getByLabel('City').fill('Ottawa');
+    await form.getByLabel('Postal/Zip Code').fill('K2P 1L5');
+    await checkScreen(sender, '27-add-contact');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await sender.getByRole('button', { name: /Bob Gagnon/ }).waitFor();
+    await checkScreen(sender, '28-contacts');
+  });
+
+  it("sends coins to the contact, once, and the recipient's open wallet shows them without a reload", async () => {
+    await sender.getByRole('button', { name: /Bob Gagnon/ }).click();
+    await sender.getByRole('dialog', { name: 'Bob Gagnon' }).getByRole('button', { name: 'Send A Money Transfer' }).click();
+    const amount = sender.getByRole('dialog', { name: 'Send A Money Transfer' });
+    await amount.getByLabel('Amount').fill('5');
+        await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
+    const confirmation = sender.getByRole('dialog', { name: 'Confirm Transfer' });
+    await confirmation.getByText('$0.00').waitFor();
+    await checkScreen(sender, '29-transfer-confirmation');
+    // A double click is one transfer: one Idempotency-Key per attempt.
+    await confirmation.getByRole('button', { name: 'Complete Transfer' }).dblclick();
+    await sender.getByRole('dialog', { name: 'Transfer Completed' }).waitFor();
+    await checkScreen(sender, '30-transfer-completed');
+
+    await expect.poll(() => recipient.getByTestId('balance-total').textContent(), { timeout: 5_000 }).toBe('5.00 PKS');
+    expect(await recipient.getByTestId('balance-hold').textContent()).toBe('5.00 PKS');
+    await checkScreen(recipient, '31-recipient-wallet-live');
+
+    const { rows } = await sql<{ transfers: string }>`
+      SELECT count(*) AS transfers FROM ledger_transactions t JOIN users u ON t.payee_owner_id = 'user-' || u.user_id WHERE u.username = ${bob.username}
+    `.execute(server.database.db);
+    expect(Number(rows[0]?.transfers)).toBe(1);
+  });
+});
