@@ -3,6 +3,7 @@ import { successEnvelope } from './envelope.ts';
 
 /** The currencies of the ledger (spec §9): USD and CAD in cents, CON in hundredths of a coin, IMP whole. */
 export const currencyCode = z.enum(['USD', 'CAD', 'CON', 'IMP']);
+export type CurrencyCode = z.infer<typeof currencyCode>;
 
 /** A transaction's address (spec §3, "Transaction address"). */
 export const transactionAddress = z.object({
