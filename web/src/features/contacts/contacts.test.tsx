@@ -53,6 +53,18 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     expect(screen.getByRole('button', { name: 'Invite A New Contact' })).toBeTruthy();
   });
 
+  it('a list that fails to load says why and offers Try Again', async () => {
+    const answers: Answer[] = [refused(503, [{ code: 50300, message: 'Service Unavailable' }])];
+    const api = contactsApi(() => answers.shift() ?? ok({ contacts: [contact()], total: 1 }));
+    const { user } = renderApp('/contacts');
+    const problem = await screen.findByRole('alert');
+    expect(within(problem).getByText('Please fix the following:')).toBeTruthy();
+    expect(within(problem).getByText('Service unavailable')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('button', { name: 'Marie Gagnon' })).toBeTruthy();
+    expect(api.sent('GET', '/api/user/contact-list')).toHaveLength(2);
+  });
+
   it("shows each contact's card (name, phone, e-mail, address, city, province, country) and hides the user's own entry", async () => {
     contactsApi(() => [contact(), contact({ contact_id: 2, guser_id: me.guser_id, user_id: me.user_id, name_first: 'Anne', name_last: 'Tremblay', email: me.email })]);
     renderApp('/contacts');
