@@ -8,7 +8,7 @@ import { countryChoices, DEFAULT_DIALLING_CODE } from '../../ui/geo.ts';
 import { createContact, updateContact } from './contacts-api.ts';
 
 /** The phone travels as dialling code plus 10 digits; on edit the last 10 digits are the number and the rest the region (spec §5, variant A). */
-export function splitPhone(phone: string): { phone_region: string; phone: string } {
+function splitPhone(phone: string): { phone_region: string; phone: string } {
   return { phone_region: phone.slice(0, -10) || DEFAULT_DIALLING_CODE, phone: phone.slice(-10) };
 }
 

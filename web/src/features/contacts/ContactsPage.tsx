@@ -22,7 +22,7 @@ type Open =
 const fullName = (contact: Contact) => `${contact.name_first} ${contact.name_last}`;
 
 /** Where Send A Money Transfer goes: the contact's user by global id and id (spec §2 /transfer-fund). */
-export function transferLink(contact: Contact): string {
+function transferLink(contact: Contact): string {
   const query = new URLSearchParams();
   if (contact.guser_id !== null) query.set('gid', contact.guser_id);
   if (contact.user_id !== null) query.set('uid', String(contact.user_id));

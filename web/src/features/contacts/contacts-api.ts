@@ -15,7 +15,7 @@ export const deleteContact = async (contactId: number) => {
   await callApi('/user/contact-delete', contactDeletedResponse, { body: { contact_id: contactId } });
 };
 
-export type ContactList = { status: 'loading' } | { status: 'ready'; contacts: Contact[] } | { status: 'failed'; errors: readonly string[] };
+type ContactList = { status: 'loading' } | { status: 'ready'; contacts: Contact[] } | { status: 'failed'; errors: readonly string[] };
 
 /** The signed-in user's contacts, loaded on mount; `reload` after a save or a delete (spec §4 Contact modal: "the list reloads"). */
 export function useContacts() {

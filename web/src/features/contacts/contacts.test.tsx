@@ -14,7 +14,7 @@ function contact(overrides: Partial<Contact> = {}): Contact {
   };
 }
 
-function contactsApi(list: () => Contact[] | Promise<Answer>, handlers: Record<string, Handler> = {}) {
+function contactsApi(list: () => Contact[] | Answer | Promise<Answer>, handlers: Record<string, Handler> = {}) {
   return fakeApi({
     'GET /api/session': () => ok({ user: me, csrfToken: 'csrf-signed-in' }),
     'GET /api/user/contact-list': async () => {
