@@ -38,7 +38,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await signUp(recipient, bob);
     await recipient.goto(`${server.url}/wallet`);
     await recipient.getByText('Live', { exact: true }).waitFor();
-    expect(await recipient.getByTestId('balance-total').textContent()).toBe('0.00 PKS');
+    expect(await recipient.getByTestId('balance-total').textContent()).toBe('0.00 Coins');
     await checkScreen(recipient, '20-recipient-wallet-empty');
   });
 
@@ -80,7 +80,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await checkScreen(sender, '24-add-fund-success');
 
     await sender.goto(`${server.url}/`);
-    await expect.poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 }).not.toBe('0.00 PKS');
+    await expect.poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 }).not.toBe('0.00 Coins');
     await checkScreen(sender, '25-sender-dashboard');
   });
 
@@ -120,8 +120,8 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await sender.getByRole('dialog', { name: 'Transfer Completed' }).waitFor();
     await checkScreen(sender, '30-transfer-completed');
 
-    await expect.poll(() => recipient.getByTestId('balance-total').textContent(), { timeout: 5_000 }).toBe('5.00 PKS');
-    expect(await recipient.getByTestId('balance-hold').textContent()).toBe('5.00 PKS');
+    await expect.poll(() => recipient.getByTestId('balance-total').textContent(), { timeout: 5_000 }).toBe('5.00 Coins');
+    expect(await recipient.getByTestId('balance-hold').textContent()).toBe('5.00 Coins');
     await checkScreen(recipient, '31-recipient-wallet-live');
 
     const { rows } = await sql<{ transfers: string }>`

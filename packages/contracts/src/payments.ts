@@ -15,6 +15,9 @@ import { currencyCode, type Currency } from './transactions.ts';
 export const TRANSFER_MAX_UNITS = 500;
 export const transferLimitMinor: Readonly<Record<Currency, number>> = { USD: 500_00, CAD: 500_00, CON: 500_00, IMP: 500 };
 
+/** Minor units in one unit of each currency (platform §4): cents, hundredths of a coin, whole impressions. */
+export const minorUnitsPerUnit: Readonly<Record<Currency, number>> = { USD: 100, CAD: 100, CON: 100, IMP: 1 };
+
 /** A whole, positive number of minor units; the upper limit depends on the currency, so the object checks it. */
 export function minorAmount(label = 'amount') {
   return z
@@ -83,6 +86,47 @@ export const sendFundRequest = withinTransferLimit(
 );
 
 export type SendFundRequest = z.infer<typeof sendFundRequest>;
+
+/** Transfer fund amount as typed (spec §5): 1 to 10 characters. */
+export const TRANSFER_AMOUNT_MAX_CHARS = 10;
+
+/** "12.5" in `currency` as minor units (1250), in whole-number arithmetic; null when it has more decimals than the currency. */
+export function typedToMinor(typed: string, currency: Currency): number | null {
+  const [whole = '', fraction = ''] = typed.split('.');
+  const perUnit = minorUnitsPerUnit[currency];
+  const places = String(perUnit).length - 1;
+  if (fraction.length > places) return null;
+  return Number(whole || '0') * perUnit + Number(fraction.padEnd(places, '0') || '0');
+}
+
+const typedAmount = z
+  .string({ error: (issue) => (issue.input === undefined ? amountMessages.missing() : amountMessages.invalid()) })
+  .trim()
+  .min(1, amountMessages.missing())
+  .max(TRANSFER_AMOUNT_MAX_CHARS, amountMessages.atMost(TRANSFER_AMOUNT_MAX_CHARS))
+  .regex(/^(\d+(\.\d*)?|\.\d+)$/, amountMessages.invalid())
+  .refine((value) => Number(value) > 0, amountMessages.below(0))
+  .refine((value) => Number(value) <= TRANSFER_MAX_UNITS, amountMessages.above(TRANSFER_MAX_UNITS));
+
+/**
+ * The Transfer fund page's amount modal (spec §5 "Transfer fund amount"):
+ * the amount typed in units of the chosen currency, above 0 and up to 500,
+ * with no more decimals than the currency has. Its output is what
+ * send-fund takes: minor units and the currency. The words are those
+ * sendFundRequest answers with, so a refusal reads the same either side.
+ */
+export const transferAmountForm = z
+  .object({ amount: typedAmount, currency: z.enum(currencyCode.options, { error: say.select('Currency') }) }, invalidArguments)
+  .transform(({ amount, currency }, context) => {
+    const minor = typedToMinor(amount, currency);
+    if (minor === null) {
+      context.addIssue({ code: 'custom', path: ['amount'], message: amountMessages.invalid() });
+      return z.NEVER;
+    }
+    return { amount: minor, currency };
+  });
+
+export type TransferAmount = z.output<typeof transferAmountForm>;
 
 /** The message the Transfer fund page shows when the recipient lookup finds nobody. */
 export const userNotFoundMessage = errorCatalogue[errorCodes.recipientNotFound];

@@ -42,4 +42,17 @@ export const recipient = z.object({
 
 export const userListResponse = successEnvelope({ users: z.array(recipient) });
 
+/**
+ * GET /api/user/recipient-lookup?guser_id=: the Transfer fund page's
+ * recipient (spec §7 user/lookupUserById), by the global id its link or QR
+ * code carries. A global id is a random UUID, so a lookup by it cannot be
+ * used to walk the user list.
+ */
+export const recipientLookupQuery = z.object(
+  { guser_id: z.uuid({ error: (issue) => (issue.input === undefined ? say.enter('Recipient') : say.valid('Recipient')) }) },
+  { error: errorCatalogue[errorCodes.invalidArguments] },
+);
+
+export const recipientResponse = successEnvelope({ user: recipient });
+
 export type Recipient = z.infer<typeof recipient>;

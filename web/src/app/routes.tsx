@@ -17,6 +17,8 @@ const BusinessSignUp = lazy(() => import('../features/registration/BusinessSignU
 const ForgotPassword = lazy(() => import('../features/recovery/ForgotPassword.tsx'));
 const WalletPage = lazy(() => import('../features/wallet/WalletPage.tsx'));
 const NotFound = lazy(() => import('../features/shell/NotFound.tsx'));
+const ContactsPage = lazy(() => import('../features/contacts/ContactsPage.tsx'));
+const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -65,14 +67,14 @@ export const routes: RouteObject[] = [
               { path: '/profile/personal', element: <ComingSoon screen="personal_profile" /> },
               { path: '/agreement', element: <ComingSoon screen="agreement" /> },
               { path: '/webhook', element: <ComingSoon screen="webhook" /> },
-              { path: '/contacts', element: <ComingSoon screen="contacts" /> },
+              { path: '/contacts', element: screen(<ContactsPage />) },
               { path: '/scan-qr-code', element: <ComingSoon screen="scan_qr_code" /> },
               // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
               { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },
               { path: '/payment-method-list', element: <ComingSoon screen="payment_method_list" /> },
               { path: '/setting', element: <ComingSoon screen="setting" /> },
-              { path: '/transfer-fund', element: <ComingSoon screen="transfer_fund" /> },
+              { path: '/transfer-fund', element: screen(<TransferFund />) },
             ],
           },
         ],

@@ -1,21 +1,26 @@
-import type { Currency } from '@peeks/contracts';
+import { minorUnitsPerUnit, type Currency } from '@peeks/contracts';
 import { i18n } from '../i18n/i18n.ts';
 
-/** Digits after the point of each currency's minor unit (platform §4): cents, hundredths of a coin, whole impressions. */
-const FRACTION_DIGITS: Readonly<Record<Currency, number>> = { USD: 2, CAD: 2, CON: 2, IMP: 0 };
-
-/** The unit written after an amount; cash is written the locale's way, with its currency sign. */
-const UNIT: Readonly<Partial<Record<Currency, string>>> = { CON: 'PKS', IMP: 'IMP' };
+const decimalPlaces = (currency: Currency) => String(minorUnitsPerUnit[currency]).length - 1;
 
 /**
- * An amount in minor units as the user reads it, in their language:
- * "$12.34" / "CA$5.00" for cash, "1,250.00 PKS" for coins. The arithmetic
- * stays in integers; only the shown text has a decimal point.
+ * An amount in minor units as people read it, in the user's language: cash
+ * with its sign and code ("$12.50 USD", so a fee reads "$0.00" as spec §9
+ * shows it), coins and impressions with their name ("1,250.50 Coins"). The
+ * arithmetic stays in integers; only the shown text has a decimal point.
  */
-export function formatMoney(minorUnits: number, currency: Currency, language = i18n.language): string {
-  const digits = FRACTION_DIGITS[currency];
-  const major = minorUnits / 10 ** digits;
-  const unit = UNIT[currency];
-  if (unit === undefined) return new Intl.NumberFormat(language, { style: 'currency', currency, minimumFractionDigits: digits }).format(major);
-  return `${new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(major)} ${unit}`;
+export function formatMoney(minor: number, currency: Currency): string {
+  const places = decimalPlaces(currency);
+  const units = minor / minorUnitsPerUnit[currency];
+  if (currency === 'USD' || currency === 'CAD') {
+    return `${new Intl.NumberFormat(i18n.language, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(units)} ${currency}`;
+  }
+  return `${new Intl.NumberFormat(i18n.language, { minimumFractionDigits: places, maximumFractionDigits: places }).format(units)} ${i18n.t(`currencies.${currency}`)}`;
+}
+
+/** The typed form of an amount in minor units ("12.50" for 1250 cents), as an amount field is filled from a link's `amt`. */
+export function minorToTyped(minor: number, currency: Currency): string {
+  const perUnit = minorUnitsPerUnit[currency];
+  if (perUnit === 1) return String(minor);
+  return `${String(Math.trunc(minor / perUnit))}.${String(minor % perUnit).padStart(decimalPlaces(currency), '0')}`;
 }

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 
-/** Shown while a screen's code or the session loads. */
-export function PageLoader() {
+/** Shown while a screen's code or the session loads, or what `label` names (a list, a lookup). */
+export function PageLoader({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (
     <div className="page-loader" role="status" aria-live="polite">
       <span className="spinner" aria-hidden="true" />
-      <span className="visually-hidden">{t('app.loading')}</span>
+      <span className="visually-hidden">{label ?? t('app.loading')}</span>
     </div>
   );
 }

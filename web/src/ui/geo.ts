@@ -9,10 +9,18 @@ const COUNTRY_CODES = (
   'TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
 ).split(' ');
 
+/** A country's name in the user's language ('Canada' for CA); the code itself when Intl does not know it. */
+export function countryName(code: string, language: string): string {
+  try {
+    return new Intl.DisplayNames([language, 'en'], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
 /** Canada and the United States first (the product's two markets), then the rest by name. */
 export function countryChoices(language: string): Choice[] {
-  const names = new Intl.DisplayNames([language, 'en'], { type: 'region' });
-  const choice = (code: string): Choice => ({ value: code, label: names.of(code) ?? code });
+  const choice = (code: string): Choice => ({ value: code, label: countryName(code, language) });
   const rest = COUNTRY_CODES.filter((code) => code !== 'CA' && code !== 'US')
     .map(choice)
     .sort((a, b) => a.label.localeCompare(b.label, language));

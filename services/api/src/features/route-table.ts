@@ -163,6 +163,7 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/user/merchant-lookup': row('signed-in', (owner) => query({ id: owner.merchantId }), { ...ownRecord, owner: 'business' }),
   'POST /api/merchant/switch-merchant': row('signed-in', (owner) => body({ merchant_id: owner.merchantId }), { ...ownRecord, owner: 'business' }),
   'GET /api/user/user-list': row('signed-in', () => query({ search: 'user' })),
+  'GET /api/user/recipient-lookup': row('signed-in', async (_owner, subject) => query({ guser_id: (await signedUp(subject, 'personal')).user.guser_id })),
 
   'POST /api/user/change-password': row('signed-in', (owner) => body({ id: owner.user.user_id, old_password: password, new_password: newPassword, new_password_repeat: newPassword }), ownRecord),
   'POST /api/user/update-user': row(

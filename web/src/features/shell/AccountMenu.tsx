@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { session } from '../session/session-store.ts';
-import { Avatar } from './Avatar.tsx';
+import { Avatar } from '../../ui/Avatar.tsx';
 
 /** The top bar's avatar menu (spec §2 Navigation): username and e-mail, then Wallet, Profile, Agreement, Webhook, Sign Out. */
 export function AccountMenu() {

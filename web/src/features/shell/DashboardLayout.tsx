@@ -4,7 +4,7 @@ import { NavLink, Outlet } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { isMerchant, session } from '../session/session-store.ts';
 import { connectLive, forgetWallet, loadBalance } from '../wallet/wallet-store.ts';
-import { Avatar } from './Avatar.tsx';
+import { Avatar } from '../../ui/Avatar.tsx';
 import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
 
 /** Support and the merchant entries are placeholders in the spec (§2): shown, marked as not available. */

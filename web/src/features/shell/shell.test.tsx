@@ -24,9 +24,9 @@ function merchantInfo() {
 /** Spec §2 route table: screens not built yet show the dashboard layout and say so. */
 const COMING_SOON = [
   ['/add-fund', 'Fund Wallet'], ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
-  ['/agreement', 'Agreements'], ['/webhook', 'Webhooks'], ['/contacts', 'Contacts'], ['/scan-qr-code', 'Scan QR code'],
+  ['/agreement', 'Agreements'], ['/webhook', 'Webhooks'], ['/scan-qr-code', 'Scan QR code'],
   ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'], ['/payment-method-list', 'Payment Methods'],
-  ['/setting', 'Settings'], ['/transfer-fund?gid=x&uid=1&amt=5&cur=USD', 'Transfer fund'],
+  ['/setting', 'Settings'],
 ] as const;
 
 describe('the shell (spec §2 Navigation)', () => {

@@ -2,7 +2,7 @@ import type { Balance, SessionUser } from '@peeks/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { formatMoney } from '../../lib/money.ts';
-import { Avatar } from '../shell/Avatar.tsx';
+import { Avatar } from '../../ui/Avatar.tsx';
 
 /** Where each button of the wallet card goes (spec §4, the variant with the user's card). */
 const CARD_LINKS = [

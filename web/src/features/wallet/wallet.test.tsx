@@ -31,17 +31,17 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     signedInWith(balanceOf({ balance: 125_050, available: 120_000, withdrawable: 100_000 }, { currency: 'CAD', balance: 4_200 }));
     renderApp('/wallet');
     expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeTruthy();
-    expect(screen.getByTestId('balance-available').textContent).toBe('1,200.00 PKS');
-    expect(screen.getByTestId('balance-hold').textContent).toBe('200.00 PKS');
-    expect(screen.getByTestId('balance-total').textContent).toBe('1,250.50 PKS');
+    expect(screen.getByTestId('balance-available').textContent).toBe('1,200.00 Coins');
+    expect(screen.getByTestId('balance-hold').textContent).toBe('200.00 Coins');
+    expect(screen.getByTestId('balance-total').textContent).toBe('1,250.50 Coins');
 
     const table = screen.getByRole('table', { name: 'Balances by currency' });
     const headers = within(table).getAllByRole('columnheader').map((cell) => cell.firstChild?.textContent);
     expect(headers).toEqual(['Currency', 'Balance', 'Holds ⓘ', 'Available']);
     const rows = within(table).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
     expect(rows).toEqual([
-      ['Coin', '1,250.50 PKS', '200.00 PKS', '1,200.00 PKS'],
-      ['Cash (CAD)', 'CA$42.00', 'CA$0.00', 'CA$42.00'],
+      ['Coin', '1,250.50 Coins', '200.00 Coins', '1,200.00 Coins'],
+      ['Cash (CAD)', '$42.00 CAD', '$0.00 CAD', '$42.00 CAD'],
     ]);
     const help = 'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.';
     expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
@@ -77,12 +77,12 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
   it('the coin balance opens the Coin Breakdown, 50 serials a page, and Escape closes it', async () => {
     const api = signedInWith(balanceOf({ balance: 12_000, available: 12_000, withdrawable: 12_000 }), 120);
     const { user } = renderApp('/wallet');
-    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 120.00 PKS' }));
+    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 120.00 Coins' }));
     const dialog = await screen.findByRole('dialog', { name: 'Coin Breakdown' });
     expect(await within(dialog).findByText('C-0000')).toBeTruthy();
     expect(within(dialog).getAllByRole('row')).toHaveLength(51);
     expect(within(dialog).getByText(/^Total processed coins as of .+: 120$/)).toBeTruthy();
-    expect(within(dialog).getByText('Total balance: 120.00 PKS')).toBeTruthy();
+    expect(within(dialog).getByText('Total balance: 120.00 Coins')).toBeTruthy();
 
     await user.click(within(dialog).getByRole('button', { name: 'Page 3' }));
     expect(await within(dialog).findByText('C-0100')).toBeTruthy();
@@ -98,7 +98,7 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
   it("an empty coin wallet's breakdown says 'No coin breakdowns'", async () => {
     signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
     const { user } = renderApp('/wallet');
-    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 0.00 PKS' }));
+    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 0.00 Coins' }));
     expect(await within(screen.getByRole('dialog')).findByText('No coin breakdowns')).toBeTruthy();
   });
 
@@ -106,12 +106,12 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     signedInWith(balanceOf({ balance: 1_000, available: 1_000, withdrawable: 1_000 }));
     renderApp('/wallet');
     await screen.findByText('Live');
-    expect(screen.getByTestId('balance-total').textContent).toBe('10.00 PKS');
+    expect(screen.getByTestId('balance-total').textContent).toBe('10.00 Coins');
     FakeLiveSocket.push({ type: 'balance', balance: balanceOf({ balance: 3_500, available: 3_500, withdrawable: 1_000 }) });
     await waitFor(() => {
-      expect(screen.getByTestId('balance-total').textContent).toBe('35.00 PKS');
+      expect(screen.getByTestId('balance-total').textContent).toBe('35.00 Coins');
     });
-    expect(screen.getByTestId('balance-hold').textContent).toBe('25.00 PKS');
+    expect(screen.getByTestId('balance-hold').textContent).toBe('25.00 Coins');
   });
 
   it('a balance that cannot be loaded says so and offers to try again', async () => {

@@ -14,16 +14,26 @@ export const startsWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (char
 export async function findRecipients(db: Kysely<Database>, searcherId: number, search: string): Promise<Recipient[]> {
   const byEmail = search.includes('@');
   const needle = search.toLowerCase();
-  const rows = await db
-    .selectFrom('users')
-    .select(['user_id', 'guser_id', 'username', 'fullname', 'avatar', 'city', 'country'])
-    .where('user_id', '!=', searcherId)
-    .where('is_banned', '=', false)
-    .where('account_status', '=', 'active')
+  const rows = await recipients(db, searcherId)
     .where((eb) => (byEmail ? eb(eb.fn('lower', ['email']), '=', needle) : eb(eb.fn('lower', ['username']), 'like', startsWith(needle))))
     .orderBy((eb) => eb.fn('lower', ['username']))
     .limit(USER_LIST_LIMIT)
     .execute();
   // The e-mail goes back only as the searcher typed it: they knew it already.
   return rows.map((row) => ({ ...row, ...(byEmail ? { email: search } : {}) }));
+}
+
+/** The recipient with global id `guserId`, unless it is the searcher or cannot receive; what the Transfer fund page shows. */
+export async function findRecipient(db: Kysely<Database>, searcherId: number, guserId: string): Promise<Recipient | undefined> {
+  return recipients(db, searcherId).where('guser_id', '=', guserId).executeTakeFirst();
+}
+
+/** Users who can be paid by `searcherId`, with the public fields a recipient card shows. */
+function recipients(db: Kysely<Database>, searcherId: number) {
+  return db
+    .selectFrom('users')
+    .select(['user_id', 'guser_id', 'username', 'fullname', 'avatar', 'city', 'country'])
+    .where('user_id', '!=', searcherId)
+    .where('is_banned', '=', false)
+    .where('account_status', '=', 'active');
 }

@@ -1,4 +1,4 @@
-import { signedInResponse, userListResponse } from '@peeks/contracts';
+import { recipientResponse, signedInResponse, userListResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
 import { personalSignUp } from '../accounts/fixtures.ts';
@@ -82,5 +82,34 @@ describe('GET /api/user/user-list', () => {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ errors: [{ code: 40100 }] });
     }
+  });
+});
+
+describe('GET /api/user/recipient-lookup', () => {
+  const lookup = async (browser: TestBrowser, guserId: string) => {
+    const response = await browser.get(`/api/user/recipient-lookup?guser_id=${encodeURIComponent(guserId)}`);
+    return { statusCode: response.statusCode, body: response.json<unknown>() };
+  };
+
+  it('finds a user by global id with only the recipient fields', async () => {
+    const { user } = await register(`payee_${tag}`);
+    const { statusCode, body } = await lookup(searcher, user.guser_id);
+    expect(statusCode).toBe(200);
+    expect(recipientResponse.parse(body).user).toEqual({ user_id: user.user_id, guser_id: user.guser_id, username: user.username, fullname: null, avatar: null, city: null, country: 'CA' });
+    expect(JSON.stringify(body)).not.toContain('@example.com');
+  });
+
+  it("answers 'User not found' for nobody, for oneself and for a disabled account", async () => {
+    const { user: self, browser: selfBrowser } = await register(`selfish_${tag}`);
+    const { user: disabled } = await register(`gone_${tag}`);
+    await subject.database.db.updateTable('users').set({ account_status: 'disabled' }).where('user_id', '=', disabled.user_id).execute();
+    for (const guserId of ['6f1c1f52-1b1c-4a52-9d0c-000000000000', disabled.guser_id]) {
+      expect(await lookup(searcher, guserId)).toMatchObject({ statusCode: 404, body: { errors: [{ code: 40440, field: 'guser_id', message: 'User not found' }] } });
+    }
+    expect((await lookup(selfBrowser, self.guser_id)).statusCode).toBe(404);
+  });
+
+  it('refuses a global id that is not a UUID', async () => {
+    expect(await lookup(searcher, 'not-an-id')).toMatchObject({ statusCode: 400, body: { errors: [{ field: 'guser_id', message: 'Please enter valid Recipient' }] } });
   });
 });

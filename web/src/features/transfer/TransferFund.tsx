@@ -1,0 +1,265 @@
+import { currencyCode, transferAmountForm, type Currency, type Recipient, type TransferAmount } from '@peeks/contracts';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { ApiError } from '../../lib/api.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { ServerErrors } from '../../ui/feedback.tsx';
+import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { countryName } from '../../ui/geo.ts';
+import { PageLoader } from '../../ui/PageLoader.tsx';
+import { Avatar } from '../../ui/Avatar.tsx';
+import { loadBalance } from '../wallet/wallet-store.ts';
+import { formatMoney, minorToTyped } from '../../lib/money.ts';
+import { sendFund, useRecipient } from './transfer-api.ts';
+
+/** The fee of a transfer: none today, shown as $0.00 (spec §2, §9). */
+const TRANSFER_FEE = 0;
+/** Send-fund's own default (spec §7); the page's `cur` names another. */
+const DEFAULT_CURRENCY: Currency = 'CON';
+/** The currencies a person sends; impressions are not money people pass on. */
+const SENDABLE: readonly Currency[] = ['CON', 'USD', 'CAD'];
+
+/** One press of Complete Transfer and its retries: the same key each time, so the server moves the money once. */
+interface Attempt {
+  transfer: TransferAmount;
+  idempotencyKey: string;
+}
+
+/** What the amount field and the currency select hold. */
+interface Typed {
+  amount: string;
+  currency: Currency;
+}
+
+/** The process modal's states (spec §4 Funds). */
+type Process = { stage: 'sending'; attempt: Attempt } | { stage: 'completed'; attempt: Attempt } | { stage: 'failed'; attempt: Attempt; errors: readonly string[] };
+
+type Stage = { stage: 'amount'; typed: Typed } | { stage: 'confirm'; attempt: Attempt } | Process;
+
+/** The page's `amt` (minor units, as a QR payload carries it) and `cur`, as the amount form's first values. */
+function typedFromQuery(amt: string | null, cur: string | null): { fixedCurrency: Currency | null; typed: Typed } {
+  const currency = currencyCode.safeParse(cur);
+  const fixed = currency.success ? currency.data : null;
+  const amount = amt !== null && /^\d{1,9}$/.test(amt) ? minorToTyped(Number(amt), fixed ?? DEFAULT_CURRENCY) : '';
+  return { fixedCurrency: fixed, typed: { amount, currency: fixed ?? DEFAULT_CURRENCY } };
+}
+
+/**
+ * /transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds): the
+ * recipient is looked up ('User not found' if that fails), then the amount
+ * modal, the confirmation (Recipient, Amount, Fee, Total) and the process
+ * modal (Processing, Transfer Completed, Transfer Failed). Each confirmation
+ * is one attempt with one Idempotency-Key: a double click sends once, and
+ * Retry Transaction sends the same attempt again under the same key.
+ */
+export default function TransferFund() {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  const lookup = useRecipient(params.get('gid'), params.get('uid'));
+  const [first] = useState(() => typedFromQuery(params.get('amt'), params.get('cur')));
+  const [stage, setStage] = useState<Stage>({ stage: 'amount', typed: first.typed });
+  const sending = useRef(false);
+
+  const leave = () => {
+    // Go Back: where the user came from (Contacts, a scanned code), or the dashboard when the page was opened directly.
+    if (location.key === 'default') void navigate('/');
+    else void navigate(-1);
+  };
+
+  const send = async (recipient: Recipient, attempt: Attempt) => {
+    if (sending.current) return;
+    sending.current = true;
+    setStage({ stage: 'sending', attempt });
+    try {
+      await sendFund({ guser_id: recipient.guser_id, ...attempt.transfer }, attempt.idempotencyKey);
+      setStage({ stage: 'completed', attempt });
+      void loadBalance();
+    } catch (error) {
+      setStage({ stage: 'failed', attempt, errors: error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')] });
+    } finally {
+      sending.current = false;
+    }
+  };
+
+  return (
+    <section className="panel narrow" aria-labelledby={titleId}>
+      <h1 id={titleId}>{t('screens.transfer_fund')}</h1>
+      {lookup.status === 'loading' && <PageLoader label={t('transfer.looking_up')} />}
+      {lookup.status === 'missing' && (
+        <Dialog title={t('transfer.user_not_found')} footer={<Link to="/" className="button primary">{t('transfer.go_back')}</Link>}>
+          <p>{t('transfer.user_not_found')}</p>
+        </Dialog>
+      )}
+      {lookup.status === 'found' && (
+        <>
+          {stage.stage === 'amount' && (
+            <AmountDialog
+              recipient={lookup.recipient}
+              typed={stage.typed}
+              fixedCurrency={first.fixedCurrency}
+              onBack={leave}
+              onNext={(transfer) => { setStage({ stage: 'confirm', attempt: { transfer, idempotencyKey: crypto.randomUUID() } }); }}
+            />
+          )}
+          {stage.stage === 'confirm' && (
+            <ConfirmDialog
+              recipient={lookup.recipient}
+              transfer={stage.attempt.transfer}
+              onBack={() => { setStage({ stage: 'amount', typed: { amount: minorToTyped(stage.attempt.transfer.amount, stage.attempt.transfer.currency), currency: stage.attempt.transfer.currency } }); }}
+              onComplete={() => void send(lookup.recipient, stage.attempt)}
+            />
+          )}
+          {(stage.stage === 'sending' || stage.stage === 'completed' || stage.stage === 'failed') && (
+            <ProcessDialog
+              recipient={lookup.recipient}
+              stage={stage}
+              onClose={() => void navigate('/')}
+              onRetry={() => void send(lookup.recipient, stage.attempt)}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+const recipientName = (recipient: Recipient) => recipient.fullname ?? recipient.username;
+
+function RecipientCard({ recipient }: { recipient: Recipient }) {
+  const { i18n } = useTranslation();
+  const place = [recipient.city, countryName(recipient.country, i18n.language)].filter(Boolean).join(', ');
+  return (
+    <div className="recipient-card">
+      <Avatar user={{ avatar: recipient.avatar, username: recipientName(recipient) }} size={48} />
+      <div>
+        <strong>{recipientName(recipient)}</strong>
+        <span>{place}</span>
+      </div>
+    </div>
+  );
+}
+
+function AmountDialog({
+  recipient,
+  typed,
+  fixedCurrency,
+  onBack,
+  onNext,
+}: {
+  recipient: Recipient;
+  typed: Typed;
+  fixedCurrency: Currency | null;
+  onBack: () => void;
+  onNext: (transfer: TransferAmount) => void;
+}) {
+  const { t } = useTranslation();
+  const spec = useSpecForm(transferAmountForm, typed);
+  const choices = SENDABLE.map((code) => ({ value: code, label: t(`currencies.${code}`) }));
+  return (
+    <Dialog title={t('transfer.amount_title')} onClose={onBack}>
+      <RecipientCard recipient={recipient} />
+      <Form spec={spec} onSubmit={(transfer) => { onNext(transfer); return Promise.resolve(); }}>
+        <TextField
+          name="amount"
+          label={fixedCurrency ? `${t('transfer.amount')} (${t(`currencies.${fixedCurrency}`)})` : t('transfer.amount')}
+          inputMode="decimal"
+          autoComplete="off"
+        />
+        {!fixedCurrency && <SelectField name="currency" label={t('transfer.currency')} placeholder={t('transfer.choose_currency')} choices={choices} />}
+        <p className="notice">{t('transfer.notice')}</p>
+        <div className="buttons">
+          <button type="button" className="button" onClick={onBack}>
+            {t('transfer.go_back')}
+          </button>
+          <SubmitButton>{t('transfer.send')}</SubmitButton>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}
+
+function ConfirmDialog({ recipient, transfer, onBack, onComplete }: { recipient: Recipient; transfer: TransferAmount; onBack: () => void; onComplete: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog
+      title={t('transfer.confirm_title')}
+      onClose={onBack}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onBack}>
+            {t('transfer.go_back')}
+          </button>
+          <button type="button" className="button primary" onClick={onComplete}>
+            {t('transfer.complete')}
+          </button>
+        </>
+      }
+    >
+      <dl className="summary">
+        <dt>{t('transfer.recipient')}</dt>
+        <dd>{recipientName(recipient)}</dd>
+        <dt>{t('transfer.amount')}</dt>
+        <dd>{formatMoney(transfer.amount, transfer.currency)}</dd>
+        <dt>{t('transfer.fee')}</dt>
+        <dd>{formatMoney(TRANSFER_FEE, transfer.currency)}</dd>
+        <dt>{t('transfer.total')}</dt>
+        <dd>{formatMoney(transfer.amount + TRANSFER_FEE, transfer.currency)}</dd>
+      </dl>
+    </Dialog>
+  );
+}
+
+/** Static while the transfer runs; then Close goes to / (spec §4), and a failure offers Retry Transaction for the same attempt. */
+function ProcessDialog({
+  recipient,
+  stage,
+  onClose,
+  onRetry,
+}: {
+  recipient: Recipient;
+  stage: Process;
+  onClose: () => void;
+  onRetry: () => void;
+}) {
+  const { t } = useTranslation();
+  const { transfer } = stage.attempt;
+  if (stage.stage === 'sending') {
+    return (
+      <Dialog key="sending" title={t('transfer.processing')}>
+        <PageLoader label={t('transfer.processing')} />
+      </Dialog>
+    );
+  }
+  const close = (
+    <button type="button" className="button" onClick={onClose}>
+      {t('transfer.close')}
+    </button>
+  );
+  if (stage.stage === 'completed') {
+    return (
+      <Dialog key="completed" title={t('transfer.completed')} footer={close}>
+        <p role="status">{t('transfer.completed_body', { amount: formatMoney(transfer.amount, transfer.currency), recipient: recipientName(recipient) })}</p>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog
+      key="failed"
+      title={t('transfer.failed')}
+      footer={
+        <>
+          {close}
+          <button type="button" className="button primary" onClick={onRetry}>
+            {t('transfer.retry')}
+          </button>
+        </>
+      }
+    >
+      <ServerErrors texts={stage.errors} title={t('transfer.failed')} />
+    </Dialog>
+  );
+}

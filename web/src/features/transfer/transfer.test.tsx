@@ -1,0 +1,206 @@
+import type { Recipient } from '@peeks/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Answer, type Handler } from '../../testing/app.tsx';
+import { wallet } from '../wallet/wallet-store.ts';
+
+const GID = '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41';
+const marie: Recipient = { user_id: 12, guser_id: GID, username: 'marie_g', fullname: 'Marie Gagnon', avatar: null, city: 'Ottawa', country: 'CA' };
+
+function transaction(amount: number, currency: string) {
+  return {
+    tx_id: 'tx_1', entry_date: '2026-11-21 20:00:00', return_date: null, user_id: 7, merchant_id: null, state: 'completed', type: 'P2P_SENT', tx_class: 'P2P',
+    merchant_batch_id: null, billing_address: null, shipping_address: null, debit_credit: 'D', amount, fee: 0, currency, terminal_id: null, invoice_no: null,
+    custom_1: null, error_code: null, fi_response_code: null, fi_response_text: null, parent_tx_id: null, ip_address: null, refunded: false, cart: [],
+    payment_method_type: null, payment_method: null, customer_Name: null, reference: null, hold_amount: null, hold_release_at: null,
+  };
+}
+
+const balance = { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] };
+
+function transferApi(handlers: Record<string, Handler> = {}) {
+  return fakeApi({
+    'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
+    'GET /api/user/recipient-lookup': (_body, url) => (url.searchParams.get('guser_id') === GID ? ok({ user: marie }) : refused(404, [{ code: 40440, field: 'guser_id', message: 'User not found' }])),
+    'POST /api/account/send-fund': (body) => {
+      const { amount, currency } = body as { amount: number; currency: string };
+      return ok({ transaction: transaction(amount, currency) });
+    },
+    'GET /api/account/balance': () => ok({ balance }),
+    ...handlers,
+  });
+}
+
+function held() {
+  let release: (answer: Answer) => void = () => undefined;
+  const answer = new Promise<Answer>((resolve) => {
+    release = resolve;
+  });
+  return { answer, release };
+}
+
+const idempotencyKeys = (api: ReturnType<typeof transferApi>) => api.sent('POST', '/api/account/send-fund').map((call) => call.headers['idempotency-key']);
+
+describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5 Transfer fund amount)', () => {
+  beforeEach(() => {
+    resetSession();
+    wallet.balance = null;
+    wallet.status = 'idle';
+  });
+
+  it.each([
+    ['no gid', '/transfer-fund'],
+    ['a gid nobody has', '/transfer-fund?gid=6f1c1f52-1b1c-4a52-9d0c-000000000000&uid=12'],
+    ["a uid that is not the gid's user", `/transfer-fund?gid=${GID}&uid=13`],
+  ])("%s: the 'User not found' modal, with Go Back to /", async (_case, path) => {
+    transferApi();
+    const { user, router } = renderApp(path);
+    const dialog = await screen.findByRole('dialog', { name: 'User not found' });
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'User not found' })).toBe(dialog);
+    await user.click(within(dialog).getByRole('link', { name: 'Go Back' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/');
+    });
+  });
+
+  it("the amount modal shows the recipient, the spec's notice and every amount rule in the spec words", async () => {
+    transferApi();
+    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12`);
+    const dialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    expect(within(dialog).getByText('Marie Gagnon')).toBeTruthy();
+    expect(within(dialog).getByText('Ottawa, Canada')).toBeTruthy();
+    expect(within(dialog).getByText('Recipient will be notified of your transfer within 1-60 mins of completion..')).toBeTruthy();
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Currency').value).toBe('CON');
+    expect(within(dialog).getByRole('button', { name: 'Go Back' })).toBeTruthy();
+
+    const amount = within(dialog).getByLabelText('Amount');
+    const send = within(dialog).getByRole('button', { name: 'Send Money Transfer' });
+    const shows = async (typed: string, text: string) => {
+      await user.clear(amount);
+      if (typed !== '') await user.type(amount, typed);
+      await user.click(send);
+      expect(await within(dialog).findByText(text)).toBeTruthy();
+    };
+    await shows('', 'Please enter amount');
+    await shows('0', 'Please enter amount should be grater 0');
+    await shows('500.01', 'Please enter amount should be less 500');
+    await shows('12,50', 'Please enter valid amount');
+    await shows('12345678901', 'Please enter at most 10 characters amount');
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), '');
+    await shows('5', 'Please select Currency');
+    expect(screen.queryByRole('dialog', { name: 'Confirm Transfer' })).toBeNull();
+  });
+
+  it('confirms Recipient, Amount, Fee $0.00 and Total; Go Back returns to the amount kept; Complete Transfer sends once and shows Transfer Completed', async () => {
+    const sent = held();
+    const api = transferApi({ 'POST /api/account/send-fund': () => sent.answer });
+    const { user, router } = renderApp(`/transfer-fund?gid=${GID}&uid=12`);
+    const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    await user.type(within(amountDialog).getByLabelText('Amount'), '12.5');
+    await user.selectOptions(within(amountDialog).getByLabelText('Currency'), 'USD');
+    await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
+
+    let confirm = await screen.findByRole('dialog', { name: 'Confirm Transfer' });
+    const summary = () => Object.fromEntries(within(screen.getByRole('dialog', { name: 'Confirm Transfer' })).getAllByRole('term').map((term) => [term.textContent, term.nextElementSibling?.textContent]));
+    expect(summary()).toEqual({ Recipient: 'Marie Gagnon', Amount: '$12.50 USD', Fee: '$0.00 USD', Total: '$12.50 USD' });
+    await user.click(within(confirm).getByRole('button', { name: 'Go Back' }));
+    const again = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    expect(within(again).getByLabelText('Amount')).toHaveProperty('value', '12.50');
+    expect(within(again).getByLabelText('Currency')).toHaveProperty('value', 'USD');
+    await user.click(within(again).getByRole('button', { name: 'Send Money Transfer' }));
+
+    confirm = await screen.findByRole('dialog', { name: 'Confirm Transfer' });
+    // The dashboard layout read the balance when it opened; the transfer reads it once more.
+    const balanceReads = api.sent('GET', '/api/account/balance').length;
+    await user.click(within(confirm).getByRole('button', { name: 'Complete Transfer' }));
+    expect(await screen.findByRole('dialog', { name: 'Processing' })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Processing' })).toBeTruthy();
+    sent.release(ok({ transaction: transaction(1250, 'USD') }));
+
+    const done = await screen.findByRole('dialog', { name: 'Transfer Completed' });
+    expect(within(done).getByText('$12.50 USD sent to Marie Gagnon.')).toBeTruthy();
+    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual([{ guser_id: GID, amount: 1250, currency: 'USD' }]);
+    expect(idempotencyKeys(api)[0]).toMatch(/^[0-9a-f-]{36}$/);
+    await waitFor(() => {
+      expect(api.sent('GET', '/api/account/balance')).toHaveLength(balanceReads + 1);
+    });
+    await waitFor(() => {
+      expect(wallet.status).toBe('ready');
+    });
+    await user.click(within(done).getByRole('button', { name: 'Close' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/');
+    });
+  });
+
+  it('a double click on Complete Transfer sends one request with one Idempotency-Key', async () => {
+    // The answer is held back, so both clicks land while the first request is still in flight.
+    const sent = held();
+    const api = transferApi({ 'POST /api/account/send-fund': () => sent.answer });
+    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12`);
+    const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    await user.type(within(amountDialog).getByLabelText('Amount'), '3');
+    await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm Transfer' });
+    await user.dblClick(within(confirm).getByRole('button', { name: 'Complete Transfer' }));
+    expect(api.sent('POST', '/api/account/send-fund')).toHaveLength(1);
+    sent.release(ok({ transaction: transaction(300, 'CON') }));
+    await screen.findByRole('dialog', { name: 'Transfer Completed' });
+    expect(api.sent('POST', '/api/account/send-fund')).toHaveLength(1);
+    expect(idempotencyKeys(api)).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(api.sent('POST', '/api/account/send-fund')[0]?.body).toEqual({ guser_id: GID, amount: 300, currency: 'CON' });
+  });
+
+  it('Transfer Failed shows why; Retry Transaction sends the same attempt under the same key, a new confirmation under a new one', async () => {
+    const answers = [refused(422, [{ code: 42201, message: 'Insufficient funds' }]), refused(503, [{ code: 50300, message: 'Service Unavailable' }])];
+    const api = transferApi({
+      'POST /api/account/send-fund': (body) => {
+        const next = answers.shift();
+        if (next) return next;
+        const { amount, currency } = body as { amount: number; currency: string };
+        return ok({ transaction: transaction(amount, currency) });
+      },
+    });
+    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=500&cur=CAD`);
+    const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    expect(within(amountDialog).getByLabelText('Amount (CAD)')).toHaveProperty('value', '5.00');
+    expect(within(amountDialog).queryByLabelText('Currency')).toBeNull();
+    await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', { name: 'Complete Transfer' }));
+
+    let failed = await screen.findByRole('dialog', { name: 'Transfer Failed' });
+    expect(within(failed).getByText('Insufficient funds')).toBeTruthy();
+    await user.click(within(failed).getByRole('button', { name: 'Retry Transaction' }));
+    failed = await screen.findByRole('dialog', { name: 'Transfer Failed' });
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/send-fund')).toHaveLength(2);
+    });
+    await user.click(within(failed).getByRole('button', { name: 'Retry Transaction' }));
+    await screen.findByRole('dialog', { name: 'Transfer Completed' });
+
+    const keys = idempotencyKeys(api);
+    expect(keys).toHaveLength(3);
+    expect(new Set(keys).size).toBe(1);
+    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual(Array(3).fill({ guser_id: GID, amount: 500, currency: 'CAD' }));
+  });
+
+  it('a transfer made again after leaving the page is a new attempt with a new key', async () => {
+    const api = transferApi({ 'POST /api/account/send-fund': () => refused(422, [{ code: 42201, message: 'Insufficient funds' }]) });
+    const path = `/transfer-fund?gid=${GID}&uid=12&amt=100&cur=USD`;
+    const { user, router } = renderApp(path);
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      await user.click(within(await screen.findByRole('dialog', { name: 'Send A Money Transfer' })).getByRole('button', { name: 'Send Money Transfer' }));
+      await user.click(within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', { name: 'Complete Transfer' }));
+      await user.click(within(await screen.findByRole('dialog', { name: 'Transfer Failed' })).getByRole('button', { name: 'Close' }));
+      await waitFor(() => {
+        expect(router.state.location.pathname).toBe('/');
+      });
+      if (attempt === 1) await router.navigate(path);
+    }
+    const keys = idempotencyKeys(api);
+    expect(keys).toHaveLength(2);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});
