@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AddressPayment } from './esplora.ts';
-import { judgePayments, type WatchedDeposit } from './payments.ts';
+import { judgePayments, watchStateWith, type WatchedDeposit } from './payments.ts';
 
 const EXPIRY = new Date('2026-11-22T12:00:00Z');
 const BEFORE = new Date('2026-11-22T11:00:00Z');
@@ -74,5 +74,15 @@ describe('judgePayments', () => {
 
   it('goes back to pending when a mempool payment disappears (replaced or dropped)', () => {
     expect(judge(deposit('processing'), []).state).toBe('pending');
+  });
+});
+
+describe('watchStateWith', () => {
+  it('takes a deposit the ledger closed some other way as closed, and otherwise keeps the watcher\'s own state', () => {
+    expect(watchStateWith('pending', 'expired')).toBe('expired');
+    expect(watchStateWith('processing', 'completed')).toBe('cleared');
+    expect(watchStateWith('processing', 'pending')).toBe('processing');
+    expect(watchStateWith('flagged', 'expired')).toBe('flagged');
+    expect(watchStateWith('cleared', 'completed')).toBe('cleared');
   });
 });

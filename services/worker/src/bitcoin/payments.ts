@@ -27,6 +27,19 @@ export interface Verdict {
   flag?: { flag: BitcoinDepositFlag; reason: string };
 }
 
+/**
+ * The watcher's state of a deposit, given its ledger transaction's: a deposit
+ * the ledger has closed some other way (expired by hand, by an older
+ * process) counts as closed, so that a payment to it is flagged, not
+ * credited, and the watcher does not try to close it a second time.
+ */
+export function watchStateWith(own: BitcoinWatchState, ledgerState: string | undefined): BitcoinWatchState {
+  if (own !== 'pending' && own !== 'processing') return own;
+  if (ledgerState === 'expired') return 'expired';
+  if (ledgerState === 'completed') return 'cleared';
+  return own;
+}
+
 const confirmationsOf = (payment: AddressPayment, tipHeight: number) => (payment.blockHeight === null ? 0 : tipHeight - payment.blockHeight + 1);
 
 /**

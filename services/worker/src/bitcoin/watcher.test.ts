@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { loadTransaction, verifyLedger, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
+import { executeLedgerCommand, loadTransaction, verifyLedger, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,20 @@ describe('the bitcoin watcher against a fake Esplora', () => {
     await stateOf(dropped).toBe('pending');
     await stateOf(dropped).toBe('expired');
     expect((await loadTransaction(database.db, dropped.txId))?.state).toBe('expired');
+  });
+
+  it('flags a payment to a deposit the ledger expired some other way, and does not expire it again', async () => {
+    const before = await coinBalance();
+    // No expiry job: the ledger's deposit is expired by hand, its clock a day ahead, while the watcher still has it pending.
+    const closed = await depositor.deposit({ holdHours: 24 }, { sats: 70_000 });
+    await executeLedgerCommand(database.db, { type: 'ExpireDeposit', txId: closed.txId }, { holdHours: 24, now: () => new Date(Date.now() + 25 * 3_600_000) });
+    esplora.pay(closed.address, closed.sats);
+    esplora.mine({ more: CONFIRMATIONS });
+    await stateOf(closed).toBe('flagged');
+    expect(await watched(closed.txId)).toMatchObject({ flag: 'late', received_sats: 70_000 });
+    const { rows } = await sql<{ type: string }>`SELECT type FROM events WHERE stream_id = ${`ledger-${closed.txId}`} ORDER BY stream_version`.execute(database.db);
+    expect(rows.map((row) => row.type)).toEqual(['DepositEntered', 'DepositExpired']);
+    expect(await coinBalance()).toBe(before);
   });
 
   it('keeps the ledger whole', async () => {

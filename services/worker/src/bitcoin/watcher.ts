@@ -1,11 +1,13 @@
-import type { BitcoinWatchState, Database } from '@peeks/db';
-import { executeLedgerCommand, type LedgerJob, type LedgerJobs, type LedgerSettings } from '@peeks/ledger-store';
+import type { BitcoinDepositsTable, BitcoinWatchState, Database } from '@peeks/db';
+import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerJobs, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import { jobId, productQueue, workEach } from '../job.ts';
 import type { Esplora } from './esplora.ts';
-import { judgePayments, type Verdict } from './payments.ts';
+import { judgePayments, watchStateWith, type Verdict } from './payments.ts';
+
+type BitcoinDeposit = Selectable<BitcoinDepositsTable>;
 
 /** One poll of every watched address; each run enqueues the next, so a failed run is simply followed by the next one. */
 export const BITCOIN_WATCH_QUEUE = productQueue('bitcoin-watch', { retryLimit: 2, retryDelay: 5 });
@@ -54,28 +56,29 @@ export type WatchOutcome = BitcoinWatchState | 'unchanged';
  */
 export async function watchDeposit(deps: BitcoinWatchDeps, txId: string, tipHeight?: number): Promise<WatchOutcome> {
   const { db, esplora } = deps;
-  const deposit = await db.selectFrom('bitcoin_deposits').select(['address', 'watch_state']).where('tx_id', '=', txId).executeTakeFirst();
+  const deposit = await db.selectFrom('bitcoin_deposits').selectAll().where('tx_id', '=', txId).executeTakeFirst();
   if (!deposit) throw new Error(`bitcoin deposit ${txId} does not exist`);
   // Without Esplora nothing is known of payments: only an unpaid deposit may expire.
   if (!esplora && deposit.watch_state !== 'pending') return 'unchanged';
   const payments = esplora ? await esplora.paymentsTo(deposit.address) : [];
-  const tip = tipHeight ?? (esplora ? await esplora.tipHeight() : 0);
+  const observation = { payments, tipHeight: tipHeight ?? (esplora ? await esplora.tipHeight() : 0), confirmations: deps.confirmations };
+  const judge = (row: BitcoinDeposit, state: BitcoinWatchState) => judgePayments({ state, amountSats: row.amount_sats, expiresAt: row.expires_at }, { ...observation, now: deps.now() });
+  // Most looks change nothing: they take no lock.
+  if (sameAs(deposit, judge(deposit, deposit.watch_state))) return 'unchanged';
 
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('bitcoin_deposits').selectAll().where('tx_id', '=', txId).forUpdate().executeTakeFirstOrThrow();
-    const now = deps.now();
-    const verdict = judgePayments(
-      { state: row.watch_state, amountSats: row.amount_sats, expiresAt: row.expires_at },
-      { payments, tipHeight: tip, confirmations: deps.confirmations, now },
-    );
+    const state = watchStateWith(row.watch_state, (await loadTransaction(trx, txId))?.state);
+    const verdict = judge(row, state);
     if (sameAs(row, verdict)) return 'unchanged';
     const metadata = { actor: BITCOIN_WATCHER_ACTOR };
-    if (verdict.state !== row.watch_state && verdict.state === 'cleared') {
+    if (verdict.state !== state && verdict.state === 'cleared') {
       await executeLedgerCommand(trx, { type: 'ClearDeposit', txId, clearedBy: BITCOIN_WATCHER_ACTOR }, deps.settings, metadata);
     }
-    if (verdict.state !== row.watch_state && verdict.state === 'expired') {
+    if (verdict.state !== state && verdict.state === 'expired') {
       await executeLedgerCommand(trx, { type: 'ExpireDeposit', txId }, deps.settings, metadata);
     }
+    const now = deps.now();
     await trx
       .updateTable('bitcoin_deposits')
       .set({
@@ -93,9 +96,7 @@ export async function watchDeposit(deps: BitcoinWatchDeps, txId: string, tipHeig
   });
 }
 
-type DepositRow = { watch_state: BitcoinWatchState; received_sats: number; confirmed_sats: number; payment_txids: string[] };
-
-const sameAs = (row: DepositRow, verdict: Verdict) =>
+const sameAs = (row: BitcoinDeposit, verdict: Verdict) =>
   row.watch_state === verdict.state && row.received_sats === verdict.receivedSats && row.confirmed_sats === verdict.confirmedSats
   && row.payment_txids.join() === verdict.txids.join();
 
