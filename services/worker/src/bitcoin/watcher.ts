@@ -43,7 +43,7 @@ export interface BitcoinWatchDeps {
   log: Logger;
 }
 
-/** A deposit's state after a look at its address, or why nothing was looked at. */
+/** A deposit's new state after a look at its address, or 'unchanged' when the look changed nothing. */
 export type WatchOutcome = BitcoinWatchState | 'unchanged';
 
 /**
