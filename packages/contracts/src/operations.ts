@@ -246,3 +246,44 @@ export const outboxEmail = z.object({
 });
 export type OutboxEmail = z.infer<typeof outboxEmail>;
 export const emailOutboxResponse = successEnvelope({ emails: z.array(outboxEmail), total: z.number().int() });
+
+/** The bitcoin watcher's states of a deposit (see the README's "Bitcoin deposits"); `flagged` ones wait for an operator. */
+export const bitcoinWatchStates = ['pending', 'processing', 'cleared', 'expired', 'flagged'] as const;
+
+/** GET /api/operations/bitcoin-deposits: bitcoin deposits as the watcher sees them, oldest first; `state=flagged` is the operator's work list. */
+export const bitcoinDepositsQuery = z.object(
+  {
+    state: z.enum(bitcoinWatchStates, { error: say.select('State') }).optional(),
+    user_id: queryNumber('user_id', Number.MAX_SAFE_INTEGER).optional(),
+    ...period,
+    ...page,
+  },
+  invalidArguments,
+);
+
+export const bitcoinDepositView = z.object({
+  tx_id: z.string(),
+  /** The watcher's state; `ledger_state` is the deposit's transaction's (a flagged deposit keeps the one it had). */
+  state: z.enum(bitcoinWatchStates),
+  ledger_state: z.string(),
+  address: z.string(),
+  /** Satoshis due (the quote), paid to the address (mempool and mined), and confirmed enough. */
+  amount_sats: z.number().int(),
+  received_sats: z.number().int(),
+  confirmed_sats: z.number().int(),
+  payment_txids: z.array(z.string()),
+  usd_cents: z.number().int(),
+  /** The coins it buys (CON minor units), credited when cleared. */
+  coins: z.number().int(),
+  flag: z.enum(['underpaid', 'overpaid', 'late', 'paid-again']).nullable(),
+  flag_reason: z.string().nullable(),
+  flagged_at: z.string().nullable(),
+  seen_at: z.string().nullable(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  owner_id: z.string(),
+  user_id: z.number().int(),
+  username: z.string(),
+});
+export type BitcoinDepositView = z.infer<typeof bitcoinDepositView>;
+export const bitcoinDepositsResponse = successEnvelope({ deposits: z.array(bitcoinDepositView), total: z.number().int() });

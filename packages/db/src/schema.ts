@@ -552,7 +552,26 @@ export interface BitcoinDepositsTable {
   coins: number;
   created_at: Date;
   expires_at: Date;
+  /** The watcher's view (migration 0065): see BitcoinWatchState. */
+  watch_state: Generated<BitcoinWatchState>;
+  /** Satoshis paid to the address, in the mempool or mined; and those with enough confirmations. */
+  received_sats: Generated<number>;
+  confirmed_sats: Generated<number>;
+  payment_txids: Generated<string[]>;
+  /** When the watcher first saw a payment. */
+  seen_at: Date | null;
+  flag: BitcoinDepositFlag | null;
+  flag_reason: string | null;
+  flagged_at: Date | null;
 }
+
+/**
+ * pending: nothing paid yet; processing: paid, waiting for confirmations;
+ * cleared and expired as in the ledger; flagged: the payment does not fit
+ * the deposit, and an operator must look.
+ */
+export type BitcoinWatchState = 'pending' | 'processing' | 'cleared' | 'expired' | 'flagged';
+export type BitcoinDepositFlag = 'underpaid' | 'overpaid' | 'late' | 'paid-again';
 
 export interface PlatformSecretsTable {
   name: string;
@@ -648,6 +667,7 @@ export const schemaColumns = {
   bitcoin_keys: columnsOf<BitcoinKeysTable>()(['key_id', 'network', 'xpub', 'generated', 'created_at']),
   bitcoin_deposits: columnsOf<BitcoinDepositsTable>()([
     'tx_id', 'user_id', 'key_id', 'derivation_index', 'address', 'amount_sats', 'usd_cents', 'usd_cents_per_btc', 'coins', 'created_at', 'expires_at',
+    'watch_state', 'received_sats', 'confirmed_sats', 'payment_txids', 'seen_at', 'flag', 'flag_reason', 'flagged_at',
   ]),
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([

@@ -66,6 +66,16 @@ describe('readConfig', () => {
     expect(() => readConfig({ BITCOIN_NETWORK: 'regtest' })).toThrow(/BITCOIN_NETWORK/);
   });
 
+  it('reads the bitcoin watcher settings: idle without an Esplora URL, one confirmation, a poll every 30 s', () => {
+    expect(readConfig({}).BITCOIN_ESPLORA_URL).toBeUndefined();
+    expect(readConfig({})).toMatchObject({ BITCOIN_CONFIRMATIONS: 1, BITCOIN_POLL_SECONDS: 30 });
+    expect(readConfig({ BITCOIN_ESPLORA_URL: 'https://blockstream.info/testnet/api', BITCOIN_CONFIRMATIONS: '3', BITCOIN_POLL_SECONDS: '5' }))
+      .toMatchObject({ BITCOIN_ESPLORA_URL: 'https://blockstream.info/testnet/api', BITCOIN_CONFIRMATIONS: 3, BITCOIN_POLL_SECONDS: 5 });
+    expect(() => readConfig({ BITCOIN_ESPLORA_URL: 'tcp://esplora' })).toThrow(/BITCOIN_ESPLORA_URL: must be an http/);
+    expect(() => readConfig({ BITCOIN_CONFIRMATIONS: '0' })).toThrow(/BITCOIN_CONFIRMATIONS: must be at least 1/);
+    expect(() => readConfig({ BITCOIN_POLL_SECONDS: '0' })).toThrow(/BITCOIN_POLL_SECONDS: must be at least 1/);
+  });
+
   it('takes an extended public key that fits the network, and never echoes a bad one', () => {
     const vpub = `vpub${'5'.repeat(107)}`;
     const zpub = `zpub${'6'.repeat(107)}`;

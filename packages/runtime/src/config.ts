@@ -68,6 +68,13 @@ const environment = z.object({
   BITCOIN_XPUB: z.string().regex(EXTENDED_PUBLIC_KEY, 'must be an extended public key (xpub, zpub, tpub or vpub), never a private one').optional(),
   // The sandbox price of one bitcoin in US dollars, used for every bitcoin quote.
   BITCOIN_USD_RATE: dollarsAsCents.default(65_000_00),
+  // An Esplora-style HTTP API (Blockstream's, mempool.space's or your own) the watcher polls for payments to deposit
+  // addresses; unset, nothing watches them and unpaid deposits just expire.
+  BITCOIN_ESPLORA_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  // Confirmations a payment needs before its deposit clears: 1 is the usual choice for small amounts (BTCPay Server's default).
+  BITCOIN_CONFIRMATIONS: integer(1, 100).default(1),
+  // How often the watcher asks about every open deposit's address.
+  BITCOIN_POLL_SECONDS: integer(1, 3600).default(30),
   // The payout provider's base URL; unset, each worker runs the sandbox provider on loopback.
   PAYOUT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   PAYOUT_TIMEOUT_MS: integer(100, 120_000).default(10_000),

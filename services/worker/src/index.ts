@@ -3,6 +3,8 @@ import { platformBalances } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
+import { esploraClient } from './bitcoin/esplora.ts';
+import { runBitcoinWatcher } from './bitcoin/watcher.ts';
 import { databaseOutageReporter } from './database-outage.ts';
 import { runEmailDelivery, smtpMailer } from './email/email-delivery.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
@@ -22,8 +24,12 @@ export interface Workers {
   stop: () => Promise<void>;
 }
 
-/** The settings of the payout, settlement and e-mail workers. */
-type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON' | 'SMTP_URL' | 'EMAIL_FROM';
+/** The settings of the payout, settlement, e-mail and bitcoin workers. */
+type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON' | 'SMTP_URL' | 'EMAIL_FROM'
+  | 'BITCOIN_ESPLORA_URL' | 'BITCOIN_CONFIRMATIONS' | 'BITCOIN_POLL_SECONDS';
+
+/** How long one Esplora call may take before the deposit is left to the next poll. */
+const ESPLORA_TIMEOUT_MS = 10_000;
 
 export interface WorkerDeps {
   databaseUrl: string;
@@ -71,6 +77,12 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   // Without SMTP_URL, e-mail stays in the outbox, readable by finance operators.
   const mailer = deps.config.SMTP_URL === undefined ? null : smtpMailer(deps.config.SMTP_URL, deps.config.EMAIL_FROM);
   await runEmailDelivery(boss, { db: deps.db, mailer, log, ...(deps.now ? { now: deps.now } : {}) });
+  // Without BITCOIN_ESPLORA_URL nothing watches deposit addresses, and unpaid deposits expire.
+  await runBitcoinWatcher(boss, {
+    db: deps.db, settings, jobs, log,
+    esplora: deps.config.BITCOIN_ESPLORA_URL === undefined ? null : esploraClient({ baseUrl: deps.config.BITCOIN_ESPLORA_URL, timeoutMs: ESPLORA_TIMEOUT_MS }),
+    confirmations: deps.config.BITCOIN_CONFIRMATIONS, pollSeconds: deps.config.BITCOIN_POLL_SECONDS, now: deps.now ?? (() => new Date()),
+  });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   const webhooks = webhookSettingsFrom(deps.config, { ...(deps.now ? { now: deps.now } : {}), ...deps.webhooks });

@@ -1,4 +1,5 @@
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
+import { bitcoinDepositExpiryJob } from './bitcoin/watcher.ts';
 import { holdReleaseJob } from './holds/hold-release.ts';
 import { webhookFanOutJob } from './webhooks/fan-out.ts';
 import { mayTellWebhooks } from './webhooks/messages.ts';
@@ -16,6 +17,7 @@ export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): Led
     if (event.type === 'FundsTransferred' && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
     if (mayTellWebhooks(event)) jobs.push(webhookFanOutJob(txId, event.version));
     if (event.type === 'WithdrawalRequested') jobs.push(withdrawalPayoutJob(txId));
+    if (event.type === 'DepositEntered' && event.data.method === 'bitcoin' && event.data.expiresAt !== null) jobs.push(bitcoinDepositExpiryJob(txId, event.data.expiresAt));
     return jobs;
   });
 }

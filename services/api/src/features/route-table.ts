@@ -270,6 +270,7 @@ export const routeTable: Record<string, RouteCase> = {
   'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
   'GET /api/operations/platform-balances': row('operator', () => ({})),
   'GET /api/operations/emails': row('operator', () => query({ state: 'unsent', limit: 10 })),
+  'GET /api/operations/bitcoin-deposits': row('operator', () => query({ state: 'flagged', limit: 10 })),
   // Funded by the owner's card: another user naming it is answered 404 (10501); without it the wallet pays.
   'POST /api/account/send-fund': row(
     'signed-in',

@@ -1,4 +1,5 @@
-import { emailTransferMethods, type OutboxEmail, type PendingDeposit, type PendingWithdrawal } from '@peeks/contracts';
+import { emailTransferMethods, type BitcoinDepositView, type OutboxEmail, type PendingDeposit, type PendingWithdrawal } from '@peeks/contracts';
+import type { BitcoinWatchState } from '@peeks/db';
 import type { Database } from '@peeks/db';
 import { isCurrency, merchantOwnerId, ownerOf, userOwnerId, type Currency } from '@peeks/ledger';
 import { scrubSecrets } from '@peeks/runtime';
@@ -193,6 +194,46 @@ export async function emailOutbox(
       payload: scrubSecrets(row.payload as Record<string, unknown>),
       created_at: row.created_at.toISOString(),
       sent_at: row.sent_at?.toISOString() ?? null,
+    })),
+    total: count.total,
+  };
+}
+
+/**
+ * Bitcoin deposits as the watcher sees them, with the ledger's state of
+ * each, oldest first. `state: 'flagged'` lists the payments that did not
+ * fit their deposit (under- or overpaid, late, paid again), each with why.
+ */
+export async function bitcoinDeposits(
+  db: Kysely<Database>,
+  filters: Period & Page & { state?: BitcoinWatchState | undefined; user_id?: number | undefined },
+): Promise<{ deposits: BitcoinDepositView[]; total: number }> {
+  let query = db
+    .selectFrom('bitcoin_deposits as deposit')
+    .innerJoin('ledger_transactions as tx', 'tx.tx_id', 'deposit.tx_id')
+    .innerJoin('users', 'users.user_id', 'deposit.user_id')
+    .select([
+      'deposit.tx_id', 'deposit.watch_state', 'tx.state as ledger_state', 'deposit.address', 'deposit.amount_sats', 'deposit.received_sats',
+      'deposit.confirmed_sats', 'deposit.payment_txids', 'deposit.usd_cents', 'deposit.coins', 'deposit.flag', 'deposit.flag_reason',
+      'deposit.flagged_at', 'deposit.seen_at', 'deposit.created_at', 'deposit.expires_at', 'tx.payee_owner_id', 'deposit.user_id', 'users.username',
+    ]);
+  if (filters.state) query = query.where('deposit.watch_state', '=', filters.state);
+  if (filters.user_id !== undefined) query = query.where('deposit.user_id', '=', filters.user_id);
+  if (filters.from) query = query.where('deposit.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('deposit.created_at', '<', filters.to);
+  const [rows, count] = await Promise.all([
+    query.orderBy('deposit.created_at').orderBy('deposit.tx_id').offset(filters.offset).limit(filters.limit).execute(),
+    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    deposits: rows.map(({ watch_state: state, payee_owner_id: ownerId, flagged_at: flaggedAt, seen_at: seenAt, created_at: createdAt, expires_at: expiresAt, ...row }) => ({
+      ...row,
+      state,
+      owner_id: ownerId ?? '',
+      flagged_at: flaggedAt?.toISOString() ?? null,
+      seen_at: seenAt?.toISOString() ?? null,
+      created_at: createdAt.toISOString(),
+      expires_at: expiresAt.toISOString(),
     })),
     total: count.total,
   };

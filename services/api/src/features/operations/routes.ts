@@ -1,4 +1,6 @@
 import {
+  bitcoinDepositsQuery,
+  bitcoinDepositsResponse,
   clearDepositRequest,
   coinTrailQuery,
   coinTrailResponse,
@@ -31,7 +33,7 @@ import { ApiError, refuse } from '../../plugins/error-envelope.ts';
 import { idempotencyKeyOf, moveMoney, requestFingerprint, runLedgerCommand, transactionView } from '../../plugins/ledger.ts';
 import { depositMismatches } from './matching.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
-import { emailOutbox, eventLog, findEmailDeposit, findWithdrawal, pendingDeposits, pendingWithdrawals, platformBalanceSheet } from './queries.ts';
+import { bitcoinDeposits, emailOutbox, eventLog, findEmailDeposit, findWithdrawal, pendingDeposits, pendingWithdrawals, platformBalanceSheet } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
 
 const success = 'success' as const;
@@ -41,7 +43,8 @@ const success = 'success' as const;
  * reject e-mail transfer deposits, pay out or fail withdrawals, correct
  * balances with a reason, and audit coin serials, the event log and the
  * ledger. Every change is a ledger command, so it is an event with the
- * operator as its actor. Operators also read the e-mail outbox, its secrets redacted.
+ * operator as its actor. Operators also read the e-mail outbox, its secrets redacted,
+ * and the bitcoin deposits the watcher flagged.
  */
 export const operationRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireFinanceOperator);
@@ -174,6 +177,11 @@ export const operationRoutes: FastifyPluginAsyncZod = (app) => {
   app.get('/api/operations/emails', { schema: { querystring: emailOutboxQuery, response: { 200: emailOutboxResponse } } }, async (request) => ({
     response: success,
     ...(await emailOutbox(app.db, request.query)),
+  }));
+
+  app.get('/api/operations/bitcoin-deposits', { schema: { querystring: bitcoinDepositsQuery, response: { 200: bitcoinDepositsResponse } } }, async (request) => ({
+    response: success,
+    ...(await bitcoinDeposits(app.db, request.query)),
   }));
 
   return Promise.resolve();

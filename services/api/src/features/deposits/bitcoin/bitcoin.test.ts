@@ -5,6 +5,8 @@ import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-stor
 import { BIP32Factory } from 'bip32';
 import { address, networks, payments } from 'bitcoinjs-lib';
 import bs58check from 'bs58check';
+import { jobId } from '@peeks/worker';
+import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../../money-testing.ts';
@@ -107,6 +109,15 @@ describe('POST /api/account/deposit-coins', () => {
     advance(60_000);
     expect((await expire()).record.state).toBe('expired');
     expect((await conWallet(ann))?.total).toBe(0);
+  });
+
+  it('enqueues the deposit\'s expiry job with it, due when the address expires', async () => {
+    const ann = await signedUp(subject, 'personal');
+    const result = depositCoinsResponse.parse((await depositCoins(ann, await quoteFor(ann, 10))).json());
+    const { rows } = await sql<{ id: string; start_after: Date; data: unknown }>`
+      SELECT id, start_after, data FROM pgboss.job WHERE name = 'bitcoin-deposit-expiry' AND data->>'txId' = ${result.futurePaymentId}
+    `.execute(subject.database.db);
+    expect(rows).toEqual([{ id: jobId('bitcoin-deposit-expiry', result.futurePaymentId), start_after: new Date(result.expiresAt), data: { txId: result.futurePaymentId } }]);
   });
 
   it('refuses a quote with any figure changed, another user\'s quote, and an expired one, writing nothing', async () => {
