@@ -106,6 +106,16 @@ export const tokenizeRequest = expiryInFuture(
 
 export const tokenizeResponse = successEnvelope({ token: z.string(), brand: z.string(), mask: z.string() });
 
+/**
+ * What the tokenizer page posts to the app's window (to the app's origin
+ * only): the token with the card's brand, mask and expiry as chosen, or
+ * the refusal of the tokenize call.
+ */
+export const tokenizerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('card-token'), token: z.string(), brand: z.string(), mask: z.string(), expiry_month: z.string(), expiry_year: z.string() }),
+  z.object({ type: z.literal('card-token-error'), errors: z.array(z.object({ message: z.string() })) }),
+]);
+
 /** GET /api/wallet/payment-provider-lookup?provider= */
 export const providerLookupQuery = z.object({ provider: text('provider', { max: 32 }) }, invalidArguments);
 
@@ -229,11 +239,14 @@ const bankAccount = z
     }
   });
 
+/** A card by its token: what the Add Credit Card modal sends, and validates with before it does. */
+export const cardPayMethodRequest = z.object({ type: z.literal('CC'), ...common, type_specific: cardDetails }, invalidArguments);
+
 /** POST /api/wallet/add-pay-method: a card (by its token), a bank account or a wire account. */
 export const addPayMethodRequest = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('CC'), ...common, type_specific: cardDetails }, invalidArguments),
+    cardPayMethodRequest,
     bankAccount,
     z.object({ type: z.literal('WIRE'), ...common, type_specific: wireDetails }, invalidArguments),
   ],
@@ -273,5 +286,6 @@ export const deletePayMethodRequest = z.object({ paymentMethodId }, invalidArgum
 export const payMethodChangedResponse = successEnvelope({ message: z.string() });
 
 export type AddPayMethodRequest = z.infer<typeof addPayMethodRequest>;
+export type CardPayMethodRequest = z.infer<typeof cardPayMethodRequest>;
 export type PaymentMethod = z.infer<typeof paymentMethod>;
 export type WireInstructions = z.infer<typeof wireInstructions>;

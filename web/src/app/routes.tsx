@@ -16,6 +16,8 @@ const PersonalSignUp = lazy(() => import('../features/registration/PersonalSignU
 const BusinessSignUp = lazy(() => import('../features/registration/BusinessSignUp.tsx'));
 const ForgotPassword = lazy(() => import('../features/recovery/ForgotPassword.tsx'));
 const NotFound = lazy(() => import('../features/shell/NotFound.tsx'));
+const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
+const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -59,7 +61,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/', element: <ComingSoon screen="dashboard" /> },
               { path: '/wallet', element: <ComingSoon screen="wallet" /> },
-              { path: '/add-fund', element: <ComingSoon screen="add_fund" /> },
+              { path: '/add-fund', element: screen(<AddFund />) },
               { path: '/profile', element: <ComingSoon screen="profile" /> },
               { path: '/profile/personal', element: <ComingSoon screen="personal_profile" /> },
               { path: '/agreement', element: <ComingSoon screen="agreement" /> },
@@ -69,7 +71,7 @@ export const routes: RouteObject[] = [
               // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
               { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },
-              { path: '/payment-method-list', element: <ComingSoon screen="payment_method_list" /> },
+              { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: <ComingSoon screen="setting" /> },
               { path: '/transfer-fund', element: <ComingSoon screen="transfer_fund" /> },
             ],

@@ -23,9 +23,9 @@ function merchantInfo() {
 
 /** Spec §2 route table: screens not built yet show the dashboard layout and say so. */
 const COMING_SOON = [
-  ['/', 'Dashboard'], ['/wallet', 'Wallet'], ['/add-fund', 'Fund Wallet'], ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
+  ['/', 'Dashboard'], ['/wallet', 'Wallet'], ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
   ['/agreement', 'Agreements'], ['/webhook', 'Webhooks'], ['/contacts', 'Contacts'], ['/scan-qr-code', 'Scan QR code'],
-  ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'], ['/payment-method-list', 'Payment Methods'],
+  ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'],
   ['/setting', 'Settings'], ['/transfer-fund?gid=x&uid=1&amt=5&cur=USD', 'Transfer fund'],
 ] as const;
 
