@@ -185,6 +185,8 @@ export const en = {
     try_again: 'Try Again',
     add_card_title: 'Add Credit Card',
     billing_address: 'Billing Address',
+    same_shipping: 'The shipping address is the billing address',
+    shipping_address: 'Shipping Address',
     first_name: 'First Name',
     last_name: 'Last Name',
     address1: 'Address',

@@ -16,14 +16,17 @@ const asShipping = (billing: CardPayMethodRequest['billing_address']) =>
   Object.fromEntries(Object.entries(billing).map(([key, value]) => [`shipping_${key}`, value])) as NonNullable<CardPayMethodRequest['shipping_address']>;
 
 /**
- * The Add Credit Card modal (spec §2, §5 Credit card): names, the cardholder
- * name, the billing address, and the card itself in the tokenizer's iframe.
+ * The Add Credit Card modal (spec §2, §5 Credit card): the billing address
+ * with its names, the shipping address (the billing one unless told
+ * otherwise), the cardholder name, and the card itself in the tokenizer's
+ * iframe.
  * The form checks the very schema the server checks the request with; it
  * closes on success (spec §4 "Payment-method modals").
  */
 export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const [tokenizer, setTokenizer] = useState<{ url: string } | { failed: true } | null>(null);
+  const [sameShipping, setSameShipping] = useState(true);
   const spec = useSpecForm(cardPayMethodRequest, {
     type: 'CC',
     billing_address: emptyAddress,
@@ -44,7 +47,8 @@ export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
     const { month, year } = request.type_specific.card_expiry;
     // The form checked the expiry as numbers; the request carries the selects' texts, as the server's schema reads them.
     const card_expiry = { month: String(month).padStart(2, '0'), year: String(year) };
-    await addCard({ ...request, shipping_address: asShipping(request.billing_address), type_specific: { ...request.type_specific, card_expiry } });
+    const shipping_address = sameShipping ? asShipping(request.billing_address) : request.shipping_address;
+    await addCard({ ...request, shipping_address, type_specific: { ...request.type_specific, card_expiry } });
     toast(t('payment_methods.card_added'));
     onClose();
   };
@@ -56,6 +60,24 @@ export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
           <legend>{t('payment_methods.billing_address')}</legend>
           <AddressFields prefix="billing_address." />
         </fieldset>
+        <label className="field field-checkbox">
+          <input
+            type="checkbox"
+            checked={sameShipping}
+            onChange={(event) => {
+              setSameShipping(event.target.checked);
+              // Out of the form while it is the billing address, so its rules do not apply.
+              if (event.target.checked) spec.form.unregister('shipping_address');
+            }}
+          />
+          {t('payment_methods.same_shipping')}
+        </label>
+        {!sameShipping && (
+          <fieldset>
+            <legend>{t('payment_methods.shipping_address')}</legend>
+            <AddressFields prefix="shipping_address.shipping_" />
+          </fieldset>
+        )}
         <TextField name="type_specific.cardholder_name" label={t('payment_methods.cardholder_name')} autoComplete="cc-name" />
         {tokenizer === null && <LoadingOverlay />}
         {tokenizer !== null && 'url' in tokenizer && <CardEntry tokenizerUrl={tokenizer.url} />}

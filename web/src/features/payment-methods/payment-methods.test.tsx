@@ -213,6 +213,65 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.headers['x-csrf-token']).toBe('csrf-signed-in');
   });
 
+  it('takes a shipping address of its own when it is not the billing one, with the same rules', async () => {
+    const api = paymentApi([], { 'POST /api/wallet/add-pay-method': () => ok({ payment_method: storedCard() }) });
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openCardModal(user);
+    const same = within(modal).getByRole('checkbox', { name: 'The shipping address is the billing address' });
+    expect((same as HTMLInputElement).checked).toBe(true);
+    expect(within(modal).queryByRole('group', { name: 'Shipping Address' })).toBeNull();
+    await user.click(same);
+    const shipping = within(modal).getByRole('group', { name: 'Shipping Address' });
+    const billing = within(modal).getByRole('group', { name: 'Billing Address' });
+    await user.click(within(modal).getByRole('button', { name: 'Save Card' }));
+    expect(await within(shipping).findByText('Please enter First Name')).toBeTruthy();
+    expect(within(shipping).getByText('Please enter City')).toBeTruthy();
+
+    postFromTokenizer(tokenFor('424242AbCdEfGhJkLmNpQrSt4242'));
+    for (const [group, city, postal] of [[billing, 'Ottawa', 'K1N 5X8'], [shipping, 'Toronto', 'M5V 2T6']] as const) {
+      await user.type(within(group).getByLabelText('First Name'), 'Anne');
+      await user.type(within(group).getByLabelText('Last Name'), 'Tremblay');
+      await user.type(within(group).getByLabelText('Address'), '100 Main St');
+      await user.type(within(group).getByLabelText('City'), city);
+      await user.selectOptions(within(group).getByLabelText('Country'), 'CA');
+      await user.selectOptions(within(group).getByLabelText('Province'), 'ON');
+      await user.type(within(group).getByLabelText('Postal/Zip Code'), postal);
+    }
+    await user.type(within(modal).getByLabelText('Cardholder Name'), 'Anne Tremblay');
+    await user.click(within(modal).getByRole('button', { name: 'Save Card' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/wallet/add-pay-method')).toHaveLength(1);
+    });
+    expect((api.sent('POST', '/api/wallet/add-pay-method')[0]?.body as { shipping_address: unknown }).shipping_address).toEqual({
+      shipping_name_first: 'Anne', shipping_name_last: 'Tremblay', shipping_address1: '100 Main St', shipping_address2: '', shipping_city: 'Toronto',
+      shipping_province: 'ON', shipping_postal_code: 'M5V 2T6', shipping_country: 'CA',
+    });
+  });
+
+  it('leaves the shipping rules out again when the box is ticked back', async () => {
+    const api = paymentApi([], { 'POST /api/wallet/add-pay-method': () => ok({ payment_method: storedCard() }) });
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openCardModal(user);
+    const same = within(modal).getByRole('checkbox', { name: 'The shipping address is the billing address' });
+    await user.click(same);
+    await user.type(within(within(modal).getByRole('group', { name: 'Shipping Address' })).getByLabelText('City'), 'T');
+    await user.click(same);
+    postFromTokenizer(tokenFor('424242AbCdEfGhJkLmNpQrSt4242'));
+    await user.type(within(modal).getByLabelText('First Name'), 'Anne');
+    await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
+    await user.type(within(modal).getByLabelText('Address'), '100 Main St');
+    await user.type(within(modal).getByLabelText('City'), 'Ottawa');
+    await user.selectOptions(within(modal).getByLabelText('Country'), 'CA');
+    await user.selectOptions(within(modal).getByLabelText('Province'), 'ON');
+    await user.type(within(modal).getByLabelText('Postal/Zip Code'), 'K1N 5X8');
+    await user.type(within(modal).getByLabelText('Cardholder Name'), 'Anne Tremblay');
+    await user.click(within(modal).getByRole('button', { name: 'Save Card' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/wallet/add-pay-method')).toHaveLength(1);
+    });
+    expect((api.sent('POST', '/api/wallet/add-pay-method')[0]?.body as { shipping_address: { shipping_city: string } }).shipping_address.shipping_city).toBe('Ottawa');
+  });
+
   it("alerts 'Payment method not supported' for a token outside 4, 22-27 and 51-55, and shows the tokenizer's refusals", async () => {
     paymentApi([]);
     const { user } = renderApp('/payment-method-list');
