@@ -153,6 +153,8 @@ function AmountField({ forex }: { forex: CoinRate }) {
       {({ inputId, describedBy, invalid }) => (
         <input
           id={inputId}
+          // The modal opens on the loading overlay; the amount takes the focus when the form appears.
+          autoFocus
           inputMode="numeric"
           autoComplete="off"
           aria-describedby={describedBy}

@@ -95,6 +95,8 @@ function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
 
   const choose = (modal: Modal) => {
     setOpen(false);
+    // The menu's entry is about to be hidden: the modal hands focus back to the menu button when it closes.
+    button.current?.focus();
     onChoose(modal);
   };
   const entries: [Modal, string][] = [

@@ -56,6 +56,7 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     expect(await within(modal).findByText('Please enter amount')).toBeTruthy();
     expect(within(modal).getByText('Please select Payment Method')).toBeTruthy();
     const amount = within(modal).getByLabelText<HTMLInputElement>('Amount');
+    expect(document.activeElement, 'the amount has the focus once the form shows').toBe(amount);
     expect(amount.getAttribute('aria-describedby')).toContain(within(modal).getByText('Please enter amount').id);
 
     for (const [typed, text] of [

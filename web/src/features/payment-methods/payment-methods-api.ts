@@ -3,7 +3,6 @@ import {
   payMethodChangedResponse,
   payMethodListResponse,
   paymentMethodResponse,
-  paymentMethodTypes,
   providerLookupResponse,
   transactionResponse,
   type cardPayMethodRequest,
@@ -19,18 +18,11 @@ import { callApi } from '../../lib/api.ts';
 export const CARD_PROVIDER = 'sandbox';
 
 /**
- * Spec §4: only types CC, CHQ or WIRE with state 'E' and validated 'V' (or
- * truthy) are shown; an unknown type is logged only.
+ * Spec §4: only methods with state 'E' and validated 'V' (or any other
+ * non-empty mark) are shown. The types are CC, CHQ or WIRE by the contract,
+ * which refuses a list with any other.
  */
-export function shownMethods(methods: readonly PaymentMethod[]): PaymentMethod[] {
-  return methods.filter((method) => {
-    if (!(paymentMethodTypes as readonly string[]).includes(method.type)) {
-      console.warn('unknown payment method type', method.type);
-      return false;
-    }
-    return method.state === 'E' && method.validated !== '' && method.validated !== '0';
-  });
-}
+export const shownMethods = (methods: readonly PaymentMethod[]) => methods.filter((method) => method.state === 'E' && method.validated !== '');
 
 export async function listPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
   return shownMethods((await callApi('/account/pay-method', payMethodListResponse, { body: {}, ...(signal ? { signal } : {}) })).methods);

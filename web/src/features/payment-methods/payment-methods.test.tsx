@@ -98,6 +98,7 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     const bank = screen.getByRole('dialog', { name: 'Add Bank Account' });
     expect(within(bank).getByText(/coming soon/)).toBeTruthy();
     await user.click(within(bank).getByRole('button', { name: 'Close' }));
+    expect(document.activeElement, 'focus goes back to the menu button').toBe(menu);
     await user.click(menu);
     await user.click(screen.getByRole('button', { name: 'Wired Account' }));
     await user.keyboard('{Escape}');
