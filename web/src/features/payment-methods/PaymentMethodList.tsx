@@ -25,22 +25,27 @@ export default function PaymentMethodList() {
     setModal(null);
     reload();
   };
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Select and Delete take their own button away: focus goes to the page's heading, and the count (a status) says what changed.
   const change = (work: () => Promise<void>) =>
     void action.run(async () => {
       try {
         await work();
       } finally {
         reload();
+        heading.current?.focus();
       }
     });
 
   return (
     <section className="panel payment-methods" aria-labelledby={titleId} aria-busy={methods === null || action.busy}>
       <div className="panel-heading">
-        <h1 id={titleId}>{t('payment_methods.title')}</h1>
+        <h1 id={titleId} ref={heading} tabIndex={-1}>
+          {t('payment_methods.title')}
+        </h1>
         <AddMenu onChoose={setModal} />
       </div>
-      {methods !== null && <p>{t('payment_methods.count', { count: methods.length })}</p>}
+      <p role="status">{methods !== null && t('payment_methods.count', { count: methods.length })}</p>
       {failed && (
         <div role="alert" className="server-errors">
           {t('payment_methods.load_failed')}{' '}

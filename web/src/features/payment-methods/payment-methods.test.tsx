@@ -76,6 +76,7 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
 
     await user.click(within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
+    expect(document.activeElement, 'focus goes to the heading, not lost with the button').toBe(screen.getByRole('heading', { name: 'Payment Methods' }));
     expect(api.sent('POST', '/api/account/user-payment-method-delete')[0]?.body).toEqual({ paymentMethodId: 11 });
     expect(api.sent('POST', '/api/account/pay-method')).toHaveLength(3);
   });
