@@ -227,7 +227,7 @@ const wireDetails = z.object(
 const common = { billing_address: billingAddress, shipping_address: shippingAddress.optional() };
 
 /** Canada's bank fields for CA, the US's otherwise (§4: the bank form shows one set by country). */
-const bankAccount = z
+export const bankPayMethodRequest = z
   .object({ type: z.literal('CHQ'), ...common, type_specific: bankDetails }, invalidArguments)
   .superRefine((value, context) => {
     const canadian = value.billing_address.country === 'CA';
@@ -242,13 +242,16 @@ const bankAccount = z
 /** A card by its token: what the Add Credit Card modal sends, and validates with before it does. */
 export const cardPayMethodRequest = z.object({ type: z.literal('CC'), ...common, type_specific: cardDetails }, invalidArguments);
 
+/** A wire account: its number, and the bank's details as `instructions`. */
+export const wirePayMethodRequest = z.object({ type: z.literal('WIRE'), ...common, type_specific: wireDetails }, invalidArguments);
+
 /** POST /api/wallet/add-pay-method: a card (by its token), a bank account or a wire account. */
 export const addPayMethodRequest = z.discriminatedUnion(
   'type',
   [
     cardPayMethodRequest,
-    bankAccount,
-    z.object({ type: z.literal('WIRE'), ...common, type_specific: wireDetails }, invalidArguments),
+    bankPayMethodRequest,
+    wirePayMethodRequest,
   ],
   { error: say.select('Payment Method Type') },
 );

@@ -5,11 +5,9 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { AddressFields } from './AddressFields.tsx';
+import { AddressFields, emptyAddress } from './AddressFields.tsx';
 import { CardEntry } from './CardEntry.tsx';
-import { addCard, cardTokenizer, type CardForm } from './payment-methods-api.ts';
-
-const emptyAddress = { name_first: '', name_last: '', address1: '', address2: '', city: '', province: '', postal_code: '', country: '' };
+import { addPaymentMethod, cardTokenizer, type CardForm } from './payment-methods-api.ts';
 
 /** The shipping address is the billing one, under its shipping_ names (spec §3). */
 const asShipping = (billing: CardPayMethodRequest['billing_address']) =>
@@ -48,7 +46,7 @@ export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
     // The form checked the expiry as numbers; the request carries the selects' texts, as the server's schema reads them.
     const card_expiry = { month: String(month).padStart(2, '0'), year: String(year) };
     const shipping_address = sameShipping ? asShipping(request.billing_address) : request.shipping_address;
-    await addCard({ ...request, shipping_address, type_specific: { ...request.type_specific, card_expiry } });
+    await addPaymentMethod({ ...request, shipping_address, type_specific: { ...request.type_specific, card_expiry } });
     toast(t('payment_methods.card_added'));
     onClose();
   };

@@ -7,9 +7,9 @@ import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
-import { FieldShell, Form, SelectField, SubmitButton, useSpecForm } from '../../ui/form.tsx';
-import { digitsOnly } from '../../ui/geo.ts';
+import { Form, SelectField, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { loadBalance } from '../wallet/wallet-store.ts';
+import { DigitsField } from './DigitsField.tsx';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 
 /** Coins are bought in US dollars, the purchase call's default currency. */
@@ -144,30 +144,10 @@ function FundForm({ cards, forex, onBuy, onGoBack }: { cards: PaymentMethod[]; f
 /** Whole dollars, digits only as typed (spec §5), with the coins they buy at the rate. */
 function AmountField({ forex }: { forex: CoinRate }) {
   const { t } = useTranslation();
-  const { register, watch } = useFormContext<{ amount?: number }>();
-  const registered = register('amount', { setValueAs: asWholeAmount });
-  const amount = watch('amount');
-  const coins = typeof amount === 'number' && Number.isInteger(amount) && amount > 0 && amount <= 500 ? coinCountLabel(coinsBoughtWith(amount, forex)) : null;
-  return (
-    <FieldShell name="amount" label={t('add_fund.amount')} hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')}>
-      {({ inputId, describedBy, invalid }) => (
-        <input
-          id={inputId}
-          // The modal opens on the loading overlay; the amount takes the focus when the form appears.
-          autoFocus
-          inputMode="numeric"
-          autoComplete="off"
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          {...registered}
-          onChange={(event) => {
-            event.target.value = digitsOnly(event.target.value);
-            void registered.onChange(event);
-          }}
-        />
-      )}
-    </FieldShell>
-  );
+  const amount = useFormContext<{ amount?: number }>().watch('amount');
+  const coins = addFundForm.shape.amount.safeParse(amount).success && amount !== undefined ? coinCountLabel(coinsBoughtWith(amount, forex)) : null;
+  // The modal opens on the loading overlay; the amount takes the focus when the form appears.
+  return <DigitsField name="amount" label={t('add_fund.amount')} hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')} setValueAs={asWholeAmount} autoFocus />;
 }
 
 function ErrorDialog({ texts, onTryAgain, onCancel }: { texts: readonly string[]; onTryAgain: () => void; onCancel: () => void }) {

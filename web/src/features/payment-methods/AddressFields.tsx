@@ -5,6 +5,9 @@ import { SelectField, TextField } from '../../ui/form.tsx';
 import { countryChoices } from '../../ui/geo.ts';
 import { provinceChoices } from '../../ui/provinces.ts';
 
+/** A blank address for a modal's defaults. */
+export const emptyAddress = { name_first: '', name_last: '', address1: '', address2: '', city: '', province: '', postal_code: '', country: '' };
+
 /**
  * A payment method's address (spec §3 billing_address): names, street,
  * city, then country, province and postal code. Province and state come

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { AccountComingSoonDialog } from './AccountComingSoonDialog.tsx';
 import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
+import { BankAccountDialog } from './BankAccountDialog.tsx';
 import { deletePaymentMethod, makeDefault, usePaymentMethods } from './payment-methods-api.ts';
 
 type Modal = 'card' | 'bank' | 'wire';
@@ -74,7 +75,8 @@ export default function PaymentMethodList() {
       )}
       {(methods === null || action.busy) && !failed && <LoadingOverlay />}
       {modal === 'card' && <AddCreditCardDialog onClose={closeModal} />}
-      {(modal === 'bank' || modal === 'wire') && <AccountComingSoonDialog kind={modal} onClose={closeModal} />}
+      {modal === 'bank' && <BankAccountDialog onClose={closeModal} />}
+      {modal === 'wire' && <AccountComingSoonDialog kind={modal} onClose={closeModal} />}
     </section>
   );
 }

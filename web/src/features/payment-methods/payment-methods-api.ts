@@ -5,6 +5,7 @@ import {
   paymentMethodResponse,
   providerLookupResponse,
   transactionResponse,
+  type addPayMethodRequest,
   type cardPayMethodRequest,
   type forex,
   type PaymentMethod,
@@ -56,7 +57,8 @@ export function usePaymentMethods() {
 /** The Add Credit Card request as sent: the schema's input (the expiry as the selects' texts). */
 export type CardForm = z.input<typeof cardPayMethodRequest>;
 
-export async function addCard(request: CardForm) {
+/** A card, bank account or wire account, as its modal sends it. */
+export async function addPaymentMethod(request: z.input<typeof addPayMethodRequest>) {
   return (await callApi('/wallet/add-pay-method', paymentMethodResponse, { body: request })).payment_method;
 }
 

@@ -81,7 +81,7 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     expect(api.sent('POST', '/api/account/pay-method')).toHaveLength(3);
   });
 
-  it("the 'Add Payment Method' menu offers Credit Card, Bank Account and Wired Account; Escape closes it; Bank and Wire say they are coming soon and the list reloads on close", async () => {
+  it("the 'Add Payment Method' menu offers Credit Card, Bank Account and Wired Account; Escape closes it and each modal; the list reloads on close", async () => {
     const api = paymentApi([]);
     const { user } = renderApp('/payment-method-list');
     expect(await screen.findByText('You have 0 Payment Methods.')).toBeTruthy();
@@ -97,7 +97,6 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     await user.click(menu);
     await user.click(screen.getByRole('button', { name: 'Bank Account' }));
     const bank = screen.getByRole('dialog', { name: 'Add Bank Account' });
-    expect(within(bank).getByText(/coming soon/)).toBeTruthy();
     await user.click(within(bank).getByRole('button', { name: 'Close' }));
     expect(document.activeElement, 'focus goes back to the menu button').toBe(menu);
     await user.click(menu);
@@ -322,5 +321,78 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     expect(first({ expiry_month: '' })).toBe('Please enter Expiry Month');
     expect(first({ expiry_year: String(thisYear - 1) })).toBe('Please enter valid Expiry Year');
     expect(first({ expiry_year: String(thisYear + 10) }), 'the list ends nine years on').toBe('Please enter valid Expiry Year');
+  });
+});
+
+describe('Add Bank Account modal (spec §2, §4, §5 Bank account)', () => {
+  beforeEach(resetSession);
+
+  async function openBankModal(user: ReturnType<typeof renderApp>['user']) {
+    await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
+    await user.click(screen.getByRole('button', { name: 'Bank Account' }));
+    return screen.findByRole('dialog', { name: 'Add Bank Account' });
+  }
+
+  it("shows Canada's transit and institution numbers for CA and the routing number and account type elsewhere, each rule in the spec words, digits only", async () => {
+    paymentApi([]);
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openBankModal(user);
+    const bank = within(modal).getByRole('group', { name: 'Bank Account' });
+    await user.click(within(modal).getByRole('button', { name: 'Save Bank Account' }));
+    expect(await within(bank).findByText('Please enter Account Number')).toBeTruthy();
+    expect(within(bank).getByText('Please enter Routing Number')).toBeTruthy();
+    expect(within(bank).getByText('Please select Account Type')).toBeTruthy();
+    expect(within(bank).queryByLabelText('Transit Number')).toBeNull();
+    expect(within(modal).getByRole('group', { name: 'Account Holder' })).toBeTruthy();
+
+    const account = within(bank).getByLabelText<HTMLInputElement>('Account Number');
+    await user.type(account, '12-345');
+    expect(account.value).toBe('12345');
+    expect(await within(bank).findByText('Please enter at least 9 characters Account Number')).toBeTruthy();
+    await user.type(within(bank).getByLabelText('Routing Number'), '12345678');
+    expect(await within(bank).findByText('Please enter at least 9 characters Routing Number')).toBeTruthy();
+
+    await user.selectOptions(within(modal).getByLabelText('Country'), 'CA');
+    expect(within(bank).queryByLabelText('Routing Number')).toBeNull();
+    await user.click(within(modal).getByRole('button', { name: 'Save Bank Account' }));
+    expect(await within(bank).findByText('Please enter Transit Number')).toBeTruthy();
+    expect(within(bank).getByText('Please enter Institution Number')).toBeTruthy();
+    expect(within(bank).queryByText('Please select Account Type')).toBeNull();
+    await user.type(within(bank).getByLabelText('Transit Number'), '123456');
+    expect(await within(bank).findByText('Please enter at most 5 characters Transit Number')).toBeTruthy();
+  });
+
+  it('saves a Canadian account with only its own bank fields, then closes and reloads the list', async () => {
+    const methods: ReturnType<typeof storedCard>[] = [];
+    const api = paymentApi(methods, {
+      'POST /api/wallet/add-pay-method': () => {
+        methods.push(storedCard({ type: 'CHQ', brand: 'Bank Account', icon: 'bank', number: '*****6789', type_specific: {} }));
+        return ok({ payment_method: methods[0] });
+      },
+    });
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openBankModal(user);
+    await user.type(within(modal).getByLabelText('First Name'), 'Anne');
+    await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
+    await user.type(within(modal).getByLabelText('Address'), '100 Rideau St');
+    await user.type(within(modal).getByLabelText('City'), 'Ottawa');
+    await user.selectOptions(within(modal).getByLabelText('Country'), 'US');
+    await user.type(within(modal).getByLabelText('Routing Number'), '021000021');
+    await user.selectOptions(within(modal).getByLabelText('Country'), 'CA');
+    await user.selectOptions(within(modal).getByLabelText('Province'), 'ON');
+    await user.type(within(modal).getByLabelText('Postal/Zip Code'), 'K1N 5X8');
+    await user.type(within(modal).getByLabelText('Account Number'), '123456789');
+    await user.type(within(modal).getByLabelText('Transit Number'), '12345');
+    await user.type(within(modal).getByLabelText('Institution Number'), '003');
+    await user.click(within(modal).getByRole('button', { name: 'Save Bank Account' }));
+
+    expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Add Bank Account' })).toBeNull();
+    expect(screen.getByRole('listitem', { name: 'Bank Account *****6789' })).toBeTruthy();
+    expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.body).toEqual({
+      type: 'CHQ',
+      billing_address: { name_first: 'Anne', name_last: 'Tremblay', address1: '100 Rideau St', address2: '', city: 'Ottawa', province: 'ON', postal_code: 'K1N 5X8', country: 'CA' },
+      type_specific: { account_no: '123456789', cardholder_name: '', transit_no: '12345', institution_no: '003' },
+    });
   });
 });
