@@ -8,18 +8,9 @@ import { provinceChoices } from '../../ui/provinces.ts';
 /** A blank address for a modal's defaults. */
 export const emptyAddress = { name_first: '', name_last: '', address1: '', address2: '', city: '', province: '', postal_code: '', country: '' };
 
-/**
- * A payment method's address (spec §3 billing_address): names, street,
- * city, then country, province and postal code. Province and state come
- * from the country's list where it has one (US, CA) and are typed
- * otherwise; changing the country clears the province.
- */
+/** A payment method's address (spec §3 billing_address): names, street, city, then its region. */
 export function AddressFields({ prefix }: { prefix: string }) {
-  const { t, i18n } = useTranslation();
-  const { watch, setValue } = useFormContext();
-  const countries = useMemo(() => countryChoices(i18n.language), [i18n.language]);
-  const country: unknown = watch(`${prefix}country`);
-  const provinces = provinceChoices(typeof country === 'string' ? country : '');
+  const { t } = useTranslation();
   const name = (field: string) => `${prefix}${field}`;
   return (
     <>
@@ -28,21 +19,45 @@ export function AddressFields({ prefix }: { prefix: string }) {
       <TextField name={name('address1')} label={t('payment_methods.address1')} autoComplete="address-line1" />
       <TextField name={name('address2')} label={t('payment_methods.address2')} autoComplete="address-line2" />
       <TextField name={name('city')} label={t('payment_methods.city')} autoComplete="address-level2" />
+      <RegionFields
+        names={{ country: name('country'), province: name('province'), postal: name('postal_code') }}
+        labels={{ country: t('payment_methods.country'), province: t('payment_methods.province'), postal: t('payment_methods.postal_code') }}
+      />
+    </>
+  );
+}
+
+type Region = Record<'country' | 'province' | 'postal', string>;
+
+/**
+ * Country, province and postal code. Provinces and states come from the
+ * country's list where it has one (US, CA) and are typed otherwise;
+ * changing the country clears the province. The postal code's rule
+ * depends on the country (spec §5).
+ */
+export function RegionFields({ names, labels }: { names: Region; labels: Region }) {
+  const { t, i18n } = useTranslation();
+  const { watch, setValue } = useFormContext();
+  const countries = useMemo(() => countryChoices(i18n.language), [i18n.language]);
+  const country: unknown = watch(names.country);
+  const provinces = provinceChoices(typeof country === 'string' ? country : '');
+  return (
+    <>
       <SelectField
-        name={name('country')}
-        label={t('payment_methods.country')}
+        name={names.country}
+        label={labels.country}
         choices={countries}
         placeholder={t('payment_methods.choose_country')}
         onChange={() => {
-          setValue(name('province'), '');
+          setValue(names.province, '');
         }}
       />
       {provinces ? (
-        <SelectField key="list" name={name('province')} label={t('payment_methods.province')} choices={provinces} placeholder={t('payment_methods.choose_province')} />
+        <SelectField key="list" name={names.province} label={labels.province} choices={provinces} placeholder={t('payment_methods.choose_province')} />
       ) : (
-        <TextField key="typed" name={name('province')} label={t('payment_methods.province')} autoComplete="address-level1" />
+        <TextField key="typed" name={names.province} label={labels.province} autoComplete="address-level1" />
       )}
-      <TextField name={name('postal_code')} label={t('payment_methods.postal_code')} autoComplete="postal-code" />
+      <TextField name={names.postal} label={labels.postal} autoComplete="postal-code" />
     </>
   );
 }

@@ -2,9 +2,9 @@ import type { PaymentMethod } from '@peeks/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
-import { AccountComingSoonDialog } from './AccountComingSoonDialog.tsx';
 import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
 import { BankAccountDialog } from './BankAccountDialog.tsx';
+import { WireAccountDialog } from './WireAccountDialog.tsx';
 import { deletePaymentMethod, makeDefault, usePaymentMethods } from './payment-methods-api.ts';
 
 type Modal = 'card' | 'bank' | 'wire';
@@ -76,7 +76,7 @@ export default function PaymentMethodList() {
       {(methods === null || action.busy) && !failed && <LoadingOverlay />}
       {modal === 'card' && <AddCreditCardDialog onClose={closeModal} />}
       {modal === 'bank' && <BankAccountDialog onClose={closeModal} />}
-      {modal === 'wire' && <AccountComingSoonDialog kind={modal} onClose={closeModal} />}
+      {modal === 'wire' && <WireAccountDialog onClose={closeModal} />}
     </section>
   );
 }

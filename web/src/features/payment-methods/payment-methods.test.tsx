@@ -396,3 +396,90 @@ describe('Add Bank Account modal (spec §2, §4, §5 Bank account)', () => {
     });
   });
 });
+
+describe('Add Wire Account modal (spec §2, §4, §5 Wire bank fields)', () => {
+  beforeEach(resetSession);
+
+  async function openWireModal(user: ReturnType<typeof renderApp>['user']) {
+    await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
+    await user.click(screen.getByRole('button', { name: 'Wired Account' }));
+    return screen.findByRole('dialog', { name: 'Add Wire Account' });
+  }
+
+  it("starts in the user's country and shows every bank rule in the spec words", async () => {
+    paymentApi([]);
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openWireModal(user);
+    expect(within(modal).getByLabelText<HTMLSelectElement>('Country').value, "the user's country").toBe('CA');
+    const bank = within(modal).getByRole('group', { name: 'Bank' });
+    await user.click(within(modal).getByRole('button', { name: 'Save Wire Account' }));
+    for (const [label, text] of [
+      ['Bank Name', 'Please enter Bank Name'],
+      ['Bank Address', 'Please enter Bank Address'],
+      ['Bank City', 'Please enter Bank City'],
+      ['Bank Country', 'Please enter Bank Country'],
+      ['Bank Province', 'Please enter Bank Province'],
+      ['Bank Postal/Zip Code', 'Please enter Bank Postal/Zip Code'],
+      ['Account Number', 'Please enter Account Number'],
+      ['SWIFT Code', 'Please enter SWIFT Code'],
+      ['IBAN', 'Please enter IBAN'],
+      ['Unit Number', 'Please enter Unit Number'],
+    ] as const) {
+      const field = await within(bank).findByLabelText(label);
+      expect(document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent, label).toBe(text);
+    }
+    await user.type(within(bank).getByLabelText('SWIFT Code'), 'BLC');
+    expect(await within(bank).findByText('Please enter at least 5 characters SWIFT Code')).toBeTruthy();
+    await user.type(within(bank).getByLabelText('Bank Postal/Zip Code'), 'H3G 0E5');
+    await user.tab();
+    expect(await within(bank).findByText('Please select country first')).toBeTruthy();
+    await user.selectOptions(within(bank).getByLabelText('Bank Country'), 'US');
+    await user.click(within(modal).getByRole('button', { name: 'Save Wire Account' }));
+    expect(await within(bank).findByText('Please enter valid Postal/Zip Code'), 'the contract words it without Bank').toBeTruthy();
+  });
+
+  it('sends the bank details as instructions, with the account number beside them too, then closes and reloads the list', async () => {
+    const methods: ReturnType<typeof storedCard>[] = [];
+    const api = paymentApi(methods, {
+      'POST /api/wallet/add-pay-method': () => {
+        methods.push(storedCard({ type: 'WIRE', brand: 'WIRE Account', icon: 'wire', number: '******7788', type_specific: {} }));
+        return ok({ payment_method: methods[0] });
+      },
+    });
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openWireModal(user);
+    const holder = within(modal).getByRole('group', { name: 'Account Holder' });
+    await user.type(within(holder).getByLabelText('First Name'), 'Anne');
+    await user.type(within(holder).getByLabelText('Last Name'), 'Tremblay');
+    await user.type(within(holder).getByLabelText('Address'), '100 Rideau St');
+    await user.type(within(holder).getByLabelText('City'), 'Ottawa');
+    await user.selectOptions(within(holder).getByLabelText('Province'), 'ON');
+    await user.type(within(holder).getByLabelText('Postal/Zip Code'), 'K1N 5X8');
+    const bank = within(modal).getByRole('group', { name: 'Bank' });
+    await user.type(within(bank).getByLabelText('Bank Name'), 'Banque Laurentienne');
+    await user.type(within(bank).getByLabelText('Bank Address'), '1360 Boulevard René-Lévesque');
+    await user.type(within(bank).getByLabelText('Bank City'), 'Montreal');
+    await user.selectOptions(within(bank).getByLabelText('Bank Country'), 'CA');
+    await user.selectOptions(within(bank).getByLabelText('Bank Province'), 'QC');
+    await user.type(within(bank).getByLabelText('Bank Postal/Zip Code'), 'H3G 0E5');
+    await user.type(within(bank).getByLabelText('Account Number'), '4455667788');
+    await user.type(within(bank).getByLabelText('SWIFT Code'), 'BLCMCAMM');
+    await user.type(within(bank).getByLabelText('IBAN'), 'CA0012345');
+    await user.type(within(bank).getByLabelText('Unit Number'), '1x2');
+    await user.click(within(modal).getByRole('button', { name: 'Save Wire Account' }));
+
+    expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
+    expect(screen.getByText('Wire Account added successfully.')).toBeTruthy();
+    expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.body).toEqual({
+      type: 'WIRE',
+      billing_address: { name_first: 'Anne', name_last: 'Tremblay', address1: '100 Rideau St', address2: '', city: 'Ottawa', province: 'ON', postal_code: 'K1N 5X8', country: 'CA' },
+      type_specific: {
+        account_no: '4455667788',
+        instructions: {
+          bank_name: 'Banque Laurentienne', bank_address: '1360 Boulevard René-Lévesque', bank_city: 'Montreal', bank_province: 'QC', bank_postal_code: 'H3G 0E5',
+          bank_country: 'CA', account_no: '4455667788', bank_swift_code: 'BLCMCAMM', iban_no: 'CA0012345', unit_no: '12',
+        },
+      },
+    });
+  });
+});
