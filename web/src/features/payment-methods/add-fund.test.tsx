@@ -125,11 +125,23 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     expect(router.state.location.pathname).toBe('/');
   });
 
-  it("says 'Something went wrong' when the methods cannot be loaded, and Go Back goes to /", async () => {
-    paymentApi([storedCard()], { 'POST /api/account/pay-method': () => refused(503, [{ code: 50300, message: 'Service unavailable' }]) });
+  it("says 'Something went wrong' when the methods cannot be loaded, Try Again loads them again, and Go Back goes to /", async () => {
+    let down = true;
+    paymentApi([storedCard()], {
+      'POST /api/account/pay-method': () => (down ? refused(503, [{ code: 50300, message: 'Service unavailable' }]) : ok({ methods: [storedCard()], total: 1 })),
+    });
     const { user, router } = renderApp('/add-fund');
-    const error = await screen.findByRole('dialog', { name: 'Error' });
+    let error = await screen.findByRole('dialog', { name: 'Error' });
     expect(within(error).getByRole('alert').textContent).toBe('Something went wrong');
+    down = false;
+    await user.click(within(error).getByRole('button', { name: 'Try Again' }));
+    expect(await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByLabelText('Payment Method')).toBeTruthy();
+
+    down = true;
+    await router.navigate('/payment-method-list');
+    await screen.findByRole('heading', { name: 'Payment Methods' });
+    await router.navigate('/add-fund');
+    error = await screen.findByRole('dialog', { name: 'Error' });
     await user.click(within(error).getByRole('button', { name: 'Cancel' }));
     expect(router.state.location.pathname).toBe('/');
 

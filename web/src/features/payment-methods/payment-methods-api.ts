@@ -16,16 +16,16 @@ import type { z } from 'zod';
 import { callApi } from '../../lib/api.ts';
 
 /** The card tokenizer the Add Credit Card modal frames (spec §7 payment-provider-lookup). */
-export const CARD_PROVIDER = 'sandbox';
+const CARD_PROVIDER = 'sandbox';
 
 /**
  * Spec §4: only methods with state 'E' and validated 'V' (or any other
  * non-empty mark) are shown. The types are CC, CHQ or WIRE by the contract,
  * which refuses a list with any other.
  */
-export const shownMethods = (methods: readonly PaymentMethod[]) => methods.filter((method) => method.state === 'E' && method.validated !== '');
+const shownMethods = (methods: readonly PaymentMethod[]) => methods.filter((method) => method.state === 'E' && method.validated !== '');
 
-export async function listPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
+async function listPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
   return shownMethods((await callApi('/account/pay-method', payMethodListResponse, { body: {}, ...(signal ? { signal } : {}) })).methods);
 }
 
@@ -49,6 +49,7 @@ export function usePaymentMethods() {
     };
   }, [loads]);
   const reload = useCallback(() => {
+    setFailed(false);
     setLoads((count) => count + 1);
   }, []);
   return { methods, failed, reload };
