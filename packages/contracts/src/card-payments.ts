@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountMessages } from './amount-messages.ts';
+import { wholeAmount, type AmountRule } from './deposits.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
@@ -23,6 +24,9 @@ export function amountInMinorUnits({ min, max, perMajor }: { min: number; max: n
     .min(min, amountMessages.below(min / perMajor))
     .max(max, amountMessages.above(max / perMajor));
 }
+
+/** The Add Fund page's amount as typed (§5): whole units, 1 to 3 characters, 1 to 500. */
+export const addFundAmountRule: AmountRule = { minChars: 1, maxChars: 3, min: ADD_FUND_LIMITS.minMajor, max: ADD_FUND_LIMITS.maxMajor };
 
 const addFundAmount = amountInMinorUnits({ min: ADD_FUND_LIMITS.minMajor * 100, max: ADD_FUND_LIMITS.maxMajor * 100, perMajor: 100 });
 
@@ -49,6 +53,22 @@ export const purchaseRequest = z.object(
   invalidArguments,
 );
 
+/**
+ * The Add Fund page's form (§2, §5): an amount in whole units of the card's
+ * currency and a stored card. The page turns the amount into coins at the
+ * rate and sends a purchase, whose route checks the same limits in coins.
+ */
+export const addFundForm = z.object({ amount: wholeAmount(addFundAmountRule), payment_method_id: selectedMethod }, invalidArguments);
+
+/**
+ * The coins, in CON minor units, that `units` whole units of the rate's
+ * currency buy: floor(units × coin_micros_per_unit / 1000000) whole coins
+ * (spec §9: 20 coins per unit times the rate), in integers only.
+ */
+export function coinsBoughtWith(units: number, rate: { coin_micros_per_unit: number }): number {
+  return Math.floor((units * rate.coin_micros_per_unit) / 1_000_000) * 100;
+}
+
 /** POST /api/account/deposit-fund: the Add Fund page, in cents of `currency`. */
 export const depositFundRequest = z.object(
   { amount: addFundAmount, currency: cardCurrency.default('USD'), paymentMethodId: selectedMethod },
@@ -72,3 +92,4 @@ export const withdrawRequest = z.object(
 export const depositFundResponse = successEnvelope({ message: z.string(), transaction });
 
 export type PurchaseRequest = z.infer<typeof purchaseRequest>;
+export type AddFundForm = z.infer<typeof addFundForm>;

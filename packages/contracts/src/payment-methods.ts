@@ -106,6 +106,16 @@ export const tokenizeRequest = expiryInFuture(
 
 export const tokenizeResponse = successEnvelope({ token: z.string(), brand: z.string(), mask: z.string() });
 
+/**
+ * What the tokenizer page posts to the app's window (to the app's origin
+ * only): the token with the card's brand, mask and expiry as chosen, or
+ * the refusal of the tokenize call.
+ */
+export const tokenizerMessage = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('card-token'), token: z.string(), brand: z.string(), mask: z.string(), expiry_month: z.string(), expiry_year: z.string() }),
+  z.object({ type: z.literal('card-token-error'), errors: z.array(z.object({ message: z.string() })) }),
+]);
+
 /** GET /api/wallet/payment-provider-lookup?provider= */
 export const providerLookupQuery = z.object({ provider: text('provider', { max: 32 }) }, invalidArguments);
 
@@ -217,7 +227,7 @@ const wireDetails = z.object(
 const common = { billing_address: billingAddress, shipping_address: shippingAddress.optional() };
 
 /** Canada's bank fields for CA, the US's otherwise (§4: the bank form shows one set by country). */
-const bankAccount = z
+export const bankPayMethodRequest = z
   .object({ type: z.literal('CHQ'), ...common, type_specific: bankDetails }, invalidArguments)
   .superRefine((value, context) => {
     const canadian = value.billing_address.country === 'CA';
@@ -229,13 +239,19 @@ const bankAccount = z
     }
   });
 
+/** A card by its token: what the Add Credit Card modal sends, and validates with before it does. */
+export const cardPayMethodRequest = z.object({ type: z.literal('CC'), ...common, type_specific: cardDetails }, invalidArguments);
+
+/** A wire account: its number, and the bank's details as `instructions`. */
+export const wirePayMethodRequest = z.object({ type: z.literal('WIRE'), ...common, type_specific: wireDetails }, invalidArguments);
+
 /** POST /api/wallet/add-pay-method: a card (by its token), a bank account or a wire account. */
 export const addPayMethodRequest = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('CC'), ...common, type_specific: cardDetails }, invalidArguments),
-    bankAccount,
-    z.object({ type: z.literal('WIRE'), ...common, type_specific: wireDetails }, invalidArguments),
+    cardPayMethodRequest,
+    bankPayMethodRequest,
+    wirePayMethodRequest,
   ],
   { error: say.select('Payment Method Type') },
 );
@@ -273,5 +289,6 @@ export const deletePayMethodRequest = z.object({ paymentMethodId }, invalidArgum
 export const payMethodChangedResponse = successEnvelope({ message: z.string() });
 
 export type AddPayMethodRequest = z.infer<typeof addPayMethodRequest>;
+export type CardPayMethodRequest = z.infer<typeof cardPayMethodRequest>;
 export type PaymentMethod = z.infer<typeof paymentMethod>;
 export type WireInstructions = z.infer<typeof wireInstructions>;

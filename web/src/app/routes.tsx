@@ -19,6 +19,8 @@ const WalletPage = lazy(() => import('../features/wallet/WalletPage.tsx'));
 const NotFound = lazy(() => import('../features/shell/NotFound.tsx'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage.tsx'));
 const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'));
+const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
+const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -62,7 +64,7 @@ export const routes: RouteObject[] = [
             children: [
               { path: '/', element: screen(<WalletPage withCard />) },
               { path: '/wallet', element: screen(<WalletPage />) },
-              { path: '/add-fund', element: <ComingSoon screen="add_fund" /> },
+              { path: '/add-fund', element: screen(<AddFund />) },
               { path: '/profile', element: <ComingSoon screen="profile" /> },
               { path: '/profile/personal', element: <ComingSoon screen="personal_profile" /> },
               { path: '/agreement', element: <ComingSoon screen="agreement" /> },
@@ -72,7 +74,7 @@ export const routes: RouteObject[] = [
               // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
               { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },
-              { path: '/payment-method-list', element: <ComingSoon screen="payment_method_list" /> },
+              { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: <ComingSoon screen="setting" /> },
               { path: '/transfer-fund', element: screen(<TransferFund />) },
             ],

@@ -107,7 +107,7 @@ export function SubmitButton({ children, className }: { children: ReactNode; cla
 }
 
 /** The error shown for a field: after it was touched or the form submitted (a server error always). */
-function useFieldError(name: string): string | undefined {
+export function useFieldError(name: string): string | undefined {
   const { formState, getFieldState } = useFormContext();
   const state = getFieldState(name, formState);
   const error = state.error;

@@ -23,9 +23,9 @@ function merchantInfo() {
 
 /** Spec §2 route table: screens not built yet show the dashboard layout and say so. */
 const COMING_SOON = [
-  ['/add-fund', 'Fund Wallet'], ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
+  ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
   ['/agreement', 'Agreements'], ['/webhook', 'Webhooks'], ['/scan-qr-code', 'Scan QR code'],
-  ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'], ['/payment-method-list', 'Payment Methods'],
+  ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'],
   ['/setting', 'Settings'],
 ] as const;
 

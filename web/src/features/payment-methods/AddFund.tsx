@@ -1,0 +1,174 @@
+import { addFundForm, coinCountLabel, coinsBoughtWith, type AddFundForm, type PaymentMethod } from '@peeks/contracts';
+import { useRef, useState } from 'react';
+import { useFormContext } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router-dom';
+import { ApiError } from '../../lib/api.ts';
+import { attemptKeys } from '../../lib/attempts.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { LoadingOverlay } from '../../ui/feedback.tsx';
+import { Form, SelectField, SubmitButton, useSpecForm } from '../../ui/form.tsx';
+import { loadBalance } from '../wallet/wallet-store.ts';
+import { DigitsField } from './DigitsField.tsx';
+import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
+
+/** Coins are bought in US dollars, the purchase call's default currency. */
+const CURRENCY = 'USD';
+
+type Outcome = { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | { kind: 'success' };
+
+/**
+ * /add-fund, the Add Fund page (spec §2, §4, §8): a static-backdrop modal
+ * with an amount and a card, Confirm Deposit and Go Back. The amount buys
+ * coins at the rate with the card. Failure shows 'Error' with Try Again
+ * (a fresh form) or Cancel; success shows 'Success' and reloads the balance.
+ * Each attempt carries an Idempotency-Key, so a double click or a retry
+ * after a lost answer is charged once.
+ */
+export default function AddFund() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { methods, failed, reload } = usePaymentMethods();
+  const { rate, reload: reloadRate } = useCoinRate(CURRENCY);
+  const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
+  const [round, setRound] = useState(0);
+  const [keys] = useState(() => attemptKeys());
+  const pending = useRef<Promise<void> | null>(null);
+
+  const buy = (values: AddFundForm, forex: CoinRate) => {
+    // A second submit while the first runs (a double click) waits for the first instead of buying again.
+    pending.current ??= (async () => {
+      const request = { payment_method_id: values.payment_method_id, coin_amt: coinsBoughtWith(values.amount, forex), currency: CURRENCY } as const;
+      try {
+        await purchase(request, keys.keyFor(request));
+        keys.settled(200);
+        void loadBalance();
+        setOutcome({ kind: 'success' });
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        keys.settled(error.status);
+        setOutcome({ kind: 'error', texts: error.texts });
+      } finally {
+        pending.current = null;
+      }
+    })();
+    return pending.current;
+  };
+
+  const goHome = () => void navigate('/');
+
+  if (failed || rate === 'failed') {
+    return (
+      <ErrorDialog
+        texts={[t('errors.something_went_wrong')]}
+        onTryAgain={() => {
+          reload();
+          reloadRate();
+        }}
+        onCancel={goHome}
+      />
+    );
+  }
+  if (outcome.kind === 'error') {
+    return (
+      <ErrorDialog
+        texts={outcome.texts}
+        onTryAgain={() => {
+          setRound(round + 1);
+          setOutcome({ kind: 'form' });
+        }}
+        onCancel={goHome}
+      />
+    );
+  }
+  if (outcome.kind === 'success') {
+    return (
+      <Dialog
+        title={t('add_fund.success_title')}
+        footer={
+          <button type="button" className="button primary" onClick={goHome}>
+            {t('add_fund.ok')}
+          </button>
+        }
+      >
+        <p role="status">{t('add_fund.deposited')}</p>
+      </Dialog>
+    );
+  }
+  const cards = methods?.filter((method) => method.type === 'CC') ?? null;
+  return (
+    <Dialog title={t('add_fund.title')}>
+      {cards === null || rate === null ? (
+        <div className="dialog-loading">
+          <LoadingOverlay />
+        </div>
+      ) : (
+        <FundForm key={round} cards={cards} forex={rate} onBuy={buy} onGoBack={goHome} />
+      )}
+    </Dialog>
+  );
+}
+
+/** A select's text as the id the API takes; empty stays missing so the rule says 'Please select Payment Method'. */
+const asId = (value: string) => (value === '' ? undefined : Number(value));
+const asWholeAmount = (value: string) => (value === '' ? undefined : Number(value));
+
+function FundForm({ cards, forex, onBuy, onGoBack }: { cards: PaymentMethod[]; forex: CoinRate; onBuy: (values: AddFundForm, forex: CoinRate) => Promise<void>; onGoBack: () => void }) {
+  const { t } = useTranslation();
+  const spec = useSpecForm(addFundForm);
+  return (
+    <Form spec={spec} onSubmit={(values) => onBuy(values, forex)}>
+      <AmountField forex={forex} />
+      <SelectField
+        name="payment_method_id"
+        label={t('add_fund.payment_method')}
+        placeholder={t('add_fund.choose_method')}
+        choices={cards.map((card) => ({ value: String(card.payment_method_id), label: `${card.brand.toUpperCase()} ${card.number}` }))}
+        setValueAs={asId}
+      />
+      {cards.length === 0 && (
+        <p>
+          {t('add_fund.no_cards')} <Link to="/payment-method-list">{t('add_fund.add_card')}</Link>
+        </p>
+      )}
+      <div className="buttons">
+        <button type="button" className="button" onClick={onGoBack}>
+          {t('add_fund.go_back')}
+        </button>
+        <SubmitButton>{t('add_fund.confirm')}</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+/** Whole dollars, digits only as typed (spec §5), with the coins they buy at the rate. */
+function AmountField({ forex }: { forex: CoinRate }) {
+  const { t } = useTranslation();
+  const amount = useFormContext<{ amount?: number }>().watch('amount');
+  const coins = addFundForm.shape.amount.safeParse(amount).success && amount !== undefined ? coinCountLabel(coinsBoughtWith(amount, forex)) : null;
+  // The modal opens on the loading overlay; the amount takes the focus when the form appears.
+  return <DigitsField name="amount" label={t('add_fund.amount')} hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')} setValueAs={asWholeAmount} autoFocus />;
+}
+
+function ErrorDialog({ texts, onTryAgain, onCancel }: { texts: readonly string[]; onTryAgain: () => void; onCancel: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog
+      title={t('add_fund.error_title')}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onCancel}>
+            {t('add_fund.cancel')}
+          </button>
+          <button type="button" className="button primary" onClick={onTryAgain}>
+            {t('add_fund.try_again')}
+          </button>
+        </>
+      }
+    >
+      <div role="alert">
+        {texts.length === 0 ? <p>{t('errors.something_went_wrong')}</p> : texts.map((text) => <p key={text}>{text}</p>)}
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,77 @@
+import { bankAccountTypes, bankPayMethodRequest } from '@peeks/contracts';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { toast } from '../../ui/toasts.tsx';
+import { AddressFields, emptyAddress } from './AddressFields.tsx';
+import { DigitsField } from './DigitsField.tsx';
+import { addPaymentMethod } from './payment-methods-api.ts';
+
+type BankForm = z.input<typeof bankPayMethodRequest>;
+
+/** Spec §5 "Bank account": Canada asks for transit and institution numbers, elsewhere the routing number and account type. */
+const CANADIAN = ['transit_no', 'institution_no'] as const;
+const ELSEWHERE = ['routing_no', 'account_type'] as const;
+
+/**
+ * The Add Bank Account modal (spec §2, §4, §5 Bank account): the account
+ * holder's address, the account number, and the bank fields of the
+ * address's country, each shown only for it. Closes on success.
+ */
+export function BankAccountDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const spec = useSpecForm(bankPayMethodRequest, { type: 'CHQ', billing_address: emptyAddress, type_specific: { account_no: '', cardholder_name: '' } } satisfies BankForm);
+  const canadian = spec.form.watch('billing_address.country') === 'CA';
+  const { unregister } = spec.form;
+
+  useEffect(() => {
+    // The other country's fields leave the form with their inputs, so their rules do not apply.
+    unregister((canadian ? ELSEWHERE : CANADIAN).map((field) => `type_specific.${field}` as const));
+  }, [canadian, unregister]);
+
+  const submit = async (request: z.output<typeof bankPayMethodRequest>) => {
+    await addPaymentMethod(request);
+    toast(t('payment_methods.bank_added'));
+    onClose();
+  };
+
+  return (
+    <Dialog title={t('payment_methods.add_bank_title')} onClose={onClose}>
+      <Form spec={spec} onSubmit={submit}>
+        <fieldset>
+          <legend>{t('payment_methods.account_holder')}</legend>
+          <AddressFields prefix="billing_address." />
+        </fieldset>
+        <fieldset>
+          <legend>{t('payment_methods.bank_details')}</legend>
+          <TextField name="type_specific.cardholder_name" label={t('payment_methods.account_holder_name')} autoComplete="name" />
+          <DigitsField name="type_specific.account_no" label={t('payment_methods.account_no')} />
+          {canadian ? (
+            <>
+              <DigitsField key="transit_no" name="type_specific.transit_no" label={t('payment_methods.transit_no')} />
+              <DigitsField key="institution_no" name="type_specific.institution_no" label={t('payment_methods.institution_no')} />
+            </>
+          ) : (
+            <>
+              <DigitsField key="routing_no" name="type_specific.routing_no" label={t('payment_methods.routing_no')} />
+              <SelectField
+                name="type_specific.account_type"
+                label={t('payment_methods.account_type')}
+                placeholder={t('payment_methods.choose_account_type')}
+                choices={bankAccountTypes.map((type) => ({ value: type, label: t(`payment_methods.account_types.${type}`) }))}
+              />
+            </>
+          )}
+        </fieldset>
+        <div className="buttons">
+          <button type="button" className="button" onClick={onClose}>
+            {t('payment_methods.cancel')}
+          </button>
+          <SubmitButton>{t('payment_methods.save_bank')}</SubmitButton>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,191 @@
+import type { PaymentMethod } from '@peeks/contracts';
+import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
+import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
+import { BankAccountDialog } from './BankAccountDialog.tsx';
+import { WireAccountDialog } from './WireAccountDialog.tsx';
+import { deletePaymentMethod, makeDefault, usePaymentMethods } from './payment-methods-api.ts';
+
+type Modal = 'card' | 'bank' | 'wire';
+
+/**
+ * /payment-method-list (spec §2, §4): how many methods, an Add Payment
+ * Method menu whose entries each open a modal, and a selector card per
+ * method with Delete, and Select when it is not the default. The list
+ * reloads after each modal closes and after each change.
+ */
+export default function PaymentMethodList() {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const { methods, failed, reload } = usePaymentMethods();
+  const [modal, setModal] = useState<Modal | null>(null);
+  const action = useApiAction();
+
+  const closeModal = () => {
+    setModal(null);
+    reload();
+  };
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Select and Delete take their own button away: focus goes to the page's heading, and the count (a status) says what changed.
+  const change = (work: () => Promise<void>) =>
+    void action.run(async () => {
+      try {
+        await work();
+      } finally {
+        reload();
+        heading.current?.focus();
+      }
+    });
+
+  return (
+    <section className="panel payment-methods" aria-labelledby={titleId} aria-busy={methods === null || action.busy}>
+      <div className="panel-heading">
+        <h1 id={titleId} ref={heading} tabIndex={-1}>
+          {t('payment_methods.title')}
+        </h1>
+        <AddMenu onChoose={setModal} />
+      </div>
+      <p role="status">{methods !== null && t('payment_methods.count', { count: methods.length })}</p>
+      {failed && (
+        <div role="alert" className="server-errors">
+          {t('payment_methods.load_failed')}{' '}
+          <button type="button" className="link-button" onClick={reload}>
+            {t('payment_methods.try_again')}
+          </button>
+        </div>
+      )}
+      <ServerErrors texts={action.errors} />
+      {methods !== null && (
+        <ul className="method-cards">
+          {methods.map((method) => (
+            <MethodCard
+              key={method.payment_method_id}
+              method={method}
+              busy={action.busy}
+              onSelect={() => {
+                change(() => makeDefault(method.payment_method_id));
+              }}
+              onDelete={() => {
+                change(() => deletePaymentMethod(method.payment_method_id));
+              }}
+            />
+          ))}
+        </ul>
+      )}
+      {(methods === null || action.busy) && !failed && <LoadingOverlay />}
+      {modal === 'card' && <AddCreditCardDialog onClose={closeModal} />}
+      {modal === 'bank' && <BankAccountDialog onClose={closeModal} />}
+      {modal === 'wire' && <WireAccountDialog onClose={closeModal} />}
+    </section>
+  );
+}
+
+/** 'Add Payment Method': a menu button with Credit Card, Bank Account and Wired Account; Escape or a click elsewhere closes it. */
+function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const menuId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
+
+  const choose = (modal: Modal) => {
+    setOpen(false);
+    // The menu's entry is about to be hidden: the modal hands focus back to the menu button when it closes.
+    button.current?.focus();
+    onChoose(modal);
+  };
+  const entries: [Modal, string][] = [
+    ['card', t('payment_methods.credit_card')],
+    ['bank', t('payment_methods.bank_account')],
+    ['wire', t('payment_methods.wired_account')],
+  ];
+  return (
+    <div
+      className="add-menu"
+      ref={root}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && open) {
+          setOpen(false);
+          button.current?.focus();
+        }
+      }}
+    >
+      <button ref={button} type="button" className="button primary" aria-expanded={open} aria-controls={menuId} onClick={() => { setOpen(!open); }}>
+        {t('payment_methods.add')}
+      </button>
+      <ul id={menuId} className="add-menu-list" hidden={!open}>
+        {entries.map(([modal, label]) => (
+          <li key={modal}>
+            <button type="button" className="link-button" onClick={() => { choose(modal); }}>
+              {label}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The card month and year as MM/YYYY; a wire account shows its entry date instead (spec §2, §9 "MMM Do, YYYY"). */
+function expiryOf(method: PaymentMethod): string | null {
+  const expiry = method.type_specific.card_expiry as { month?: unknown; year?: unknown } | undefined;
+  if (typeof expiry?.month !== 'number' || typeof expiry.year !== 'number') return null;
+  return `${String(expiry.month).padStart(2, '0')}/${String(expiry.year)}`;
+}
+
+const ordinal = (day: number) => {
+  const tens = day % 100;
+  if (tens >= 11 && tens <= 13) return `${String(day)}th`;
+  return `${String(day)}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
+};
+
+/** "Nov 21st, 2026" (spec §9: card entry dates MMM Do, YYYY). */
+export function entryDate(iso: string, language: string): string {
+  const date = new Date(iso);
+  const month = new Intl.DateTimeFormat(language, { month: 'short' }).format(date);
+  return `${month} ${ordinal(date.getDate())}, ${String(date.getFullYear())}`;
+}
+
+const ICONS: Record<string, string> = { visa: 'VISA', mastercard: 'MC', amex: 'AMEX', discover: 'DISC', bank: 'BANK', wire: 'WIRE' };
+
+function MethodCard({ method, busy, onSelect, onDelete }: { method: PaymentMethod; busy: boolean; onSelect: () => void; onDelete: () => void }) {
+  const { t, i18n } = useTranslation();
+  const nameId = useId();
+  const expiry = expiryOf(method);
+  const name = method.type === 'CC' ? `${method.brand.toUpperCase()} ${method.number}` : `${method.brand} ${method.number}`;
+  return (
+    <li className={`method-card${method.is_default ? ' default' : ''}`} aria-labelledby={nameId}>
+      <span className="method-icon" aria-hidden="true">
+        {ICONS[method.icon] ?? method.icon.toUpperCase()}
+      </span>
+      <div className="method-details">
+        <strong id={nameId}>{name}</strong>
+        {method.type === 'WIRE' && <span>{t('payment_methods.entered', { date: entryDate(method.entry_date, i18n.language) })}</span>}
+        {expiry && <span>{t('payment_methods.expires', { expiry })}</span>}
+        {method.is_default && <span className="badge">{t('payment_methods.default')}</span>}
+      </div>
+      <div className="buttons">
+        {!method.is_default && (
+          <button type="button" className="button" disabled={busy} onClick={onSelect}>
+            {t('payment_methods.select')}
+          </button>
+        )}
+        <button type="button" className="button" disabled={busy} onClick={onDelete}>
+          {t('payment_methods.delete')}
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,196 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ok, refused, renderApp, resetSession, type Answer } from '../../testing/app.tsx';
+import { paymentApi, storedCard } from './testing.ts';
+
+const approved = () => ok({ transaction: purchaseTransaction() });
+/** The transaction a purchase of 156 coins answers (the contract's shape, checked on arrival). */
+function purchaseTransaction() {
+  return {
+    tx_id: 'tx-1', entry_date: '2026-11-21T20:00:00.000Z', return_date: null, user_id: 7, merchant_id: null, state: 'completed', type: 'purchase', tx_class: 'PURCHASE_COINS',
+    merchant_batch_id: null, billing_address: null, shipping_address: null, debit_credit: 'C', amount: 15_600, fee: 0, currency: 'CON', terminal_id: null, invoice_no: null,
+    custom_1: null, error_code: null, fi_response_code: null, fi_response_text: null, parent_tx_id: null, ip_address: null, refunded: false, cart: [],
+    payment_method_type: 'CC', payment_method: '11', customer_Name: null, reference: null, hold_amount: null, hold_release_at: null,
+  };
+}
+
+/** A promise the test settles when it chooses, to hold a call in flight. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
+
+async function fill(user: ReturnType<typeof renderApp>['user'], amount: string) {
+  const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+  await user.type(await within(modal).findByLabelText('Amount'), amount);
+  await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************4242');
+  return modal;
+}
+
+describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () => {
+  beforeEach(resetSession);
+
+  it('is a static modal with a loading overlay while the payment methods load', async () => {
+    const methods = deferred<Answer>();
+    paymentApi([], { 'POST /api/account/pay-method': () => methods.promise });
+    const { user } = renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    expect(within(modal).getByRole('status').textContent).toBe('Please wait…');
+    expect(within(modal).queryByRole('button', { name: 'Close' }), 'static: no close button').toBeNull();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Add Fund' }), 'static: Escape does not close it').toBeTruthy();
+    methods.resolve(ok({ methods: [storedCard(), storedCard({ payment_method_id: 13, type: 'WIRE', brand: 'WIRE Account', number: '******7788' })], total: 2 }));
+    const select = await within(modal).findByLabelText('Payment Method');
+    expect(within(select).getAllByRole('option').map((option) => option.textContent), 'cards only: a purchase charges a card').toEqual(['--Select Payment Method--', 'VISA ************4242']);
+    expect(within(modal).queryByRole('status')).toBeNull();
+  });
+
+  it('checks the amount and the payment method in the spec words, takes digits only, and shows the coins the amount buys', async () => {
+    paymentApi([storedCard()]);
+    const { user } = renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    await user.click(await within(modal).findByRole('button', { name: 'Confirm Deposit' }));
+    expect(await within(modal).findByText('Please enter amount')).toBeTruthy();
+    expect(within(modal).getByText('Please select Payment Method')).toBeTruthy();
+    const amount = within(modal).getByLabelText<HTMLInputElement>('Amount');
+    expect(document.activeElement, 'the amount has the focus once the form shows').toBe(amount);
+    expect(amount.getAttribute('aria-describedby')).toContain(within(modal).getByText('Please enter amount').id);
+
+    for (const [typed, text] of [
+      ['0', 'Please enter amount should be grater 1'],
+      ['501', 'Please enter amount should be less 500'],
+      ['1000', 'Please enter at most 3 characters amount'],
+    ] as const) {
+      await user.clear(amount);
+      await user.type(amount, typed);
+      expect(await within(modal).findByText(text), typed).toBeTruthy();
+    }
+    await user.clear(amount);
+    await user.type(amount, '1a0.5');
+    expect(amount.value).toBe('105');
+    await user.clear(amount);
+    await user.type(amount, '10');
+    expect(within(modal).getByText('In US dollars, 1 to 500. You receive 156 Coins.')).toBeTruthy();
+    await waitFor(() => {
+      expect(within(modal).queryByText(/^Please enter/)).toBeNull();
+    });
+  });
+
+  it("buys the coins the amount pays for with the card, with an Idempotency-Key, shows 'Success' and reloads the balance; OK goes to /", async () => {
+    const api = paymentApi([storedCard()], { 'POST /api/account/purchase': approved });
+    const { user, router } = renderApp('/add-fund');
+    const modal = await fill(user, '10');
+    // The dashboard layout read the balance when it opened; the purchase reads it once more.
+    const balanceReads = api.sent('GET', '/api/account/balance').length;
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+
+    const success = await screen.findByRole('dialog', { name: 'Success' });
+    expect(within(success).getByText('Fund deposit successfully')).toBeTruthy();
+    const [call] = api.sent('POST', '/api/account/purchase');
+    expect(call?.body).toEqual({ payment_method_id: 11, coin_amt: 15_600, currency: 'USD' });
+    expect(call?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(call?.headers['x-csrf-token']).toBe('csrf-signed-in');
+    await waitFor(() => {
+      expect(api.sent('GET', '/api/account/balance')).toHaveLength(balanceReads + 1);
+    });
+    await user.click(within(success).getByRole('button', { name: 'OK' }));
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("a declined card (4000…0002) shows 'Error' with the server's text; Try Again gives a fresh form, Cancel goes to /", async () => {
+    const api = paymentApi([storedCard({ number: '************0002' })], {
+      'POST /api/account/purchase': () => refused(422, [{ code: 42250, field: 'payment_method_id', message: 'Your card was declined' }]),
+    });
+    const { user, router } = renderApp('/add-fund');
+    let modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    await user.type(await within(modal).findByLabelText('Amount'), '25');
+    await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************0002');
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+
+    const error = await screen.findByRole('dialog', { name: 'Error' });
+    expect(within(error).getByRole('alert').textContent).toBe('Your card was declined');
+    expect(screen.queryByRole('dialog', { name: 'Success' })).toBeNull();
+    await user.click(within(error).getByRole('button', { name: 'Try Again' }));
+    modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    expect(within(modal).getByLabelText<HTMLInputElement>('Amount').value, 'the form is reset').toBe('');
+    expect(within(modal).getByLabelText<HTMLSelectElement>('Payment Method').value).toBe('');
+
+    await user.type(within(modal).getByLabelText('Amount'), '25');
+    await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************0002');
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+    const [first, second] = api.sent('POST', '/api/account/purchase');
+    expect(second?.headers['idempotency-key'], 'a new attempt after a refusal').not.toBe(first?.headers['idempotency-key']);
+    await user.click(within(await screen.findByRole('dialog', { name: 'Error' })).getByRole('button', { name: 'Cancel' }));
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it("says 'Something went wrong' when the methods cannot be loaded, Try Again loads them again, and Go Back goes to /", async () => {
+    let down = true;
+    paymentApi([storedCard()], {
+      'POST /api/account/pay-method': () => (down ? refused(503, [{ code: 50300, message: 'Service unavailable' }]) : ok({ methods: [storedCard()], total: 1 })),
+    });
+    const { user, router } = renderApp('/add-fund');
+    let error = await screen.findByRole('dialog', { name: 'Error' });
+    expect(within(error).getByRole('alert').textContent).toBe('Something went wrong');
+    down = false;
+    await user.click(within(error).getByRole('button', { name: 'Try Again' }));
+    expect(await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByLabelText('Payment Method')).toBeTruthy();
+
+    down = true;
+    await router.navigate('/payment-method-list');
+    await screen.findByRole('heading', { name: 'Payment Methods' });
+    await router.navigate('/add-fund');
+    error = await screen.findByRole('dialog', { name: 'Error' });
+    await user.click(within(error).getByRole('button', { name: 'Cancel' }));
+    expect(router.state.location.pathname).toBe('/');
+
+    paymentApi([storedCard()]);
+    await router.navigate('/add-fund');
+    await user.click(await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByRole('button', { name: 'Go Back' }));
+    expect(router.state.location.pathname).toBe('/');
+  });
+});
+
+describe('/add-fund never charges twice for one attempt', () => {
+  beforeEach(resetSession);
+
+  it('a double click sends one purchase', async () => {
+    const answer = deferred<Answer>();
+    const api = paymentApi([storedCard()], { 'POST /api/account/purchase': () => answer.promise });
+    const { user } = renderApp('/add-fund');
+    const modal = await fill(user, '10');
+    const form = within(modal).getByRole('button', { name: 'Confirm Deposit' }).closest('form')!;
+    // Two submits before the first answer, as a fast double click delivers them before the button can be disabled.
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/purchase')).toHaveLength(1);
+    });
+    answer.resolve(approved());
+    expect(await screen.findByRole('dialog', { name: 'Success' })).toBeTruthy();
+    expect(api.sent('POST', '/api/account/purchase')).toHaveLength(1);
+  });
+
+  it('a retry of the same purchase after a lost answer keeps its Idempotency-Key, so the server answers it with the first outcome', async () => {
+    let calls = 0;
+    const api = paymentApi([storedCard()], {
+      'POST /api/account/purchase': () => {
+        calls += 1;
+        if (calls === 1) throw new TypeError('Failed to fetch');
+        return approved();
+      },
+    });
+    const { user } = renderApp('/add-fund');
+    await user.click(within(await fill(user, '10')).getByRole('button', { name: 'Confirm Deposit' }));
+    const error = await screen.findByRole('dialog', { name: 'Error' });
+    expect(within(error).getByText('The service could not be reached. Check your connection and try again.')).toBeTruthy();
+    await user.click(within(error).getByRole('button', { name: 'Try Again' }));
+    await user.click(within(await fill(user, '10')).getByRole('button', { name: 'Confirm Deposit' }));
+    expect(await screen.findByRole('dialog', { name: 'Success' })).toBeTruthy();
+    const [lost, retried] = api.sent('POST', '/api/account/purchase');
+    expect(retried?.headers['idempotency-key']).toBe(lost?.headers['idempotency-key']);
+  });
+});
