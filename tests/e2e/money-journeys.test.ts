@@ -113,7 +113,8 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await amount.getByLabel('Amount').fill('5');
         await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
     const confirmation = sender.getByRole('dialog', { name: 'Confirm Transfer' });
-    await confirmation.getByText('$0.00').waitFor();
+    await confirmation.getByRole('button', { name: 'Complete Transfer' }).waitFor();
+    expect(await confirmation.getByRole('definition').allTextContents()).toEqual([bob.username, '5.00 Coins', '0.00 Coins', '5.00 Coins']);
     await checkScreen(sender, '29-transfer-confirmation');
     // A double click is one transfer: one Idempotency-Key per attempt.
     await confirmation.getByRole('button', { name: 'Complete Transfer' }).dblclick();

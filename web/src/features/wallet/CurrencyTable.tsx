@@ -13,6 +13,9 @@ function useRowLabel() {
   };
 }
 
+/** Coins first, the product's own money; then cash; impressions last. */
+const ROW_ORDER: readonly Currency[] = ['CON', 'USD', 'CAD', 'IMP'];
+
 /** Balance, Holds and Available of every open wallet; the coin row's balance opens the coin breakdown. */
 export function CurrencyTable({ balances, onCoinBreakdown }: { balances: readonly Balance['balances'][number][]; onCoinBreakdown: () => void }) {
   const { t } = useTranslation();
@@ -27,7 +30,7 @@ export function CurrencyTable({ balances, onCoinBreakdown }: { balances: readonl
           <th scope="col" className="amount">{t('wallet.table.balance')}</th>
           <th scope="col" className="amount">
             <span aria-describedby={holdHelpId} tabIndex={0} className="help" title={t('wallet.hold_help')}>
-              {t('wallet.table.holds')} <span aria-hidden="true">ⓘ</span>
+              {t('wallet.table.holds')} <span className="help-mark" aria-hidden="true">?</span>
             </span>
             <span id={holdHelpId} role="tooltip" className="visually-hidden">{t('wallet.hold_help')}</span>
           </th>
@@ -35,7 +38,7 @@ export function CurrencyTable({ balances, onCoinBreakdown }: { balances: readonl
         </tr>
       </thead>
       <tbody>
-        {balances.map((line) => (
+        {[...balances].sort((a, b) => ROW_ORDER.indexOf(a.currency) - ROW_ORDER.indexOf(b.currency)).map((line) => (
           <tr key={line.currency}>
             <th scope="row">{rowLabel(line.currency)}</th>
             <td className="amount">

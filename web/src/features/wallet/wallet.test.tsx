@@ -7,7 +7,7 @@ import { pageWindow } from '../../ui/Paginator.tsx';
 function balanceOf(con: { balance: number; available: number; withdrawable: number }, cash: { currency: 'USD' | 'CAD'; balance: number } | null = null): Balance {
   const coinLine = { currency: 'CON' as const, balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, combined: true };
   const cashLines = cash ? [{ currency: cash.currency, balance: cash.balance, available_balance: cash.balance, withdrawable_balance: cash.balance, combined: false }] : [];
-  return { currency: 'CON', balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, balances: [coinLine, ...cashLines] };
+  return { currency: 'CON', balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, balances: [...cashLines, coinLine] };
 }
 
 const coins = (count: number, offset = 0) => Array.from({ length: count }, (_, index) => ({ serial: `C-${String(offset + index).padStart(4, '0')}`, value: 100, currency: 'CON' }));
@@ -27,7 +27,7 @@ function signedInWith(balance: Balance, coinTotal = 0) {
 describe('the wallet (spec §4 Wallet dashboard)', () => {
   beforeEach(resetSession);
 
-  it('shows available, hold (available − withdrawable) and total tiles, and the per-currency table with the spec row labels', async () => {
+  it('shows available, hold (available − withdrawable) and total tiles, and the per-currency table with the spec row labels, coins first', async () => {
     signedInWith(balanceOf({ balance: 125_050, available: 120_000, withdrawable: 100_000 }, { currency: 'CAD', balance: 4_200 }));
     renderApp('/wallet');
     expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeTruthy();
@@ -37,7 +37,7 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
 
     const table = screen.getByRole('table', { name: 'Balances by currency' });
     const headers = within(table).getAllByRole('columnheader').map((cell) => cell.firstChild?.textContent);
-    expect(headers).toEqual(['Currency', 'Balance', 'Holds ⓘ', 'Available']);
+    expect(headers).toEqual(['Currency', 'Balance', 'Holds ?', 'Available']);
     const rows = within(table).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
     expect(rows).toEqual([
       ['Coin', '1,250.50 Coins', '200.00 Coins', '1,200.00 Coins'],
