@@ -1,6 +1,7 @@
 import type { PaymentMethod } from '@peeks/contracts';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
 import { BankAccountDialog } from './BankAccountDialog.tsx';
@@ -84,26 +85,12 @@ export default function PaymentMethodList() {
 /** 'Add Payment Method': a menu button with Credit Card, Bank Account and Wired Account; Escape or a click elsewhere closes it. */
 function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  const menu = useDisclosureMenu();
 
   const choose = (modal: Modal) => {
-    setOpen(false);
+    menu.close();
     // The menu's entry is about to be hidden: the modal hands focus back to the menu button when it closes.
-    button.current?.focus();
+    menu.focusButton();
     onChoose(modal);
   };
   const entries: [Modal, string][] = [
@@ -112,20 +99,11 @@ function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
     ['wire', t('payment_methods.wired_account')],
   ];
   return (
-    <div
-      className="add-menu"
-      ref={root}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
-    >
-      <button ref={button} type="button" className="button primary" aria-expanded={open} aria-controls={menuId} onClick={() => { setOpen(!open); }}>
+    <div className="add-menu" {...menu.rootProps}>
+      <button className="button primary" {...menu.buttonProps}>
         {t('payment_methods.add')}
       </button>
-      <ul id={menuId} className="add-menu-list" hidden={!open}>
+      <ul className="add-menu-list" {...menu.menuProps}>
         {entries.map(([modal, label]) => (
           <li key={modal}>
             <button type="button" className="link-button" onClick={() => { choose(modal); }}>

@@ -1,52 +1,27 @@
-import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { session } from '../session/session-store.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
+import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
 
 /** The top bar's avatar menu (spec §2 Navigation): username and e-mail, then Wallet, Profile, Agreement, Webhook, Sign Out. */
 export function AccountMenu() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
-  const [open, setOpen] = useState(false);
-  const menuId = useId();
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  const menu = useDisclosureMenu();
 
   if (!user) return null;
-  const close = () => {
-    setOpen(false);
-  };
+  const close = menu.close;
   return (
-    <div
-      className="account-menu"
-      ref={root}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape' && open) {
-          setOpen(false);
-          button.current?.focus();
-        }
-      }}
-    >
+    <div className="account-menu" {...menu.rootProps}>
       {/* Named by what it shows (WCAG 2.5.3: a voice user says the visible name), then what it is. */}
-      <button ref={button} type="button" className="account-button" aria-expanded={open} aria-controls={menuId} onClick={() => { setOpen(!open); }}>
+      <button className="account-button" {...menu.buttonProps}>
         <Avatar user={user} />
         <span>{user.username}</span>
         <span className="visually-hidden">{t('nav.account_menu')}</span>
       </button>
-      <div id={menuId} className="account-dropdown" hidden={!open}>
+      <div className="account-dropdown" {...menu.menuProps}>
         <p className="account-who">
           <strong>{user.username}</strong>
           <span>{user.email}</span>
