@@ -108,10 +108,14 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
 
   it("sends coins to the contact, once, and the recipient's open wallet shows them without a reload", async () => {
     await sender.getByRole('button', { name: /Bob Gagnon/ }).click();
-    await sender.getByRole('dialog', { name: 'Bob Gagnon' }).getByRole('button', { name: 'Send A Money Transfer' }).click();
+    const choice = sender.getByRole('dialog', { name: 'Bob Gagnon' });
+    await choice.getByRole('button', { name: 'Send A Money Transfer' }).waitFor();
+    await checkScreen(sender, '29-contact-choice');
+    await choice.getByRole('button', { name: 'Send A Money Transfer' }).click();
     const amount = sender.getByRole('dialog', { name: 'Send A Money Transfer' });
     await amount.getByLabel('Amount').fill('5');
-        await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
+    await checkScreen(sender, '29-transfer-amount');
+    await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
     const confirmation = sender.getByRole('dialog', { name: 'Confirm Transfer' });
     await confirmation.getByRole('button', { name: 'Complete Transfer' }).waitFor();
     expect(await confirmation.getByRole('definition').allTextContents()).toEqual([bob.username, '5.00 Coins', '0.00 Coins', '5.00 Coins']);
@@ -129,5 +133,21 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
       SELECT count(*) AS transfers FROM ledger_transactions t JOIN users u ON t.payee_owner_id = 'user-' || u.user_id WHERE u.username = ${bob.username}
     `.execute(server.database.db);
     expect(Number(rows[0]?.transfers)).toBe(1);
+  });
+
+  it("the sender's coin breakdown lists the serials left after the split", async () => {
+    await sender.goto(`${server.url}/wallet`);
+    await sender.getByRole('button', { name: /^Coin Breakdown of / }).click();
+    const breakdown = sender.getByRole('dialog', { name: 'Coin Breakdown' });
+    await breakdown.getByRole('table').waitFor();
+    await checkScreen(sender, '32-coin-breakdown');
+    await sender.keyboard.press('Escape');
+    await breakdown.waitFor({ state: 'detached' });
+  });
+
+  it("a transfer link naming nobody says 'User not found'", async () => {
+    await sender.goto(`${server.url}/transfer-fund?gid=00000000-0000-4000-8000-000000000000&uid=1`);
+    await sender.getByRole('dialog', { name: 'User not found' }).waitFor();
+    await checkScreen(sender, '33-user-not-found');
   });
 });
