@@ -18,10 +18,9 @@ import {
  * Commands per batch at most, and batches committing side by side. Two:
  * more overlap the read and the decision of one batch with the commit of
  * another, but make smaller batches, and a batch's statements cost about the
- * same whatever its size. Commits do not overlap their WAL flushes anyway:
- * the live-updates NOTIFY (migration 0010) holds a lock from before a
- * commit until after its flush. In paired bench:ledger runs at 8 callers,
- * two did 46% and 45% of the baseline against 36% for one and 34% for four.
+ * same whatever its size. In paired bench:ledger runs at 8 callers, two did
+ * 46% and 45% of the baseline against 36% for one and 34% for four; on a
+ * quiet machine 35% against 33% for one, 34% for three and 30% for four.
  */
 const MAX_BATCH = 32;
 const MAX_IN_FLIGHT = 2;
