@@ -2,12 +2,10 @@ import { bankAccountTypes, bankPayMethodRequest } from '@peeks/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
-import { toast } from '../../ui/toasts.tsx';
-import { AddressFields, emptyAddress } from './AddressFields.tsx';
+import { SelectField, TextField, useSpecForm } from '../../ui/form.tsx';
+import { AccountDialog } from './AccountDialog.tsx';
+import { emptyAddress } from './AddressFields.tsx';
 import { DigitsField } from './DigitsField.tsx';
-import { addPaymentMethod } from './payment-methods-api.ts';
 
 type BankForm = z.input<typeof bankPayMethodRequest>;
 
@@ -31,47 +29,29 @@ export function BankAccountDialog({ onClose }: { onClose: () => void }) {
     unregister((canadian ? ELSEWHERE : CANADIAN).map((field) => `type_specific.${field}` as const));
   }, [canadian, unregister]);
 
-  const submit = async (request: z.output<typeof bankPayMethodRequest>) => {
-    await addPaymentMethod(request);
-    toast(t('payment_methods.bank_added'));
-    onClose();
-  };
-
   return (
-    <Dialog title={t('payment_methods.add_bank_title')} onClose={onClose}>
-      <Form spec={spec} onSubmit={submit}>
-        <fieldset>
-          <legend>{t('payment_methods.account_holder')}</legend>
-          <AddressFields prefix="billing_address." />
-        </fieldset>
-        <fieldset>
-          <legend>{t('payment_methods.bank_details')}</legend>
-          <TextField name="type_specific.cardholder_name" label={t('payment_methods.account_holder_name')} autoComplete="name" />
-          <DigitsField name="type_specific.account_no" label={t('payment_methods.account_no')} />
-          {canadian ? (
-            <>
-              <DigitsField key="transit_no" name="type_specific.transit_no" label={t('payment_methods.transit_no')} />
-              <DigitsField key="institution_no" name="type_specific.institution_no" label={t('payment_methods.institution_no')} />
-            </>
-          ) : (
-            <>
-              <DigitsField key="routing_no" name="type_specific.routing_no" label={t('payment_methods.routing_no')} />
-              <SelectField
-                name="type_specific.account_type"
-                label={t('payment_methods.account_type')}
-                placeholder={t('payment_methods.choose_account_type')}
-                choices={bankAccountTypes.map((type) => ({ value: type, label: t(`payment_methods.account_types.${type}`) }))}
-              />
-            </>
-          )}
-        </fieldset>
-        <div className="buttons">
-          <button type="button" className="button" onClick={onClose}>
-            {t('payment_methods.cancel')}
-          </button>
-          <SubmitButton>{t('payment_methods.save_bank')}</SubmitButton>
-        </div>
-      </Form>
-    </Dialog>
+    <AccountDialog title={t('payment_methods.add_bank_title')} spec={spec} saved={t('payment_methods.bank_added')} saveLabel={t('payment_methods.save_bank')} onClose={onClose}>
+      <fieldset>
+        <legend>{t('payment_methods.bank_details')}</legend>
+        <TextField name="type_specific.cardholder_name" label={t('payment_methods.account_holder_name')} autoComplete="name" />
+        <DigitsField name="type_specific.account_no" label={t('payment_methods.account_no')} />
+        {canadian ? (
+          <>
+            <DigitsField key="transit_no" name="type_specific.transit_no" label={t('payment_methods.transit_no')} />
+            <DigitsField key="institution_no" name="type_specific.institution_no" label={t('payment_methods.institution_no')} />
+          </>
+        ) : (
+          <>
+            <DigitsField key="routing_no" name="type_specific.routing_no" label={t('payment_methods.routing_no')} />
+            <SelectField
+              name="type_specific.account_type"
+              label={t('payment_methods.account_type')}
+              placeholder={t('payment_methods.choose_account_type')}
+              choices={bankAccountTypes.map((type) => ({ value: type, label: t(`payment_methods.account_types.${type}`) }))}
+            />
+          </>
+        )}
+      </fieldset>
+    </AccountDialog>
   );
 }

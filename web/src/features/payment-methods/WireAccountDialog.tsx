@@ -2,14 +2,11 @@ import { wirePayMethodRequest } from '@peeks/contracts';
 import { useTranslation } from 'react-i18next';
 import { useFormContext } from 'react-hook-form';
 import { useSnapshot } from 'valtio';
-import type { z } from 'zod';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { FieldShell, Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
-import { toast } from '../../ui/toasts.tsx';
+import { FieldShell, TextField, useSpecForm } from '../../ui/form.tsx';
 import { session } from '../session/session-store.ts';
-import { AddressFields, emptyAddress, RegionFields } from './AddressFields.tsx';
+import { AccountDialog } from './AccountDialog.tsx';
+import { emptyAddress, RegionFields } from './AddressFields.tsx';
 import { DigitsField } from './DigitsField.tsx';
-import { addPaymentMethod } from './payment-methods-api.ts';
 
 const BANK = 'type_specific.instructions.';
 
@@ -31,41 +28,23 @@ export function WireAccountDialog({ onClose }: { onClose: () => void }) {
     },
   });
 
-  const submit = async (request: z.output<typeof wirePayMethodRequest>) => {
-    await addPaymentMethod(request);
-    toast(t('payment_methods.wire_added'));
-    onClose();
-  };
-
   return (
-    <Dialog title={t('payment_methods.add_wire_title')} onClose={onClose}>
-      <Form spec={spec} onSubmit={submit}>
-        <fieldset>
-          <legend>{t('payment_methods.account_holder')}</legend>
-          <AddressFields prefix="billing_address." />
-        </fieldset>
-        <fieldset>
-          <legend>{t('payment_methods.wire_bank')}</legend>
-          <TextField name={`${BANK}bank_name`} label={t('payment_methods.bank_name')} />
-          <TextField name={`${BANK}bank_address`} label={t('payment_methods.bank_address')} />
-          <TextField name={`${BANK}bank_city`} label={t('payment_methods.bank_city')} />
-          <RegionFields
-            names={{ country: `${BANK}bank_country`, province: `${BANK}bank_province`, postal: `${BANK}bank_postal_code` }}
-            labels={{ country: t('payment_methods.bank_country'), province: t('payment_methods.bank_province'), postal: t('payment_methods.bank_postal_code') }}
-          />
-          <AccountNumberField />
-          <TextField name={`${BANK}bank_swift_code`} label={t('payment_methods.swift_code')} />
-          <TextField name={`${BANK}iban_no`} label={t('payment_methods.iban')} />
-          <DigitsField name={`${BANK}unit_no`} label={t('payment_methods.unit_no')} />
-        </fieldset>
-        <div className="buttons">
-          <button type="button" className="button" onClick={onClose}>
-            {t('payment_methods.cancel')}
-          </button>
-          <SubmitButton>{t('payment_methods.save_wire')}</SubmitButton>
-        </div>
-      </Form>
-    </Dialog>
+    <AccountDialog title={t('payment_methods.add_wire_title')} spec={spec} saved={t('payment_methods.wire_added')} saveLabel={t('payment_methods.save_wire')} onClose={onClose}>
+      <fieldset>
+        <legend>{t('payment_methods.wire_bank')}</legend>
+        <TextField name={`${BANK}bank_name`} label={t('payment_methods.bank_name')} />
+        <TextField name={`${BANK}bank_address`} label={t('payment_methods.bank_address')} />
+        <TextField name={`${BANK}bank_city`} label={t('payment_methods.bank_city')} />
+        <RegionFields
+          names={{ country: `${BANK}bank_country`, province: `${BANK}bank_province`, postal: `${BANK}bank_postal_code` }}
+          labels={{ country: t('payment_methods.bank_country'), province: t('payment_methods.bank_province'), postal: t('payment_methods.bank_postal_code') }}
+        />
+        <AccountNumberField />
+        <TextField name={`${BANK}bank_swift_code`} label={t('payment_methods.swift_code')} />
+        <TextField name={`${BANK}iban_no`} label={t('payment_methods.iban')} />
+        <DigitsField name={`${BANK}unit_no`} label={t('payment_methods.unit_no')} />
+      </fieldset>
+    </AccountDialog>
   );
 }
 

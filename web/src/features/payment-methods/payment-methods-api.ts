@@ -59,7 +59,10 @@ export function usePaymentMethods() {
 export type CardForm = z.input<typeof cardPayMethodRequest>;
 
 /** A card, bank account or wire account, as its modal sends it. */
-export async function addPaymentMethod(request: z.input<typeof addPayMethodRequest>) {
+/** What add-pay-method takes: a card, bank or wire method. */
+export type PaymentMethodRequest = z.input<typeof addPayMethodRequest>;
+
+export async function addPaymentMethod(request: PaymentMethodRequest) {
   return (await callApi('/wallet/add-pay-method', paymentMethodResponse, { body: request })).payment_method;
 }
 

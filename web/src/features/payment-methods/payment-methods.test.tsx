@@ -23,11 +23,15 @@ const tokenFor = (token: string) => ({ type: 'card-token', token, brand: 'visa',
 
 const cardAlert = (modal: HTMLElement) => within(within(modal).getByRole('group', { name: 'Card' })).getByRole('alert');
 
-async function openCardModal(user: ReturnType<typeof renderApp>['user']) {
+/** Opens one of the Add Payment Method menu's modals: its menu entry, then the dialog it opens. */
+async function openAddModal(user: ReturnType<typeof renderApp>['user'], entry: string, title: string) {
   await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
-  await user.click(screen.getByRole('button', { name: 'Credit Card' }));
-  return screen.findByRole('dialog', { name: 'Add Credit Card' });
+  await user.click(screen.getByRole('button', { name: entry }));
+  return screen.findByRole('dialog', { name: title });
 }
+const openCardModal = (user: ReturnType<typeof renderApp>['user']) => openAddModal(user, 'Credit Card', 'Add Credit Card');
+const openBankModal = (user: ReturnType<typeof renderApp>['user']) => openAddModal(user, 'Bank Account', 'Add Bank Account');
+const openWireModal = (user: ReturnType<typeof renderApp>['user']) => openAddModal(user, 'Wired Account', 'Add Wire Account');
 
 describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
   beforeEach(resetSession);
@@ -327,12 +331,6 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
 describe('Add Bank Account modal (spec §2, §4, §5 Bank account)', () => {
   beforeEach(resetSession);
 
-  async function openBankModal(user: ReturnType<typeof renderApp>['user']) {
-    await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
-    await user.click(screen.getByRole('button', { name: 'Bank Account' }));
-    return screen.findByRole('dialog', { name: 'Add Bank Account' });
-  }
-
   it("shows Canada's transit and institution numbers for CA and the routing number and account type elsewhere, each rule in the spec words, digits only", async () => {
     paymentApi([]);
     const { user } = renderApp('/payment-method-list');
@@ -399,12 +397,6 @@ describe('Add Bank Account modal (spec §2, §4, §5 Bank account)', () => {
 
 describe('Add Wire Account modal (spec §2, §4, §5 Wire bank fields)', () => {
   beforeEach(resetSession);
-
-  async function openWireModal(user: ReturnType<typeof renderApp>['user']) {
-    await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
-    await user.click(screen.getByRole('button', { name: 'Wired Account' }));
-    return screen.findByRole('dialog', { name: 'Add Wire Account' });
-  }
 
   it("starts in the user's country and shows every bank rule in the spec words", async () => {
     paymentApi([]);
