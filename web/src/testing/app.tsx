@@ -30,6 +30,15 @@ export const refused = (status: number, errors: { code: number; field?: string; 
   body: { response: 'error', message: errors[0]?.message ?? 'error', errors },
 });
 
+/** An answer the test lets go when it chooses, to see what shows while a call runs. */
+export function held() {
+  let release: (answer: Answer) => void = () => undefined;
+  const answer = new Promise<Answer>((resolve) => {
+    release = resolve;
+  });
+  return { answer, release };
+}
+
 /**
  * Stands in for the browser's WebSocket to /api/live: opens at once, and
  * `push` delivers a message to every open socket, as the server would after a

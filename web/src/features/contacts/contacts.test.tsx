@@ -1,7 +1,7 @@
 import type { Contact } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Answer, type Handler } from '../../testing/app.tsx';
+import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Answer, type Handler } from '../../testing/app.tsx';
 
 const me = sessionUser();
 
@@ -23,15 +23,6 @@ function contactsApi(list: () => Contact[] | Answer | Promise<Answer>, handlers:
     },
     ...handlers,
   });
-}
-
-/** An answer the test lets go when it chooses, to see what shows while a call runs. */
-function held() {
-  let release: (answer: Answer) => void = () => undefined;
-  const answer = new Promise<Answer>((resolve) => {
-    release = resolve;
-  });
-  return { answer, release };
 }
 
 const A_VALID_CONTACT = {

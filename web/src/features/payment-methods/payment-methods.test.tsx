@@ -23,6 +23,18 @@ const tokenFor = (token: string) => ({ type: 'card-token', token, brand: 'visa',
 
 const cardAlert = (modal: HTMLElement) => within(within(modal).getByRole('group', { name: 'Card' })).getByRole('alert');
 
+/** The Add Credit Card modal's holder fields, filled for Anne Tremblay at 100 Rideau St, Ottawa (Canada unless `place` says otherwise). */
+async function fillCardHolder(user: ReturnType<typeof renderApp>['user'], modal: HTMLElement, place = { country: 'CA', province: 'ON', postal: 'K1N 5X8' }) {
+  await user.type(within(modal).getByLabelText('First Name'), 'Anne');
+  await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
+  await user.type(within(modal).getByLabelText('Address'), '100 Rideau St');
+  await user.type(within(modal).getByLabelText('City'), 'Ottawa');
+  await user.selectOptions(within(modal).getByLabelText('Country'), place.country);
+  await user.selectOptions(within(modal).getByLabelText('Province'), place.province);
+  await user.type(within(modal).getByLabelText('Postal/Zip Code'), place.postal);
+  await user.type(within(modal).getByLabelText('Cardholder Name'), 'Anne Tremblay');
+}
+
 /** Opens one of the Add Payment Method menu's modals: its menu entry, then the dialog it opens. */
 async function openAddModal(user: ReturnType<typeof renderApp>['user'], entry: string, title: string) {
   await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
@@ -193,14 +205,7 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     postFromTokenizer(tokenFor('424242AbCdEfGhJkLmNpQrSt4242'));
     expect(await within(modal).findByText('Card ready: VISA ************4242, expires 08/2029')).toBeTruthy();
 
-    await user.type(within(modal).getByLabelText('First Name'), 'Anne');
-    await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
-    await user.type(within(modal).getByLabelText('Address'), '100 Rideau St');
-    await user.type(within(modal).getByLabelText('City'), 'Ottawa');
-    await user.selectOptions(within(modal).getByLabelText('Country'), 'CA');
-    await user.selectOptions(within(modal).getByLabelText('Province'), 'ON');
-    await user.type(within(modal).getByLabelText('Postal/Zip Code'), 'K1N 5X8');
-    await user.type(within(modal).getByLabelText('Cardholder Name'), 'Anne Tremblay');
+    await fillCardHolder(user, modal);
     await user.click(within(modal).getByRole('button', { name: 'Save Card' }));
 
     await waitFor(() => {
@@ -262,14 +267,7 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     await user.type(within(within(modal).getByRole('group', { name: 'Shipping Address' })).getByLabelText('City'), 'T');
     await user.click(same);
     postFromTokenizer(tokenFor('424242AbCdEfGhJkLmNpQrSt4242'));
-    await user.type(within(modal).getByLabelText('First Name'), 'Anne');
-    await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
-    await user.type(within(modal).getByLabelText('Address'), '100 Main St');
-    await user.type(within(modal).getByLabelText('City'), 'Ottawa');
-    await user.selectOptions(within(modal).getByLabelText('Country'), 'CA');
-    await user.selectOptions(within(modal).getByLabelText('Province'), 'ON');
-    await user.type(within(modal).getByLabelText('Postal/Zip Code'), 'K1N 5X8');
-    await user.type(within(modal).getByLabelText('Cardholder Name'), 'Anne Tremblay');
+    await fillCardHolder(user, modal);
     await user.click(within(modal).getByRole('button', { name: 'Save Card' }));
     await waitFor(() => {
       expect(api.sent('POST', '/api/wallet/add-pay-method')).toHaveLength(1);
@@ -301,14 +299,7 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     const { user } = renderApp('/payment-method-list');
     const modal = await openCardModal(user);
     postFromTokenizer(tokenFor('424242AbCdEfGhJkLmNpQrSt4242'));
-    await user.type(within(modal).getByLabelText('First Name'), 'Anne');
-    await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
-    await user.type(within(modal).getByLabelText('Address'), '100 Rideau St');
-    await user.type(within(modal).getByLabelText('City'), 'Ottawa');
-    await user.selectOptions(within(modal).getByLabelText('Country'), 'US');
-    await user.selectOptions(within(modal).getByLabelText('Province'), 'VT');
-    await user.type(within(modal).getByLabelText('Postal/Zip Code'), '05401');
-    await user.type(within(modal).getByLabelText('Cardholder Name'), 'Anne Tremblay');
+    await fillCardHolder(user, modal, { country: 'US', province: 'VT', postal: '05401' });
     await user.click(within(modal).getByRole('button', { name: 'Save Card' }));
     expect(await within(modal).findByText('Payment method already exist')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'Add Credit Card' })).toBeTruthy();

@@ -1,7 +1,7 @@
 import type { Recipient } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Answer, type Handler } from '../../testing/app.tsx';
+import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 import { wallet } from '../wallet/wallet-store.ts';
 
 const GID = '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41';
@@ -29,14 +29,6 @@ function transferApi(handlers: Record<string, Handler> = {}) {
     'GET /api/account/balance': () => ok({ balance }),
     ...handlers,
   });
-}
-
-function held() {
-  let release: (answer: Answer) => void = () => undefined;
-  const answer = new Promise<Answer>((resolve) => {
-    release = resolve;
-  });
-  return { answer, release };
 }
 
 const idempotencyKeys = (api: ReturnType<typeof transferApi>) => api.sent('POST', '/api/account/send-fund').map((call) => call.headers['idempotency-key']);
