@@ -171,7 +171,7 @@ export const en = {
     failed: 'Your balance could not be loaded.',
     retry: 'Try Again',
     live_on: 'Live',
-    live_off: 'Reconnecting…',
+    live_off: 'Connecting…',
     hold_help: 'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.',
     open_coin_breakdown: 'Coin Breakdown of {{amount}}',
     tiles: {

@@ -31,5 +31,9 @@ export const mr: PartialTranslation = {
     table: { balance: 'शिल्लक', available: 'उपलब्ध', coin: 'नाणे' },
     coin_breakdown: { title: 'नाण्यांचे तपशील' },
   },
+  contacts: { invite: 'नवीन संपर्क आमंत्रित करा', add_title: 'नवीन संपर्क जोडा', save: 'जतन करा', close: 'बंद करा', cancel: 'रद्द करा' },
+  transfer: { go_back: 'मागे जा', send: 'पैसे पाठवा', complete: 'हस्तांतरण पूर्ण करा', processing: 'प्रक्रिया सुरू आहे', completed: 'हस्तांतरण पूर्ण झाले', failed: 'हस्तांतरण अयशस्वी', close: 'बंद करा' },
+  payment_methods: { title: 'पेमेंट पद्धती', add: 'पेमेंट पद्धत जोडा', credit_card: 'क्रेडिट कार्ड', bank_account: 'बँक खाते', select: 'निवडा', delete: 'हटवा', cancel: 'रद्द करा' },
+  add_fund: { amount: 'रक्कम', confirm: 'जमा करण्याची पुष्टी करा', go_back: 'मागे जा', cancel: 'रद्द करा' },
   errors: { something_went_wrong: 'काहीतरी चूक झाली' },
 };
