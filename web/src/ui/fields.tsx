@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext, type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FieldShell } from './form.tsx';
 import { DIALLING_CODES, digitsOnly, withDateDashes } from './geo.ts';
@@ -49,21 +49,66 @@ export function PhoneField({ name, regionName, label }: { name: string; regionNa
               ))}
             </select>
           )}
-          <input
-            id={inputId}
-            type="tel"
-            inputMode="numeric"
-            autoComplete="off"
-            aria-describedby={describedBy}
-            aria-invalid={invalid}
-            {...registered}
-            onChange={(event) => {
-              event.target.value = digitsOnly(event.target.value);
-              void registered.onChange(event);
-            }}
-          />
+          <DigitsInput registered={registered} id={inputId} describedBy={describedBy} invalid={invalid} type="tel" />
         </div>
       )}
     </FieldShell>
+  );
+}
+
+/** A number typed with digits only (spec §5: amounts, account, transit, routing and unit numbers); anything else is dropped as typed. */
+export function DigitsField({
+  name,
+  label,
+  hint,
+  setValueAs,
+  onDigits,
+  autoFocus,
+}: {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  setValueAs?: (value: string) => unknown;
+  /** Told each new value, for a field that another one mirrors. */
+  onDigits?: (value: string) => void;
+  autoFocus?: boolean;
+}) {
+  const { register } = useFormContext();
+  const registered = register(name, setValueAs ? { setValueAs } : {});
+  return (
+    <FieldShell name={name} label={label} hint={hint}>
+      {({ inputId, describedBy, invalid }) => (
+        <DigitsInput registered={registered} id={inputId} describedBy={describedBy} invalid={invalid} autoFocus={autoFocus} onDigits={onDigits} />
+      )}
+    </FieldShell>
+  );
+}
+
+/** The input of a digits-only field: whatever else is typed or pasted is dropped before the form sees it. */
+function DigitsInput({ registered, id, describedBy, invalid, type, autoFocus, onDigits }: {
+  registered: UseFormRegisterReturn;
+  id: string;
+  describedBy: string | undefined;
+  invalid: boolean;
+  type?: 'tel';
+  autoFocus?: boolean | undefined;
+  onDigits?: ((value: string) => void) | undefined;
+}) {
+  return (
+    <input
+      id={id}
+      type={type}
+      autoFocus={autoFocus}
+      inputMode="numeric"
+      autoComplete="off"
+      aria-describedby={describedBy}
+      aria-invalid={invalid}
+      {...registered}
+      onChange={(event) => {
+        event.target.value = digitsOnly(event.target.value);
+        onDigits?.(event.target.value);
+        void registered.onChange(event);
+      }}
+    />
   );
 }

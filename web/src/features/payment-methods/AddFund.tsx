@@ -9,7 +9,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { Form, SelectField, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { loadBalance } from '../wallet/wallet-store.ts';
-import { DigitsField } from './DigitsField.tsx';
+import { DigitsField } from '../../ui/fields.tsx';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 
 /** Coins are bought in US dollars, the purchase call's default currency. */

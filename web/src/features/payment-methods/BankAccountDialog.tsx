@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { SelectField, TextField, useSpecForm } from '../../ui/form.tsx';
 import { AccountDialog } from './AccountDialog.tsx';
 import { emptyAddress } from './AddressFields.tsx';
-import { DigitsField } from './DigitsField.tsx';
+import { DigitsField } from '../../ui/fields.tsx';
 
 type BankForm = z.input<typeof bankPayMethodRequest>;
 

@@ -6,7 +6,7 @@ import { FieldShell, TextField, useSpecForm } from '../../ui/form.tsx';
 import { session } from '../session/session-store.ts';
 import { AccountDialog } from './AccountDialog.tsx';
 import { emptyAddress, RegionFields } from './AddressFields.tsx';
-import { DigitsField } from './DigitsField.tsx';
+import { DigitsField } from '../../ui/fields.tsx';
 
 const BANK = 'type_specific.instructions.';
 
