@@ -10,7 +10,7 @@ import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
 import { openJobQueue } from '@peeks/worker';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
-import { createScratchDatabase, percentile, startProductProcess } from './bench-kit.ts';
+import { backendsOf, createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent, processCpu, startProductProcess } from './bench-kit.ts';
 
 /**
  * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
@@ -67,8 +67,14 @@ interface Measurement {
   latenciesMs: number[];
   refused: number;
   failed: number;
-  /** CPU time of the Node process doing the work (the server, or this one in process), per completed transfer. */
-  nodeCpuMsEach: number;
+  /** CPU time per completed transfer: of the Node process doing the work (the server, or this one in process), of this process as the HTTP client, and of Postgres's backends. */
+  cpuMsEach: CpuTimes;
+}
+
+interface CpuTimes {
+  node: number;
+  client: number;
+  postgres: number;
 }
 
 // ---------------------------------------------------------------------------
@@ -157,9 +163,22 @@ function ledgerSendFund(db: Kysely<Database>, users: readonly User[], settings: 
   };
 }
 
+/** Where a side's CPU goes: the Node process doing the work, and the HTTP client (none in process). */
+interface Side {
+  operation: () => Promise<Outcome>;
+  nodeCpuMs: () => number;
+  clientCpuMs: () => number;
+}
+
+/** CPU time of the side's processes and of the database's backends at one moment. */
+async function readCpu(db: Kysely<Database>, side: Side) {
+  return { node: side.nodeCpuMs(), client: side.clientCpuMs(), postgres: postgresCpuByPid(await backendsOf(db)) };
+}
+
 /** `callers` loops of `operation` for `seconds`; only completed transfers count towards the rate and latencies. */
-async function measure(callers: number, seconds: number, operation: () => Promise<Outcome>, cpuMs: () => number): Promise<Measurement> {
-  const cpuBefore = cpuMs();
+async function measure(db: Kysely<Database>, callers: number, seconds: number, side: Side): Promise<Measurement> {
+  const { operation } = side;
+  const cpuBefore = await readCpu(db, side);
   const latenciesMs: number[] = [];
   let refused = 0;
   let failed = 0;
@@ -177,7 +196,14 @@ async function measure(callers: number, seconds: number, operation: () => Promis
     }),
   );
   const perSecond = latenciesMs.length / ((performance.now() - started) / 1000);
-  return { perSecond, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, failed, nodeCpuMsEach: (cpuMs() - cpuBefore) / Math.max(1, latenciesMs.length) };
+  const cpuAfter = await readCpu(db, side);
+  const count = Math.max(1, latenciesMs.length);
+  const cpuMsEach = {
+    node: (cpuAfter.node - cpuBefore.node) / count,
+    client: (cpuAfter.client - cpuBefore.client) / count,
+    postgres: postgresCpuSpent(cpuBefore.postgres, cpuAfter.postgres) / count,
+  };
+  return { perSecond, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, failed, cpuMsEach };
 }
 
 const combine = (parts: readonly Measurement[]): Measurement => ({
@@ -185,7 +211,11 @@ const combine = (parts: readonly Measurement[]): Measurement => ({
   latenciesMs: parts.flatMap((part) => part.latenciesMs).sort((a, b) => a - b),
   refused: parts.reduce((sum, part) => sum + part.refused, 0),
   failed: parts.reduce((sum, part) => sum + part.failed, 0),
-  nodeCpuMsEach: parts.reduce((sum, part) => sum + part.nodeCpuMsEach, 0) / parts.length,
+  cpuMsEach: {
+    node: parts.reduce((sum, part) => sum + part.cpuMsEach.node, 0) / parts.length,
+    client: parts.reduce((sum, part) => sum + part.cpuMsEach.client, 0) / parts.length,
+    postgres: parts.reduce((sum, part) => sum + part.cpuMsEach.postgres, 0) / parts.length,
+  },
 });
 
 // ---------------------------------------------------------------------------
@@ -218,13 +248,6 @@ async function waitForHealth(port: number, child: ChildProcess, output: () => st
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`the API did not answer /api/health within 60 s:\n${output()}`);
-}
-
-/** CPU time (user + system) a process has used, in ms, from /proc (in USER_HZ ticks of 10 ms). */
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const ownCpuMs = () => {
@@ -287,13 +310,15 @@ async function conservedTotal(db: Kysely<Database>): Promise<number> {
 
 const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
 const row = (name: string, m: Measurement) =>
-  `${name.padEnd(26)} |${format(m.perSecond)} |${format(percentile(m.latenciesMs, 50), 2)} |${format(percentile(m.latenciesMs, 95), 2)} |${format(percentile(m.latenciesMs, 99), 2)} |${String(m.refused).padStart(8)} |${String(m.failed).padStart(7)} |${format(m.nodeCpuMsEach, 3)}`;
+  `${name.padEnd(26)} |${format(m.perSecond)} |${format(percentile(m.latenciesMs, 50), 2)} |${format(percentile(m.latenciesMs, 95), 2)} |${format(percentile(m.latenciesMs, 99), 2)} |${String(m.refused).padStart(8)} |${String(m.failed).padStart(7)}`;
+const cpuRow = (name: string, { node, client, postgres }: CpuTimes) =>
+  `${name.padEnd(26)} |${format(node, 3)} |${format(client, 3)} |${format(postgres, 3)} |${format(node + client + postgres, 3)}`;
 
 async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(ROOT, '.data/bench') }, createLogger(config));
   const scratch = await createScratchDatabase(server.url);
-  const handle = connectDatabase(scratch.url);
+  const handle = connectDatabase(scratch.url, { preparedStatements: true });
   const port = await freePort();
   const api = startServer(scratch.url, port);
   const memory = { peakSampledMb: 0 };
@@ -318,19 +343,25 @@ async function main(): Promise<void> {
     closeQueue = queue.close;
     const inProcess = ledgerSendFund(handle.db, users, { holdHours: 24, jobs: queue.jobs });
     console.warn(`send-fund at ${CONNECTIONS} connections over loopback HTTP vs the same transfers through the ledger in process, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up`);
-    const serverCpuMs = () => (api.child.pid === undefined ? Number.NaN : processCpuMs(api.child.pid));
-    await measure(CONNECTIONS, WARM_UP_SECONDS, overHttp, serverCpuMs);
-    await measure(CONNECTIONS, WARM_UP_SECONDS, inProcess, ownCpuMs);
-    const httpParts = [await measure(CONNECTIONS, SECONDS / 2, overHttp, serverCpuMs)];
-    const ledgerParts = [await measure(CONNECTIONS, SECONDS / 2, inProcess, ownCpuMs), await measure(CONNECTIONS, SECONDS / 2, inProcess, ownCpuMs)];
-    httpParts.push(await measure(CONNECTIONS, SECONDS / 2, overHttp, serverCpuMs));
+    const serverCpuMs = () => processCpu(api.child.pid ?? Number.NaN)?.cpuMs ?? Number.NaN;
+    const viaServer: Side = { operation: overHttp, nodeCpuMs: serverCpuMs, clientCpuMs: ownCpuMs };
+    const inThisProcess: Side = { operation: inProcess, nodeCpuMs: ownCpuMs, clientCpuMs: () => 0 };
+    await measure(handle.db, CONNECTIONS, WARM_UP_SECONDS, viaServer);
+    await measure(handle.db, CONNECTIONS, WARM_UP_SECONDS, inThisProcess);
+    const httpParts = [await measure(handle.db, CONNECTIONS, SECONDS / 2, viaServer)];
+    const ledgerParts = [await measure(handle.db, CONNECTIONS, SECONDS / 2, inThisProcess), await measure(handle.db, CONNECTIONS, SECONDS / 2, inThisProcess)];
+    httpParts.push(await measure(handle.db, CONNECTIONS, SECONDS / 2, viaServer));
     const [viaHttp, viaLedger] = [combine(httpParts), combine(ledgerParts)];
     const serverMemory = api.child.pid === undefined ? { rss: Number.NaN, peak: Number.NaN } : serverMemoryMb(api.child.pid);
 
     console.warn('');
-    console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed | node CPU ms each');
+    console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed');
     console.warn(row(`HTTP, ${CONNECTIONS} connections`, viaHttp));
     console.warn(row(`ledger in process, ${CONNECTIONS}`, viaLedger));
+    console.warn('');
+    console.warn('CPU ms per transfer        | node      | client    | postgres  | all');
+    console.warn(cpuRow('HTTP (node: the server)', viaHttp.cpuMsEach));
+    console.warn(cpuRow('ledger in process', viaLedger.cpuMsEach));
     console.warn('');
     const total = await conservedTotal(handle.db);
     console.warn(`money conserved: CON wallets hold ${total}, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`);

@@ -1,11 +1,61 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Database } from '@peeks/db';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 
 /** The p-th percentile of latencies sorted ascending. */
 export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
+const TICKS_PER_MS = 100 / 1000;
+
+/** A process's command name and CPU time (user + system) so far in ms, from /proc; null once it has ended. */
+export function processCpu(pid: number | string): { command: string; cpuMs: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
+    return { command: stat.slice(stat.indexOf('(') + 1, close), cpuMs: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time of the given postgres processes, by pid: the backends serving
+ * the bench's database, so that other databases on a shared server do not
+ * count.
+ */
+export function postgresCpuByPid(backends: ReadonlySet<string>): Map<string, number> {
+  const cpu = new Map<string, number>();
+  for (const pid of backends) {
+    const process = processCpu(pid);
+    if (process?.command === 'postgres') cpu.set(pid, process.cpuMs);
+  }
+  return cpu;
+}
+
+/** The backends serving the database `db` is connected to, for postgresCpuByPid. */
+export async function backendsOf(db: Kysely<Database>): Promise<Set<string>> {
+  const { rows } = await sql<{ pid: string }>`SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
+  return new Set(rows.map((row) => row.pid));
+}
+
+/**
+ * Postgres CPU spent between two readings, by the processes alive at the
+ * second: a backend that exits in between (the pool closes idle ones) takes
+ * its time with it, so this may count a little low, never below zero.
+ */
+export function postgresCpuSpent(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }
 
 /** A scratch database on the bench server; dropped by `drop`. */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
@@ -7,7 +6,7 @@ import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import { createScratchDatabase, percentile } from './bench-kit.ts';
+import { createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent } from './bench-kit.ts';
 
 /**
  * `npm run bench:ledger`: send-fund (P2P transfer) through the domain and
@@ -82,43 +81,6 @@ interface CostReading {
   nodeCpuMs: number;
   postgresCpuByPid: Map<string, number>;
   walBytes: number;
-}
-
-/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
-const TICKS_PER_MS = 100 / 1000;
-
-/**
- * CPU time of the given postgres processes, by pid, from /proc: the
- * backends serving the bench's database, so that other databases on a
- * shared server do not count.
- */
-function postgresCpuByPid(backends: ReadonlySet<string>): Map<string, number> {
-  const cpu = new Map<string, number>();
-  for (const pid of readdirSync('/proc')) {
-    if (!backends.has(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-      const fields = stat.slice(close + 2).split(' ');
-      // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
-      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS);
-    } catch {
-      // The process ended between listing and reading.
-    }
-  }
-  return cpu;
-}
-
-/**
- * Postgres CPU spent between two readings, by the processes alive at the
- * second: a backend that exits in between (the pool closes idle ones) takes
- * its time with it, so this may count a little low, never below zero.
- */
-function postgresCpuSpent(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): number {
-  let spent = 0;
-  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
-  return spent;
 }
 
 async function readCosts(db: Kysely<Database>): Promise<CostReading> {
@@ -348,7 +310,7 @@ interface Round {
 
 /** One caller count: a warm-up of each side (plans cached, pool filled), then the baseline, then the ledger. */
 async function runRound(url: string, callers: number, memory: MemorySampler): Promise<Round> {
-  const handle = connectDatabase(url, { max: callers });
+  const handle = connectDatabase(url, { max: callers, preparedStatements: true });
   try {
     await measure(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db));
     await measure(handle.db, callers, WARM_UP_SECONDS, () => ledgerTransfer(handle.db));

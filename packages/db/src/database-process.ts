@@ -33,6 +33,7 @@ export function runDatabaseProcess(applicationName: string, body: (process: Data
       shutdown.add('database server', () => server.stop());
       const database = connectDatabase(server.url, {
         applicationName,
+        preparedStatements: true,
         onError: (error) => {
           log.warn({ err: error }, 'idle database connection lost');
         },

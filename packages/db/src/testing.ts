@@ -41,7 +41,8 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
     client.query(`CREATE DATABASE ${client.escapeIdentifier(name)} TEMPLATE ${client.escapeIdentifier(template)}`),
   );
   const url = databaseUrl(inject('maintenanceDatabaseUrl'), name);
-  const handle = connectDatabase(url, { max: options.max ?? 10, applicationName: 'peeks-test' });
+  // As the product's processes run (see runDatabaseProcess), prepared statements included.
+  const handle = connectDatabase(url, { max: options.max ?? 10, applicationName: 'peeks-test', preparedStatements: true });
   return {
     ...handle,
     url,
