@@ -332,6 +332,10 @@ async function main(): Promise<void> {
     const users = await forEachConcurrently(USERS, SIGN_UP_CONCURRENCY, (index) => signUp(port, index));
     const purchased = await fundAll(handle.db, users);
     console.warn(`${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}, Idempotency-Key ${IDEMPOTENCY_KEYS ? 'on every request' : 'off'}`);
+    if (api.child.pid !== undefined) {
+      const afterSignUps = serverMemoryMb(api.child.pid);
+      console.warn(`server resident memory after the sign-ups: ${afterSignUps.rss.toFixed(1)} MB, peak so far ${afterSignUps.peak.toFixed(1)} MB (password hashing)`);
+    }
     if (SERVE) {
       await serveForK6(port, users);
       return;

@@ -82,13 +82,13 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 /**
  * One of the product's processes (`script` from the repository root) as a
- * child, with the memory flags `npm start` uses; its output is kept (the
- * last 4,000 characters) to show only if it fails.
+ * child, with the memory settings `npm start` uses (package.json); its
+ * output is kept (the last 4,000 characters) to show only if it fails.
  */
 export function startProductProcess(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, script)], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', ...env },
+    env: { ...process.env, NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/worker';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
@@ -34,6 +35,7 @@ import { ledger } from './plugins/ledger.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';
+import { DatabaseNotifications } from './plugins/database-notifications.ts';
 import { sessions } from './plugins/sessions.ts';
 import { webApp } from './plugins/web-app.ts';
 import { zodSchemas } from './plugins/zod-schemas.ts';
@@ -45,15 +47,19 @@ declare module 'fastify' {
     cardCharges: CardCharges;
     /** Where requests enqueue later work, inside their own transactions. */
     jobs: LedgerJobs;
+    /** The process's one LISTEN connection: live updates and the session and payee caches follow it. */
+    notifications: DatabaseNotifications;
   }
 }
 
 export interface AppOptions {
   db: Kysely<Database>;
-  /** The same database as `db`, for the one LISTEN connection of live updates. */
+  /** The same database as `db`, for the one LISTEN connection. */
   databaseUrl: string;
   /** Live update timings; tests shorten them. */
-  live?: Omit<LiveOptions, 'databaseUrl'>;
+  live?: LiveOptions;
+  /** The first wait before the LISTEN connection is reopened after a loss; 250 ms unless given. */
+  notificationRetryMs?: number;
   log: Logger;
   /** The built web app to serve; left out, the server is API-only. */
   webRoot?: string;
@@ -111,7 +117,14 @@ export async function buildApp(options: AppOptions) {
   await app.register(requestIdHeader);
   await app.register(errorEnvelope);
   await app.register(openApi);
-  await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true });
+  const notifications = new DatabaseNotifications({
+    newClient: () => new pg.Client({ connectionString: options.databaseUrl, application_name: 'peeks-notifications' }),
+    log: options.log,
+    retryMs: options.notificationRetryMs ?? 250,
+  });
+  app.decorate('notifications', notifications);
+  app.addHook('onClose', () => notifications.close());
+  await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true, notifications });
   await app.register(csrf);
   let jobs = options.jobs;
   if (!jobs) {
@@ -135,7 +148,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(walletRoutes);
-  await app.register(liveRoutes, { ...options.live, databaseUrl: options.databaseUrl });
+  await app.register(liveRoutes, options.live ?? {});
   await app.register(agreementRoutes);
   await app.register(cardProcessorRoutes);
   await app.register(paymentMethodRoutes);

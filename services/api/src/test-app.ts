@@ -17,7 +17,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours' | 'cardProcessor' | 'deposits' | 'live'> & { extend?: (app: App) => void; database?: TestDatabase };
+type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours' | 'cardProcessor' | 'deposits' | 'live' | 'notificationRetryMs'> & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The real app over a database of its own (or a given one), with its log captured for assertions. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import { errorCodes } from '@peeks/contracts';
-import type { Database } from '@peeks/db';
+import type { Database, SessionsTable } from '@peeks/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import type { DatabaseNotifications } from './database-notifications.ts';
+import { NotifiedCache } from './notified-cache.ts';
 import { refuse } from './error-envelope.ts';
 
 export const SESSION_COOKIE = 'peeks_session';
@@ -13,6 +15,12 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 // The idle deadline moves at most once a minute, so most requests only read the row.
 const TOUCH_AFTER_MS = 60_000;
 const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
+
+/** The channel migration 0071's trigger announces a session's end or change on, with its key in hex. */
+const SESSION_CHANGES_CHANNEL = 'session_changes';
+const MAX_CACHED_SESSIONS = 50_000;
+
+type SessionRow = Pick<Selectable<SessionsTable>, 'user_id' | 'merchant_id' | 'csrf_token' | 'last_seen_at' | 'expires_at'>;
 
 export interface Session {
   /** SHA-256 of the cookie value: what the row is keyed by. */
@@ -47,31 +55,45 @@ export class SessionStore {
   readonly #clock: () => Date;
   readonly cookie: CookieSerializeOptions;
   readonly #watchers: ((key: Buffer) => void)[] = [];
+  readonly #cache: NotifiedCache<SessionRow> | null;
 
-  constructor(db: Kysely<Database>, clock: () => Date, cookie: CookieSerializeOptions) {
+  /** With `notifications`, sessions read are kept in memory while the database announces their changes (migration 0071). */
+  constructor(db: Kysely<Database>, clock: () => Date, cookie: CookieSerializeOptions, notifications?: DatabaseNotifications) {
     this.#db = db;
     this.#clock = clock;
     this.cookie = cookie;
+    this.#cache = notifications ? new NotifiedCache({ channel: SESSION_CHANGES_CHANNEL, maxEntries: MAX_CACHED_SESSIONS, maxAgeMs: TOUCH_AFTER_MS }) : null;
+    this.ready = this.#cache?.follow(notifications as DatabaseNotifications) ?? Promise.resolve();
   }
+
+  /** Settles once the cache follows its channel. */
+  readonly ready: Promise<void>;
 
   /** The live session a cookie value names; seeing it pushes its idle deadline forward. */
   async find(cookieValue: string): Promise<Session | null> {
     if (!COOKIE_VALUE.test(cookieValue)) return null;
     const key = keyOf(cookieValue);
+    const cacheKey = key.toString('hex');
     const now = this.#clock();
-    const row = await this.#db
-      .selectFrom('sessions')
-      .select(['user_id', 'merchant_id', 'csrf_token', 'last_seen_at'])
-      .where('session_key', '=', key)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    if (!row) return null;
-    if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_AFTER_MS) {
-      await this.#db
-        .updateTable('sessions')
-        .set({ last_seen_at: now, expires_at: new Date(now.getTime() + SESSION_IDLE_MS) })
+    const read = () =>
+      this.#db
+        .selectFrom('sessions')
+        .select(['user_id', 'merchant_id', 'csrf_token', 'last_seen_at', 'expires_at'])
         .where('session_key', '=', key)
-        .execute();
+        .where('expires_at', '>', now)
+        .executeTakeFirst()
+        .then((row) => row ?? null);
+    let row = this.#cache ? await this.#cache.read(cacheKey, read) : await read();
+    // A cached deadline may be one another process has moved since: the database decides.
+    if (row && row.expires_at <= now && this.#cache) {
+      this.#cache.forget(cacheKey);
+      row = await this.#cache.read(cacheKey, read);
+    }
+    if (!row || row.expires_at <= now) return null;
+    if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_AFTER_MS) {
+      const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
+      await this.#db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('session_key', '=', key).execute();
+      this.#cache?.replace(cacheKey, { ...row, last_seen_at: now, expires_at: expiresAt });
     }
     return { key, userId: row.user_id, merchantId: row.merchant_id, csrfToken: row.csrf_token };
   }
@@ -113,6 +135,7 @@ export class SessionStore {
   }
 
   #changed(key: Buffer): void {
+    this.#cache?.forget(key.toString('hex'));
     for (const watcher of this.#watchers) watcher(key);
   }
 }
@@ -133,6 +156,8 @@ interface SessionOptions {
   clock: () => Date;
   /** Secure cookies everywhere but on a developer's plain-HTTP localhost. */
   secureCookie: boolean;
+  /** The process's LISTEN connection: with it, sessions read are cached until the database announces a change. */
+  notifications?: DatabaseNotifications;
 }
 
 /**
@@ -177,7 +202,9 @@ export const sessions = fp(
   async (app: FastifyInstance, options: SessionOptions) => {
     await app.register(fastifyCookie);
     app.decorate('clock', options.clock);
-    app.decorate('sessions', new SessionStore(options.db, options.clock, { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secureCookie }));
+    const store = new SessionStore(options.db, options.clock, { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secureCookie }, options.notifications);
+    await store.ready;
+    app.decorate('sessions', store);
     app.decorateRequest('session', null);
     app.addHook('onRequest', async (request) => {
       if (!request.url.startsWith('/api/')) return;

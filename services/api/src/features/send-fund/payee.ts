@@ -1,6 +1,8 @@
 import type { Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId, type CardFunding, type Currency, type LedgerCommand, type TransferKind } from '@peeks/ledger';
 import { sql, type Kysely } from 'kysely';
+import type { DatabaseNotifications } from '../../plugins/database-notifications.ts';
+import { NotifiedCache } from '../../plugins/notified-cache.ts';
 
 /** Who a payment reaches: the wallet owner it lands with, and the kind of transfer that makes it. */
 export interface Payee {
@@ -33,6 +35,21 @@ export async function findPayee(db: Kysely<Database>, guserId: string): Promise<
   const found = rows[0];
   if (!found) return null;
   return found.merchant_id === null ? personPayee(found.user_id) : merchantPayee(found.user_id, found.merchant_id);
+}
+
+/** The channel migration 0071's triggers announce a change to a payee on, with the user's global id. */
+const PAYEE_CHANGES_CHANNEL = 'payee_changes';
+
+/**
+ * findPayee, with the payees found kept in memory until the database
+ * announces a change to them (a user disabled or banned, joining or leaving
+ * a merchant): every send-fund names one, mostly the same few.
+ */
+export async function cachedPayees(db: Kysely<Database>, notifications: DatabaseNotifications): Promise<(guserId: string) => Promise<Payee | null>> {
+  const cache = new NotifiedCache<Payee>({ channel: PAYEE_CHANGES_CHANNEL, maxEntries: 50_000, maxAgeMs: 60_000 });
+  await cache.follow(notifications);
+  // Postgres prints a uuid in lower case, as the notifications carry it.
+  return (guserId) => cache.read(guserId.toLowerCase(), () => findPayee(db, guserId));
 }
 
 /** Whether `guserId` is the global id of user `userId`. */

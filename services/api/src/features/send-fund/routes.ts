@@ -4,7 +4,7 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import { moveMoney, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
-import { findPayee, isGlobalIdOf, payeePayment } from './payee.ts';
+import { cachedPayees, isGlobalIdOf, payeePayment } from './payee.ts';
 
 /**
  * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
@@ -13,8 +13,9 @@ import { findPayee, isGlobalIdOf, payeePayment } from './payee.ts';
  * Idempotency-Key makes a retry answer with the first transaction and move
  * (or charge) nothing.
  */
-export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
+export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireSignIn);
+  const findPayee = await cachedPayees(app.db, app.notifications);
 
   app.post('/api/account/send-fund', { schema: { body: sendFundRequest, response: { 200: transactionResponse } } }, async (request) => {
     const { userId } = signedIn(request);
@@ -22,7 +23,7 @@ export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
     if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
       throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
     }
-    const payee = await findPayee(app.db, guser_id);
+    const payee = await findPayee(guser_id);
     if (!payee) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
     // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
     if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
@@ -39,6 +40,4 @@ export const sendFundRoutes: FastifyPluginAsyncZod = (app) => {
     }
     return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
   });
-
-  return Promise.resolve();
 };

@@ -82,6 +82,19 @@ describe('POST /api/account/send-fund', () => {
     expectRefusal(await send(ann, { guser_id: gone.user.guser_id, amount: 100 }), 404, errorCodes.recipientNotFound, 'disabled');
   });
 
+  it("answers 'User not found' moments after a payee paid before is banned, though this process had them cached", async () => {
+    const later = await signedUp(subject, 'personal');
+    expect((await send(ann, { guser_id: later.user.guser_id, amount: 100 })).statusCode).toBe(200);
+    // As an operator's ban in another process leaves it.
+    await subject.database.db.updateTable('users').set({ is_banned: true }).where('user_id', '=', later.user.user_id).execute();
+    let status = 200;
+    for (let tries = 0; tries < 100 && status === 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      status = (await send(ann, { guser_id: later.user.guser_id.toUpperCase(), amount: 1 })).statusCode;
+    }
+    expect(status).toBe(404);
+  });
+
   it('takes from_guser_id only when it is the caller\'s own', async () => {
     expect((await send(ann, { guser_id: bob.user.guser_id, amount: 100, from_guser_id: ann.user.guser_id })).statusCode).toBe(200);
     const before = await balance(owner(bob));

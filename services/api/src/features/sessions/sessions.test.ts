@@ -199,6 +199,23 @@ describe('POST /api/logout', () => {
   });
 });
 
+describe('a session ended in another process', () => {
+  it('stops answering moments after the row is gone, though this process had it cached', async () => {
+    const { signUp, user, browser } = await account();
+    await login(browser, signUp.username, signUp.password);
+    const lookup = () => browser.get(`/api/user/user-lookup?id=${String(user.user_id)}`);
+    expect((await lookup()).statusCode).toBe(200);
+    // As another API process's logout or password change leaves it.
+    await subject.database.db.deleteFrom('sessions').where('user_id', '=', user.user_id).execute();
+    let status = 200;
+    for (let tries = 0; tries < 100 && status === 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      status = (await lookup()).statusCode;
+    }
+    expect(status).toBe(401);
+  });
+});
+
 describe('switch-merchant', () => {
   it('acts for another merchant of the user, and refuses one the user does not belong to with 404', async () => {
     const [owner, partner, outsider] = [await account(businessSignUp()), await account(businessSignUp()), await account(businessSignUp())];

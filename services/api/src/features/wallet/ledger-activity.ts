@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type pg from 'pg';
+import type { DatabaseNotifications } from '../../plugins/database-notifications.ts';
 
 /** The channel migration 0010's trigger notifies on, once per transaction row written. */
 export const LEDGER_ACTIVITY_CHANNEL = 'ledger_activity';
@@ -24,34 +24,20 @@ export interface ActivitySubscriber {
   resync(): void;
 }
 
-export interface ListenerOptions {
-  /** A new, unconnected client for the dedicated LISTEN connection. */
-  newClient: () => pg.Client;
-  log: FastifyBaseLogger;
-  /** The first wait before reconnecting; it doubles up to 30 s while the database stays away. */
-  retryMs: number;
-}
-
-const MAX_RETRY_MS = 30_000;
-
 /**
- * One LISTEN connection per API process, opened when the first subscriber
- * comes and kept until close(). Notifications fan out to subscribers by
- * owner id. A lost connection is reopened with backoff, and every
- * subscriber is then told to resync, since what was committed meanwhile
- * was announced to no one.
+ * The ledger activity channel of the process's notification connection,
+ * fanned out to subscribers by owner id. After the connection was lost,
+ * every subscriber is told to resync.
  */
 export class LedgerActivityListener {
-  readonly #options: ListenerOptions;
+  readonly #notifications: DatabaseNotifications;
   readonly #subscribers = new Map<string, Set<ActivitySubscriber>>();
-  #client: pg.Client | null = null;
-  #listening: Promise<void> | null = null;
-  #retryTimer: NodeJS.Timeout | null = null;
-  #failures = 0;
-  #closed = false;
+  #listening: Promise<unknown> | null = null;
+  readonly #log: FastifyBaseLogger;
 
-  constructor(options: ListenerOptions) {
-    this.#options = options;
+  constructor(notifications: DatabaseNotifications, log: FastifyBaseLogger) {
+    this.#notifications = notifications;
+    this.#log = log;
   }
 
   /** Adds a subscriber for `ownerId`; resolves once LISTEN is in place (or failed, and is being retried). */
@@ -63,61 +49,17 @@ export class LedgerActivityListener {
       owners.delete(subscriber);
       if (owners.size === 0 && this.#subscribers.get(ownerId) === owners) this.#subscribers.delete(ownerId);
     };
-    await (this.#listening ??= this.#listen()).catch(() => undefined);
+    await (this.#listening ??= this.#notifications.listen(LEDGER_ACTIVITY_CHANNEL, {
+      notified: (payload) => { this.#deliver(payload); },
+      resumed: () => { this.#resyncAll(); },
+    }));
     return unsubscribe;
-  }
-
-  async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#retryTimer) clearTimeout(this.#retryTimer);
-    const client = this.#client;
-    this.#client = null;
-    await client?.end().catch(() => undefined);
-  }
-
-  async #listen(): Promise<void> {
-    const client = this.#options.newClient();
-    this.#client = client;
-    let lost = false;
-    const onLost = (error?: Error) => {
-      if (lost || this.#closed || this.#client !== client) return;
-      lost = true;
-      this.#options.log.warn({ err: error }, 'live updates: the LISTEN connection was lost; reconnecting');
-      void client.end().catch(() => undefined);
-      this.#reconnectLater();
-    };
-    client.on('error', onLost);
-    client.on('end', () => { onLost(); });
-    client.on('notification', (message) => {
-      if (message.channel === LEDGER_ACTIVITY_CHANNEL) this.#deliver(message.payload);
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${LEDGER_ACTIVITY_CHANNEL}`);
-    } catch (error) {
-      onLost(error as Error);
-      throw error;
-    }
-    if (this.#failures > 0) this.#resyncAll();
-    this.#failures = 0;
-  }
-
-  #reconnectLater(): void {
-    const wait = Math.min(MAX_RETRY_MS, this.#options.retryMs * 2 ** this.#failures);
-    this.#failures += 1;
-    this.#retryTimer = setTimeout(() => {
-      this.#retryTimer = null;
-      if (this.#closed) return;
-      this.#listening = this.#listen();
-      this.#listening.catch(() => undefined);
-    }, wait);
-    this.#retryTimer.unref();
   }
 
   #deliver(payload: string | undefined): void {
     const activity = parseLedgerActivity(payload);
     if (!activity) {
-      this.#options.log.warn({ payload }, 'live updates: a notification the listener does not understand');
+      this.#log.warn({ payload }, 'live updates: a notification the listener does not understand');
       return;
     }
     for (const ownerId of activity.ownerIds) {

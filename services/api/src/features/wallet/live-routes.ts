@@ -2,19 +2,14 @@ import { walletOwnerOfSession } from '../../plugins/ledger.ts';
 import { errorCodes } from '@peeks/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import pg from 'pg';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { LedgerActivityListener } from './ledger-activity.ts';
 import { LiveHub } from './live-hub.ts';
 
 export interface LiveOptions {
-  /** The database the LISTEN connection opens on: the API's own. */
-  databaseUrl: string;
   /** How often sockets are pinged and their sessions checked; 30 s unless given. */
   sweepMs?: number;
-  /** The first wait before the LISTEN connection is reopened; 250 ms unless given. */
-  retryMs?: number;
 }
 
 /**
@@ -37,19 +32,15 @@ function sameOriginOnly(request: FastifyRequest, _reply: FastifyReply, done: (er
  * GET /api/live: the signed-in viewer's balance and new activity, pushed
  * within moments of each commit (see liveMessage in the contracts). Fed by
  * the ledger_activity notifications of migration 0010 through one LISTEN
- * connection per process. A plain GET, without the upgrade, is 426.
+ * connection per process (app.notifications). A plain GET, without the upgrade, is 426.
  */
 export const liveRoutes: FastifyPluginAsyncZod<LiveOptions> = (app, options) => {
-  const listener = new LedgerActivityListener({
-    newClient: () => new pg.Client({ connectionString: options.databaseUrl, application_name: 'peeks-live' }),
-    log: app.log,
-    retryMs: options.retryMs ?? 250,
-  });
+  const listener = new LedgerActivityListener(app.notifications, app.log);
   const hub = new LiveHub({ db: app.db, listener, log: app.log, clock: app.clock, sweepMs: options.sweepMs ?? 30_000 });
   app.sessions.watch((key) => { hub.sessionChanged(key); });
-  app.addHook('onClose', async () => {
+  app.addHook('onClose', () => {
     hub.close();
-    await listener.close();
+    return Promise.resolve();
   });
 
   app.addHook('onRequest', requireSignIn);

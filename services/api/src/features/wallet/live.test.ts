@@ -14,7 +14,7 @@ import { transfer } from './fixtures.ts';
 let subject: TestApp;
 let base: string;
 beforeAll(async () => {
-  subject = await createTestApp({ ...testAppOptions, live: { sweepMs: 100, retryMs: 20 } });
+  subject = await createTestApp({ ...testAppOptions, live: { sweepMs: 100 }, notificationRetryMs: 20 });
   base = `127.0.0.1:${String((subject.app.server.address() as { port: number }).port)}`;
 });
 afterAll(() => subject.close());
@@ -158,7 +158,7 @@ describe('GET /api/live', () => {
     await bobLive.next(balanceMessage);
 
     const { rows } = await sql<{ ended: boolean }>`
-      SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'peeks-live' AND datname = current_database()
+      SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE application_name = 'peeks-notifications' AND datname = current_database()
     `.execute(subject.database.db);
     expect(rows).toEqual([{ ended: true }]);
     expect(await bobLive.next(balanceMessage, 3_000)).toMatchObject({ balance: { balance: 0 } });
