@@ -116,4 +116,22 @@ describe('a day in the ledger', () => {
     expect(await balance('carol')).toEqual(before);
     expect(walletIdOf('carol', 'CON')).toBe('wallet:carol:CON');
   });
+
+  it('pays with more coins than the first read brings, and with several spenders read together', async () => {
+    await openWallets(database.db, 'dave');
+    await openWallets(database.db, 'erin');
+    await run({ type: 'PurchaseCoins', txId: txId(), ownerId: 'erin', charge: { amount: 100_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: card });
+    // Twenty coins of 1.00 to dave; the ledger reads a spender's 16 largest first.
+    for (let coin = 0; coin < 20; coin++) {
+      await run({ type: 'Transfer', txId: txId(), kind: 'P2P', fromOwnerId: 'erin', toOwnerId: 'dave', amount: 100, fee: 0, currency: 'CON', memo: null });
+    }
+    const both = await Promise.all([
+      run({ type: 'Transfer', txId: txId(), kind: 'P2P', fromOwnerId: 'dave', toOwnerId: 'alice', amount: 19_50, fee: 0, currency: 'CON', memo: null }),
+      run({ type: 'Transfer', txId: txId(), kind: 'P2P', fromOwnerId: 'erin', toOwnerId: 'bob', amount: 10, fee: 0, currency: 'CON', memo: null }),
+    ]);
+    expect(both.map((outcome) => outcome.record.state)).toEqual(['completed', 'completed']);
+    expect(await balance('dave')).toMatchObject({ total: 50 });
+    expect((await coinsOf(database.db, 'dave', { offset: 0, limit: 50 })).coins.map((coin) => coin.value)).toEqual([50]);
+    expect((await verifyLedger(database.db)).ok).toBe(true);
+  });
 });
