@@ -34,10 +34,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * the message. Checked even while other fields are wrong, as the forms do.
  */
 export function withinTransferLimit<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, field: string, fallback: Currency, label = 'amount') {
+  // Made once here: a zod schema made per request costs more than the check.
+  const currencyOrFallback = currencyCode.catch(fallback);
   return schema.superRefine(
     (value, context) => {
       const amount = value[field];
-      const currency = currencyCode.catch(fallback).parse(value.currency);
+      const currency = currencyOrFallback.parse(value.currency);
       if (typeof amount === 'number' && amount > transferLimitMinor[currency]) {
         context.addIssue({ code: 'custom', path: [field], message: amountMessages.above(TRANSFER_MAX_UNITS, label), params: { code: errorCodes.amountAboveLimit } });
       }

@@ -77,7 +77,19 @@ export interface LedgerRequest {
   metadata: Partial<EventMetadata>;
 }
 
-export const newCoinSerial: NewSerial = () => `PKS-${randomBytes(10).toString('hex').toUpperCase()}`;
+const SERIAL_BYTES = 10;
+/** Random bytes for serials, drawn 4 KB at a time (as randomUUID does): a draw per serial was a fortieth of the API's CPU. */
+let serialEntropy = Buffer.alloc(0);
+let serialOffset = 0;
+
+export const newCoinSerial: NewSerial = () => {
+  if (serialOffset + SERIAL_BYTES > serialEntropy.length) {
+    serialEntropy = randomBytes(4096);
+    serialOffset = 0;
+  }
+  serialOffset += SERIAL_BYTES;
+  return `PKS-${serialEntropy.toString('hex', serialOffset - SERIAL_BYTES, serialOffset).toUpperCase()}`;
+};
 
 /** Decisions against unlocked state before queueing on the wallets' locks instead. */
 export const OPTIMISTIC_ATTEMPTS = 3;

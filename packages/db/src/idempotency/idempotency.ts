@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../schema.ts';
@@ -27,7 +26,7 @@ export interface IdempotentResponse<Body> {
 
 /** sha256 over the canonical JSON of what makes two requests "the same". */
 export function fingerprintRequest(parts: { method: string; path: string; body: unknown }): string {
-  return bytesToHex(sha256(utf8ToBytes(canonicalize({ ...parts, body: parts.body ?? null }) ?? '')));
+  return createHash('sha256').update(canonicalize({ ...parts, body: parts.body ?? null }) ?? '', 'utf8').digest('hex');
 }
 
 /**

@@ -1,5 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { errorCodes, type TransactionView } from '@peeks/contracts';
 import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
 import { merchantOwnerId, ownerOf, transactionStream, userOwnerId, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
@@ -7,7 +5,7 @@ import { executeLedgerCommand, type LedgerJobs, type LedgerOutcome, type LedgerS
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { refuse } from './error-envelope.ts';
 import { signedIn, type Session } from './sessions.ts';
 
@@ -59,7 +57,7 @@ export function transactionIdFor(request: FastifyRequest, callerOwnerId: string)
   return key === null ? `tx_${randomBytes(16).toString('hex')}` : keyedTransactionId(callerOwnerId, key);
 }
 
-const keyedTransactionId = (callerOwnerId: string, key: string) => `tx_${bytesToHex(sha256(utf8ToBytes(`ledger:${callerOwnerId}\u0000${key}`))).slice(0, 32)}`;
+const keyedTransactionId = (callerOwnerId: string, key: string) => `tx_${createHash('sha256').update(`ledger:${callerOwnerId}\u0000${key}`, 'utf8').digest('hex').slice(0, 32)}`;
 
 /** The request's Idempotency-Key, or null without one; 400 for one that is not 1 to 255 printable ASCII characters. */
 export function idempotencyKeyOf(request: FastifyRequest): string | null {

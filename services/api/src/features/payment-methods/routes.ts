@@ -1,5 +1,4 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { createHash } from 'node:crypto';
 import {
   addPayMethodRequest,
   deletePayMethodRequest,
@@ -41,7 +40,7 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
         provider: SANDBOX_PROVIDER,
         timestamp,
         domain,
-        authkey: bytesToHex(sha256(utf8ToBytes(`${SANDBOX_PROVIDER}|${domain}|${timestamp}`))),
+        authkey: createHash('sha256').update(`${SANDBOX_PROVIDER}|${domain}|${timestamp}`, 'utf8').digest('hex'),
         token_type: SANDBOX_PROVIDER,
         tokenizer_url: '/api/sandbox/tokenizer',
       },
