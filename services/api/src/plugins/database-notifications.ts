@@ -48,14 +48,11 @@ export class DatabaseNotifications {
   }
 
   /** Adds `listener` to `channel`; resolves once LISTEN is in place (or failed, and is being retried). */
-  async listen(channel: string, listener: ChannelListener): Promise<() => void> {
+  async listen(channel: string, listener: ChannelListener): Promise<void> {
     let listeners = this.#channels.get(channel);
     const isNew = !listeners;
     if (!listeners) this.#channels.set(channel, (listeners = new Set()));
     listeners.add(listener);
-    const stop = () => {
-      listeners.delete(listener);
-    };
     if (this.#connecting) {
       await this.#connecting.catch(() => undefined);
       if (isNew && this.#client && this.#listening) await this.#client.query(`LISTEN ${channel}`).catch(() => undefined);
@@ -63,7 +60,6 @@ export class DatabaseNotifications {
       this.#connecting = this.#connect();
       await this.#connecting.catch(() => undefined);
     }
-    return stop;
   }
 
   async close(): Promise<void> {

@@ -55,19 +55,20 @@ export class SessionStore {
   readonly #clock: () => Date;
   readonly cookie: CookieSerializeOptions;
   readonly #watchers: ((key: Buffer) => void)[] = [];
-  readonly #cache: NotifiedCache<SessionRow> | null;
+  readonly #cache: NotifiedCache<SessionRow> | null = null;
+  /** Settles once the cache follows its channel. */
+  readonly ready: Promise<void> = Promise.resolve();
 
   /** With `notifications`, sessions read are kept in memory while the database announces their changes (migration 0071). */
   constructor(db: Kysely<Database>, clock: () => Date, cookie: CookieSerializeOptions, notifications?: DatabaseNotifications) {
     this.#db = db;
     this.#clock = clock;
     this.cookie = cookie;
-    this.#cache = notifications ? new NotifiedCache({ channel: SESSION_CHANGES_CHANNEL, maxEntries: MAX_CACHED_SESSIONS, maxAgeMs: TOUCH_AFTER_MS }) : null;
-    this.ready = this.#cache?.follow(notifications as DatabaseNotifications) ?? Promise.resolve();
+    if (notifications) {
+      this.#cache = new NotifiedCache({ channel: SESSION_CHANGES_CHANNEL, maxEntries: MAX_CACHED_SESSIONS, maxAgeMs: TOUCH_AFTER_MS });
+      this.ready = this.#cache.follow(notifications);
+    }
   }
-
-  /** Settles once the cache follows its channel. */
-  readonly ready: Promise<void>;
 
   /** The live session a cookie value names; seeing it pushes its idle deadline forward. */
   async find(cookieValue: string): Promise<Session | null> {
