@@ -49,6 +49,17 @@ describe('a pool with preparedStatements', () => {
     expect(await preparedOnThisConnection()).toContainEqual(expect.stringContaining('SELECT $1::int * 2 AS doubled'));
   });
 
+  it('answers a prepared SELECT * after another process altered its table, and prepares it no more', async () => {
+    await sql`CREATE TABLE altered (id int PRIMARY KEY)`.execute(pool.db);
+    await sql`INSERT INTO altered VALUES (1)`.execute(pool.db);
+    const read = () => sql<Record<string, unknown>>`SELECT * FROM altered WHERE id = ${1}`.execute(pool.db);
+    for (let run = 0; run < 4; run++) expect((await read()).rows).toEqual([{ id: 1 }]);
+    expect(await preparedOnThisConnection()).toContainEqual(expect.stringContaining('SELECT * FROM altered'));
+    await sql`ALTER TABLE altered ADD COLUMN note text DEFAULT 'new'`.execute(database.db);
+    expect((await read()).rows).toEqual([{ id: 1, note: 'new' }]);
+    expect((await read()).rows).toEqual([{ id: 1, note: 'new' }]);
+  });
+
   it('leaves statements without parameters unprepared, so one text may hold several commands', async () => {
     for (let run = 0; run < 5; run++) await sql`SELECT 1; SELECT 2`.execute(pool.db);
     expect(await preparedOnThisConnection()).not.toContainEqual(expect.stringContaining('SELECT 1; SELECT 2'));

@@ -54,10 +54,11 @@ const MAX_COUNTED = 10_000;
 export class StatementNames {
   readonly #runs = new Map<string, number>();
   readonly #names = new Map<string, string>();
+  readonly #unnamed = new Set<string>();
 
   nameOf(text: string): string | undefined {
     const named = this.#names.get(text);
-    if (named !== undefined || this.#names.size >= MAX_PREPARED) return named;
+    if (named !== undefined || this.#names.size >= MAX_PREPARED || this.#unnamed.has(text)) return named;
     const runs = (this.#runs.get(text) ?? 0) + 1;
     if (runs < PREPARE_AFTER_RUNS) {
       // Texts that differ at every run (an IN list of any length) must not pile up.
@@ -70,14 +71,33 @@ export class StatementNames {
     this.#names.set(text, name);
     return name;
   }
+
+  /** Sends `text` unnamed from now on: its prepared form no longer fits the table it reads. */
+  unname(text: string): void {
+    this.#names.delete(text);
+    this.#unnamed.add(text);
+  }
 }
+
+/**
+ * Postgres refuses to run a prepared statement whose result columns changed
+ * under it (a `SELECT *` of a table a newer process's migration altered).
+ */
+const isStalePlan = (error: unknown) =>
+  (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
 
 /** Makes `client` send the statements `names` names as prepared statements. */
 function prepareOften(client: pg.PoolClient, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const prepared = (text: unknown, values?: unknown, callback?: unknown) => {
-    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 ? names.nameOf(text) : undefined;
-    return name === undefined ? query(text, values, callback) : query({ name, text, values }, callback);
+    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined ? names.nameOf(text) : undefined;
+    if (name === undefined) return query(text, values, callback);
+    // Sent again unnamed, which succeeds outside a transaction; inside one, the transaction has failed already.
+    return (query({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
+      if (!isStalePlan(error)) throw error;
+      names.unname(text as string);
+      return query(text, values);
+    });
   };
   Object.assign(client, { query: prepared });
 }
