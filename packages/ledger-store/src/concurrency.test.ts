@@ -126,6 +126,26 @@ describe('concurrent spending', () => {
     expect(transactions.size).toBe(2);
   });
 
+  it('decides commands on one wallet in one batch in turn: a payment received is paid on in the same database transaction', async () => {
+    const funded = await fund('chain-a');
+    for (const owner of ['chain-b', 'chain-c']) await openWallets(database.db, owner, { currencies: ['CON'] });
+    // Three submitted together: the first two make one batch, the third the other batch in flight (see #pump).
+    const [first, second] = await Promise.all([
+      executeLedgerCommand(database.db, transfer('chain-a', 'chain-b', 50_00), settings),
+      // chain-b holds nothing until the payment above: decided alone, before it commits, this would be refused.
+      executeLedgerCommand(database.db, transfer('chain-b', 'chain-c', 30_00), settings),
+      executeLedgerCommand(database.db, transfer('chain-a', 'chain-c', 1_00), settings),
+    ]);
+
+    expect(second.events[0]?.transactionId).toBe(first.events[0]?.transactionId);
+    expect(second.events[0]?.position).toBeGreaterThan(first.events[0]?.position ?? Infinity);
+    expect(await conTotal('chain-a')).toBe(funded - 51_00);
+    expect(await conTotal('chain-b')).toBe(20_00);
+    expect(await conTotal('chain-c')).toBe(31_00);
+    const { rows } = await sql<{ value: number }>`SELECT value FROM coins WHERE holder = 'wallet:chain-b:CON' AND status = 'held'`.execute(database.db);
+    expect(rows.map((coin) => coin.value)).toEqual([20_00]);
+  });
+
   it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {
     for (const owner of ['retry-a', 'retry-b', 'retry-c', 'retry-d']) await fund(owner);
     const first = transfer('retry-a', 'retry-b', 100);

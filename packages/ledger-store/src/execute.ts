@@ -31,7 +31,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { groupCommitFor } from './group-commit.ts';
-import { projectionOf } from './inline-projection.ts';
+import { projectionOf, type EventProjection } from './inline-projection.ts';
 import { readTransaction } from './transactions.ts';
 import { walletStateOf } from './wallets.ts';
 
@@ -155,15 +155,16 @@ export type Decision =
   | { refused: LedgerRuleViolation }
   | {
       refused?: undefined;
+      events: TransactionEvent[];
       prepared: PreparedAppend<TransactionEvent['type'], TransactionEvent['data']>;
       record: TransactionRecord;
-      projections: unknown[];
+      projections: EventProjection[];
       jobs: LedgerJob[];
       queue: LedgerJobs | undefined;
     };
 
 /** Decides one command against the state read for it (pure, apart from the clock and serials it is given). */
-export function decideRequest(request: LedgerRequest, state: ReadState, existing: { record: TransactionRecord; head: StreamHead } | null): Decision {
+export function decideRequest(request: LedgerRequest, state: Pick<ReadState, 'wallets' | 'coins'>, existing: { record: TransactionRecord; head: StreamHead } | null): Decision {
   const { command, settings, metadata } = request;
   const tx = existing?.record ?? null;
   const now = (settings.now ?? (() => new Date()))();
@@ -185,7 +186,7 @@ export function decideRequest(request: LedgerRequest, state: ReadState, existing
   });
   if (!record) throw new Error(`${command.type} decided no events`);
   const jobs = settings.jobs?.causedBy(command.txId, events.map((event, index) => ({ ...event, version: prepared.chained[index]?.version ?? 0 }))) ?? [];
-  return { prepared, record, projections, jobs, queue: settings.jobs };
+  return { events, prepared, record, projections, jobs, queue: settings.jobs };
 }
 
 /**
@@ -238,32 +239,44 @@ export async function commitDecisions(
 
 /**
  * The argument of `ledger_commit`: each transaction's stream and where it
- * was read, then the events in rounds (the first event of every
- * transaction, then the second, ...) with their projections in the same
- * order, so that the events of one round share no wallet or coin and are
- * projected together.
+ * was read, then the events in rounds with their projections in the same
+ * order. The events of a round share no wallet or coin, so that they are
+ * projected together; an event goes in the round after the last one that
+ * touched any of its wallets or coins (a command of the batch decided on
+ * what an earlier one left), and after its transaction's previous event.
+ * Positions thus follow versions, and the order in which the batch decided.
  */
 function commitBatch(decisions: readonly Extract<Decision, { prepared: unknown }>[]) {
   const streams = decisions.map(({ prepared }) => ({
     stream_id: prepared.streamId, head_version: prepared.head.version, head_hash: prepared.head.hash, created_at: prepared.createdAt,
   }));
-  const events: object[] = [];
-  const projections: unknown[][] = [];
-  for (let round = 0; decisions.some(({ prepared }) => round < prepared.chained.length); round++) {
-    const projected: unknown[] = [];
-    for (const { prepared, projections: ofDecision } of decisions) {
-      const event = prepared.chained[round];
-      if (!event) continue;
-      events.push({
+  const rounds: { events: object[]; projections: EventProjection[] }[] = [];
+  const lastRoundOf = new Map<string, number>();
+  for (const { prepared, projections } of decisions) {
+    let round = -1;
+    for (const [index, event] of prepared.chained.entries()) {
+      const projection = projections[index];
+      if (!projection) throw new Error(`event ${event.version} of ${prepared.streamId} has no projection`);
+      const touched = touchedBy(projection);
+      round = Math.max(round + 1, ...touched.map((key) => (lastRoundOf.get(key) ?? -1) + 1));
+      for (const key of touched) lastRoundOf.set(key, round);
+      const into = (rounds[round] ??= { events: [], projections: [] });
+      into.events.push({
         stream_id: prepared.streamId, version: event.version, type: event.type, data: event.data, metadata: prepared.metadata,
         created_at: prepared.createdAt, prev_hash: event.prevHash, hash: event.hash,
       });
-      projected.push(ofDecision[round]);
+      into.projections.push(projection);
     }
-    projections.push(projected);
   }
-  return { streams, events, projections };
+  return { streams, events: rounds.flatMap((round) => round.events), projections: rounds.map((round) => round.projections) };
 }
+
+/** The rows an event's projection writes that another event's may too: its wallets and its coins. */
+const touchedBy = (projection: EventProjection) => [
+  ...projection.balances.map((balance) => `wallet ${balance.wallet_id}`),
+  ...projection.coinsCreated.map((coin) => `coin ${coin.serial}`),
+  ...projection.coinsUpdated.map((coin) => `coin ${coin.serial}`),
+];
 
 async function replay(db: Kysely<Database>, txId: string): Promise<LedgerOutcome | null> {
   const existing = await readTransaction(db, txId);
@@ -279,22 +292,39 @@ export interface ReadState {
   versions: Map<AccountId, number>;
   /** Per spender, its held coins covering the amount, largest first. */
   coins: Map<AccountId, Coin[]>;
+  /** Per spender whose coins were not all read, the last coin read: every coin not read comes after it. */
+  readUpTo: Map<AccountId, Coin>;
 }
 
-/** The wallets the commands name and each spender's covering coins, in one round trip. */
+/**
+ * The wallets the commands name and each spender's covering coins, in one
+ * round trip. A spender named by several commands is read once, for the
+ * sum of their amounts (amounts not yet checked count for nothing).
+ */
 export async function readLedgerState(db: Kysely<Database>, needs: readonly LedgerNeeds[], lock: boolean): Promise<ReadState> {
-  const spenders = needs.flatMap((need) => (need.coins ? [need.coins] : []));
-  const { rows } = await sql<{ state: { wallets: WalletStateRow[]; coins: Record<AccountId, Coin[]> } }>`
+  const spending = new Map<AccountId, number>();
+  for (const { coins } of needs) {
+    if (coins) spending.set(coins.walletId, (spending.get(coins.walletId) ?? 0) + (Number.isSafeInteger(coins.amount) && coins.amount > 0 ? coins.amount : 0));
+  }
+  const { rows } = await sql<{ state: { wallets: WalletStateRow[]; coins: Record<AccountId, Coin[]>; complete?: AccountId[] } }>`
     SELECT ledger_state(
       ${[...new Set(needs.flatMap((need) => need.wallets))]}::text[], ${lock},
-      ${spenders.map((spender) => spender.walletId)}::text[], ${spenders.map((spender) => spender.amount)}::numeric[]
+      ${[...spending.keys()]}::text[], ${[...spending.values()]}::numeric[]
     ) AS state
   `.execute(db);
   const state = rows[0]?.state ?? { wallets: [], coins: {} };
+  const coins = new Map(Object.entries(state.coins).map(([holder, held]) => [holder, held.sort(byPreference)]));
+  const complete = new Set(state.complete);
+  const readUpTo = new Map<AccountId, Coin>();
+  for (const [holder, held] of coins) {
+    const last = held.at(-1);
+    if (last && !complete.has(holder)) readUpTo.set(holder, last);
+  }
   return {
     wallets: new Map(state.wallets.map((row) => [row.wallet_id, walletStateOf(row)])),
     versions: new Map(state.wallets.map((row) => [row.wallet_id, row.version])),
-    coins: new Map(Object.entries(state.coins).map(([holder, coins]) => [holder, coins.sort(byPreference)])),
+    coins,
+    readUpTo,
   };
 }
 

@@ -50,6 +50,8 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
   };
 }
 
+export type EventProjection = ReturnType<typeof projectionOf>;
+
 /**
  * Projects a stored event into the tables search_path names first: `public`
  * normally, a scratch schema during a rebuild (see verify).

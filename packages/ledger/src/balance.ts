@@ -31,3 +31,14 @@ export const balanceChange = {
   reservationReturned: (amount: number): BalanceChange => ({ total: 0, available: amount, withdrawable: amount, reserved: -amount }),
   reservationPaidOut: (amount: number): BalanceChange => ({ total: -amount, available: 0, withdrawable: 0, reserved: -amount }),
 };
+
+/** A balance after a change, as the projector writes it: the deltas added, withdrawable then capped at the new available. */
+export function applyBalanceChange(balance: WalletBalance, change: BalanceChange): WalletBalance {
+  const available = balance.available + change.available;
+  return {
+    total: balance.total + change.total,
+    available,
+    withdrawable: Math.min(balance.withdrawable + change.withdrawable, available),
+    reserved: balance.reserved + change.reserved,
+  };
+}
