@@ -27,20 +27,27 @@ import type { ReadState } from './execute.ts';
  */
 export class BatchState {
   readonly #wallets: Map<AccountId, WalletState>;
+  readonly #versions: Map<AccountId, number>;
   readonly #coins: Map<AccountId, Coin[]>;
-  readonly #readUpTo: ReadonlyMap<AccountId, Coin>;
+  readonly #readUpTo: Map<AccountId, Coin>;
 
   constructor(read: ReadState) {
     this.#wallets = new Map(read.wallets);
+    this.#versions = new Map(read.versions);
     this.#coins = new Map([...read.coins].map(([holder, coins]) => [holder, [...coins]]));
     this.#readUpTo = read.readUpTo;
+  }
+
+  /** The state the decisions so far leave, once they have committed: each wallet's version is one more for every event that changed it, as the projection counts. */
+  get carried(): ReadState {
+    return { wallets: this.#wallets, versions: this.#versions, coins: this.#coins, readUpTo: this.#readUpTo };
   }
 
   /** The state to decide a command with these needs against; null when the coins known cannot say whether they cover it. */
   stateFor(needs: LedgerNeeds): Pick<ReadState, 'wallets' | 'coins'> | null {
     if (needs.coins && this.#readUpTo.has(needs.coins.walletId)) {
       const known = (this.#coins.get(needs.coins.walletId) ?? []).reduce((sum, coin) => sum + coin.value, 0);
-      if (known < needs.coins.amount) return null;
+      if (known < coinsToCover(needs.coins.amount)) return null;
     }
     return { wallets: this.#wallets, coins: this.#coins };
   }
@@ -51,6 +58,8 @@ export class BatchState {
       for (const [walletId, change] of balanceChangesOf(event)) {
         const wallet = this.#wallets.get(walletId);
         if (wallet) this.#wallets.set(walletId, { ...wallet, ...applyBalanceChange(wallet, change) });
+        const version = this.#versions.get(walletId);
+        if (version !== undefined) this.#versions.set(walletId, version + 1);
       }
       for (const step of event.data.coins) this.#applyCoinStep(step);
     }
@@ -97,4 +106,16 @@ export class BatchState {
     const at = coins?.findIndex((held) => held.serial === serial) ?? -1;
     if (at !== -1) coins?.splice(at, 1);
   }
+}
+
+/** What a command's coins must cover: its amount, or nothing when that is not a valid amount (its decision refuses it). */
+const coinsToCover = (amount: number) => (Number.isSafeInteger(amount) && amount > 0 ? amount : 0);
+
+/** What each spender the commands name pays in all. */
+export function spendingOf(needs: readonly LedgerNeeds[]): Map<AccountId, number> {
+  const spending = new Map<AccountId, number>();
+  for (const { coins } of needs) {
+    if (coins) spending.set(coins.walletId, (spending.get(coins.walletId) ?? 0) + coinsToCover(coins.amount));
+  }
+  return spending;
 }

@@ -1,4 +1,4 @@
-import { catchUp, fingerprintRequest, GENESIS_HASH, runIdempotently } from '@peeks/db';
+import { catchUp, connectDatabase, fingerprintRequest, GENESIS_HASH, runIdempotently } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { errorCodes } from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
@@ -144,6 +144,34 @@ describe('concurrent spending', () => {
     expect(await conTotal('chain-c')).toBe(31_00);
     const { rows } = await sql<{ value: number }>`SELECT value FROM coins WHERE holder = 'wallet:chain-b:CON' AND status = 'held'`.execute(database.db);
     expect(rows.map((coin) => coin.value)).toEqual([20_00]);
+  });
+
+  it('decides again on a fresh read when another process changed a wallet this one knew, whichever way the change went', async () => {
+    const elsewhere = connectDatabase(database.url, { max: 2 });
+    try {
+      await fund('known-a', 1_00);
+      for (const owner of ['known-b', 'known-c']) await openWallets(database.db, owner, { currencies: ['CON'] });
+      await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 1_00), settings);
+      // This process now knows known-a at 14.00. The other spends all but 1.00 of it.
+      await executeLedgerCommand(elsewhere.db, transfer('known-a', 'known-c', 13_00), settings);
+
+      const overdraw = await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 2_00), settings).catch((error: unknown) => error);
+      expect(overdraw).toBeInstanceOf(LedgerRuleViolation);
+      expect((overdraw as LedgerRuleViolation).code).toBe(errorCodes.insufficientFunds);
+
+      // Known here at 1.00, refilled elsewhere: a payment of 10.00 goes through instead of being refused on what was known.
+      await executeLedgerCommand(elsewhere.db, {
+        type: 'PurchaseCoins', txId: txId('purchase'), ownerId: 'known-a', charge: { amount: 1_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
+        paymentMethod: { id: 'pm', type: 'CC' },
+      }, settings);
+      await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 10_00), settings);
+
+      expect(await conTotal('known-a')).toBe(6_00);
+      expect(await conTotal('known-b')).toBe(11_00);
+      expect(await conTotal('known-c')).toBe(13_00);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {

@@ -30,6 +30,7 @@ import {
 } from '@peeks/ledger';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { spendingOf } from './batch-state.ts';
 import { groupCommitFor } from './group-commit.ts';
 import { projectionOf, type EventProjection } from './inline-projection.ts';
 import { readTransaction } from './transactions.ts';
@@ -299,13 +300,10 @@ export interface ReadState {
 /**
  * The wallets the commands name and each spender's covering coins, in one
  * round trip. A spender named by several commands is read once, for the
- * sum of their amounts (amounts not yet checked count for nothing).
+ * sum of their amounts.
  */
 export async function readLedgerState(db: Kysely<Database>, needs: readonly LedgerNeeds[], lock: boolean): Promise<ReadState> {
-  const spending = new Map<AccountId, number>();
-  for (const { coins } of needs) {
-    if (coins) spending.set(coins.walletId, (spending.get(coins.walletId) ?? 0) + (Number.isSafeInteger(coins.amount) && coins.amount > 0 ? coins.amount : 0));
-  }
+  const spending = spendingOf(needs);
   const { rows } = await sql<{ state: { wallets: WalletStateRow[]; coins: Record<AccountId, Coin[]>; complete?: AccountId[] } }>`
     SELECT ledger_state(
       ${[...new Set(needs.flatMap((need) => need.wallets))]}::text[], ${lock},
