@@ -27,20 +27,13 @@ import type { ReadState } from './execute.ts';
  */
 export class BatchState {
   readonly #wallets: Map<AccountId, WalletState>;
-  readonly #versions: Map<AccountId, number>;
   readonly #coins: Map<AccountId, Coin[]>;
-  readonly #readUpTo: Map<AccountId, Coin>;
+  readonly #readUpTo: ReadonlyMap<AccountId, Coin>;
 
   constructor(read: ReadState) {
     this.#wallets = new Map(read.wallets);
-    this.#versions = new Map(read.versions);
     this.#coins = new Map([...read.coins].map(([holder, coins]) => [holder, [...coins]]));
     this.#readUpTo = read.readUpTo;
-  }
-
-  /** The state the decisions so far leave, once they have committed: each wallet's version is one more for every event that changed it, as the projection counts. */
-  get carried(): ReadState {
-    return { wallets: this.#wallets, versions: this.#versions, coins: this.#coins, readUpTo: this.#readUpTo };
   }
 
   /** The state to decide a command with these needs against; null when the coins known cannot say whether they cover it. */
@@ -58,8 +51,6 @@ export class BatchState {
       for (const [walletId, change] of balanceChangesOf(event)) {
         const wallet = this.#wallets.get(walletId);
         if (wallet) this.#wallets.set(walletId, { ...wallet, ...applyBalanceChange(wallet, change) });
-        const version = this.#versions.get(walletId);
-        if (version !== undefined) this.#versions.set(walletId, version + 1);
       }
       for (const step of event.data.coins) this.#applyCoinStep(step);
     }

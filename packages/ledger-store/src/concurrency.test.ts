@@ -146,20 +146,20 @@ describe('concurrent spending', () => {
     expect(rows.map((coin) => coin.value)).toEqual([20_00]);
   });
 
-  it('decides again on a fresh read when another process changed a wallet this one knew, whichever way the change went', async () => {
+  it('decides on what another process left, whichever way its change went', async () => {
     const elsewhere = connectDatabase(database.url, { max: 2 });
     try {
       await fund('known-a', 1_00);
       for (const owner of ['known-b', 'known-c']) await openWallets(database.db, owner, { currencies: ['CON'] });
       await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 1_00), settings);
-      // This process now knows known-a at 14.00. The other spends all but 1.00 of it.
+      // known-a holds 14.00 after this process's payment; the other spends all but 1.00 of it.
       await executeLedgerCommand(elsewhere.db, transfer('known-a', 'known-c', 13_00), settings);
 
       const overdraw = await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 2_00), settings).catch((error: unknown) => error);
       expect(overdraw).toBeInstanceOf(LedgerRuleViolation);
       expect((overdraw as LedgerRuleViolation).code).toBe(errorCodes.insufficientFunds);
 
-      // Known here at 1.00, refilled elsewhere: a payment of 10.00 goes through instead of being refused on what was known.
+      // Refilled elsewhere: a payment of 10.00 goes through.
       await executeLedgerCommand(elsewhere.db, {
         type: 'PurchaseCoins', txId: txId('purchase'), ownerId: 'known-a', charge: { amount: 1_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
         paymentMethod: { id: 'pm', type: 'CC' },
@@ -172,6 +172,23 @@ describe('concurrent spending', () => {
     } finally {
       await elsewhere.close();
     }
+  });
+
+  it('leaves a command its batch cannot decide on the coins read to the next batch, which reads again', async () => {
+    for (let purchase = 0; purchase < 20; purchase++) await fund('hoarder', 1_00);
+    for (const owner of ['hoard-payee', 'hoard-bystander']) await fund(owner);
+    // 20 coins of 15.00: the batch reads the first 16, which cover 14.00 + 225.00. Paying 14.00 splits a coin, and its
+    // change of 1.00 ranks after the coins left unread, so it is not known: 15 coins (225.00) cannot be said to cover 226.00.
+    const [small, large] = await Promise.all([
+      executeLedgerCommand(database.db, transfer('hoarder', 'hoard-payee', 14_00), settings),
+      executeLedgerCommand(database.db, transfer('hoarder', 'hoard-payee', 226_00), settings),
+      executeLedgerCommand(database.db, transfer('hoard-bystander', 'hoard-payee', 1_00), settings),
+    ]);
+
+    expect(large.events[0]?.transactionId).not.toBe(small.events[0]?.transactionId);
+    expect(await conTotal('hoard-payee')).toBe(7_800_00 + 241_00);
+    expect(await conTotal('hoard-bystander')).toBe(7_800_00 - 1_00);
+    expect(await conTotal('hoarder')).toBe(20 * 15_00 - 240_00);
   });
 
   it('runs a batch holding a retry of an existing transaction command by command: the retry replays, the others commit', async () => {

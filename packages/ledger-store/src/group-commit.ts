@@ -2,7 +2,6 @@ import { appendedEvents, type Database } from '@peeks/db';
 import { needsOf, type AccountId, type LedgerNeeds } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
 import { BatchState } from './batch-state.ts';
-import { KnownWallets, mergeReadStates } from './known-wallets.ts';
 import {
   commitDecisions,
   decideRequest,
@@ -27,8 +26,6 @@ import {
  */
 const MAX_BATCH = 32;
 const MAX_IN_FLIGHT = 2;
-/** Wallets the group commit keeps what it knows of: a few megabytes at most. */
-const KNOWN_WALLETS = 20_000;
 
 interface Submission extends LedgerRequest {
   needs: LedgerNeeds;
@@ -62,7 +59,6 @@ class GroupCommit {
   readonly #db: Kysely<Database>;
   #pending: Submission[] = [];
   readonly #busy = new Set<AccountId>();
-  readonly #known = new KnownWallets(KNOWN_WALLETS);
   #inFlight = 0;
   #scheduled = false;
 
@@ -122,7 +118,6 @@ class GroupCommit {
       const undecided = await this.#commit(batch);
       this.#pending.unshift(...undecided);
     } catch (error) {
-      this.#known.forget(batch.flatMap((submission) => submission.accounts));
       const unsettled = batch.filter((submission) => !submission.settled);
       if (isSerializationFailure(error)) {
         const again = unsettled.filter((submission) => ++submission.collisions < OPTIMISTIC_ATTEMPTS);
@@ -134,13 +129,9 @@ class GroupCommit {
     }
   }
 
-  /**
-   * Reads what is not known, decides and commits a batch; the commands it
-   * could not decide or answer, for the next one.
-   */
+  /** Reads, decides and commits a batch; the commands it could not decide, for the next one. */
   async #commit(batch: Submission[]): Promise<Submission[]> {
-    const { known, unknown } = this.#known.recall(batch.map((submission) => submission.needs));
-    const read = unknown.length > 0 ? mergeReadStates(known, await readLedgerState(this.#db, unknown, false)) : known;
+    const read = await readLedgerState(this.#db, batch.map((submission) => submission.needs), false);
     const state = new BatchState(read);
     const decided: { submission: Submission; decision: Extract<Decision, { prepared: unknown }> }[] = [];
     const refused: { submission: Submission; decision: Extract<Decision, { refused: unknown }> }[] = [];
@@ -160,11 +151,9 @@ class GroupCommit {
       }
     }
 
-    // Kept before the commit: a batch that fails forgets its wallets (see #run), and no other batch can use them meanwhile.
-    this.#known.remember(state.carried);
-    const checked = new Set(decided.flatMap(({ submission }) => submission.accounts));
     if (decided.length > 0) {
-      const versions = new Map([...read.versions].filter(([wallet]) => checked.has(wallet)));
+      const wallets = new Set(decided.flatMap(({ submission }) => submission.accounts));
+      const versions = new Map([...read.versions].filter(([wallet]) => wallets.has(wallet)));
       const rows = await commitDecisions(this.#db, versions, decided.map(({ decision }) => decision));
       for (const { submission, decision } of decided) {
         const appended = appendedEvents(decision.prepared, rows.filter((row) => row.stream_id === decision.prepared.streamId));
@@ -174,29 +163,14 @@ class GroupCommit {
         else this.#alone(submission);
       }
     }
-
     for (const { submission, decision } of refused) {
-      // A refusal that rests on a wallet only known, not read now nor confirmed by the commit, waits for a read of all of them.
-      // Bounded, as collisions are: a busy wallet may be known again by the time the command comes round.
-      if (submission.accounts.some((account) => known.wallets.has(account) && !checked.has(account))) {
-        this.#known.forget(submission.accounts);
-        if (++submission.collisions < OPTIMISTIC_ATTEMPTS) {
-          undecided.push(submission);
-        } else {
-          submission.settled = true;
-          this.#alone(submission);
-        }
-        continue;
-      }
       submission.settled = true;
       refusedOutcome(this.#db, submission.command, decision.refused).then(submission.resolve, submission.reject);
     }
     return undecided;
   }
 
-  /** Run apart from the batches, it may change wallets they know: they forget them. */
   #alone(submission: Submission): void {
-    this.#known.forget(submission.accounts);
     executeAlone(this.#db, submission).then(submission.resolve, submission.reject);
   }
 }
