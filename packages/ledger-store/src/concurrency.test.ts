@@ -236,6 +236,20 @@ describe('concurrent spending', () => {
     expect(await conTotal('twice-target')).toBe(7_00);
   });
 
+  it('keeps a concurrent copy of a transaction out of the batch of the first, which commits with the others', async () => {
+    for (const owner of ['copy-a', 'copy-b', 'copy-c', 'copy-d']) await fund(owner);
+    const command = transfer('copy-a', 'copy-b', 3_00);
+    const [first, copy, other] = await Promise.all([
+      executeLedgerCommand(database.db, command, settings),
+      executeLedgerCommand(database.db, command, settings),
+      executeLedgerCommand(database.db, transfer('copy-c', 'copy-d', 1_00), settings),
+    ]);
+    expect(first.replayed).toBe(false);
+    expect(copy.replayed).toBe(true);
+    expect(other.events[0]?.transactionId).toBe(first.events[0]?.transactionId);
+    expect(await conTotal('copy-b')).toBe(7_800_00 + 3_00);
+  });
+
   it('leaves a ledger that verifies after all of the above', async () => {
     await catchUp(database.db, platformBalances);
     const report = await verifyLedger(database.db);

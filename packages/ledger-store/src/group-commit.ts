@@ -32,7 +32,7 @@ interface Submission extends LedgerRequest {
   /** The wallets and coin holders the command reads: no two batches in flight share one. */
   accounts: AccountId[];
   collisions: number;
-  /** Answered (refused while deciding): a failed commit must not send it round again. */
+  /** Answered, or handed to the lone path: a failed commit must not send it round again. */
   settled: boolean;
   resolve: (outcome: LedgerOutcome) => void;
   reject: (error: unknown) => void;
@@ -100,13 +100,22 @@ class GroupCommit {
     }
   }
 
-  /** The oldest pending commands that share no account with a batch in flight. */
+  /**
+   * The oldest pending commands that share no account with a batch in
+   * flight, and one of each transaction: a second, concurrent copy of one
+   * (a retry) would make the whole batch run command by command.
+   */
   #take(limit: number): Submission[] {
     const taken: Submission[] = [];
     const left: Submission[] = [];
+    const transactions = new Set<string>();
     for (const submission of this.#pending) {
-      if (taken.length < limit && submission.accounts.every((account) => !this.#busy.has(account))) taken.push(submission);
-      else left.push(submission);
+      if (taken.length < limit && !transactions.has(submission.command.txId) && submission.accounts.every((account) => !this.#busy.has(account))) {
+        taken.push(submission);
+        transactions.add(submission.command.txId);
+      } else {
+        left.push(submission);
+      }
     }
     this.#pending = left;
     return taken;
