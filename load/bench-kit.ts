@@ -59,7 +59,7 @@ export function postgresCpuSpent(before: ReadonlyMap<string, number>, after: Rea
 }
 
 /** A scratch database on the bench server; dropped by `drop`. */
-export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void>; keep: () => Promise<void> }> {
   const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -75,6 +75,8 @@ export async function createScratchDatabase(serverUrl: string): Promise<{ url: s
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await admin.end();
     },
+    /** Leaves the database for a look by hand; its maintenance connection would otherwise keep the process alive. */
+    keep: () => admin.end(),
   };
 }
 

@@ -404,8 +404,12 @@ async function main(): Promise<void> {
       await checkConservation(scratch.url, purchased);
       printVerdict(rounds, memory.stop());
     } finally {
-      if (KEEP_DATABASE) console.warn(`kept the bench database: ${scratch.url.replace(/\/\/[^@]*@/, '//')}`);
-      else await scratch.drop();
+      if (KEEP_DATABASE) {
+        console.warn(`kept the bench database: ${scratch.url.replace(/\/\/[^@]*@/, '//')}`);
+        await scratch.keep();
+      } else {
+        await scratch.drop();
+      }
     }
   } finally {
     await server.stop();
