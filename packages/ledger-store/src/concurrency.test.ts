@@ -250,6 +250,23 @@ describe('concurrent spending', () => {
     expect(await conTotal('copy-b')).toBe(7_800_00 + 3_00);
   });
 
+  it('does not refuse a payment for money that a retry beside it in the batch only seemed to take', async () => {
+    await fund('retried-payer', 2_00);
+    for (const owner of ['retried-payee', 'retried-other']) await fund(owner);
+    const first = transfer('retried-payer', 'retried-payee', 15_00);
+    await executeLedgerCommand(database.db, first, settings);
+    // 16.00 left (2.00 USD bought 31.00). The retry of `first` and the new payment of 15.00 make one batch (the third goes to the other):
+    // decided in turn, the retry looks like it takes the 15.00, and the payment would be refused for it.
+    const [retry, payment] = await Promise.all([
+      executeLedgerCommand(database.db, first, settings),
+      executeLedgerCommand(database.db, transfer('retried-payer', 'retried-other', 15_00), settings),
+      executeLedgerCommand(database.db, transfer('retried-other', 'retried-payee', 1_00), settings),
+    ]);
+    expect(retry.replayed).toBe(true);
+    expect(payment.replayed).toBe(false);
+    expect(await conTotal('retried-payer')).toBe(1_00);
+  });
+
   it('leaves a ledger that verifies after all of the above', async () => {
     await catchUp(database.db, platformBalances);
     const report = await verifyLedger(database.db);

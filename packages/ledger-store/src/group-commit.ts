@@ -160,6 +160,7 @@ class GroupCommit {
       }
     }
 
+    let wroteAll = true;
     if (decided.length > 0) {
       const wallets = new Set(decided.flatMap(({ submission }) => submission.accounts));
       const versions = new Map([...read.versions].filter(([wallet]) => wallets.has(wallet)));
@@ -170,9 +171,15 @@ class GroupCommit {
         // Alone in its batch, a transaction that exists already writes nothing: the lone path replays it.
         if (appended) submission.resolve({ record: decision.record, events: appended.events, replayed: false });
         else this.#alone(submission);
+        wroteAll &&= appended !== null;
       }
     }
     for (const { submission, decision } of refused) {
+      // Refused after a retry of an existing transaction was decided as new: the money that retry seemed to take is still there.
+      if (!wroteAll) {
+        undecided.push(submission);
+        continue;
+      }
       submission.settled = true;
       refusedOutcome(this.#db, submission.command, decision.refused).then(submission.resolve, submission.reject);
     }
