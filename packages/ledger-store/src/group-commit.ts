@@ -22,9 +22,13 @@ import {
  * same whatever its size. In bench:ledger, once a busy wallet could move
  * several times a batch: one did 1,000 transfers/s at 8 callers and 1,060 at
  * 32, two 910 and 1,500; earlier, paired runs had put three and four below
- * two.
+ * two (and did again on 2026-11-22: 8 callers, two 2,276, three 1,951, four
+ * 1,836). Sixteen, not 32: at 32 callers two batches of 16 alternate
+ * instead of one of 32 waiting on the other, 3,775 and 3,987 transfers/s
+ * against 3,239 and 3,410 in paired runs, and the process holds half as
+ * many decided batches in memory. Fewer callers make smaller batches anyway.
  */
-const MAX_BATCH = 32;
+const MAX_BATCH = 16;
 const MAX_IN_FLIGHT = 2;
 
 interface Submission extends LedgerRequest {
