@@ -25,8 +25,10 @@ import {
  * two (and did again on 2026-11-22: 8 callers, two 2,276, three 1,951, four
  * 1,836). Sixteen, not 32: at 32 callers two batches of 16 alternate
  * instead of one of 32 waiting on the other, 3,775 and 3,987 transfers/s
- * against 3,239 and 3,410 in paired runs, and the process holds half as
- * many decided batches in memory. Fewer callers make smaller batches anyway.
+ * against 3,239 and 3,410 in paired runs, and a batch holds half as many
+ * decided commands in memory. Fewer callers make smaller batches anyway; at
+ * 64 (bench:api's in-process side) 32 did better, 3,317-4,078 against
+ * 2,802-3,183.
  */
 const MAX_BATCH = 16;
 const MAX_IN_FLIGHT = 2;
