@@ -104,7 +104,7 @@ describe('concurrent spending', () => {
       events: [{
         stream_id: 'ledger-stale', version: 1, type: 'FundsTransferred', data: {}, metadata: {}, created_at: createdAt, prev_hash: GENESIS_HASH, hash: 'f'.repeat(64),
       }],
-      projections: [[{ balances: [], transaction: {}, entries: [], coinsCreated: [], coinsUpdated: [] }]],
+      wallets: [], transactions_new: [], transactions_changed: [], entries: [], coins_created: [], coins_updated: [],
     };
     const error: unknown = await sql`
       SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify(batch)}::jsonb)

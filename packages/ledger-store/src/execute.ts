@@ -31,6 +31,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { spendingOf } from './batch-state.ts';
+import { commitBatch } from './commit-batch.ts';
 import { groupCommitFor } from './group-commit.ts';
 import { projectionOf, type EventProjection } from './inline-projection.ts';
 import { readTransaction } from './transactions.ts';
@@ -140,7 +141,7 @@ async function attempt(db: Kysely<Database>, request: LedgerRequest, options: { 
   const decision = decideRequest(request, state, existing);
   if (decision.refused) return refusedOutcome(db, command, decision.refused);
 
-  const rows = await commitDecisions(db, state.versions, [decision]);
+  const rows = await commitDecisions(db, state, [decision]);
   const appended = appendedEvents(decision.prepared, rows);
   if (appended) return { record: decision.record, events: appended.events, replayed: false };
 
@@ -203,7 +204,7 @@ export async function refusedOutcome(db: Kysely<Database>, command: LedgerComman
 
 /**
  * Appends and projects the decided commands in one `ledger_commit` call,
- * provided the wallets are still at `versions`; the rows of the events
+ * provided the wallets are still at `read.versions`; the rows of the events
  * written. Raises 40001 (a wallet changed) or, for several commands, PK001
  * (one of their transactions exists already), and then writes nothing.
  * When the events leave jobs behind, the call and the enqueueing of the
@@ -211,13 +212,13 @@ export async function refusedOutcome(db: Kysely<Database>, command: LedgerComman
  */
 export async function commitDecisions(
   db: Kysely<Database>,
-  versions: ReadonlyMap<AccountId, number>,
+  read: Pick<ReadState, 'wallets' | 'versions'>,
   decisions: readonly Extract<Decision, { prepared: unknown }>[],
 ): Promise<(AppendedRow & { stream_id: string })[]> {
   const commit = async (db: Kysely<Database>) => {
     const { rows } = await sql<AppendedRow & { stream_id: string }>`
       SELECT stream_id, event_position, event_version, event_transaction_id
-      FROM ledger_commit(${[...versions.keys()]}::text[], ${[...versions.values()]}::bigint[], ${JSON.stringify(commitBatch(decisions))}::jsonb)
+      FROM ledger_commit(${[...read.versions.keys()]}::text[], ${[...read.versions.values()]}::bigint[], ${JSON.stringify(commitBatch(read, decisions))}::jsonb)
     `.execute(db);
     return rows;
   };
@@ -237,47 +238,6 @@ export async function commitDecisions(
   };
   return db.isTransaction ? inTransaction(db) : db.transaction().execute(inTransaction);
 }
-
-/**
- * The argument of `ledger_commit`: each transaction's stream and where it
- * was read, then the events in rounds with their projections in the same
- * order. The events of a round share no wallet or coin, so that they are
- * projected together; an event goes in the round after the last one that
- * touched any of its wallets or coins (a command of the batch decided on
- * what an earlier one left), and after its transaction's previous event.
- * Positions thus follow versions, and the order in which the batch decided.
- */
-function commitBatch(decisions: readonly Extract<Decision, { prepared: unknown }>[]) {
-  const streams = decisions.map(({ prepared }) => ({
-    stream_id: prepared.streamId, head_version: prepared.head.version, head_hash: prepared.head.hash, created_at: prepared.createdAt,
-  }));
-  const rounds: { events: object[]; projections: EventProjection[] }[] = [];
-  const lastRoundOf = new Map<string, number>();
-  for (const { prepared, projections } of decisions) {
-    let round = -1;
-    for (const [index, event] of prepared.chained.entries()) {
-      const projection = projections[index];
-      if (!projection) throw new Error(`event ${event.version} of ${prepared.streamId} has no projection`);
-      const touched = touchedBy(projection);
-      round = Math.max(round + 1, ...touched.map((key) => (lastRoundOf.get(key) ?? -1) + 1));
-      for (const key of touched) lastRoundOf.set(key, round);
-      const into = (rounds[round] ??= { events: [], projections: [] });
-      into.events.push({
-        stream_id: prepared.streamId, version: event.version, type: event.type, data: event.data, metadata: prepared.metadata,
-        created_at: prepared.createdAt, prev_hash: event.prevHash, hash: event.hash,
-      });
-      into.projections.push(projection);
-    }
-  }
-  return { streams, events: rounds.flatMap((round) => round.events), projections: rounds.map((round) => round.projections) };
-}
-
-/** The rows an event's projection writes that another event's may too: its wallets and its coins. */
-const touchedBy = (projection: EventProjection) => [
-  ...projection.balances.map((balance) => `wallet ${balance.wallet_id}`),
-  ...projection.coinsCreated.map((coin) => `coin ${coin.serial}`),
-  ...projection.coinsUpdated.map((coin) => `coin ${coin.serial}`),
-];
 
 async function replay(db: Kysely<Database>, txId: string): Promise<LedgerOutcome | null> {
   const existing = await readTransaction(db, txId);

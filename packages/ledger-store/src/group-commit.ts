@@ -170,7 +170,7 @@ class GroupCommit {
     if (decided.length > 0) {
       const wallets = new Set(decided.flatMap(({ submission }) => submission.accounts));
       const versions = new Map([...read.versions].filter(([wallet]) => wallets.has(wallet)));
-      const rows = await commitDecisions(this.#db, versions, decided.map(({ decision }) => decision));
+      const rows = await commitDecisions(this.#db, { wallets: read.wallets, versions }, decided.map(({ decision }) => decision));
       for (const { submission, decision } of decided) {
         const appended = appendedEvents(decision.prepared, rows.filter((row) => row.stream_id === decision.prepared.streamId));
         submission.settled = true;

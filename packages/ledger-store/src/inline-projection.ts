@@ -30,9 +30,11 @@ export function transactionRow(record: TransactionRecord) {
 /**
  * What one event does to the ledger's read models, as an element of the
  * `project_ledger_events` SQL function's argument: balance changes, the
- * transaction row, ledger entries and coin rows. The live commit and the
- * verify rebuild both write it through that one function. The coin audit is
- * not stored: it is derived from the events (see queries.ts).
+ * transaction row, ledger entries and coin rows. The verify rebuild writes
+ * it event by event through that function; the live commit folds a batch's
+ * projections into the rows they leave (commit-batch.ts), so that verify
+ * compares two computations. The coin audit is not stored: it is derived
+ * from the events (see queries.ts).
  */
 export function projectionOf(event: TransactionEvent, createdAt: Date, record: TransactionRecord) {
   const coins = coinChangesOf(event.data.txId, event.data.coins);
