@@ -11,8 +11,7 @@ import { sql, type Kysely } from 'kysely';
  * pass over nested JSON per round), and a wallet or coin touched by several
  * commands of a batch got a row version per round.
  *
- * p_batch: {streams: [{stream_id, head_version, head_hash, created_at}],
- * events: [{stream_id, version, type, data, metadata, created_at,
+ * p_batch: {events: [{stream_id, version, type, data, metadata, created_at,
  * prev_hash, hash}] in the order the batch decided them, wallets:
  * [{wallet_id, total, available, withdrawable, reserved, version}],
  * transactions_new and transactions_changed: [ledger_transactions row],
@@ -22,6 +21,13 @@ import { sql, type Kysely } from 'kysely';
  * [{serial, holder, value, status, parent_serial, minted_tx_id, tx_ids}],
  * coins_updated: [{serial, holder, status, tx_ids}] (tx_ids: the
  * transactions of the batch that named the coin, in order)}.
+ *
+ * A transaction's stream is no longer registered in `streams`: its first
+ * event's unique (stream_id, stream_version) key claims it already, and the
+ * registration was a row and an index entry (on a random key) more per
+ * transfer. `streams` keeps the streams appended through `append_events`,
+ * whose 'any' appends lock their row; verifying every chain walks the
+ * streams the events name (see verifyAllStreams).
  *
  * `project_ledger_events` stays: the verify rebuild replays the log event
  * by event through it, so that the live rows and the rebuilt ones come from
@@ -39,9 +45,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     #variable_conflict use_column
     DECLARE
       v_unchanged integer;
-      v_streams integer := jsonb_array_length(p_batch->'streams');
-      v_claimed integer;
-      v_heads integer;
+      -- One stream per transaction, and one row for each.
+      v_streams integer := jsonb_array_length(p_batch->'transactions_new') + jsonb_array_length(p_batch->'transactions_changed');
       v_stream_ids text[];
       v_positions bigint[];
       v_versions bigint[];
@@ -55,33 +60,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         RAISE EXCEPTION 'a wallet changed after it was read' USING ERRCODE = 'serialization_failure';
       END IF;
 
-      -- Claim each stream: a new one by registering it (a concurrent writer
-      -- of the same transaction waits here, then finds it taken), a follow-up
-      -- by finding its head where it was read.
-      INSERT INTO streams (stream_id, created_at)
-      SELECT s.stream_id, s.created_at FROM jsonb_to_recordset(p_batch->'streams') AS s(stream_id text, head_version bigint, created_at timestamptz)
-      WHERE s.head_version = 0
-      ON CONFLICT DO NOTHING;
-      GET DIAGNOSTICS v_claimed = ROW_COUNT;
-      IF v_claimed < v_streams THEN
-        SELECT count(*) INTO v_heads
-        FROM jsonb_to_recordset(p_batch->'streams') AS s(stream_id text, head_version bigint, head_hash text)
-        JOIN LATERAL (SELECT 1 FROM events e WHERE e.stream_id = s.stream_id AND e.stream_version = s.head_version AND e.hash = s.head_hash) head ON true
-        WHERE s.head_version > 0;
-        IF v_claimed + v_heads < v_streams THEN
-          -- The stream had moved on (a retry of a transaction that exists).
-          -- Alone, nothing was written: return no rows. In a batch, the
-          -- others must not commit without it: refuse the whole batch.
-          IF v_streams = 1 THEN
-            RETURN;
-          END IF;
-          RAISE EXCEPTION 'a transaction stream of the batch exists already' USING ERRCODE = 'PK001';
-        END IF;
-      END IF;
-
-      -- Positions are taken in the events' order, which is the order the
-      -- batch decided them in: a replay in position order meets each
-      -- wallet's changes in the order they were decided.
+      -- An event goes in only if nobody holds its version: a transaction's
+      -- first event claims its stream (a concurrent writer of the same
+      -- transaction waits here, then finds it taken), a follow-up's first
+      -- event the version after the head it was decided on. Positions are
+      -- taken in the events' order, which is the order the batch decided
+      -- them in: a replay in position order meets each wallet's changes in
+      -- the order they were decided.
       WITH appended AS (
         INSERT INTO events AS e (stream_id, stream_version, type, data, metadata, created_at, prev_hash, hash)
         SELECT v.stream_id, v.version, v.type, v.data, v.metadata, v.created_at, v.prev_hash, v.hash
@@ -97,8 +82,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       INTO v_stream_ids, v_positions, v_versions, v_transaction_ids
       FROM appended a;
       IF coalesce(cardinality(v_positions), 0) < jsonb_array_length(p_batch->'events') THEN
-        -- A follow-up lost its next version to a concurrent one after its
-        -- head was found. Alone with nothing written, return no rows.
+        -- Alone with nothing written (the transaction exists, or its stream
+        -- moved on), return no rows. In a batch, the others must not commit
+        -- without it: refuse the whole batch.
         IF v_streams = 1 AND v_positions IS NULL THEN
           RETURN;
         END IF;

@@ -8,16 +8,13 @@ type CoinCreated = EventProjection['coinsCreated'][number] & { tx_ids: readonly 
 type CoinUpdated = EventProjection['coinsUpdated'][number] & { tx_ids: readonly string[] };
 
 /**
- * The argument of `ledger_commit` (migration 0073): the batch's streams and
- * events, in the order the batch decided them, and every read-model row the
+ * The argument of `ledger_commit` (migration 0073): the batch's events, in
+ * the order the batch decided them, and every read-model row the
  * batch writes, once, in the state the batch leaves it in. Balances start
  * from the wallets as read, which the commit checks are unchanged, so a
  * wallet the batch changes must be one of `read.versions`.
  */
 export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decisions: readonly Decided[]) {
-  const streams = decisions.map(({ prepared }) => ({
-    stream_id: prepared.streamId, head_version: prepared.head.version, head_hash: prepared.head.hash, created_at: prepared.createdAt,
-  }));
   const events: object[] = [];
   const entries: object[] = [];
   const wallets = new Map<AccountId, WalletRow>();
@@ -49,7 +46,6 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
 
   const transactions = decisions.map(({ prepared, record }) => ({ isNew: prepared.head.version === 0, row: transactionRow(record) }));
   return {
-    streams,
     events,
     wallets: [...wallets.values()],
     transactions_new: transactions.filter(({ isNew }) => isNew).map(({ row }) => row),

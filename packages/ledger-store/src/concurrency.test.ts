@@ -100,11 +100,10 @@ describe('concurrent spending', () => {
 
     const createdAt = new Date().toISOString();
     const batch = {
-      streams: [{ stream_id: 'ledger-stale', head_version: 0, head_hash: GENESIS_HASH, created_at: createdAt }],
       events: [{
         stream_id: 'ledger-stale', version: 1, type: 'FundsTransferred', data: {}, metadata: {}, created_at: createdAt, prev_hash: GENESIS_HASH, hash: 'f'.repeat(64),
       }],
-      wallets: [], transactions_new: [], transactions_changed: [], entries: [], coins_created: [], coins_updated: [],
+      wallets: [], transactions_new: [{}], transactions_changed: [], entries: [], coins_created: [], coins_updated: [],
     };
     const error: unknown = await sql`
       SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify(batch)}::jsonb)

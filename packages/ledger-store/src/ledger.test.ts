@@ -98,6 +98,24 @@ describe('a day in the ledger', () => {
     expect((await verifyLedger(database.db)).ok).toBe(true);
   });
 
+  it("reports a transaction's event changed behind the log's back", async () => {
+    const { rows: [sent] } = await sql<{ stream_id: string; data: unknown }>`
+      SELECT stream_id, data FROM events WHERE type = 'FundsTransferred' ORDER BY position LIMIT 1
+    `.execute(database.db);
+    // As an attacker with table access would: with the append-only triggers off.
+    const rewrite = (data: unknown) => database.db.transaction().execute(async (trx) => {
+      await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+      await sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb WHERE stream_id = ${sent?.stream_id} AND stream_version = 1`.execute(trx);
+    });
+
+    await rewrite({ ...(sent?.data as object), memo: 'changed' });
+    const report = await verifyLedger(database.db);
+    expect(report.ok).toBe(false);
+    expect(report.chains.breaks).toEqual([{ streamId: sent?.stream_id, version: 1, reason: 'stored fields do not hash to the stored hash' }]);
+    await rewrite(sent?.data);
+    expect((await verifyLedger(database.db)).ok).toBe(true);
+  });
+
   it('refuses what the rules forbid, with the catalogue code, and writes nothing', async () => {
     await openWallets(database.db, 'carol', { currencies: ['CON', 'USD'] });
     const before = await balance('carol');
