@@ -91,6 +91,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         RAISE EXCEPTION 'a transaction stream of the batch moved on' USING ERRCODE = CASE WHEN v_streams = 1 THEN 'serialization_failure' ELSE 'PK001' END;
       END IF;
 
+      -- The updates name their rows by key (= ANY) as well as by the join:
+      -- otherwise a generic plan made while a table was small hashes the
+      -- whole table's index for the join, and keeps doing so as the table
+      -- grows (see migration 0070).
+
       -- Only wallets locked and checked above: a balance is written whole,
       -- so one that was not read with the batch would be overwritten.
       UPDATE wallets AS w SET total = b.total, available = b.available, withdrawable = b.withdrawable, reserved = b.reserved, version = b.version
@@ -113,7 +118,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         status = u.status,
         tx_ids = c.tx_ids || ARRAY(SELECT t.tx_id FROM unnest(u.tx_ids) WITH ORDINALITY AS t(tx_id, n) WHERE t.tx_id <> ALL(c.tx_ids) ORDER BY t.n)
       FROM jsonb_to_recordset(p_batch->'coins_updated') AS u(serial text, holder text, status text, tx_ids text[])
-      WHERE c.serial = u.serial;
+      WHERE c.serial = ANY(ARRAY(SELECT x->>'serial' FROM jsonb_array_elements(p_batch->'coins_updated') x)) AND c.serial = u.serial;
       GET DIAGNOSTICS v_count = ROW_COUNT;
       IF v_count <> jsonb_array_length(p_batch->'coins_updated') THEN
         RAISE EXCEPTION 'committing %: coins changed by the batch are not each one coin', v_stream_ids;
@@ -135,7 +140,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           hold_release_at = r.hold_release_at, hold_released_at = r.hold_released_at,
           expires_at = r.expires_at, reserved_coins = r.reserved_coins, version = r.version
         FROM jsonb_populate_recordset(NULL::ledger_transactions, p_batch->'transactions_changed') r
-        WHERE t.tx_id = r.tx_id;
+        WHERE t.tx_id = ANY(ARRAY(SELECT x->>'tx_id' FROM jsonb_array_elements(p_batch->'transactions_changed') x)) AND t.tx_id = r.tx_id;
         GET DIAGNOSTICS v_count = ROW_COUNT;
         IF v_count <> jsonb_array_length(p_batch->'transactions_changed') THEN
           RAISE EXCEPTION 'committing %: transactions changed by the batch are not each one row', v_stream_ids;
