@@ -88,7 +88,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
  * output is kept (the last 4,000 characters) to show only if it fails.
  */
 export function startProductProcess(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--heap-growing-percent=50', path.join(ROOT, script)], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, script)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

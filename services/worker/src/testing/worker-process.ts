@@ -24,7 +24,7 @@ export interface WorkerProcess {
  * left active by a killed worker is retried a few seconds after its heartbeat stops.
  */
 export async function startWorkerProcess(options: { databaseUrl: string; env?: Record<string, string> }): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', '--heap-growing-percent=50', WORKER_MAIN], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', WORKER_MAIN], {
     env: {
       ...process.env,
       DATABASE_URL: options.databaseUrl,
