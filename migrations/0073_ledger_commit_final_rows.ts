@@ -51,9 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       v_positions bigint[];
       v_versions bigint[];
       v_transaction_ids text[];
-      v_wallets integer;
-      v_coins integer;
-      v_transactions integer;
+      v_count integer;
     BEGIN
       SELECT count(*) INTO v_unchanged
       FROM (SELECT w.wallet_id, w.version FROM wallets w WHERE w.wallet_id = ANY(p_wallet_ids) ORDER BY w.wallet_id COLLATE "C" FOR UPDATE) locked
@@ -93,31 +91,44 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         RAISE EXCEPTION 'a transaction stream of the batch moved on' USING ERRCODE = CASE WHEN v_streams = 1 THEN 'serialization_failure' ELSE 'PK001' END;
       END IF;
 
-      -- Every read-model row the batch writes, in one statement: a
-      -- statement costs more than the few rows each of these writes. Its
-      -- parts write different rows (coins and transactions are either new
-      -- or changed), so none needs to see another's. The updates name their
-      -- rows by key (= ANY) as well as by the join: otherwise a generic plan
-      -- made while a table was small hashes the whole table's index for the
-      -- join, and keeps doing so as the table grows (see migration 0070).
-      WITH changed_wallets AS (
-        -- Only wallets locked and checked above: a balance is written
-        -- whole, so one that was not read with the batch would be
-        -- overwritten.
-        UPDATE wallets AS w SET total = b.total, available = b.available, withdrawable = b.withdrawable, reserved = b.reserved, version = b.version
-        FROM jsonb_to_recordset(p_batch->'wallets') AS b(wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint, version bigint)
-        WHERE w.wallet_id = b.wallet_id AND w.wallet_id = ANY(p_wallet_ids)
-        RETURNING 1
-      ), changed_coins AS (
-        -- A follow-up of a transaction may name a coin that transaction named before: its id goes in once.
-        UPDATE coins AS c SET
-          holder = u.holder,
-          status = u.status,
-          tx_ids = c.tx_ids || ARRAY(SELECT t.tx_id FROM unnest(u.tx_ids) WITH ORDINALITY AS t(tx_id, n) WHERE t.tx_id <> ALL(c.tx_ids) ORDER BY t.n)
-        FROM jsonb_to_recordset(p_batch->'coins_updated') AS u(serial text, holder text, status text, tx_ids text[])
-        WHERE c.serial = ANY(ARRAY(SELECT x->>'serial' FROM jsonb_array_elements(p_batch->'coins_updated') x)) AND c.serial = u.serial
-        RETURNING 1
-      ), changed_transactions AS (
+      -- The updates name their rows by key (= ANY) as well as by the join:
+      -- otherwise a generic plan made while a table was small hashes the
+      -- whole table's index for the join, and keeps doing so as the table
+      -- grows (see migration 0070).
+
+      -- Only wallets locked and checked above: a balance is written whole,
+      -- so one that was not read with the batch would be overwritten.
+      UPDATE wallets AS w SET total = b.total, available = b.available, withdrawable = b.withdrawable, reserved = b.reserved, version = b.version
+      FROM jsonb_to_recordset(p_batch->'wallets') AS b(wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint, version bigint)
+      WHERE w.wallet_id = b.wallet_id AND w.wallet_id = ANY(p_wallet_ids);
+      GET DIAGNOSTICS v_count = ROW_COUNT;
+      IF v_count <> jsonb_array_length(p_batch->'wallets') THEN
+        RAISE EXCEPTION 'committing %: the batch writes wallets it did not read', v_stream_ids;
+      END IF;
+
+      INSERT INTO coins (serial, holder, value, status, parent_serial, minted_tx_id, tx_ids)
+      SELECT c.serial, c.holder, c.value, c.status, c.parent_serial, c.minted_tx_id, c.tx_ids
+      FROM jsonb_to_recordset(p_batch->'coins_created') AS c(
+        serial text, holder text, value bigint, status text, parent_serial text, minted_tx_id text, tx_ids text[]
+      );
+
+      -- A follow-up of a transaction may name a coin that transaction named before: its id goes in once.
+      UPDATE coins AS c SET
+        holder = u.holder,
+        status = u.status,
+        tx_ids = c.tx_ids || ARRAY(SELECT t.tx_id FROM unnest(u.tx_ids) WITH ORDINALITY AS t(tx_id, n) WHERE t.tx_id <> ALL(c.tx_ids) ORDER BY t.n)
+      FROM jsonb_to_recordset(p_batch->'coins_updated') AS u(serial text, holder text, status text, tx_ids text[])
+      WHERE c.serial = ANY(ARRAY(SELECT x->>'serial' FROM jsonb_array_elements(p_batch->'coins_updated') x)) AND c.serial = u.serial;
+      GET DIAGNOSTICS v_count = ROW_COUNT;
+      IF v_count <> jsonb_array_length(p_batch->'coins_updated') THEN
+        RAISE EXCEPTION 'committing %: coins changed by the batch are not each one coin', v_stream_ids;
+      END IF;
+
+      -- A new transaction's stream was claimed above, so it has no row yet.
+      INSERT INTO ledger_transactions
+      SELECT r.* FROM jsonb_populate_recordset(NULL::ledger_transactions, p_batch->'transactions_new') r;
+
+      IF jsonb_array_length(p_batch->'transactions_changed') > 0 THEN
         UPDATE ledger_transactions AS t SET
           type = r.type, state = r.state, tx_class = r.tx_class, entry_date = r.entry_date,
           updated_at = r.updated_at, amount = r.amount, fee = r.fee, currency = r.currency,
@@ -129,37 +140,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
           hold_release_at = r.hold_release_at, hold_released_at = r.hold_released_at,
           expires_at = r.expires_at, reserved_coins = r.reserved_coins, version = r.version
         FROM jsonb_populate_recordset(NULL::ledger_transactions, p_batch->'transactions_changed') r
-        WHERE t.tx_id = ANY(ARRAY(SELECT x->>'tx_id' FROM jsonb_array_elements(p_batch->'transactions_changed') x)) AND t.tx_id = r.tx_id
-        RETURNING 1
-      ), new_coins AS (
-        INSERT INTO coins (serial, holder, value, status, parent_serial, minted_tx_id, tx_ids)
-        SELECT c.serial, c.holder, c.value, c.status, c.parent_serial, c.minted_tx_id, c.tx_ids
-        FROM jsonb_to_recordset(p_batch->'coins_created') AS c(
-          serial text, holder text, value bigint, status text, parent_serial text, minted_tx_id text, tx_ids text[]
-        )
-      ), new_transactions AS (
-        -- A new transaction's stream was claimed above, so it has no row yet.
-        INSERT INTO ledger_transactions
-        SELECT r.* FROM jsonb_populate_recordset(NULL::ledger_transactions, p_batch->'transactions_new') r
-      ), new_entries AS (
-        -- Ledger ids are position.index, in the order of the event's postings.
-        INSERT INTO ledger_entries (ledger_id, tx_id, account_id, entry_date, type, amount, currency, debit_credit, event_position)
-        SELECT v_positions[e.event] || '.' || e.n, e.tx_id, e.account_id, e.entry_date, e.type, e.amount, e.currency, e.debit_credit, v_positions[e.event]
-        FROM jsonb_to_recordset(p_batch->'entries') AS e(
-          event integer, n integer, tx_id text, account_id text, entry_date timestamptz, type text, amount bigint, currency text, debit_credit char(1)
-        )
-      )
-      SELECT (SELECT count(*) FROM changed_wallets), (SELECT count(*) FROM changed_coins), (SELECT count(*) FROM changed_transactions)
-      INTO v_wallets, v_coins, v_transactions;
-      IF v_wallets <> jsonb_array_length(p_batch->'wallets') THEN
-        RAISE EXCEPTION 'committing %: the batch writes wallets it did not read', v_stream_ids;
+        WHERE t.tx_id = ANY(ARRAY(SELECT x->>'tx_id' FROM jsonb_array_elements(p_batch->'transactions_changed') x)) AND t.tx_id = r.tx_id;
+        GET DIAGNOSTICS v_count = ROW_COUNT;
+        IF v_count <> jsonb_array_length(p_batch->'transactions_changed') THEN
+          RAISE EXCEPTION 'committing %: transactions changed by the batch are not each one row', v_stream_ids;
+        END IF;
       END IF;
-      IF v_coins <> jsonb_array_length(p_batch->'coins_updated') THEN
-        RAISE EXCEPTION 'committing %: coins changed by the batch are not each one coin', v_stream_ids;
-      END IF;
-      IF v_transactions <> jsonb_array_length(p_batch->'transactions_changed') THEN
-        RAISE EXCEPTION 'committing %: transactions changed by the batch are not each one row', v_stream_ids;
-      END IF;
+
+      -- Ledger ids are position.index, in the order of the event's postings.
+      INSERT INTO ledger_entries (ledger_id, tx_id, account_id, entry_date, type, amount, currency, debit_credit, event_position)
+      SELECT v_positions[e.event] || '.' || e.n, e.tx_id, e.account_id, e.entry_date, e.type, e.amount, e.currency, e.debit_credit, v_positions[e.event]
+      FROM jsonb_to_recordset(p_batch->'entries') AS e(
+        event integer, n integer, tx_id text, account_id text, entry_date timestamptz, type text, amount bigint, currency text, debit_credit char(1)
+      );
 
       RETURN QUERY SELECT * FROM unnest(v_stream_ids, v_positions, v_versions, v_transaction_ids);
     END
