@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { connectDatabase, type DatabaseHandle } from './pool.ts';
+import type { Database } from './schema.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -51,4 +53,12 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
       await withMaintenanceClient((client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
     },
   };
+}
+
+/** Changes rows the way an attacker with table access would: with the append-only triggers switched off. */
+export async function tamper(db: Kysely<Database>, statement: ReturnType<typeof sql>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SET LOCAL session_replication_role = replica`.execute(trx);
+    await statement.execute(trx);
+  });
 }

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
+import { createTestDatabase, tamper, type TestDatabase } from '@peeks/db/testing';
 import { errorCodes } from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, walletIdOf, type LedgerCommand } from '@peeks/ledger';
 import { sql } from 'kysely';
@@ -102,11 +102,8 @@ describe('a day in the ledger', () => {
     const { rows: [sent] } = await sql<{ stream_id: string; data: unknown }>`
       SELECT stream_id, data FROM events WHERE type = 'FundsTransferred' ORDER BY position LIMIT 1
     `.execute(database.db);
-    // As an attacker with table access would: with the append-only triggers off.
-    const rewrite = (data: unknown) => database.db.transaction().execute(async (trx) => {
-      await sql`SET LOCAL session_replication_role = replica`.execute(trx);
-      await sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb WHERE stream_id = ${sent?.stream_id} AND stream_version = 1`.execute(trx);
-    });
+    const rewrite = (data: unknown) =>
+      tamper(database.db, sql`UPDATE events SET data = ${JSON.stringify(data)}::jsonb WHERE stream_id = ${sent?.stream_id} AND stream_version = 1`);
 
     await rewrite({ ...(sent?.data as object), memo: 'changed' });
     const report = await verifyLedger(database.db);

@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../schema.ts';
-import { createTestDatabase, type TestDatabase } from '../testing.ts';
+import { createTestDatabase, tamper, type TestDatabase } from '../testing.ts';
 import { appendToStream } from './append.ts';
 import { verifyAllStreams, verifyStream } from './verify.ts';
 
@@ -21,14 +20,6 @@ async function streamOf(length: number): Promise<string> {
     { expectedVersion: 0, metadata: { actor: 'finance-1' } },
   );
   return streamId;
-}
-
-/** Changes rows the way an attacker with table access would: with the append-only triggers switched off. */
-async function tamper(db: Kysely<Database>, statement: ReturnType<typeof sql>): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await sql`SET LOCAL session_replication_role = replica`.execute(trx);
-    await statement.execute(trx);
-  });
 }
 
 describe('events are append-only', () => {
