@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
-import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
+import { executeLedgerCommand, groupCommitCounts, openWallets } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
@@ -15,6 +15,8 @@ import { createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent }
  * plpgsql function that locks two rows in id order, updates both balances
  * and inserts one event and two entries. Transfers run between random pairs
  * of 10,000 funded wallets, with a hot wallet on one side of 10% of them.
+ * The ledger runs in one pool for the whole run, as in a server process,
+ * after a warm-up in which every wallet pays once (see warmUpLedger).
  * Runs against DATABASE_URL, else an embedded server under .data/bench.
  * BENCH_SECONDS sets the length of each measurement; BENCH_CALLERS (say "8")
  * and BENCH_WALLETS shorten a run while working on the ledger.
@@ -204,8 +206,7 @@ async function setUpLedger(db: Kysely<Database>): Promise<number> {
   return purchased;
 }
 
-async function ledgerTransfer(db: Kysely<Database>): Promise<boolean> {
-  const [from, to] = pickPair();
+async function ledgerTransfer(db: Kysely<Database>, [from, to] = pickPair()): Promise<boolean> {
   try {
     await executeLedgerCommand(
       db,
@@ -304,19 +305,45 @@ interface Round {
   callers: number;
   baseline: Measurement;
   ledger: Measurement;
+  /** The share of the ledger's group-commit batches that read wallets before deciding (see KnownWallets). */
+  ledgerReadShare: number;
   /** Peak RSS of the process up to the end of this round, to see which phase grows it. */
   peakRssMb: number;
 }
 
+/**
+ * The ledger's side runs in one pool for the whole run, as in a server
+ * process: its group commit keeps what it knows of wallets between
+ * batches. Before the first round every wallet pays once, so that the
+ * rounds measure a process that has seen its wallets, as one that has been
+ * up a while has; each round prints how many batches still read first.
+ */
+async function warmUpLedger(ledger: Kysely<Database>): Promise<void> {
+  const started = performance.now();
+  await forEachConcurrently(WALLETS + 1, 8, async (index) => {
+    let to = randomWallet();
+    while (to === index) to = randomWallet();
+    await ledgerTransfer(ledger, [index, to]);
+  });
+  const { batches, read } = groupCommitCounts(ledger);
+  console.warn(
+    `ledger warm-up: each of the ${WALLETS + 1} wallets paid once, 8 at a time: ${((performance.now() - started) / 1000).toFixed(1)}s, ` +
+      `${((read / batches) * 100).toFixed(0)}% of its batches read wallets first`,
+  );
+}
+
 /** One caller count: a warm-up of each side (plans cached, pool filled), then the baseline, then the ledger. */
-async function runRound(url: string, callers: number, memory: MemorySampler): Promise<Round> {
+async function runRound(url: string, ledger: Kysely<Database>, callers: number, memory: MemorySampler): Promise<Round> {
   const handle = connectDatabase(url, { max: callers, preparedStatements: true });
   try {
     await measure(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db));
-    await measure(handle.db, callers, WARM_UP_SECONDS, () => ledgerTransfer(handle.db));
+    await measure(ledger, callers, WARM_UP_SECONDS, () => ledgerTransfer(ledger));
     const baseline = await measure(handle.db, callers, SECONDS, () => baselineTransfer(handle.db));
-    const ledger = await measure(handle.db, callers, SECONDS, () => ledgerTransfer(handle.db));
-    return { callers, baseline, ledger, peakRssMb: memory.peakMb() };
+    const before = groupCommitCounts(ledger);
+    const measured = await measure(ledger, callers, SECONDS, () => ledgerTransfer(ledger));
+    const after = groupCommitCounts(ledger);
+    const ledgerReadShare = (after.read - before.read) / Math.max(1, after.batches - before.batches);
+    return { callers, baseline, ledger: measured, ledgerReadShare, peakRssMb: memory.peakMb() };
   } finally {
     await handle.close();
   }
@@ -328,11 +355,14 @@ const rateAndLatencies = (m: Measurement) =>
 
 function printTable(rounds: readonly Round[]): void {
   console.warn('');
-  console.warn('callers | base/s   | p50 ms   | p95 ms   | p99 ms   | ledger/s | p50 ms   | p95 ms   | p99 ms   | ledger/base | refused (base/ledger) | peak RSS MB');
-  for (const { callers, baseline, ledger, peakRssMb } of rounds) {
+  console.warn('callers | base/s   | p50 ms   | p95 ms   | p99 ms   | ledger/s | p50 ms   | p95 ms   | p99 ms   | ledger/base | refused (base/ledger) | batches read | peak RSS MB');
+  for (const { callers, baseline, ledger, ledgerReadShare, peakRssMb } of rounds) {
     const ratio = ledger.perSecond / baseline.perSecond;
     const refused = `${baseline.refused}/${ledger.refused}`.padStart(21);
-    console.warn(`${String(callers).padStart(7)} |${rateAndLatencies(baseline)}${rateAndLatencies(ledger)}${format(ratio * 100, 1).padStart(11)}% | ${refused} | ${format(peakRssMb)}`);
+    const read = `${format(ledgerReadShare * 100, 1)}%`.padStart(12);
+    console.warn(
+      `${String(callers).padStart(7)} |${rateAndLatencies(baseline)}${rateAndLatencies(ledger)}${format(ratio * 100, 1).padStart(11)}% | ${refused} | ${read} | ${format(peakRssMb)}`,
+    );
   }
   console.warn('');
   console.warn('per transfer | callers | node CPU ms | postgres CPU ms | WAL bytes');
@@ -398,7 +428,13 @@ async function main(): Promise<void> {
       const purchased = await setUp(scratch.url, memory);
       console.warn(`ledger send-fund vs one-round-trip plpgsql transfer, ${SECONDS}s per measurement after ${WARM_UP_SECONDS}s warm-up, ${HOT_SHARE * 100}% of transfers on a hot wallet`);
       const rounds: Round[] = [];
-      for (const callers of CALLER_COUNTS) rounds.push(await runRound(scratch.url, callers, memory));
+      const ledger = connectDatabase(scratch.url, { max: Math.max(...CALLER_COUNTS), preparedStatements: true });
+      try {
+        await warmUpLedger(ledger.db);
+        for (const callers of CALLER_COUNTS) rounds.push(await runRound(scratch.url, ledger.db, callers, memory));
+      } finally {
+        await ledger.close();
+      }
       printTable(rounds);
       console.warn('');
       await checkConservation(scratch.url, purchased);

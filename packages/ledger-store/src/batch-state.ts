@@ -45,6 +45,11 @@ export class BatchState {
     return { wallets: this.#wallets, coins: this.#coins };
   }
 
+  /** A holder's known coins as the commands applied so far leave them; undefined when its coins are not known. */
+  coinsOf(holder: AccountId): Coin[] | undefined {
+    return this.#coins.get(holder);
+  }
+
   /** Carries a decided command's events into the state. */
   apply(events: readonly TransactionEvent[]): void {
     for (const event of events) {

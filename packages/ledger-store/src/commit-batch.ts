@@ -3,7 +3,8 @@ import type { Decision, ReadState } from './execute.ts';
 import { transactionRow, type EventProjection } from './inline-projection.ts';
 
 type Decided = Extract<Decision, { prepared: unknown }>;
-type WalletRow = WalletBalance & { wallet_id: AccountId; version: number };
+/** A wallet's row as a batch leaves it. */
+export type CommittedWallet = WalletBalance & { wallet_id: AccountId; version: number };
 type CoinCreated = EventProjection['coinsCreated'][number] & { tx_ids: readonly string[] };
 type CoinUpdated = EventProjection['coinsUpdated'][number] & { tx_ids: readonly string[] };
 
@@ -17,7 +18,7 @@ type CoinUpdated = EventProjection['coinsUpdated'][number] & { tx_ids: readonly 
 export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decisions: readonly Decided[]) {
   const events: object[] = [];
   const entries: object[] = [];
-  const wallets = new Map<AccountId, WalletRow>();
+  const wallets = new Map<AccountId, CommittedWallet>();
   const coinsCreated = new Map<string, CoinCreated>();
   const coinsUpdated = new Map<string, CoinUpdated>();
 
@@ -56,7 +57,7 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
   };
 }
 
-function walletAsRead(read: Pick<ReadState, 'wallets' | 'versions'>, walletId: AccountId): WalletRow {
+function walletAsRead(read: Pick<ReadState, 'wallets' | 'versions'>, walletId: AccountId): CommittedWallet {
   const wallet = read.wallets.get(walletId);
   const version = read.versions.get(walletId);
   if (!wallet || version === undefined) throw new Error(`the batch changes ${walletId}, which it did not read`);

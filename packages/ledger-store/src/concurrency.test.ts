@@ -5,6 +5,7 @@ import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand } from '@p
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand } from './execute.ts';
+import { groupCommitCounts } from './group-commit.ts';
 import { platformBalances } from './platform-balances.ts';
 import { verifyLedger } from './verify.ts';
 import { openWallets } from './wallets.ts';
@@ -168,6 +169,30 @@ describe('concurrent spending', () => {
       expect(await conTotal('known-a')).toBe(6_00);
       expect(await conTotal('known-b')).toBe(11_00);
       expect(await conTotal('known-c')).toBe(13_00);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('decides on wallets it knows from its last batch without reading them, until another process moves them', async () => {
+    const elsewhere = connectDatabase(database.url, { max: 2 });
+    try {
+      await fund('remembered-a', 1_00);
+      await openWallets(database.db, 'remembered-b', { currencies: ['CON'] });
+      await executeLedgerCommand(database.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
+
+      const known = groupCommitCounts(database.db);
+      await executeLedgerCommand(database.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
+      expect(groupCommitCounts(database.db)).toEqual({ batches: known.batches + 1, read: known.read });
+
+      await executeLedgerCommand(elsewhere.db, transfer('remembered-a', 'remembered-b', 5_00), settings);
+      const stale = groupCommitCounts(database.db);
+      await executeLedgerCommand(database.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
+      // Decided on what it knew, refused by the commit's version check, then read and decided again.
+      expect(groupCommitCounts(database.db)).toEqual({ batches: stale.batches + 2, read: stale.read + 1 });
+
+      expect(await conTotal('remembered-a')).toBe(15_00 - 8_00);
+      expect(await conTotal('remembered-b')).toBe(8_00);
     } finally {
       await elsewhere.close();
     }

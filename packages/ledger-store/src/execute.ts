@@ -31,7 +31,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { spendingOf } from './batch-state.ts';
-import { commitBatch } from './commit-batch.ts';
+import { commitBatch, type CommittedWallet } from './commit-batch.ts';
 import { groupCommitFor } from './group-commit.ts';
 import { projectionOf, type EventProjection } from './inline-projection.ts';
 import { readTransaction } from './transactions.ts';
@@ -141,7 +141,7 @@ async function attempt(db: Kysely<Database>, request: LedgerRequest, options: { 
   const decision = decideRequest(request, state, existing);
   if (decision.refused) return refusedOutcome(db, command, decision.refused);
 
-  const rows = await commitDecisions(db, state, [decision]);
+  const { rows } = await commitDecisions(db, state, [decision]);
   const appended = appendedEvents(decision.prepared, rows);
   if (appended) return { record: decision.record, events: appended.events, replayed: false };
 
@@ -205,7 +205,8 @@ export async function refusedOutcome(db: Kysely<Database>, command: LedgerComman
 /**
  * Appends and projects the decided commands in one `ledger_commit` call,
  * provided the wallets are still at `read.versions`; the rows of the events
- * written. Raises 40001 (a wallet changed) or, for several commands, PK001
+ * written, and the wallets as the batch leaves them (written when `rows`
+ * has every command's events). Raises 40001 (a wallet changed) or, for several commands, PK001
  * (one of their transactions exists already), and then writes nothing.
  * When the events leave jobs behind, the call and the enqueueing of the
  * jobs of the transactions it wrote share one database transaction.
@@ -214,17 +215,19 @@ export async function commitDecisions(
   db: Kysely<Database>,
   read: Pick<ReadState, 'wallets' | 'versions'>,
   decisions: readonly Extract<Decision, { prepared: unknown }>[],
-): Promise<(AppendedRow & { stream_id: string })[]> {
+): Promise<{ rows: (AppendedRow & { stream_id: string })[]; wallets: CommittedWallet[] }> {
+  const batch = commitBatch(read, decisions);
   const commit = async (db: Kysely<Database>) => {
     const { rows } = await sql<AppendedRow & { stream_id: string }>`
       SELECT stream_id, event_position, event_version, event_transaction_id
-      FROM ledger_commit(${[...read.versions.keys()]}::text[], ${[...read.versions.values()]}::bigint[], ${JSON.stringify(commitBatch(read, decisions))}::jsonb)
+      FROM ledger_commit(${[...read.versions.keys()]}::text[], ${[...read.versions.values()]}::bigint[], ${JSON.stringify(batch)}::jsonb)
     `.execute(db);
-    return rows;
+    return { rows, wallets: batch.wallets };
   };
   if (decisions.every(({ jobs }) => jobs.length === 0)) return commit(db);
   const inTransaction = async (trx: Kysely<Database>) => {
-    const rows = await commit(trx);
+    const committed = await commit(trx);
+    const { rows } = committed;
     const written = new Set(rows.map((row) => row.stream_id));
     const byQueue = new Map<LedgerJobs, LedgerJob[]>();
     for (const { prepared, jobs, queue } of decisions) {
@@ -234,7 +237,7 @@ export async function commitDecisions(
       byQueue.set(queue, ofQueue);
     }
     for (const [queue, jobs] of byQueue) await queue.enqueue(trx, jobs);
-    return rows;
+    return committed;
   };
   return db.isTransaction ? inTransaction(db) : db.transaction().execute(inTransaction);
 }

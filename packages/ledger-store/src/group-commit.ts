@@ -2,6 +2,8 @@ import { appendedEvents, type Database } from '@peeks/db';
 import { needsOf, type AccountId, type LedgerNeeds } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
 import { BatchState } from './batch-state.ts';
+import type { CommittedWallet } from './commit-batch.ts';
+import { KnownWallets, withRead } from './known-wallets.ts';
 import {
   commitDecisions,
   decideRequest,
@@ -10,6 +12,7 @@ import {
   OPTIMISTIC_ATTEMPTS,
   readLedgerState,
   refusedOutcome,
+  type ReadState,
   type Decision,
   type LedgerOutcome,
   type LedgerRequest,
@@ -32,6 +35,8 @@ import {
  */
 const MAX_BATCH = 16;
 const MAX_IN_FLIGHT = 2;
+/** Wallets whose state the group commit keeps between batches (see KnownWallets): some hundreds of bytes each. */
+const KNOWN_WALLETS = 20_000;
 
 interface Submission extends LedgerRequest {
   needs: LedgerNeeds;
@@ -40,16 +45,20 @@ interface Submission extends LedgerRequest {
   collisions: number;
   /** Answered, or handed to the lone path: a failed commit must not send it round again. */
   settled: boolean;
+  /** Refused on wallets as known: to be decided again on wallets as read. */
+  confirmRefusal: boolean;
   resolve: (outcome: LedgerOutcome) => void;
   reject: (error: unknown) => void;
 }
 
 /**
  * Group commit for new transactions: the commands submitted while a batch
- * commits are read in one `ledger_state` call, decided, and committed in
- * one `ledger_commit` call and one database transaction. That divides what
- * costs most per command (round trips, statements, commits) by the batch
- * size.
+ * commits are decided together and committed in one `ledger_commit` call
+ * and one database transaction. That divides what costs most per command
+ * (round trips, statements, commits) by the batch size. They are decided
+ * on the wallets as the group commit's last batch on them left them (see
+ * KnownWallets); only the wallets it does not know are read first, in one
+ * `ledger_state` call.
  *
  * Batches in flight share no wallet or coin holder. Inside a batch,
  * commands are decided in turn, each against what the ones before it leave
@@ -65,8 +74,11 @@ class GroupCommit {
   readonly #db: Kysely<Database>;
   #pending: Submission[] = [];
   readonly #busy = new Set<AccountId>();
+  readonly #known = new KnownWallets(KNOWN_WALLETS);
   #inFlight = 0;
   #scheduled = false;
+  /** Batches run, and those that read wallets first: how well what is known serves. */
+  readonly counts = { batches: 0, read: 0 };
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -76,7 +88,7 @@ class GroupCommit {
     const needs = needsOf(request.command, null);
     const accounts = [...new Set([...needs.wallets, ...(needs.coins ? [needs.coins.walletId] : [])])];
     return new Promise((resolve, reject) => {
-      this.#pending.push({ ...request, needs, accounts, collisions: 0, settled: false, resolve, reject });
+      this.#pending.push({ ...request, needs, accounts, collisions: 0, settled: false, confirmRefusal: false, resolve, reject });
       this.#schedule();
     });
   }
@@ -133,6 +145,8 @@ class GroupCommit {
       const undecided = await this.#commit(batch);
       this.#pending.unshift(...undecided);
     } catch (error) {
+      // Whether it committed or not is unknown, or a wallet had moved on: what was known of its wallets may be stale.
+      this.#known.forget(batch.flatMap((submission) => submission.accounts));
       const unsettled = batch.filter((submission) => !submission.settled);
       if (isSerializationFailure(error)) {
         const again = unsettled.filter((submission) => ++submission.collisions < OPTIMISTIC_ATTEMPTS);
@@ -146,7 +160,11 @@ class GroupCommit {
 
   /** Reads, decides and commits a batch; the commands it could not decide, for the next one. */
   async #commit(batch: Submission[]): Promise<Submission[]> {
-    const read = await readLedgerState(this.#db, batch.map((submission) => submission.needs), false);
+    const toConfirm = new Set(batch.flatMap((submission) => (submission.confirmRefusal ? submission.accounts : [])));
+    const { known, toRead } = this.#known.recall(batch.map((submission) => submission.needs), toConfirm);
+    this.counts.batches += 1;
+    if (toRead.length > 0) this.counts.read += 1;
+    const read = toRead.length > 0 ? withRead(known, await readLedgerState(this.#db, toRead, false)) : known;
     const state = new BatchState(read);
     const decided: { submission: Submission; decision: Extract<Decision, { prepared: unknown }> }[] = [];
     const refused: { submission: Submission; decision: Extract<Decision, { refused: unknown }> }[] = [];
@@ -167,12 +185,14 @@ class GroupCommit {
     }
 
     let wroteAll = true;
+    let committed: CommittedWallet[] = [];
     if (decided.length > 0) {
       const wallets = new Set(decided.flatMap(({ submission }) => submission.accounts));
       const versions = new Map([...read.versions].filter(([wallet]) => wallets.has(wallet)));
-      const rows = await commitDecisions(this.#db, { wallets: read.wallets, versions }, decided.map(({ decision }) => decision));
+      const commit = await commitDecisions(this.#db, { wallets: read.wallets, versions }, decided.map(({ decision }) => decision));
+      committed = commit.wallets;
       for (const { submission, decision } of decided) {
-        const appended = appendedEvents(decision.prepared, rows.filter((row) => row.stream_id === decision.prepared.streamId));
+        const appended = appendedEvents(decision.prepared, commit.rows.filter((row) => row.stream_id === decision.prepared.streamId));
         submission.settled = true;
         // Alone in its batch, a transaction that exists already writes nothing: the lone path replays it.
         if (appended) submission.resolve({ record: decision.record, events: appended.events, replayed: false });
@@ -180,9 +200,14 @@ class GroupCommit {
         wroteAll &&= appended !== null;
       }
     }
+    if (wroteAll) this.#remember(read, state, committed);
+    else this.#known.forget(read.wallets.keys());
+
     for (const { submission, decision } of refused) {
       // Refused after a retry of an existing transaction was decided as new: the money that retry seemed to take is still there.
-      if (!wroteAll) {
+      // Refused on what was known rather than read: the money may have come in since.
+      if (!wroteAll || submission.accounts.some((account) => known.wallets.has(account))) {
+        submission.confirmRefusal = true;
         undecided.push(submission);
         continue;
       }
@@ -190,6 +215,24 @@ class GroupCommit {
       refusedOutcome(this.#db, submission.command, decision.refused).then(submission.resolve, submission.reject);
     }
     return undecided;
+  }
+
+  /** The batch's wallets as it leaves them: as read, or as committed. */
+  #remember(read: ReadState, state: BatchState, committed: readonly CommittedWallet[]): void {
+    const written = new Map(committed.map((row) => [row.wallet_id, row]));
+    for (const [walletId, wallet] of read.wallets) {
+      const row = written.get(walletId);
+      const version = row?.version ?? read.versions.get(walletId);
+      if (version === undefined) continue;
+      const coins = state.coinsOf(walletId);
+      const readUpTo = read.readUpTo.get(walletId);
+      this.#known.remember(walletId, {
+        wallet: row ? { ...wallet, total: row.total, available: row.available, withdrawable: row.withdrawable, reserved: row.reserved } : wallet,
+        version,
+        ...(coins ? { coins } : {}),
+        ...(readUpTo ? { readUpTo } : {}),
+      });
+    }
   }
 
   #alone(submission: Submission): void {
@@ -207,4 +250,9 @@ export function groupCommitFor(db: Kysely<Database>): GroupCommit {
     groupCommits.set(db, group);
   }
   return group;
+}
+
+/** How many batches the group commit of `db` has run so far, and how many of them read wallets before deciding. */
+export function groupCommitCounts(db: Kysely<Database>): { batches: number; read: number } {
+  return { ...groupCommitFor(db).counts };
 }

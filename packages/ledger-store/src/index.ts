@@ -1,3 +1,4 @@
+export { groupCommitCounts } from './group-commit.ts';
 export { executeLedgerCommand, newCoinSerial, type LedgerJob, type LedgerJobs, type LedgerOutcome, type LedgerSettings } from './execute.ts';
 export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';
 export { loadTransaction } from './transactions.ts';

@@ -1,0 +1,97 @@
+import { walletIdOf, type LedgerNeeds, type WalletState } from '@peeks/ledger';
+import { describe, expect, it } from 'vitest';
+import { KnownWallets, withRead } from './known-wallets.ts';
+
+const ann = walletIdOf('ann', 'CON');
+const bob = walletIdOf('bob', 'CON');
+const cat = walletIdOf('cat', 'CON');
+
+function wallet(walletId: string, total: number): WalletState {
+  return { walletId, ownerId: walletId.split(':')[1] ?? '', currency: 'CON', status: 'open', total, available: total, withdrawable: total, reserved: 0 };
+}
+
+/** Ann pays `amount` to `to`. */
+const pays = (amount: number, to = bob): LedgerNeeds => ({ wallets: [ann, to], coins: { walletId: ann, amount } });
+
+describe('the wallets a group commit knows', () => {
+  it('serves a batch whose wallets it knows without a read, at the versions it knows', () => {
+    const known = new KnownWallets(10);
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }] });
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+
+    const { known: state, toRead } = known.recall([pays(300)]);
+
+    expect(toRead).toEqual([]);
+    expect(state.versions).toEqual(new Map([[ann, 4], [bob, 7]]));
+    expect(state.wallets.get(ann)?.total).toBe(900);
+    expect(state.coins).toEqual(new Map([[ann, [{ serial: 'A1', value: 900 }]]]));
+  });
+
+  it('reads a wallet it does not know, and leaves it out of what it knows', () => {
+    const known = new KnownWallets(10);
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }] });
+
+    const { known: state, toRead } = known.recall([pays(300, cat)]);
+
+    expect(toRead).toEqual([{ wallets: [cat], coins: null }]);
+    expect([...state.wallets.keys()]).toEqual([ann]);
+  });
+
+  it('reads a spender whose coins it never read, or whose known coins fall short of what the batch pays from it', () => {
+    const known = new KnownWallets(10);
+    known.remember(bob, { wallet: wallet(bob, 900), version: 1 });
+    // Some of ann's coins were left unread: the 500 known cannot say whether 300 + 300 is covered.
+    known.remember(ann, { wallet: wallet(ann, 900), version: 2, coins: [{ serial: 'A1', value: 500 }], readUpTo: { serial: 'A1', value: 500 } });
+
+    const bobPays: LedgerNeeds = { wallets: [bob, cat], coins: { walletId: bob, amount: 10 } };
+    expect(known.recall([bobPays]).toRead).toEqual([{ wallets: [bob, cat], coins: null }, { wallets: [], coins: { walletId: bob, amount: 10 } }]);
+    expect(known.recall([pays(300)]).toRead).toEqual([]);
+    const { known: state, toRead } = known.recall([pays(300), pays(300)]);
+    expect(toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 600 } }]);
+    expect([...state.wallets.keys()]).toEqual([bob]);
+  });
+
+  it('reads the wallets it is told not to trust, to confirm a refusal', () => {
+    const known = new KnownWallets(10);
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [] });
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+
+    expect(known.recall([pays(1_000)], new Set([ann, bob])).toRead).toEqual([
+      { wallets: [ann, bob], coins: null },
+      { wallets: [], coins: { walletId: ann, amount: 1_000 } },
+    ]);
+  });
+
+  it('forgets what it is told to, and its least recently used wallet past its capacity', () => {
+    const known = new KnownWallets(2);
+    known.remember(ann, { wallet: wallet(ann, 1), version: 1 });
+    known.remember(bob, { wallet: wallet(bob, 2), version: 1 });
+    known.recall([{ wallets: [ann], coins: null }]);
+    known.remember(cat, { wallet: wallet(cat, 3), version: 1 });
+
+    expect(known.size).toBe(2);
+    expect(known.recall([{ wallets: [bob], coins: null }]).toRead).toEqual([{ wallets: [bob], coins: null }]);
+    expect(known.recall([{ wallets: [ann, cat], coins: null }]).toRead).toEqual([]);
+    known.forget([ann]);
+    expect(known.recall([{ wallets: [ann, cat], coins: null }]).toRead).toEqual([{ wallets: [ann], coins: null }]);
+  });
+
+  it('puts a read beside what is known', () => {
+    const known = new KnownWallets(10);
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }], readUpTo: { serial: 'A1', value: 900 } });
+    const { known: state } = known.recall([{ wallets: [ann], coins: null }]);
+    const read = {
+      wallets: new Map([[bob, wallet(bob, 5)]]),
+      versions: new Map([[bob, 9]]),
+      coins: new Map([[bob, [{ serial: 'B1', value: 5 }]]]),
+      readUpTo: new Map(),
+    };
+
+    expect(withRead(state, read)).toEqual({
+      wallets: new Map([[ann, wallet(ann, 900)], [bob, wallet(bob, 5)]]),
+      versions: new Map([[ann, 4], [bob, 9]]),
+      coins: new Map([[ann, [{ serial: 'A1', value: 900 }]], [bob, [{ serial: 'B1', value: 5 }]]]),
+      readUpTo: new Map([[ann, { serial: 'A1', value: 900 }]]),
+    });
+  });
+});
