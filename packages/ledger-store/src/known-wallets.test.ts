@@ -62,11 +62,11 @@ describe('the wallets a group commit knows', () => {
     ]);
   });
 
-  it('forgets what it is told to, and its least recently used wallet past its capacity', () => {
+  it('forgets what it is told to, and the wallet it remembered longest ago past its capacity', () => {
     const known = new KnownWallets(2);
     known.remember(ann, { wallet: wallet(ann, 1), version: 1 });
     known.remember(bob, { wallet: wallet(bob, 2), version: 1 });
-    known.recall([{ wallets: [ann], coins: null }]);
+    known.remember(ann, { wallet: wallet(ann, 1), version: 2 });
     known.remember(cat, { wallet: wallet(cat, 3), version: 1 });
 
     expect(known.size).toBe(2);

@@ -55,9 +55,6 @@ export class KnownWallets {
         toRead.add(walletId);
         continue;
       }
-      // Seen again: the last to make way.
-      this.#known.delete(walletId);
-      this.#known.set(walletId, entry);
       known.wallets.set(walletId, entry.wallet);
       known.versions.set(walletId, entry.version);
       if (entry.coins) known.coins.set(walletId, entry.coins);
@@ -78,6 +75,7 @@ export class KnownWallets {
     };
   }
 
+  /** What a batch left of a wallet (or read of it): also marks it the last to make way, as each batch remembers every wallet it used. */
   remember(walletId: AccountId, entry: KnownWallet): void {
     this.#known.delete(walletId);
     this.#known.set(walletId, entry);
