@@ -11,9 +11,10 @@ import { createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent }
 /**
  * `npm run bench:ledger`: send-fund (P2P transfer) through the domain and
  * the store, no HTTP, at 1, 8 and 32 concurrent callers, beside a baseline
- * measured in the same run against the same server: one round trip to a
- * plpgsql function that locks two rows in id order, updates both balances
- * and inserts one event and two entries. Transfers run between random pairs
+ * measured in the same run against the same server, in turns with the
+ * ledger (see runRound): one round trip to a plpgsql function that locks
+ * two rows in id order, updates both balances and inserts one event and
+ * two entries. Transfers run between random pairs
  * of 10,000 funded wallets, with a hot wallet on one side of 10% of them.
  * The ledger runs in one pool for the whole run, as in a server process,
  * after a warm-up in which every wallet pays once (see warmUpLedger).
@@ -23,6 +24,8 @@ import { createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent }
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 1;
+/** The baseline and the ledger take turns of this long (see runRound). */
+const SLICE_SECONDS = 1;
 /** BENCH_CALLERS=8 runs one round, for a quicker look while working on it. */
 const CALLER_COUNTS = (process.env.BENCH_CALLERS ?? '1,8,32').split(',').map(Number);
 const TARGET_RATIO_AT_8 = 0.5;
@@ -95,35 +98,51 @@ async function readCosts(db: Kysely<Database>): Promise<CostReading> {
   return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuByPid: postgresCpuByPid(new Set(reading?.backends)), walBytes: Number(reading?.wal) };
 }
 
+/** One side's transfers over the slices of time it ran in, added up. */
+interface Tally {
+  elapsedMs: number;
+  latenciesMs: number[];
+  refused: number;
+  nodeCpuMs: number;
+  postgresCpuMs: number;
+  walBytes: number;
+}
+
+const emptyTally = (): Tally => ({ elapsedMs: 0, latenciesMs: [], refused: 0, nodeCpuMs: 0, postgresCpuMs: 0, walBytes: 0 });
+
 /**
- * Runs `callers` loops of `transfer` for `seconds`. A transfer resolves true
- * when it went through, false when it was refused; only the ones that went
- * through count towards the rate and the latencies.
+ * Runs `callers` loops of `transfer` for `seconds`, adding to `tally`. A
+ * transfer resolves true when it went through, false when it was refused;
+ * only the ones that went through count towards the rate and the latencies.
  */
-async function measure(db: Kysely<Database>, callers: number, seconds: number, transfer: () => Promise<boolean>): Promise<Measurement> {
+async function runSlice(db: Kysely<Database>, callers: number, seconds: number, transfer: () => Promise<boolean>, tally: Tally): Promise<void> {
   const before = await readCosts(db);
-  const latenciesMs: number[] = [];
-  let refused = 0;
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: callers }, async () => {
       while (performance.now() < deadline) {
         const before = performance.now();
-        if (await transfer()) latenciesMs.push(performance.now() - before);
-        else refused++;
+        if (await transfer()) tally.latenciesMs.push(performance.now() - before);
+        else tally.refused++;
       }
     }),
   );
-  const elapsedSeconds = (performance.now() - started) / 1000;
+  tally.elapsedMs += performance.now() - started;
   const after = await readCosts(db);
-  const count = Math.max(1, latenciesMs.length);
-  const perTransfer = {
-    nodeCpuMs: (after.nodeCpuMs - before.nodeCpuMs) / count,
-    postgresCpuMs: postgresCpuSpent(before.postgresCpuByPid, after.postgresCpuByPid) / count,
-    walBytes: (after.walBytes - before.walBytes) / count,
+  tally.nodeCpuMs += after.nodeCpuMs - before.nodeCpuMs;
+  tally.postgresCpuMs += postgresCpuSpent(before.postgresCpuByPid, after.postgresCpuByPid);
+  tally.walBytes += after.walBytes - before.walBytes;
+}
+
+function measurementOf(tally: Tally): Measurement {
+  const count = Math.max(1, tally.latenciesMs.length);
+  return {
+    perSecond: tally.latenciesMs.length / (tally.elapsedMs / 1000),
+    latenciesMs: tally.latenciesMs.sort((a, b) => a - b),
+    refused: tally.refused,
+    perTransfer: { nodeCpuMs: tally.nodeCpuMs / count, postgresCpuMs: tally.postgresCpuMs / count, walBytes: tally.walBytes / count },
   };
-  return { perSecond: latenciesMs.length / elapsedSeconds, latenciesMs: latenciesMs.sort((a, b) => a - b), refused, perTransfer };
 }
 
 interface MemorySampler {
@@ -332,18 +351,28 @@ async function warmUpLedger(ledger: Kysely<Database>): Promise<void> {
   );
 }
 
-/** One caller count: a warm-up of each side (plans cached, pool filled), then the baseline, then the ledger. */
+/**
+ * One caller count: a warm-up of each side (plans cached, pool filled),
+ * then the baseline and the ledger in turns of SLICE_SECONDS until each has
+ * run SECONDS. In turns, both meet the machine in the same state: run one
+ * after the other, ten seconds each, the ratio moved by ten points and more
+ * from one run to the next with the speed of this shared machine.
+ */
 async function runRound(url: string, ledger: Kysely<Database>, callers: number, memory: MemorySampler): Promise<Round> {
   const handle = connectDatabase(url, { max: callers, preparedStatements: true });
   try {
-    await measure(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db));
-    await measure(ledger, callers, WARM_UP_SECONDS, () => ledgerTransfer(ledger));
-    const baseline = await measure(handle.db, callers, SECONDS, () => baselineTransfer(handle.db));
+    const baseline = emptyTally();
+    const measured = emptyTally();
+    await runSlice(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db), emptyTally());
+    await runSlice(ledger, callers, WARM_UP_SECONDS, () => ledgerTransfer(ledger), emptyTally());
     const before = groupCommitCounts(ledger);
-    const measured = await measure(ledger, callers, SECONDS, () => ledgerTransfer(ledger));
+    for (let turn = 0; turn < SECONDS / SLICE_SECONDS; turn++) {
+      await runSlice(handle.db, callers, SLICE_SECONDS, () => baselineTransfer(handle.db), baseline);
+      await runSlice(ledger, callers, SLICE_SECONDS, () => ledgerTransfer(ledger), measured);
+    }
     const after = groupCommitCounts(ledger);
     const ledgerReadShare = (after.read - before.read) / Math.max(1, after.batches - before.batches);
-    return { callers, baseline, ledger: measured, ledgerReadShare, peakRssMb: memory.peakMb() };
+    return { callers, baseline: measurementOf(baseline), ledger: measurementOf(measured), ledgerReadShare, peakRssMb: memory.peakMb() };
   } finally {
     await handle.close();
   }
@@ -426,7 +455,10 @@ async function main(): Promise<void> {
     const scratch = await createScratchDatabase(server.url);
     try {
       const purchased = await setUp(scratch.url, memory);
-      console.warn(`ledger send-fund vs one-round-trip plpgsql transfer, ${SECONDS}s per measurement after ${WARM_UP_SECONDS}s warm-up, ${HOT_SHARE * 100}% of transfers on a hot wallet`);
+      console.warn(
+        `ledger send-fund vs one-round-trip plpgsql transfer, ${SECONDS}s each in turns of ${SLICE_SECONDS}s after ${WARM_UP_SECONDS}s warm-up, ` +
+          `${HOT_SHARE * 100}% of transfers on a hot wallet`,
+      );
       const rounds: Round[] = [];
       const ledger = connectDatabase(scratch.url, { max: Math.max(...CALLER_COUNTS), preparedStatements: true });
       try {
