@@ -76,6 +76,19 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([{ wallets: [ann, cat], coins: null }]).toRead).toEqual([{ wallets: [ann], coins: null }]);
   });
 
+  it('keeps the first 32 coins of a wallet, and counts the rest as unread', () => {
+    const known = new KnownWallets(10);
+    const coins = Array.from({ length: 40 }, (_, index) => ({ serial: `A${String(index).padStart(2, '0')}`, value: 100 }));
+    known.remember(ann, { wallet: wallet(ann, 4_000), version: 1, coins });
+
+    const burns = (amount: number): LedgerNeeds => ({ wallets: [ann], coins: { walletId: ann, amount } });
+    const { known: state, toRead } = known.recall([burns(3_200)]);
+    expect(toRead).toEqual([]);
+    expect(state.coins.get(ann)).toEqual(coins.slice(0, 32));
+    expect(state.readUpTo.get(ann)).toEqual(coins[31]);
+    expect(known.recall([burns(3_300)]).toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 3_300 } }]);
+  });
+
   it('puts a read beside what is known', () => {
     const known = new KnownWallets(10);
     known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }], readUpTo: { serial: 'A1', value: 900 } });

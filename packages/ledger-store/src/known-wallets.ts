@@ -2,6 +2,9 @@ import type { AccountId, Coin, LedgerNeeds, WalletState } from '@peeks/ledger';
 import { spendingOf } from './batch-state.ts';
 import type { ReadState } from './execute.ts';
 
+/** Coins kept per wallet, in spending order: twice the 16 that `ledger_state` reads first. */
+const KNOWN_COINS = 32;
+
 /** One wallet as a batch left it, or as it was last read. */
 export interface KnownWallet {
   wallet: WalletState;
@@ -78,7 +81,7 @@ export class KnownWallets {
   /** What a batch left of a wallet (or read of it): also marks it the last to make way, as each batch remembers every wallet it used. */
   remember(walletId: AccountId, entry: KnownWallet): void {
     this.#known.delete(walletId);
-    this.#known.set(walletId, entry);
+    this.#known.set(walletId, withFirstCoins(entry));
     if (this.#known.size > this.#capacity) {
       const oldest = this.#known.keys().next();
       if (!oldest.done) this.#known.delete(oldest.value);
@@ -88,6 +91,17 @@ export class KnownWallets {
   forget(walletIds: Iterable<AccountId>): void {
     for (const walletId of walletIds) this.#known.delete(walletId);
   }
+}
+
+/**
+ * At most the first KNOWN_COINS of a wallet's coins: a merchant paid a
+ * thousand times would otherwise hold a thousand coins here, copied into
+ * each batch. The rest count as unread, coming after the last one kept.
+ */
+function withFirstCoins(entry: KnownWallet): KnownWallet {
+  if (!entry.coins || entry.coins.length <= KNOWN_COINS) return entry;
+  const coins = entry.coins.slice(0, KNOWN_COINS);
+  return { ...entry, coins, readUpTo: coins[KNOWN_COINS - 1] };
 }
 
 /** Whether the coins known of a spender say if it can pay `amount`: all of them are known, or those known are enough. */
