@@ -89,6 +89,25 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([burns(3_300)]).toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 3_300 } }]);
   });
 
+  it('keeps its own copy of what it is told, updated in place', () => {
+    const known = new KnownWallets(10);
+    const told = wallet(ann, 900);
+    const coins = [{ serial: 'A1', value: 900 }];
+    known.remember(ann, { wallet: told, version: 4, coins });
+    told.total = 1;
+    coins.pop();
+    const first = known.recall([{ wallets: [ann], coins: null }]).known;
+    expect(first.wallets.get(ann)?.total).toBe(900);
+    expect(first.coins.get(ann)).toEqual([{ serial: 'A1', value: 900 }]);
+
+    known.remember(ann, { wallet: wallet(ann, 700), version: 5, coins: [{ serial: 'A2', value: 700 }] });
+    const second = known.recall([{ wallets: [ann], coins: null }]).known;
+    expect(second.wallets.get(ann)).toBe(first.wallets.get(ann));
+    expect(second.wallets.get(ann)?.total).toBe(700);
+    expect(second.versions.get(ann)).toBe(5);
+    expect(second.coins.get(ann)).toEqual([{ serial: 'A2', value: 700 }]);
+  });
+
   it('puts a read beside what is known', () => {
     const known = new KnownWallets(10);
     known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }], readUpTo: { serial: 'A1', value: 900 } });
