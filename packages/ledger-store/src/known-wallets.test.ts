@@ -76,17 +76,17 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([{ wallets: [ann, cat], coins: null }]).toRead).toEqual([{ wallets: [ann], coins: null }]);
   });
 
-  it('keeps the first 32 coins of a wallet, and counts the rest as unread', () => {
+  it('keeps the first 16 coins of a wallet, and counts the rest as unread', () => {
     const known = new KnownWallets(10);
     const coins = Array.from({ length: 40 }, (_, index) => ({ serial: `A${String(index).padStart(2, '0')}`, value: 100 }));
     known.remember(ann, { wallet: wallet(ann, 4_000), version: 1, coins });
 
     const burns = (amount: number): LedgerNeeds => ({ wallets: [ann], coins: { walletId: ann, amount } });
-    const { known: state, toRead } = known.recall([burns(3_200)]);
+    const { known: state, toRead } = known.recall([burns(1_600)]);
     expect(toRead).toEqual([]);
-    expect(state.coins.get(ann)).toEqual(coins.slice(0, 32));
-    expect(state.readUpTo.get(ann)).toEqual(coins[31]);
-    expect(known.recall([burns(3_300)]).toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 3_300 } }]);
+    expect(state.coins.get(ann)).toEqual(coins.slice(0, 16));
+    expect(state.readUpTo.get(ann)).toEqual(coins[15]);
+    expect(known.recall([burns(1_700)]).toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 1_700 } }]);
   });
 
   it('keeps its own copy of what it is told, updated in place', () => {

@@ -2,8 +2,8 @@ import type { AccountId, Coin, LedgerNeeds, WalletState } from '@peeks/ledger';
 import { spendingOf } from './batch-state.ts';
 import type { ReadState } from './execute.ts';
 
-/** Coins kept per wallet, in spending order: twice the 16 that `ledger_state` reads first. */
-const KNOWN_COINS = 32;
+/** Coins kept per wallet, in spending order: as many as `ledger_state` reads first. */
+const KNOWN_COINS = 16;
 
 /** One wallet as a batch left it, or as it was last read. */
 export interface KnownWallet {
