@@ -91,6 +91,40 @@ describe('concurrent spending', () => {
     expect(rows[0]?.count).toBeGreaterThan(400);
   }, 60_000);
 
+  it('keeps the sum of 40 wallets through random transfers from two processes at once, each deciding on the wallets it knows', async () => {
+    const elsewhere = connectDatabase(database.url, { max: 16 });
+    try {
+      let funded = 0;
+      for (let index = 0; index < 40; index++) funded += await fund(`pair-${index}`, 10_00);
+      const random = (below: number) => Math.floor(Math.random() * below);
+      let moved = 0;
+      const workers = [database.db, elsewhere.db].flatMap((db) =>
+        Array.from({ length: 16 }, async () => {
+          for (let round = 0; round < 20; round++) {
+            const from = random(40);
+            const to = (from + 1 + random(39)) % 40;
+            const amount = 1 + random(3_000);
+            const outcome = await executeLedgerCommand(db, transfer(`pair-${from}`, `pair-${to}`, amount), settings).catch((error: unknown) => {
+              if (!(error instanceof LedgerRuleViolation)) throw error;
+              return null;
+            });
+            if (outcome) moved += amount;
+          }
+        }),
+      );
+      await Promise.all(workers);
+
+      expect(await conTotal('pair-')).toBe(funded);
+      // Every transfer answered as done is in the ledger, once.
+      const { rows } = await sql<{ sent: number }>`
+        SELECT coalesce(sum(amount), 0)::bigint AS sent FROM ledger_entries WHERE type = 'P2P_SENT' AND account_id LIKE 'wallet:pair-%'
+      `.execute(database.db);
+      expect(rows[0]?.sent).toBe(moved);
+    } finally {
+      await elsewhere.close();
+    }
+  }, 60_000);
+
   it('refuses, whole, a commit decided against a wallet that has changed since it was read', async () => {
     await fund('stale-reader');
     const walletId = 'wallet:stale-reader:CON';
