@@ -208,7 +208,7 @@ describe('concurrent spending', () => {
     }
   });
 
-  it('decides on wallets it knows from its last batch without reading them, until another process moves them', async () => {
+  it('decides on wallets it knows from its last batch without reading them, until another process moves them, then reads them', async () => {
     const elsewhere = connectDatabase(database.url, { max: 2 });
     try {
       await fund('remembered-a', 1_00);
@@ -225,8 +225,14 @@ describe('concurrent spending', () => {
       // Decided on what it knew, refused by the commit's version check, then read and decided again.
       expect(groupCommitCounts(database.db)).toEqual({ batches: stale.batches + 2, read: stale.read + 1 });
 
-      expect(await conTotal('remembered-a')).toBe(15_00 - 8_00);
-      expect(await conTotal('remembered-b')).toBe(8_00);
+      // Moved elsewhere, the wallets are read for every batch from then on: taking turns with the other process fails no commit.
+      await executeLedgerCommand(elsewhere.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
+      const turns = groupCommitCounts(database.db);
+      await executeLedgerCommand(database.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
+      expect(groupCommitCounts(database.db)).toEqual({ batches: turns.batches + 1, read: turns.read + 1 });
+
+      expect(await conTotal('remembered-a')).toBe(15_00 - 10_00);
+      expect(await conTotal('remembered-b')).toBe(10_00);
     } finally {
       await elsewhere.close();
     }

@@ -145,14 +145,17 @@ class GroupCommit {
       const undecided = await this.#commit(batch);
       this.#pending.unshift(...undecided);
     } catch (error) {
-      // Whether it committed or not is unknown, or a wallet had moved on: what was known of its wallets may be stale.
-      this.#known.forget(batch.flatMap((submission) => submission.accounts));
+      const accounts = batch.flatMap((submission) => submission.accounts);
       const unsettled = batch.filter((submission) => !submission.settled);
       if (isSerializationFailure(error)) {
+        // A wallet had moved on: the next batch reads them all, and sees which.
+        this.#known.doubt(accounts);
         const again = unsettled.filter((submission) => ++submission.collisions < OPTIMISTIC_ATTEMPTS);
         this.#pending.unshift(...again);
         for (const submission of unsettled.filter((each) => !again.includes(each))) this.#alone(submission);
       } else {
+        // Whether it committed is not known: nothing known of its wallets is to be trusted.
+        this.#known.forget(accounts);
         for (const submission of unsettled) this.#alone(submission);
       }
     }
@@ -164,7 +167,12 @@ class GroupCommit {
     const { known, toRead } = this.#known.recall(batch.map((submission) => submission.needs), toConfirm);
     this.counts.batches += 1;
     if (toRead.length > 0) this.counts.read += 1;
-    const read = toRead.length > 0 ? withRead(known, await readLedgerState(this.#db, toRead, false)) : known;
+    let read = known;
+    if (toRead.length > 0) {
+      const fresh = await readLedgerState(this.#db, toRead, false);
+      this.#known.noteRead(fresh.versions);
+      read = withRead(known, fresh);
+    }
     const state = new BatchState(read);
     const decided: { submission: Submission; decision: Extract<Decision, { prepared: unknown }> }[] = [];
     const refused: { submission: Submission; decision: Extract<Decision, { refused: unknown }> }[] = [];

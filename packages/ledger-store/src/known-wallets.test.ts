@@ -108,6 +108,26 @@ describe('the wallets a group commit knows', () => {
     expect(second.coins.get(ann)).toEqual([{ serial: 'A2', value: 700 }]);
   });
 
+  it('reads a doubted wallet, and one another process moved for a minute after', () => {
+    let now = 0;
+    const known = new KnownWallets(10, () => now);
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [] });
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+    const both = { wallets: [ann, bob], coins: null };
+    known.doubt([ann, bob]);
+    expect(known.recall([both]).toRead).toEqual([{ wallets: [ann, bob], coins: null }]);
+
+    // Read again: bob is where he was, ann moved elsewhere.
+    known.noteRead(new Map([[ann, 6], [bob, 7]]));
+    known.remember(ann, { wallet: wallet(ann, 800), version: 6, coins: [] });
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+    expect(known.recall([both]).toRead).toEqual([{ wallets: [ann], coins: null }]);
+    now = 59_999;
+    expect(known.recall([both]).toRead).toEqual([{ wallets: [ann], coins: null }]);
+    now = 60_000;
+    expect(known.recall([both]).toRead).toEqual([]);
+  });
+
   it('puts a read beside what is known', () => {
     const known = new KnownWallets(10);
     known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }], readUpTo: { serial: 'A1', value: 900 } });

@@ -2,6 +2,9 @@ import type { AccountId, Coin, LedgerNeeds, WalletState } from '@peeks/ledger';
 import { spendingOf } from './batch-state.ts';
 import type { ReadState } from './execute.ts';
 
+/** How long a wallet moved elsewhere is read for every batch (see KnownWallets). */
+const MOVED_ELSEWHERE_MS = 60_000;
+
 /** Coins kept per wallet, in spending order: as many as `ledger_state` reads first. */
 const KNOWN_COINS = 16;
 
@@ -21,6 +24,8 @@ interface Entry {
   version: number;
   coins: Coin[] | undefined;
   readUpTo: Coin | undefined;
+  /** A batch decided on it was refused by the commit's version check: read it before deciding again. */
+  doubted: boolean;
 }
 
 /**
@@ -30,19 +35,29 @@ interface Entry {
  * version check, which every change to a wallet's balances or coins passes
  * through: when another process (or a lone command of this one) has moved a
  * wallet since, the commit refuses the batch, whose wallets are then
- * forgotten and read again. A refusal decided against what is known is
+ * doubted and read again. A refusal decided against what is known is
  * confirmed against a fresh read before it is answered, since the money
  * that was missing may have come in since.
+ *
+ * A doubted wallet whose read shows another version was moved elsewhere,
+ * and is read for every batch for MOVED_ELSEWHERE_MS: where several
+ * processes take turns on the same wallets (API processes behind a load
+ * balancer), deciding on what one knew would make most commits fail and go
+ * round again, which costs more than the read it saves.
  *
  * The oldest known wallets make way past `capacity`, so that memory stays
  * bounded however many wallets the ledger holds.
  */
 export class KnownWallets {
   readonly #capacity: number;
+  readonly #now: () => number;
   readonly #known = new Map<AccountId, Entry>();
+  /** Wallets moved behind this group commit's back lately, and until when they are read for every batch; oldest first. */
+  readonly #movedElsewhere = new Map<AccountId, number>();
 
-  constructor(capacity: number) {
+  constructor(capacity: number, now: () => number = () => performance.now()) {
     this.#capacity = capacity;
+    this.#now = now;
   }
 
   get size(): number {
@@ -59,10 +74,11 @@ export class KnownWallets {
     const spending = spendingOf(needs);
     const toRead = new Set<AccountId>();
     const known: ReadState = { wallets: new Map(), versions: new Map(), coins: new Map(), readUpTo: new Map() };
+    this.#forgetMovesBefore(this.#now());
     for (const walletId of new Set(needs.flatMap((need) => need.wallets))) {
-      const entry = unknown.has(walletId) ? undefined : this.#known.get(walletId);
+      const entry = unknown.has(walletId) || this.#movedElsewhere.has(walletId) ? undefined : this.#known.get(walletId);
       const paying = spending.get(walletId);
-      if (!entry || (paying !== undefined && !covers(entry, paying))) {
+      if (!entry || entry.doubted || (paying !== undefined && !covers(entry, paying))) {
         toRead.add(walletId);
         continue;
       }
@@ -99,8 +115,9 @@ export class KnownWallets {
       this.#known.delete(walletId);
       Object.assign(entry.wallet, update.wallet);
       entry.version = update.version;
+      entry.doubted = false;
     } else {
-      entry = { wallet: { ...update.wallet }, version: update.version, coins: undefined, readUpTo: undefined };
+      entry = { wallet: { ...update.wallet }, version: update.version, coins: undefined, readUpTo: undefined, doubted: false };
     }
     keepFirstCoins(entry, update);
     this.#known.set(walletId, entry);
@@ -112,6 +129,32 @@ export class KnownWallets {
 
   forget(walletIds: Iterable<AccountId>): void {
     for (const walletId of walletIds) this.#known.delete(walletId);
+  }
+
+  /** The commit refused a batch decided on these wallets: read them again, and see which of them moved (`noteRead`). */
+  doubt(walletIds: Iterable<AccountId>): void {
+    for (const walletId of walletIds) {
+      const entry = this.#known.get(walletId);
+      if (entry) entry.doubted = true;
+    }
+  }
+
+  /** Wallets as just read: a doubted one at another version than the one known was moved elsewhere. */
+  noteRead(versions: ReadonlyMap<AccountId, number>): void {
+    const until = this.#now() + MOVED_ELSEWHERE_MS;
+    for (const [walletId, version] of versions) {
+      const entry = this.#known.get(walletId);
+      if (!entry?.doubted || entry.version === version) continue;
+      this.#movedElsewhere.delete(walletId);
+      this.#movedElsewhere.set(walletId, until);
+    }
+  }
+
+  #forgetMovesBefore(now: number): void {
+    for (const [walletId, until] of this.#movedElsewhere) {
+      if (until > now) return;
+      this.#movedElsewhere.delete(walletId);
+    }
   }
 }
 
