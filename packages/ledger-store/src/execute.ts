@@ -206,8 +206,9 @@ export async function refusedOutcome(db: Kysely<Database>, command: LedgerComman
  * Appends and projects the decided commands in one `ledger_commit` call,
  * provided the wallets are still at `read.versions`; the rows of the events
  * written, and the wallets as the batch leaves them (written when `rows`
- * has every command's events). Raises 40001 (a wallet changed) or, for several commands, PK001
- * (one of their transactions exists already), and then writes nothing.
+ * has every command's events). Raises 40001 (a wallet changed) or, for
+ * several commands, PK001 (one of their transactions exists already), and
+ * then writes nothing.
  * When the events leave jobs behind, the call and the enqueueing of the
  * jobs of the transactions it wrote share one database transaction.
  */
@@ -227,8 +228,7 @@ export async function commitDecisions(
   if (decisions.every(({ jobs }) => jobs.length === 0)) return commit(db);
   const inTransaction = async (trx: Kysely<Database>) => {
     const committed = await commit(trx);
-    const { rows } = committed;
-    const written = new Set(rows.map((row) => row.stream_id));
+    const written = new Set(committed.rows.map((row) => row.stream_id));
     const byQueue = new Map<LedgerJobs, LedgerJob[]>();
     for (const { prepared, jobs, queue } of decisions) {
       if (!queue || jobs.length === 0 || !written.has(prepared.streamId)) continue;
