@@ -166,9 +166,9 @@ class GroupCommit {
     const toConfirm = new Set(batch.flatMap((submission) => (submission.confirmRefusal ? submission.accounts : [])));
     const { known, toRead } = this.#known.recall(batch.map((submission) => submission.needs), toConfirm);
     this.counts.batches += 1;
-    if (toRead.length > 0) this.counts.read += 1;
     let read = known;
     if (toRead.length > 0) {
+      this.counts.read += 1;
       const fresh = await readLedgerState(this.#db, toRead, false);
       this.#known.noteRead(fresh.versions);
       read = withRead(known, fresh);

@@ -171,11 +171,9 @@ function keepFirstCoins(entry: Entry, update: KnownWallet): void {
     return;
   }
   const kept = entry.coins ?? [];
-  if (kept !== update.coins) {
-    kept.length = 0;
-    for (const coin of update.coins.slice(0, KNOWN_COINS)) kept.push(coin);
-  }
-  kept.length = Math.min(kept.length, KNOWN_COINS);
+  const count = Math.min(update.coins.length, KNOWN_COINS);
+  for (let index = 0; index < count; index++) kept[index] = update.coins[index] as Coin;
+  kept.length = count;
   entry.coins = kept;
   entry.readUpTo = update.coins.length > KNOWN_COINS ? update.coins[KNOWN_COINS - 1] : update.readUpTo;
 }
