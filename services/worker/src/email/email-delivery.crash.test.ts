@@ -40,6 +40,9 @@ beforeAll(async () => {
       });
     },
   });
+  // A killed worker resets its connections; smtp-server reports that as an
+  // 'error' event, which would otherwise be thrown as an uncaught exception.
+  smtp.on('error', () => undefined);
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
   for (let index = 0; index < EMAILS; index++) {

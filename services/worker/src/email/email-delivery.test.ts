@@ -38,6 +38,9 @@ beforeAll(async () => {
       });
     },
   });
+  // A killed worker resets its connections; smtp-server reports that as an
+  // 'error' event, which would otherwise be thrown as an uncaught exception.
+  smtp.on('error', () => undefined);
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as { port: number };
   workers = await startWorkers({
