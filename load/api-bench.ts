@@ -10,7 +10,15 @@ import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
 import { openJobQueue } from '@peeks/worker';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
-import { backendsOf, createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent, processCpu, startProductProcess } from './bench-kit.ts';
+import {
+  backendsOf,
+  createScratchDatabase,
+  percentile,
+  postgresCpuByPid,
+  postgresCpuSpent,
+  processCpu,
+  startProductProcess,
+} from './bench-kit.ts';
 
 /**
  * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
@@ -88,17 +96,39 @@ interface Answer {
   setCookie: string[];
 }
 
-function request(port: number, method: 'GET' | 'POST', route: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+function request(
+  port: number,
+  method: 'GET' | 'POST',
+  route: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const outgoing = http.request(
-      { host: '127.0.0.1', port, method, path: route, agent, headers: { ...headers, ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: route,
+        agent,
+        headers: {
+          ...headers,
+          ...(payload === undefined
+            ? {}
+            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('end', () => {
           const text = Buffer.concat(chunks).toString();
-          resolve({ status: response.statusCode ?? 0, body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {}, setCookie: response.headers['set-cookie'] ?? [] });
+          resolve({
+            status: response.statusCode ?? 0,
+            body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : {},
+            setCookie: response.headers['set-cookie'] ?? [],
+          });
         });
         response.on('error', reject);
       },
@@ -108,19 +138,38 @@ function request(port: number, method: 'GET' | 'POST', route: string, headers: R
   });
 }
 
-const sessionCookie = (answer: Answer, previous: string) => answer.setCookie.find((each) => each.startsWith('peeks_session='))?.split(';')[0] ?? previous;
+const sessionCookie = (answer: Answer, previous: string) =>
+  answer.setCookie.find((each) => each.startsWith('peeks_session='))?.split(';')[0] ?? previous;
 
 /** A new personal user, signed in: GET /api/session, then registration from address 10.x.y.z (the user's number). */
 async function signUp(port: number, index: number): Promise<User> {
   const forwardedFor = { 'x-forwarded-for': `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}` };
   const opened = await request(port, 'GET', '/api/session', forwardedFor);
   const username = `bench_${index}_${randomUUID().slice(0, 8)}`;
-  const registered = await request(port, 'POST', '/api/register/personal', { ...forwardedFor, cookie: sessionCookie(opened, ''), 'x-csrf-token': String(opened.body.csrfToken) }, {
-    username, email: `${username}@example.com`, password: PASSWORD, confirm_password: PASSWORD, birthday: '01-01-1990', country: 'US', termsAccepted: 1,
-  });
-  if (registered.status !== 200) throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body).slice(0, 200)}`);
+  const registered = await request(
+    port,
+    'POST',
+    '/api/register/personal',
+    { ...forwardedFor, cookie: sessionCookie(opened, ''), 'x-csrf-token': String(opened.body.csrfToken) },
+    {
+      username,
+      email: `${username}@example.com`,
+      password: PASSWORD,
+      confirm_password: PASSWORD,
+      birthday: '01-01-1990',
+      country: 'US',
+      termsAccepted: 1,
+    },
+  );
+  if (registered.status !== 200)
+    throw new Error(`registration answered ${registered.status}: ${JSON.stringify(registered.body).slice(0, 200)}`);
   const user = registered.body.user as { user_id: number; guser_id: string };
-  return { userId: user.user_id, guserId: user.guser_id, cookie: sessionCookie(registered, ''), csrfToken: String(registered.body.csrfToken) };
+  return {
+    userId: user.user_id,
+    guserId: user.guser_id,
+    cookie: sessionCookie(registered, ''),
+    csrfToken: String(registered.body.csrfToken),
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -140,19 +189,40 @@ type Outcome = 'done' | 'refused' | 'failed';
 function httpSendFund(port: number, users: readonly User[]): () => Promise<Outcome> {
   return async () => {
     const [from, to] = pickPair(users);
-    const headers = { cookie: from.cookie, 'x-csrf-token': from.csrfToken, ...(IDEMPOTENCY_KEYS ? { 'idempotency-key': randomUUID() } : {}) };
-    const answer = await request(port, 'POST', '/api/account/send-fund', headers, { guser_id: to.guserId, amount: randomAmount() });
+    const headers = {
+      cookie: from.cookie,
+      'x-csrf-token': from.csrfToken,
+      ...(IDEMPOTENCY_KEYS ? { 'idempotency-key': randomUUID() } : {}),
+    };
+    const answer = await request(port, 'POST', '/api/account/send-fund', headers, {
+      guser_id: to.guserId,
+      amount: randomAmount(),
+    });
     return answer.status === 200 ? 'done' : answer.status === 422 ? 'refused' : 'failed';
   };
 }
 
-function ledgerSendFund(db: Kysely<Database>, users: readonly User[], settings: LedgerSettings): () => Promise<Outcome> {
+function ledgerSendFund(
+  db: Kysely<Database>,
+  users: readonly User[],
+  settings: LedgerSettings,
+): () => Promise<Outcome> {
   return async () => {
     const [from, to] = pickPair(users);
     try {
       await executeLedgerCommand(
         db,
-        { type: 'Transfer', txId: `tx_${randomUUID().replaceAll('-', '')}`, kind: 'P2P', fromOwnerId: ownerOf(from), toOwnerId: ownerOf(to), amount: randomAmount(), fee: 0, currency: 'CON', memo: null },
+        {
+          type: 'Transfer',
+          txId: `tx_${randomUUID().replaceAll('-', '')}`,
+          kind: 'P2P',
+          fromOwnerId: ownerOf(from),
+          toOwnerId: ownerOf(to),
+          amount: randomAmount(),
+          fee: 0,
+          currency: 'CON',
+          memo: null,
+        },
         settings,
       );
       return 'done';
@@ -232,7 +302,13 @@ async function freePort(): Promise<number> {
 /** The API as `npm start` runs it, with the workers off; its output goes to ours only on failure. */
 function startServer(databaseUrl: string, port: number) {
   return startProductProcess('services/api/src/main.ts', {
-    DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', WORKERS: 'off', DEMO_DATA: 'off', LOG_LEVEL, TRUST_PROXY_HOPS: '1',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    WORKERS: 'off',
+    DEMO_DATA: 'off',
+    LOG_LEVEL,
+    TRUST_PROXY_HOPS: '1',
   });
 }
 
@@ -266,9 +342,16 @@ function serverMemoryMb(pid: number): { rss: number; peak: number } {
 async function serveForK6(port: number, users: readonly User[]): Promise<void> {
   const file = path.resolve(ROOT, '.data/bench/send-fund-users.json');
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(users.map(({ guserId, cookie, csrfToken }) => ({ guser_id: guserId, cookie, csrf_token: csrfToken }))));
+  writeFileSync(
+    file,
+    JSON.stringify(
+      users.map(({ guserId, cookie, csrfToken }) => ({ guser_id: guserId, cookie, csrf_token: csrfToken })),
+    ),
+  );
   console.warn(`API on http://127.0.0.1:${port}; users in ${file}`);
-  console.warn(`run: k6 run -e BASE_URL=http://127.0.0.1:${port} -e USERS_FILE=${file} load/k6/send-fund.js   (Ctrl-C here when done)`);
+  console.warn(
+    `run: k6 run -e BASE_URL=http://127.0.0.1:${port} -e USERS_FILE=${file} load/k6/send-fund.js   (Ctrl-C here when done)`,
+  );
   await new Promise((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
@@ -277,7 +360,11 @@ async function serveForK6(port: number, users: readonly User[]): Promise<void> {
 
 // ---------------------------------------------------------------------------
 
-async function forEachConcurrently<T>(count: number, concurrency: number, work: (index: number) => Promise<T>): Promise<T[]> {
+async function forEachConcurrently<T>(
+  count: number,
+  concurrency: number,
+  work: (index: number) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = [];
   let next = 0;
   await Promise.all(
@@ -295,7 +382,14 @@ async function fundAll(db: Kysely<Database>, users: readonly User[]): Promise<nu
   const coins = await forEachConcurrently(users.length, 16, async (index) => {
     const outcome = await executeLedgerCommand(
       db,
-      { type: 'PurchaseCoins', txId: randomUUID(), ownerId: ownerOf(users[index] as User), charge: { amount: PURCHASE_CENTS, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: { id: 'bench', type: 'CC' } },
+      {
+        type: 'PurchaseCoins',
+        txId: randomUUID(),
+        ownerId: ownerOf(users[index] as User),
+        charge: { amount: PURCHASE_CENTS, currency: 'USD' },
+        rateMicros: DEFAULT_RATE_MICROS,
+        paymentMethod: { id: 'bench', type: 'CC' },
+      },
       { holdHours: 24 },
     );
     return outcome.record.amount;
@@ -304,7 +398,9 @@ async function fundAll(db: Kysely<Database>, users: readonly User[]): Promise<nu
 }
 
 async function conservedTotal(db: Kysely<Database>): Promise<number> {
-  const { rows } = await sql<{ total: number }>`SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON'`.execute(db);
+  const { rows } = await sql<{
+    total: number;
+  }>`SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON'`.execute(db);
   return rows[0]?.total ?? Number.NaN;
 }
 
@@ -316,7 +412,10 @@ const cpuRow = (name: string, { node, client, postgres }: CpuTimes) =>
 
 async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
-  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(ROOT, '.data/bench') }, createLogger(config));
+  const server = await openDatabaseServer(
+    { ...config, DATA_DIR: path.resolve(ROOT, '.data/bench') },
+    createLogger(config),
+  );
   const scratch = await createScratchDatabase(server.url);
   const handle = connectDatabase(scratch.url, { preparedStatements: true });
   const port = await freePort();
@@ -324,17 +423,22 @@ async function main(): Promise<void> {
   const memory = { peakSampledMb: 0 };
   let closeQueue = () => Promise.resolve();
   const sampler = setInterval(() => {
-    if (api.child.pid !== undefined && api.child.exitCode === null) memory.peakSampledMb = Math.max(memory.peakSampledMb, serverMemoryMb(api.child.pid).rss);
+    if (api.child.pid !== undefined && api.child.exitCode === null)
+      memory.peakSampledMb = Math.max(memory.peakSampledMb, serverMemoryMb(api.child.pid).rss);
   }, 100);
   try {
     await waitForHealth(port, api.child, api.output);
     const started = performance.now();
     const users = await forEachConcurrently(USERS, SIGN_UP_CONCURRENCY, (index) => signUp(port, index));
     const purchased = await fundAll(handle.db, users);
-    console.warn(`${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}, Idempotency-Key ${IDEMPOTENCY_KEYS ? 'on every request' : 'off'}`);
+    console.warn(
+      `${USERS} users signed up over HTTP and funded in ${((performance.now() - started) / 1000).toFixed(1)} s; server log level ${LOG_LEVEL}, Idempotency-Key ${IDEMPOTENCY_KEYS ? 'on every request' : 'off'}`,
+    );
     if (api.child.pid !== undefined) {
       const afterSignUps = serverMemoryMb(api.child.pid);
-      console.warn(`server resident memory after the sign-ups: ${afterSignUps.rss.toFixed(1)} MB, peak so far ${afterSignUps.peak.toFixed(1)} MB (password hashing)`);
+      console.warn(
+        `server resident memory after the sign-ups: ${afterSignUps.rss.toFixed(1)} MB, peak so far ${afterSignUps.peak.toFixed(1)} MB (password hashing)`,
+      );
     }
     if (SERVE) {
       await serveForK6(port, users);
@@ -346,17 +450,23 @@ async function main(): Promise<void> {
     const queue = await openJobQueue(scratch.url, createLogger({ LOG_LEVEL: 'silent' }));
     closeQueue = queue.close;
     const inProcess = ledgerSendFund(handle.db, users, { holdHours: 24, jobs: queue.jobs });
-    console.warn(`send-fund at ${CONNECTIONS} connections over loopback HTTP vs the same transfers through the ledger in process, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up`);
+    console.warn(
+      `send-fund at ${CONNECTIONS} connections over loopback HTTP vs the same transfers through the ledger in process, ${SECONDS} s each after ${WARM_UP_SECONDS} s warm-up`,
+    );
     const serverCpuMs = () => processCpu(api.child.pid ?? Number.NaN)?.cpuMs ?? Number.NaN;
     const viaServer: Side = { operation: overHttp, nodeCpuMs: serverCpuMs, clientCpuMs: ownCpuMs };
     const inThisProcess: Side = { operation: inProcess, nodeCpuMs: ownCpuMs, clientCpuMs: () => 0 };
     await measure(handle.db, CONNECTIONS, WARM_UP_SECONDS, viaServer);
     await measure(handle.db, CONNECTIONS, WARM_UP_SECONDS, inThisProcess);
     const httpParts = [await measure(handle.db, CONNECTIONS, SECONDS / 2, viaServer)];
-    const ledgerParts = [await measure(handle.db, CONNECTIONS, SECONDS / 2, inThisProcess), await measure(handle.db, CONNECTIONS, SECONDS / 2, inThisProcess)];
+    const ledgerParts = [
+      await measure(handle.db, CONNECTIONS, SECONDS / 2, inThisProcess),
+      await measure(handle.db, CONNECTIONS, SECONDS / 2, inThisProcess),
+    ];
     httpParts.push(await measure(handle.db, CONNECTIONS, SECONDS / 2, viaServer));
     const [viaHttp, viaLedger] = [combine(httpParts), combine(ledgerParts)];
-    const serverMemory = api.child.pid === undefined ? { rss: Number.NaN, peak: Number.NaN } : serverMemoryMb(api.child.pid);
+    const serverMemory =
+      api.child.pid === undefined ? { rss: Number.NaN, peak: Number.NaN } : serverMemoryMb(api.child.pid);
 
     console.warn('');
     console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed');
@@ -368,11 +478,15 @@ async function main(): Promise<void> {
     console.warn(cpuRow('ledger in process', viaLedger.cpuMsEach));
     console.warn('');
     const total = await conservedTotal(handle.db);
-    console.warn(`money conserved: CON wallets hold ${total}, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`);
+    console.warn(
+      `money conserved: CON wallets hold ${total}, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`,
+    );
     const peakMb = Math.max(serverMemory.peak, memory.peakSampledMb);
     const ratio = viaHttp.perSecond / viaLedger.perSecond;
     const p99 = percentile(viaHttp.latenciesMs, 99);
-    console.warn(`server process peak resident memory: ${serverMemory.peak.toFixed(1)} MB (VmHWM), ${memory.peakSampledMb.toFixed(1)} MB sampled every 100 ms`);
+    console.warn(
+      `server process peak resident memory: ${serverMemory.peak.toFixed(1)} MB (VmHWM), ${memory.peakSampledMb.toFixed(1)} MB sampled every 100 ms`,
+    );
     const checks = [
       [`HTTP/in-process ${(ratio * 100).toFixed(1)}% (target >= ${TARGET.ratio * 100}%)`, ratio >= TARGET.ratio],
       [`HTTP p99 ${p99.toFixed(1)} ms (target < ${TARGET.p99Ms} ms)`, p99 < TARGET.p99Ms],

@@ -21,7 +21,10 @@ export function processCpu(pid: number | string): { command: string; cpuMs: numb
     const close = stat.lastIndexOf(')');
     const fields = stat.slice(close + 2).split(' ');
     // utime and stime are fields 14 and 15 of stat; fields[0] here is field 3.
-    return { command: stat.slice(stat.indexOf('(') + 1, close), cpuMs: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS };
+    return {
+      command: stat.slice(stat.indexOf('(') + 1, close),
+      cpuMs: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_MS,
+    };
   } catch {
     return null;
   }
@@ -43,7 +46,9 @@ export function postgresCpuByPid(backends: ReadonlySet<string>): Map<string, num
 
 /** The backends serving the database `db` is connected to, for postgresCpuByPid. */
 export async function backendsOf(db: Kysely<Database>): Promise<Set<string>> {
-  const { rows } = await sql<{ pid: string }>`SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
+  const { rows } = await sql<{
+    pid: string;
+  }>`SELECT pid::text FROM pg_stat_activity WHERE datname = current_database()`.execute(db);
   return new Set(rows.map((row) => row.pid));
 }
 
@@ -59,7 +64,9 @@ export function postgresCpuSpent(before: ReadonlyMap<string, number>, after: Rea
 }
 
 /** A scratch database on the bench server; dropped by `drop`. */
-export async function createScratchDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void>; keep: () => Promise<void> }> {
+export async function createScratchDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop: () => Promise<void>; keep: () => Promise<void> }> {
   const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -87,7 +94,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
  * child, with the memory settings `npm start` uses (package.json); its
  * output is kept (the last 4,000 characters) to show only if it fails.
  */
-export function startProductProcess(script: string, env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+export function startProductProcess(
+  script: string,
+  env: NodeJS.ProcessEnv,
+): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, script)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072', ...env },

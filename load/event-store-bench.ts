@@ -22,7 +22,11 @@ interface Measurement {
 }
 
 /** Runs `writers` loops of `operation` for `seconds`, counting completions and timing each. */
-async function measure(writers: number, seconds: number, operation: (writer: number) => Promise<void>): Promise<Measurement> {
+async function measure(
+  writers: number,
+  seconds: number,
+  operation: (writer: number) => Promise<void>,
+): Promise<Measurement> {
   const latenciesMs: number[] = [];
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -35,24 +39,53 @@ async function measure(writers: number, seconds: number, operation: (writer: num
       }
     }),
   );
-  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs: latenciesMs.sort((a, b) => a - b) };
+  return {
+    perSecond: latenciesMs.length / ((performance.now() - started) / 1000),
+    latenciesMs: latenciesMs.sort((a, b) => a - b),
+  };
 }
 
-const payload = (writer: number, n: number) => ({ walletId: `wallet-${writer}`, amount: 1000 + n, currency: 'CON', reference: `ref-${writer}-${n}` });
-const metadata = { actor: 'bench', requestId: null, idempotencyKey: null, requestFingerprint: null, clientIp: '127.0.0.1' };
+const payload = (writer: number, n: number) => ({
+  walletId: `wallet-${writer}`,
+  amount: 1000 + n,
+  currency: 'CON',
+  reference: `ref-${writer}-${n}`,
+});
+const metadata = {
+  actor: 'bench',
+  requestId: null,
+  idempotencyKey: null,
+  requestFingerprint: null,
+  clientIp: '127.0.0.1',
+};
 
-async function eventStoreAppends(handle: DatabaseHandle, writers: number, seconds: number, label: string): Promise<Measurement> {
+async function eventStoreAppends(
+  handle: DatabaseHandle,
+  writers: number,
+  seconds: number,
+  label: string,
+): Promise<Measurement> {
   const versions = Array.from({ length: writers }, () => 0);
   return measure(writers, seconds, async (writer) => {
-    const result = await appendToStream(handle.db, `bench-${label}-${writer}`, [{ type: 'FundsDeposited', data: payload(writer, versions[writer] ?? 0) }], {
-      expectedVersion: versions[writer] ?? 0,
-      metadata,
-    });
+    const result = await appendToStream(
+      handle.db,
+      `bench-${label}-${writer}`,
+      [{ type: 'FundsDeposited', data: payload(writer, versions[writer] ?? 0) }],
+      {
+        expectedVersion: versions[writer] ?? 0,
+        metadata,
+      },
+    );
     versions[writer] = result.version;
   });
 }
 
-async function rawInserts(handle: DatabaseHandle, writers: number, seconds: number, label: string): Promise<Measurement> {
+async function rawInserts(
+  handle: DatabaseHandle,
+  writers: number,
+  seconds: number,
+  label: string,
+): Promise<Measurement> {
   const versions = Array.from({ length: writers }, () => 0);
   const fakeHash = 'f'.repeat(64);
   return measure(writers, seconds, async (writer) => {
@@ -71,7 +104,10 @@ const format = (value: number, digits = 0) => value.toFixed(digits).padStart(8);
 async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const log = createLogger(config);
-  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') }, log);
+  const server = await openDatabaseServer(
+    { ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') },
+    log,
+  );
   const scratch = await createScratchDatabase(server.url);
   const url = scratch.url;
 
@@ -79,7 +115,9 @@ async function main(): Promise<void> {
     const setup = connectDatabase(url, { max: 1 });
     await migrateToLatest(setup.db);
     // Same columns and indexes as `events`; no stream heads, hashes or checks.
-    await sql`CREATE TABLE raw_events (LIKE events INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES INCLUDING CONSTRAINTS)`.execute(setup.db);
+    await sql`CREATE TABLE raw_events (LIKE events INCLUDING DEFAULTS INCLUDING IDENTITY INCLUDING INDEXES INCLUDING CONSTRAINTS)`.execute(
+      setup.db,
+    );
     await setup.close();
 
     console.warn(`event store vs raw INSERT, ${SECONDS}s per measurement, single-event appends, one stream per writer`);
@@ -96,8 +134,14 @@ async function main(): Promise<void> {
       const store2 = await eventStoreAppends(handle, writers, SECONDS / 2, `b${writers}`);
       await handle.close();
 
-      const store = { perSecond: (store1.perSecond + store2.perSecond) / 2, latenciesMs: [...store1.latenciesMs, ...store2.latenciesMs].sort((a, b) => a - b) };
-      const raw = { perSecond: (raw1.perSecond + raw2.perSecond) / 2, latenciesMs: [...raw1.latenciesMs, ...raw2.latenciesMs].sort((a, b) => a - b) };
+      const store = {
+        perSecond: (store1.perSecond + store2.perSecond) / 2,
+        latenciesMs: [...store1.latenciesMs, ...store2.latenciesMs].sort((a, b) => a - b),
+      };
+      const raw = {
+        perSecond: (raw1.perSecond + raw2.perSecond) / 2,
+        latenciesMs: [...raw1.latenciesMs, ...raw2.latenciesMs].sort((a, b) => a - b),
+      };
       const ratio = store.perSecond / raw.perSecond;
       if (writers === 8) ratioAt8 = ratio;
       rows.push(
@@ -106,10 +150,14 @@ async function main(): Promise<void> {
       );
     }
     console.warn('');
-    console.warn('writers | store/s  | p50 ms   | p95 ms   | p99 ms   | raw/s    | p50 ms   | p95 ms   | p99 ms   | store/raw');
+    console.warn(
+      'writers | store/s  | p50 ms   | p95 ms   | p99 ms   | raw/s    | p50 ms   | p95 ms   | p99 ms   | store/raw',
+    );
     for (const row of rows) console.warn(row);
     console.warn('');
-    console.warn(`at 8 writers the event store reaches ${(ratioAt8 * 100).toFixed(1)}% of the raw insert rate (target ${TARGET_AT_8 * 100}%): ${ratioAt8 >= TARGET_AT_8 ? 'met' : 'NOT met'}`);
+    console.warn(
+      `at 8 writers the event store reaches ${(ratioAt8 * 100).toFixed(1)}% of the raw insert rate (target ${TARGET_AT_8 * 100}%): ${ratioAt8 >= TARGET_AT_8 ? 'met' : 'NOT met'}`,
+    );
   } finally {
     await scratch.drop();
     await server.stop();

@@ -95,7 +95,11 @@ async function readCosts(db: Kysely<Database>): Promise<CostReading> {
   `.execute(db);
   const cpu = process.cpuUsage();
   const reading = rows[0];
-  return { nodeCpuMs: (cpu.user + cpu.system) / 1000, postgresCpuByPid: postgresCpuByPid(new Set(reading?.backends)), walBytes: Number(reading?.wal) };
+  return {
+    nodeCpuMs: (cpu.user + cpu.system) / 1000,
+    postgresCpuByPid: postgresCpuByPid(new Set(reading?.backends)),
+    walBytes: Number(reading?.wal),
+  };
 }
 
 /** One side's transfers over the slices of time it ran in, added up. */
@@ -108,14 +112,27 @@ interface Tally {
   walBytes: number;
 }
 
-const emptyTally = (): Tally => ({ elapsedMs: 0, latenciesMs: [], refused: 0, nodeCpuMs: 0, postgresCpuMs: 0, walBytes: 0 });
+const emptyTally = (): Tally => ({
+  elapsedMs: 0,
+  latenciesMs: [],
+  refused: 0,
+  nodeCpuMs: 0,
+  postgresCpuMs: 0,
+  walBytes: 0,
+});
 
 /**
  * Runs `callers` loops of `transfer` for `seconds`, adding to `tally`. A
  * transfer resolves true when it went through, false when it was refused;
  * only the ones that went through count towards the rate and the latencies.
  */
-async function runSlice(db: Kysely<Database>, callers: number, seconds: number, transfer: () => Promise<boolean>, tally: Tally): Promise<void> {
+async function runSlice(
+  db: Kysely<Database>,
+  callers: number,
+  seconds: number,
+  transfer: () => Promise<boolean>,
+  tally: Tally,
+): Promise<void> {
   const before = await readCosts(db);
   const deadline = performance.now() + seconds * 1000;
   const started = performance.now();
@@ -141,7 +158,11 @@ function measurementOf(tally: Tally): Measurement {
     perSecond: tally.latenciesMs.length / (tally.elapsedMs / 1000),
     latenciesMs: tally.latenciesMs.sort((a, b) => a - b),
     refused: tally.refused,
-    perTransfer: { nodeCpuMs: tally.nodeCpuMs / count, postgresCpuMs: tally.postgresCpuMs / count, walBytes: tally.walBytes / count },
+    perTransfer: {
+      nodeCpuMs: tally.nodeCpuMs / count,
+      postgresCpuMs: tally.postgresCpuMs / count,
+      walBytes: tally.walBytes / count,
+    },
   };
 }
 
@@ -174,7 +195,11 @@ function startMemorySampler(): MemorySampler {
 }
 
 /** Runs `work` for each index in [0, count) with at most `concurrency` in flight. */
-async function forEachConcurrently(count: number, concurrency: number, work: (index: number) => Promise<void>): Promise<void> {
+async function forEachConcurrently(
+  count: number,
+  concurrency: number,
+  work: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -229,7 +254,17 @@ async function ledgerTransfer(db: Kysely<Database>, [from, to] = pickPair()): Pr
   try {
     await executeLedgerCommand(
       db,
-      { type: 'Transfer', txId: randomUUID(), kind: 'P2P', fromOwnerId: ownerOf(from), toOwnerId: ownerOf(to), amount: randomAmount(), fee: 0, currency: 'CON', memo: null },
+      {
+        type: 'Transfer',
+        txId: randomUUID(),
+        kind: 'P2P',
+        fromOwnerId: ownerOf(from),
+        toOwnerId: ownerOf(to),
+        amount: randomAmount(),
+        fee: 0,
+        currency: 'CON',
+        memo: null,
+      },
       settings,
     );
     return true;
@@ -241,7 +276,9 @@ async function ledgerTransfer(db: Kysely<Database>, [from, to] = pickPair()): Pr
 
 /** Money is conserved: the CON wallets hold, between them, exactly the coins purchased. */
 async function conservedTotal(db: Kysely<Database>): Promise<number> {
-  const { rows } = await sql<{ total: number }>`SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON'`.execute(db);
+  const { rows } = await sql<{
+    total: number;
+  }>`SELECT coalesce(sum(total), 0)::bigint AS total FROM wallets WHERE currency = 'CON'`.execute(db);
   return rows[0]?.total ?? Number.NaN;
 }
 
@@ -294,8 +331,17 @@ function transferPayload(from: number, to: number, amount: number) {
   const fromWalletId = walletOf(from);
   const toWalletId = walletOf(to);
   return {
-    txId, kind: 'P2P', fromWalletId, fromOwnerId: ownerOf(from), toWalletId, toOwnerId: ownerOf(to), amount, fee: 0, currency: 'CON',
-    hold: { amount, releaseAt: new Date(Date.now() + HOLD_HOURS * 3_600_000).toISOString() }, memo: null,
+    txId,
+    kind: 'P2P',
+    fromWalletId,
+    fromOwnerId: ownerOf(from),
+    toWalletId,
+    toOwnerId: ownerOf(to),
+    amount,
+    fee: 0,
+    currency: 'CON',
+    hold: { amount, releaseAt: new Date(Date.now() + HOLD_HOURS * 3_600_000).toISOString() },
+    memo: null,
     postings: [
       { account: fromWalletId, currency: 'CON', amount: -amount, type: 'P2P_SENT' },
       { account: toWalletId, currency: 'CON', amount, type: 'P2P_RCVD' },
@@ -309,7 +355,9 @@ async function baselineTransfer(db: Kysely<Database>): Promise<boolean> {
   const [from, to] = pickPair();
   const amount = randomAmount();
   try {
-    await sql`SELECT bench_transfer(${from}, ${to}, ${amount}, ${JSON.stringify(transferPayload(from, to, amount))}::jsonb)`.execute(db);
+    await sql`SELECT bench_transfer(${from}, ${to}, ${amount}, ${JSON.stringify(transferPayload(from, to, amount))}::jsonb)`.execute(
+      db,
+    );
     return true;
   } catch (error) {
     if (isCheckViolation(error)) return false;
@@ -372,7 +420,13 @@ async function runRound(url: string, ledger: Kysely<Database>, callers: number, 
     }
     const after = groupCommitCounts(ledger);
     const ledgerReadShare = (after.read - before.read) / Math.max(1, after.batches - before.batches);
-    return { callers, baseline: measurementOf(baseline), ledger: measurementOf(measured), ledgerReadShare, peakRssMb: memory.peakMb() };
+    return {
+      callers,
+      baseline: measurementOf(baseline),
+      ledger: measurementOf(measured),
+      ledgerReadShare,
+      peakRssMb: memory.peakMb(),
+    };
   } finally {
     await handle.close();
   }
@@ -384,7 +438,9 @@ const rateAndLatencies = (m: Measurement) =>
 
 function printTable(rounds: readonly Round[]): void {
   console.warn('');
-  console.warn('callers | base/s   | p50 ms   | p95 ms   | p99 ms   | ledger/s | p50 ms   | p95 ms   | p99 ms   | ledger/base | refused (base/ledger) | batches read | peak RSS MB');
+  console.warn(
+    'callers | base/s   | p50 ms   | p95 ms   | p99 ms   | ledger/s | p50 ms   | p95 ms   | p99 ms   | ledger/base | refused (base/ledger) | batches read | peak RSS MB',
+  );
   for (const { callers, baseline, ledger, ledgerReadShare, peakRssMb } of rounds) {
     const ratio = ledger.perSecond / baseline.perSecond;
     const refused = `${baseline.refused}/${ledger.refused}`.padStart(21);
@@ -396,8 +452,13 @@ function printTable(rounds: readonly Round[]): void {
   console.warn('');
   console.warn('per transfer | callers | node CPU ms | postgres CPU ms | WAL bytes');
   for (const { callers, baseline, ledger } of rounds) {
-    for (const [name, { perTransfer }] of [['base', baseline], ['ledger', ledger]] as const) {
-      console.warn(`${name.padStart(12)} | ${String(callers).padStart(7)} | ${format(perTransfer.nodeCpuMs, 3).padStart(11)} | ${format(perTransfer.postgresCpuMs, 3).padStart(15)} | ${format(perTransfer.walBytes).padStart(9)}`);
+    for (const [name, { perTransfer }] of [
+      ['base', baseline],
+      ['ledger', ledger],
+    ] as const) {
+      console.warn(
+        `${name.padStart(12)} | ${String(callers).padStart(7)} | ${format(perTransfer.nodeCpuMs, 3).padStart(11)} | ${format(perTransfer.postgresCpuMs, 3).padStart(15)} | ${format(perTransfer.walBytes).padStart(9)}`,
+      );
     }
   }
 }
@@ -427,7 +488,9 @@ async function checkConservation(url: string, purchased: number): Promise<void> 
   const check = connectDatabase(url, { max: 1 });
   try {
     const total = await conservedTotal(check.db);
-    console.warn(`money conserved: CON wallets hold ${total} minor units, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`);
+    console.warn(
+      `money conserved: CON wallets hold ${total} minor units, purchases bought ${purchased}: ${total === purchased ? 'yes' : 'NO'}`,
+    );
     if (total !== purchased) throw new Error(`CON wallet totals ${total} differ from coins purchased ${purchased}`);
   } finally {
     await check.close();
@@ -438,7 +501,9 @@ function printVerdict(rounds: readonly Round[], memory: { sampledMb: number; max
   const at8 = rounds.find((round) => round.callers === 8);
   const ratio = at8 ? at8.ledger.perSecond / at8.baseline.perSecond : Number.NaN;
   const peakMb = Math.max(memory.sampledMb, memory.maxRssMb);
-  console.warn(`peak RSS of the Node process: ${memory.sampledMb.toFixed(1)} MB sampled every 100 ms, ${memory.maxRssMb.toFixed(1)} MB maxRSS`);
+  console.warn(
+    `peak RSS of the Node process: ${memory.sampledMb.toFixed(1)} MB sampled every 100 ms, ${memory.maxRssMb.toFixed(1)} MB maxRSS`,
+  );
   const met = ratio >= TARGET_RATIO_AT_8 && peakMb < TARGET_RSS_MB;
   console.warn(
     `at 8 callers the ledger reaches ${(ratio * 100).toFixed(1)}% of the baseline (target ${TARGET_RATIO_AT_8 * 100}%), ` +
@@ -450,7 +515,10 @@ async function main(): Promise<void> {
   const memory = startMemorySampler();
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const log = createLogger(config);
-  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') }, log);
+  const server = await openDatabaseServer(
+    { ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') },
+    log,
+  );
   try {
     const scratch = await createScratchDatabase(server.url);
     try {

@@ -38,7 +38,11 @@ class Client {
   async send(method: 'GET' | 'POST', route: string, body?: unknown): Promise<number> {
     const response = await fetch(`${this.base}${route}`, {
       method,
-      headers: { cookie: this.cookie, 'x-csrf-token': this.csrfToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        cookie: this.cookie,
+        'x-csrf-token': this.csrfToken,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const cookie = response.headers.getSetCookie().find((each) => each.startsWith('peeks_session='));
@@ -50,7 +54,11 @@ class Client {
 }
 
 /** `clients` loops of `operation` for `seconds`, counting completions, timing each, counting non-200s. */
-async function measure(clients: Client[], seconds: number, operation: (client: Client) => Promise<number>): Promise<Measurement> {
+async function measure(
+  clients: Client[],
+  seconds: number,
+  operation: (client: Client) => Promise<number>,
+): Promise<Measurement> {
   const latenciesMs: number[] = [];
   let failures = 0;
   const started = performance.now();
@@ -64,7 +72,11 @@ async function measure(clients: Client[], seconds: number, operation: (client: C
       }
     }),
   );
-  return { perSecond: latenciesMs.length / ((performance.now() - started) / 1000), latenciesMs: latenciesMs.sort((a, b) => a - b), failures };
+  return {
+    perSecond: latenciesMs.length / ((performance.now() - started) / 1000),
+    latenciesMs: latenciesMs.sort((a, b) => a - b),
+    failures,
+  };
 }
 
 const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
@@ -72,7 +84,10 @@ const format = (value: number, digits = 0) => value.toFixed(digits).padStart(9);
 async function main(): Promise<void> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const log = createLogger(config);
-  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') }, log);
+  const server = await openDatabaseServer(
+    { ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/bench') },
+    log,
+  );
   const scratch = await createScratchDatabase(server.url);
   const handle = connectDatabase(scratch.url, { max: 20 });
 
@@ -80,7 +95,13 @@ async function main(): Promise<void> {
     await migrateToLatest(handle.db);
     // The login limit (10 a minute per address) would stop the benchmark at once; the hash is what is measured.
     const unlimited = { max: 1_000_000, timeWindow: 60_000 };
-    const app = await buildApp({ db: handle.db, databaseUrl: scratch.url, log: createLogger({ LOG_LEVEL: 'warn' }), insecureCookies: true, rateLimits: { login: unlimited, registration: unlimited } });
+    const app = await buildApp({
+      db: handle.db,
+      databaseUrl: scratch.url,
+      log: createLogger({ LOG_LEVEL: 'warn' }),
+      insecureCookies: true,
+      rateLimits: { login: unlimited, registration: unlimited },
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     const base = `http://127.0.0.1:${port}`;
@@ -120,10 +141,17 @@ async function main(): Promise<void> {
     });
     console.warn('');
     console.warn('call              |   calls/s |    p50 ms |    p99 ms | non-200');
-    for (const [name, measurement] of [['POST /api/login', combine(logins)], ['GET /api/health', combine(healths)]] as const) {
-      console.warn(`${name.padEnd(17)} |${format(measurement.perSecond, 1)} |${format(percentile(measurement.latenciesMs, 50), 2)} |${format(percentile(measurement.latenciesMs, 99), 2)} |${String(measurement.failures).padStart(8)}`);
+    for (const [name, measurement] of [
+      ['POST /api/login', combine(logins)],
+      ['GET /api/health', combine(healths)],
+    ] as const) {
+      console.warn(
+        `${name.padEnd(17)} |${format(measurement.perSecond, 1)} |${format(percentile(measurement.latenciesMs, 50), 2)} |${format(percentile(measurement.latenciesMs, 99), 2)} |${String(measurement.failures).padStart(8)}`,
+      );
     }
-    console.warn(`libuv thread pool: ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'} threads on ${String(availableParallelism())} cores`);
+    console.warn(
+      `libuv thread pool: ${process.env.UV_THREADPOOL_SIZE ?? '4 (default)'} threads on ${String(availableParallelism())} cores`,
+    );
   } finally {
     await handle.close();
     await scratch.drop();

@@ -39,10 +39,19 @@ const INSERT_CHUNK = 5_000;
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** A message body of the size a purchase webhook sends. */
-const sampleBody = (index: number) => JSON.stringify({
-  type: 'purchase', timestamp: new Date().toISOString(),
-  data: { transaction_id: `bench-${index}`, ledger_event: 'FundsTransferred', amount: 3_00, fee: 0, currency: 'CON', memo: 'order 12' },
-});
+const sampleBody = (index: number) =>
+  JSON.stringify({
+    type: 'purchase',
+    timestamp: new Date().toISOString(),
+    data: {
+      transaction_id: `bench-${index}`,
+      ledger_event: 'FundsTransferred',
+      amount: 3_00,
+      fee: 0,
+      currency: 'CON',
+      memo: 'order 12',
+    },
+  });
 
 // ---------------------------------------------------------------------------
 // 1. The receiver's raw rate
@@ -50,26 +59,43 @@ const sampleBody = (index: number) => JSON.stringify({
 async function rawPostRate(receiver: Receiver, secret: string): Promise<number> {
   const url = new URL(receiver.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const post = (index: number) => new Promise<void>((resolve, reject) => {
-    const id = deliveryIdOf(`raw-${index}`, 1, 0);
-    const body = sampleBody(index);
-    const timestamp = Math.floor(Date.now() / 1000);
-    const request = http.request({
-      host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent,
-      headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signMessage(secret, id, timestamp, body) },
-    }, (response) => {
-      response.resume();
-      response.on('end', () => { resolve(); });
+  const post = (index: number) =>
+    new Promise<void>((resolve, reject) => {
+      const id = deliveryIdOf(`raw-${index}`, 1, 0);
+      const body = sampleBody(index);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const request = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': signMessage(secret, id, timestamp, body),
+          },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            resolve();
+          });
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
     });
-    request.on('error', reject);
-    request.end(body);
-  });
   let sent = 0;
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < deadline) await post(sent++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < deadline) await post(sent++);
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   return sent / seconds;
@@ -79,19 +105,37 @@ async function rawPostRate(receiver: Receiver, secret: string): Promise<number> 
 // 2 and 3. Deliveries through the worker
 
 /** Pending deliveries with their first attempt's job, written in chunks, each chunk in one transaction as the fan-out does. */
-async function enqueueDeliveries(db: Kysely<Database>, jobs: JobQueue, webhookId: number, prefix: string, count: number): Promise<void> {
+async function enqueueDeliveries(
+  db: Kysely<Database>,
+  jobs: JobQueue,
+  webhookId: number,
+  prefix: string,
+  count: number,
+): Promise<void> {
   for (let start = 0; start < count; start += INSERT_CHUNK) {
     const now = new Date();
     const rows = Array.from({ length: Math.min(INSERT_CHUNK, count - start) }, (_, offset) => {
       const index = start + offset;
       return {
-        delivery_id: deliveryIdOf(`${prefix}-${index}`, 1, webhookId), webhook_id: webhookId, event_type: 'purchase', tx_id: `${prefix}-${index}`, event_version: 1,
-        body: sampleBody(index), state: 'pending' as const, attempts_scheduled: 1, created_at: now, next_attempt_at: now, delivered_at: null,
+        delivery_id: deliveryIdOf(`${prefix}-${index}`, 1, webhookId),
+        webhook_id: webhookId,
+        event_type: 'purchase',
+        tx_id: `${prefix}-${index}`,
+        event_version: 1,
+        body: sampleBody(index),
+        state: 'pending' as const,
+        attempts_scheduled: 1,
+        created_at: now,
+        next_attempt_at: now,
+        delivered_at: null,
       };
     });
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('webhook_deliveries').values(rows).execute();
-      await jobs.enqueue(trx, rows.map((row) => attemptJob(row.delivery_id, 1, 0)));
+      await jobs.enqueue(
+        trx,
+        rows.map((row) => attemptJob(row.delivery_id, 1, 0)),
+      );
     });
   }
 }
@@ -99,7 +143,10 @@ async function enqueueDeliveries(db: Kysely<Database>, jobs: JobQueue, webhookId
 /** The worker as `npm run worker` runs it; its output goes to ours only on failure. */
 function startWorker(databaseUrl: string) {
   return startProductProcess('services/worker/src/main.ts', {
-    DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_PRIVATE: '1',
+    WEBHOOK_CONCURRENCY: String(CONCURRENCY),
   });
 }
 
@@ -118,9 +165,21 @@ function workerMemoryMb(pid: number): { rss: number; peak: number } {
 }
 
 const delivered = async (db: Kysely<Database>, prefix: string) =>
-  Number((await sql<{ count: string }>`SELECT count(*) AS count FROM webhook_deliveries WHERE state = 'delivered' AND tx_id LIKE ${`${prefix}-%`}`.execute(db)).rows[0]?.count ?? 0);
+  Number(
+    (
+      await sql<{
+        count: string;
+      }>`SELECT count(*) AS count FROM webhook_deliveries WHERE state = 'delivered' AND tx_id LIKE ${`${prefix}-%`}`.execute(
+        db,
+      )
+    ).rows[0]?.count ?? 0,
+  );
 
-interface Throughput { perSecond: number; failedAttempts: number; peakMb: number }
+interface Throughput {
+  perSecond: number;
+  failedAttempts: number;
+  peakMb: number;
+}
 
 async function deliveryRate(db: Kysely<Database>, url: string, jobs: JobQueue, webhookId: number): Promise<Throughput> {
   await enqueueDeliveries(db, jobs, webhookId, 'rate', DELIVERIES);
@@ -128,12 +187,15 @@ async function deliveryRate(db: Kysely<Database>, url: string, jobs: JobQueue, w
   try {
     const deadline = Date.now() + 15 * 60_000;
     while ((await delivered(db, 'rate')) < DELIVERIES) {
-      if (worker.child.exitCode !== null) throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output()}`);
+      if (worker.child.exitCode !== null)
+        throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output()}`);
       if (Date.now() > deadline) throw new Error('the deliveries took longer than 15 minutes');
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     const peakMb = workerMemoryMb(worker.child.pid ?? 0).peak;
-    const { rows: [span] } = await sql<{ seconds: number; failed: string }>`
+    const {
+      rows: [span],
+    } = await sql<{ seconds: number; failed: string }>`
       SELECT extract(epoch FROM max(attempted_at) - min(attempted_at))::float8 AS seconds, count(*) FILTER (WHERE status_code IS DISTINCT FROM 200) AS failed
       FROM webhook_attempts WHERE delivery_id IN (SELECT delivery_id FROM webhook_deliveries WHERE tx_id LIKE 'rate-%')
     `.execute(db);
@@ -143,7 +205,10 @@ async function deliveryRate(db: Kysely<Database>, url: string, jobs: JobQueue, w
   }
 }
 
-interface Backlog { peakMb: number; deliveredInWindow: number }
+interface Backlog {
+  peakMb: number;
+  deliveredInWindow: number;
+}
 
 async function backlogMemory(db: Kysely<Database>, url: string, jobs: JobQueue, webhookId: number): Promise<Backlog> {
   await enqueueDeliveries(db, jobs, webhookId, 'backlog', BACKLOG);
@@ -152,7 +217,8 @@ async function backlogMemory(db: Kysely<Database>, url: string, jobs: JobQueue, 
     let peakMb = 0;
     const until = Date.now() + BACKLOG_SECONDS * 1000;
     while (Date.now() < until) {
-      if (worker.child.exitCode !== null) throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output()}`);
+      if (worker.child.exitCode !== null)
+        throw new Error(`the worker exited with ${worker.child.exitCode}:\n${worker.output()}`);
       peakMb = Math.max(peakMb, workerMemoryMb(worker.child.pid ?? 0).peak);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
@@ -193,10 +259,19 @@ async function main(): Promise<void> {
       console.warn('');
       const rows: [string, string][] = [
         [`receiver, raw signed POSTs at ${CONCURRENCY} concurrent`, `${raw.toFixed(0)}/s`],
-        [`worker, deliveries at ${CONCURRENCY} concurrent jobs`, `${rate.perSecond.toFixed(0)}/s (${((rate.perSecond / raw) * 100).toFixed(0)}% of raw)`],
+        [
+          `worker, deliveries at ${CONCURRENCY} concurrent jobs`,
+          `${rate.perSecond.toFixed(0)}/s (${((rate.perSecond / raw) * 100).toFixed(0)}% of raw)`,
+        ],
         [`worker peak RSS, ${DELIVERIES} deliveries`, `${rate.peakMb.toFixed(0)} MB`],
-        [`worker peak RSS, backlog of ${BACKLOG} (${BACKLOG_SECONDS}s)`, `${backlog.peakMb.toFixed(0)} MB (${backlog.deliveredInWindow} delivered meanwhile)`],
-        ['failed attempts / bad signatures / duplicate ids', `${rate.failedAttempts} / ${receiver.forged} / ${duplicates}`],
+        [
+          `worker peak RSS, backlog of ${BACKLOG} (${BACKLOG_SECONDS}s)`,
+          `${backlog.peakMb.toFixed(0)} MB (${backlog.deliveredInWindow} delivered meanwhile)`,
+        ],
+        [
+          'failed attempts / bad signatures / duplicate ids',
+          `${rate.failedAttempts} / ${receiver.forged} / ${duplicates}`,
+        ],
       ];
       const width = Math.max(...rows.map(([name]) => name.length));
       console.warn(`${'measurement'.padEnd(width)} | value`);
@@ -204,7 +279,9 @@ async function main(): Promise<void> {
       for (const [name, value] of rows) console.warn(`${name.padEnd(width)} | ${value}`);
       console.warn('');
       const met = backlog.peakMb < TARGET_WORKER_MB && rate.peakMb < TARGET_WORKER_MB;
-      console.warn(`a backlog of ${BACKLOG} pending deliveries keeps the worker under ${TARGET_WORKER_MB} MB: ${met ? 'met' : 'NOT met'}`);
+      console.warn(
+        `a backlog of ${BACKLOG} pending deliveries keeps the worker under ${TARGET_WORKER_MB} MB: ${met ? 'met' : 'NOT met'}`,
+      );
     } finally {
       await receiver.close();
       await queue.close();

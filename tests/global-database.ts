@@ -13,19 +13,29 @@ import { createLogger, readConfig } from '@peeks/runtime';
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
   const log = createLogger(config);
-  const server = await openDatabaseServer({ ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/test') }, log);
+  const server = await openDatabaseServer(
+    { ...config, DATA_DIR: path.resolve(import.meta.dirname, '../.data/test') },
+    log,
+  );
   const base = new URL(server.url).pathname.slice(1) || 'postgres';
   const template = `${base.slice(0, 30)}_t${process.pid}`;
 
   const dropOurs = () =>
     withMaintenanceClient(async (client) => {
-      const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [template]);
-      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
+      const { rows } = await client.query<{ datname: string }>(
+        'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+        [template],
+      );
+      for (const { datname } of rows)
+        await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
     }, server.url);
 
   try {
     await dropOurs();
-    await withMaintenanceClient((client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(template)}`), server.url);
+    await withMaintenanceClient(
+      (client) => client.query(`CREATE DATABASE ${client.escapeIdentifier(template)}`),
+      server.url,
+    );
     const { db, close } = connectDatabase(databaseUrl(server.url, template), { max: 1 });
     await migrateToLatest(db).finally(close);
   } catch (error) {

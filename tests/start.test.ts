@@ -52,9 +52,11 @@ function startServer(env: Record<string, string>): Started {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => {
-    resolve(code);
-  }));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      resolve(code);
+    }),
+  );
   return { child, lines, printed, stderr: () => stderr, exited };
 }
 
@@ -82,9 +84,16 @@ async function postgresProcessesFor(dir: string): Promise<number[]> {
 async function upAndHealthy(server: Started) {
   const up = await until(() => server.lines.find((line) => line.msg === 'Peeks Wallet is up'), 'the server to come up');
   const health = await fetch(`${String(up.url)}/api/health`);
-  const database = await until(() => server.lines.find((line) => line.msg === 'embedded PostgreSQL is up'), 'the database line');
+  const database = await until(
+    () => server.lines.find((line) => line.msg === 'embedded PostgreSQL is up'),
+    'the database line',
+  );
   const password = (await readFile(path.join(dataDir, 'postgres.password'), 'utf8')).trim();
-  return { url: String(up.url), health, databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${String(database.port)}/peeks` };
+  return {
+    url: String(up.url),
+    health,
+    databaseUrl: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${String(database.port)}/peeks`,
+  };
 }
 
 async function interrupt(server: Started): Promise<number | null> {
@@ -100,17 +109,34 @@ describe('npm start on embedded PostgreSQL', () => {
       throw new Error(`${String(error)}\n${first.stderr()}`);
     });
     expect(firstRun.health.status).toBe(200);
-    expect(await firstRun.health.json()).toMatchObject({ response: 'success', database: 'up', migration: expect.stringMatching(/^\d{4}_/) as unknown });
+    expect(await firstRun.health.json()).toMatchObject({
+      response: 'success',
+      database: 'up',
+      migration: expect.stringMatching(/^\d{4}_/) as unknown,
+    });
     expect(first.lines.some((line) => line.msg === 'creating embedded PostgreSQL data directory')).toBe(true);
 
     // The demo accounts are printed on the first start only, and their passwords sign in.
-    const demoAccounts = first.printed.flatMap((line) => /^\s+(?:personal user|merchant user|finance operator)\s+(\w+)\s+(\S+)/.exec(line)?.slice(1, 3) ?? []);
-    expect(demoAccounts.filter((_, index) => index % 2 === 0)).toEqual(['demo_personal', 'demo_merchant', 'demo_finance']);
+    const demoAccounts = first.printed.flatMap(
+      (line) => /^\s+(?:personal user|merchant user|finance operator)\s+(\w+)\s+(\S+)/.exec(line)?.slice(1, 3) ?? [],
+    );
+    expect(demoAccounts.filter((_, index) => index % 2 === 0)).toEqual([
+      'demo_personal',
+      'demo_merchant',
+      'demo_finance',
+    ]);
     const session = await fetch(`${firstRun.url}/api/session`);
     const { csrfToken } = (await session.json()) as { csrfToken: string };
     const signIn = await fetch(`${firstRun.url}/api/login`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: session.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; '), 'x-csrf-token': csrfToken },
+      headers: {
+        'content-type': 'application/json',
+        cookie: session.headers
+          .getSetCookie()
+          .map((cookie) => cookie.split(';')[0])
+          .join('; '),
+        'x-csrf-token': csrfToken,
+      },
       body: JSON.stringify({ username: demoAccounts[4], password: demoAccounts[5] }),
     });
     expect(signIn.status, await signIn.clone().text()).toBe(200);

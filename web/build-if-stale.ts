@@ -21,8 +21,11 @@ function newestSource(dir: string): number {
 }
 
 const sourcesChanged = () =>
-  Math.max(newestSource(path.join(root, 'src')), statSync(path.join(root, 'index.html')).mtimeMs, statSync(path.join(root, 'vite.config.ts')).mtimeMs) >
-  statSync(built).mtimeMs;
+  Math.max(
+    newestSource(path.join(root, 'src')),
+    statSync(path.join(root, 'index.html')).mtimeMs,
+    statSync(path.join(root, 'vite.config.ts')).mtimeMs,
+  ) > statSync(built).mtimeMs;
 
 if (!existsSync(built) || sourcesChanged()) {
   console.warn('Building the web app…');

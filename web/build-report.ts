@@ -49,7 +49,10 @@ export function buildReport(budget = INITIAL_BUDGET_BYTES): Plugin {
         '',
       ];
       console.warn(lines.join('\n'));
-      if (initialBytes > budget) this.error(`the initial route's JavaScript is ${kb(initialBytes).trim()} gzipped, over the ${kb(budget).trim()} budget`);
+      if (initialBytes > budget)
+        this.error(
+          `the initial route's JavaScript is ${kb(initialBytes).trim()} gzipped, over the ${kb(budget).trim()} budget`,
+        );
     },
   };
 }

@@ -29,10 +29,18 @@ function pickPair() {
 export default function () {
   const [from, to] = pickPair();
   const [name, value] = from.cookie.split('=');
-  const response = http.post(`${base}/api/account/send-fund`, JSON.stringify({ guser_id: to.guser_id, amount: 1 + Math.floor(Math.random() * 500) }), {
-    headers: { 'content-type': 'application/json', 'x-csrf-token': from.csrf_token, 'idempotency-key': `k6-${__VU}-${__ITER}-${Date.now()}` },
-    cookies: { [name]: { value, replace: true } },
-    tags: { name: 'send-fund' },
-  });
+  const response = http.post(
+    `${base}/api/account/send-fund`,
+    JSON.stringify({ guser_id: to.guser_id, amount: 1 + Math.floor(Math.random() * 500) }),
+    {
+      headers: {
+        'content-type': 'application/json',
+        'x-csrf-token': from.csrf_token,
+        'idempotency-key': `k6-${__VU}-${__ITER}-${Date.now()}`,
+      },
+      cookies: { [name]: { value, replace: true } },
+      tags: { name: 'send-fund' },
+    },
+  );
   check(response, { 'sent or refused for funds': (r) => r.status === 200 || r.status === 422 });
 }

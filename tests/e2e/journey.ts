@@ -10,7 +10,9 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
 
 /** The top bar's account menu shows who is signed in. */
 export async function signedInAs(page: Page, name: string): Promise<void> {
-  await expect.poll(() => page.getByRole('button', { name: /Account menu/ }).textContent(), { timeout: 15_000 }).toContain(name);
+  await expect
+    .poll(() => page.getByRole('button', { name: /Account menu/ }).textContent(), { timeout: 15_000 })
+    .toContain(name);
 }
 
 export async function signOut(page: Page): Promise<void> {

@@ -44,7 +44,10 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
 
   it('the sender signs up, adds the sandbox card and buys coins with it', async () => {
     await signUp(sender, alice);
-    await sender.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Payment Methods' }).click();
+    await sender
+      .getByRole('navigation', { name: 'Dashboard navigation' })
+      .getByRole('link', { name: 'Payment Methods' })
+      .click();
     await sender.getByText('You have 0 Payment Methods.').waitFor();
     await checkScreen(sender, '21-payment-methods-empty');
 
@@ -70,7 +73,10 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await modal.getByRole('button', { name: 'Save Card' }).click();
     await sender.getByText('You have 1 Payment Methods.').waitFor();
 
-    await sender.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Fund Wallet' }).click();
+    await sender
+      .getByRole('navigation', { name: 'Dashboard navigation' })
+      .getByRole('link', { name: 'Fund Wallet' })
+      .click();
     const fund = sender.getByRole('dialog', { name: 'Add Fund' });
     await fund.getByLabel('Amount').fill('10');
     await fund.getByLabel('Payment Method').selectOption({ label: 'VISA ************4242' });
@@ -80,12 +86,17 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await checkScreen(sender, '24-add-fund-success');
 
     await sender.goto(`${server.url}/`);
-    await expect.poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 }).not.toBe('0.00 Coins');
+    await expect
+      .poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 })
+      .not.toBe('0.00 Coins');
     await checkScreen(sender, '25-sender-dashboard');
   });
 
   it('the sender adds the recipient as a contact', async () => {
-    await sender.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Contacts' }).click();
+    await sender
+      .getByRole('navigation', { name: 'Dashboard navigation' })
+      .getByRole('link', { name: 'Contacts' })
+      .click();
     await sender.getByText('You have 0 Contacts').waitFor();
     await checkScreen(sender, '26-contacts-empty');
     await sender.getByRole('button', { name: 'Invite A New Contact' }).click();
@@ -118,14 +129,21 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
     const confirmation = sender.getByRole('dialog', { name: 'Confirm Transfer' });
     await confirmation.getByRole('button', { name: 'Complete Transfer' }).waitFor();
-    expect(await confirmation.getByRole('definition').allTextContents()).toEqual([bob.username, '5.00 Coins', '0.00 Coins', '5.00 Coins']);
+    expect(await confirmation.getByRole('definition').allTextContents()).toEqual([
+      bob.username,
+      '5.00 Coins',
+      '0.00 Coins',
+      '5.00 Coins',
+    ]);
     await checkScreen(sender, '29-transfer-confirmation');
     // A double click is one transfer: one Idempotency-Key per attempt.
     await confirmation.getByRole('button', { name: 'Complete Transfer' }).dblclick();
     await sender.getByRole('dialog', { name: 'Transfer Completed' }).waitFor();
     await checkScreen(sender, '30-transfer-completed');
 
-    await expect.poll(() => recipient.getByTestId('balance-total').textContent(), { timeout: 5_000 }).toBe('5.00 Coins');
+    await expect
+      .poll(() => recipient.getByTestId('balance-total').textContent(), { timeout: 5_000 })
+      .toBe('5.00 Coins');
     expect(await recipient.getByTestId('balance-hold').textContent()).toBe('5.00 Coins');
     await checkScreen(recipient, '31-recipient-wallet-live');
 

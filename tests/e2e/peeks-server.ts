@@ -27,7 +27,10 @@ async function buildWebApp(): Promise<void> {
       await mkdir(BUILD_LOCK);
       break;
     } catch {
-      const since = await stat(BUILD_LOCK).then((lock) => Date.now() - lock.mtimeMs, () => 0);
+      const since = await stat(BUILD_LOCK).then(
+        (lock) => Date.now() - lock.mtimeMs,
+        () => 0,
+      );
       if (since > STALE_LOCK_MS) await rm(BUILD_LOCK, { recursive: true, force: true });
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -58,7 +61,12 @@ export async function startPeeks(): Promise<PeeksServer> {
 
   const database = await createTestDatabase();
   const server = run([path.join(ROOT, 'services', 'api', 'src', 'main.ts')], {
-    ...process.env, DATABASE_URL: database.url, PORT: '0', DEMO_DATA: 'off', LOG_LEVEL: 'info', JOB_SUPERVISE_SECONDS: '1',
+    ...process.env,
+    DATABASE_URL: database.url,
+    PORT: '0',
+    DEMO_DATA: 'off',
+    LOG_LEVEL: 'info',
+    JOB_SUPERVISE_SECONDS: '1',
   });
   const lines: Record<string, unknown>[] = [];
   let stderr = '';
@@ -78,9 +86,11 @@ export async function startPeeks(): Promise<PeeksServer> {
       reject(new Error(`the server exited (${String(code)}) before it was up:\n${stderr}`));
     });
   });
-  const exited = new Promise<void>((resolve) => server.on('exit', () => {
-    resolve();
-  }));
+  const exited = new Promise<void>((resolve) =>
+    server.on('exit', () => {
+      resolve();
+    }),
+  );
   const url = (await up).replace('localhost', '127.0.0.1');
   return {
     url,

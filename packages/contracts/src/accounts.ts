@@ -66,25 +66,39 @@ const userDetails = {
   username,
   email: email(),
   password: newPassword(),
-  confirm_password: z.string({ error: (issue) => (issue.input === undefined ? say.enter('Confirm Password') : say.valid('Confirm Password')) }),
+  confirm_password: z.string({
+    error: (issue) => (issue.input === undefined ? say.enter('Confirm Password') : say.valid('Confirm Password')),
+  }),
   birthday,
   country: countryCode(),
   termsAccepted: z.literal(1, { error: registrationMessages.terms }),
 };
 
 type Fields = Record<string, unknown>;
-const isRecord = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Confirm password is checked against password even while other fields are
  * still wrong, so the form can show every problem at once.
  */
 function confirmsPassword<Schema extends z.ZodType<{ password: string; confirm_password: string }>>(schema: Schema) {
-  return schema.superRefine((value, context) => {
-    if (value.password === '') context.addIssue({ code: 'custom', path: ['confirm_password'], message: registrationMessages.passwordFirst });
-    else if (value.confirm_password === '') context.addIssue({ code: 'custom', path: ['confirm_password'], message: say.enter('Confirm Password') });
-    else if (value.password !== value.confirm_password) context.addIssue({ code: 'custom', path: ['confirm_password'], message: registrationMessages.passwordsDiffer });
-  }, { when: (payload) => isRecord(payload.value) && typeof payload.value.password === 'string' && typeof payload.value.confirm_password === 'string' });
+  return schema.superRefine(
+    (value, context) => {
+      if (value.password === '')
+        context.addIssue({ code: 'custom', path: ['confirm_password'], message: registrationMessages.passwordFirst });
+      else if (value.confirm_password === '')
+        context.addIssue({ code: 'custom', path: ['confirm_password'], message: say.enter('Confirm Password') });
+      else if (value.password !== value.confirm_password)
+        context.addIssue({ code: 'custom', path: ['confirm_password'], message: registrationMessages.passwordsDiffer });
+    },
+    {
+      when: (payload) =>
+        isRecord(payload.value) &&
+        typeof payload.value.password === 'string' &&
+        typeof payload.value.confirm_password === 'string',
+    },
+  );
 }
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -92,7 +106,16 @@ const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 /** POST /api/register/personal */
 export const personalRegistration = confirmsPassword(z.object(userDetails, invalidArguments));
 
-export const businessTypes = ['individual', 'soleproprietor', 'nonprofit', 'corporation', 'partnership', 'private', 'public', 'government'] as const;
+export const businessTypes = [
+  'individual',
+  'soleproprietor',
+  'nonprofit',
+  'corporation',
+  'partnership',
+  'private',
+  'public',
+  'government',
+] as const;
 
 /** Name and street lines, as every address form of the spec writes them (§5). */
 export const nameAndStreetLines = {
@@ -133,10 +156,20 @@ export const registrationAddress = z
     },
     invalidArguments,
   )
-  .superRefine((address, context) => {
-    if (!/^[A-Z]{2}$/.test(address.country)) context.addIssue({ code: 'custom', path: ['postal_code'], message: registrationMessages.countryFirst });
-    else if (!postalCodeFits(address.country, address.postal_code)) context.addIssue({ code: 'custom', path: ['postal_code'], message: registrationMessages.postalCode });
-  }, { when: (payload) => isRecord(payload.value) && typeof payload.value.postal_code === 'string' && typeof payload.value.country === 'string' });
+  .superRefine(
+    (address, context) => {
+      if (!/^[A-Z]{2}$/.test(address.country))
+        context.addIssue({ code: 'custom', path: ['postal_code'], message: registrationMessages.countryFirst });
+      else if (!postalCodeFits(address.country, address.postal_code))
+        context.addIssue({ code: 'custom', path: ['postal_code'], message: registrationMessages.postalCode });
+    },
+    {
+      when: (payload) =>
+        isRecord(payload.value) &&
+        typeof payload.value.postal_code === 'string' &&
+        typeof payload.value.country === 'string',
+    },
+  );
 
 /** POST /api/register/business: User Details plus the Merchant, Address, Support and Owner sections. */
 export const businessRegistration = confirmsPassword(
@@ -151,7 +184,11 @@ export const businessRegistration = confirmsPassword(
       business_type: z.enum(businessTypes, { error: say.select('Business Type') }),
       date_established: pastDate('Date Established'),
       /** Expected monthly sales in cents, like every amount on the wire. */
-      monthly_sales: z.number({ error: say.valid('Monthly Sales') }).int(say.valid('Monthly Sales')).nonnegative(say.valid('Monthly Sales')).max(Number.MAX_SAFE_INTEGER, say.valid('Monthly Sales')),
+      monthly_sales: z
+        .number({ error: say.valid('Monthly Sales') })
+        .int(say.valid('Monthly Sales'))
+        .nonnegative(say.valid('Monthly Sales'))
+        .max(Number.MAX_SAFE_INTEGER, say.valid('Monthly Sales')),
       business_number: text('Business Number', { min: 2, max: 64 }).regex(/^\d+$/, say.valid('Business Number')),
       business_country: countryCode('Business Country'),
       phone: phoneNumber('Phone Number'),

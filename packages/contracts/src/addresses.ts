@@ -16,7 +16,8 @@ export const addressMessages = {
 export const ADDRESS_PAGE_SIZE = 25;
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The postal rule the address modal and the contact form share (§5): Canadian
@@ -24,15 +25,26 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * `postalField` while the other fields may still be wrong, so a form shows
  * every problem at once.
  */
-export function postalFitsCountry<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, postalField: string, countryField = 'country') {
+export function postalFitsCountry<Schema extends z.ZodType<Record<string, unknown>>>(
+  schema: Schema,
+  postalField: string,
+  countryField = 'country',
+) {
   return schema.superRefine(
     (value, context) => {
       const country = String(value[countryField]);
       const postal = String(value[postalField]);
-      if (!/^[A-Z]{2}$/.test(country)) context.addIssue({ code: 'custom', path: [postalField], message: addressMessages.countryFirst });
-      else if (!postalCodeFits(country, postal)) context.addIssue({ code: 'custom', path: [postalField], message: addressMessages.postalCode });
+      if (!/^[A-Z]{2}$/.test(country))
+        context.addIssue({ code: 'custom', path: [postalField], message: addressMessages.countryFirst });
+      else if (!postalCodeFits(country, postal))
+        context.addIssue({ code: 'custom', path: [postalField], message: addressMessages.postalCode });
     },
-    { when: (payload) => isRecord(payload.value) && typeof payload.value[postalField] === 'string' && typeof payload.value[countryField] === 'string' },
+    {
+      when: (payload) =>
+        isRecord(payload.value) &&
+        typeof payload.value[postalField] === 'string' &&
+        typeof payload.value[countryField] === 'string',
+    },
   );
 }
 

@@ -73,7 +73,10 @@ export const updateAgreementRequest = z
     },
     invalidArguments,
   )
-  .refine((body) => body.agreed_to === true || body.skip === true, { path: ['agreed_to'], error: agreementMessages.checkbox });
+  .refine((body) => body.agreed_to === true || body.skip === true, {
+    path: ['agreed_to'],
+    error: agreementMessages.checkbox,
+  });
 export const updateAgreementResponse = successEnvelope({ agreement });
 
 export type Agreement = z.infer<typeof agreement>;

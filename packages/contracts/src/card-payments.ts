@@ -19,16 +19,30 @@ export const ADD_FUND_LIMITS = { minMajor: 1, maxMajor: 500 } as const;
  */
 export function amountInMinorUnits({ min, max, perMajor }: { min: number; max: number; perMajor: number }) {
   return z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null || issue.input === '' ? amountMessages.missing() : amountMessages.invalid()) })
+    .number({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null || issue.input === ''
+          ? amountMessages.missing()
+          : amountMessages.invalid(),
+    })
     .int(amountMessages.invalid())
     .min(min, amountMessages.below(min / perMajor))
     .max(max, amountMessages.above(max / perMajor));
 }
 
 /** The Add Fund page's amount as typed (§5): whole units, 1 to 3 characters, 1 to 500. */
-export const addFundAmountRule: AmountRule = { minChars: 1, maxChars: 3, min: ADD_FUND_LIMITS.minMajor, max: ADD_FUND_LIMITS.maxMajor };
+export const addFundAmountRule: AmountRule = {
+  minChars: 1,
+  maxChars: 3,
+  min: ADD_FUND_LIMITS.minMajor,
+  max: ADD_FUND_LIMITS.maxMajor,
+};
 
-const addFundAmount = amountInMinorUnits({ min: ADD_FUND_LIMITS.minMajor * 100, max: ADD_FUND_LIMITS.maxMajor * 100, perMajor: 100 });
+const addFundAmount = amountInMinorUnits({
+  min: ADD_FUND_LIMITS.minMajor * 100,
+  max: ADD_FUND_LIMITS.maxMajor * 100,
+  perMajor: 100,
+});
 
 /** What a card can be charged in. */
 export const cardCurrency = z.enum(['USD', 'CAD'], { error: say.select('Currency') });
@@ -43,7 +57,10 @@ export const purchaseRequest = z.object(
   {
     payment_method_id: selectedMethod,
     coin_amt: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing() : amountMessages.invalid()) })
+      .number({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null ? amountMessages.missing() : amountMessages.invalid(),
+      })
       .int(amountMessages.invalid())
       .positive(amountMessages.invalid())
       .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid())
@@ -58,7 +75,10 @@ export const purchaseRequest = z.object(
  * currency and a stored card. The page turns the amount into coins at the
  * rate and sends a purchase, whose route checks the same limits in coins.
  */
-export const addFundForm = z.object({ amount: wholeAmount(addFundAmountRule), payment_method_id: selectedMethod }, invalidArguments);
+export const addFundForm = z.object(
+  { amount: wholeAmount(addFundAmountRule), payment_method_id: selectedMethod },
+  invalidArguments,
+);
 
 /**
  * The coins, in CON minor units, that `units` whole units of the rate's
@@ -79,7 +99,10 @@ export const depositFundRequest = z.object(
 export const withdrawRequest = z.object(
   {
     amount: z
-      .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing() : amountMessages.invalid()) })
+      .number({
+        error: (issue) =>
+          issue.input === undefined || issue.input === null ? amountMessages.missing() : amountMessages.invalid(),
+      })
       .int(amountMessages.invalid())
       .positive(amountMessages.invalid())
       .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid()),

@@ -26,7 +26,8 @@ const cartLineInput = z.object(
   invalidArguments,
 );
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * POST /api/checkout/create-session, merchant only: a cart with its total
@@ -38,7 +39,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 export const createCheckoutRequest = withinTransferLimit(
   z.object(
     {
-      cart: z.array(cartLineInput, { error: checkoutMessages.cartEmpty }).min(1, checkoutMessages.cartEmpty).max(100, checkoutMessages.cartTooLong),
+      cart: z
+        .array(cartLineInput, { error: checkoutMessages.cartEmpty })
+        .min(1, checkoutMessages.cartEmpty)
+        .max(100, checkoutMessages.cartTooLong),
       total: minorAmount('total'),
       currency: currencyCode.default('CON'),
       expires_in: z
@@ -58,7 +62,8 @@ export const createCheckoutRequest = withinTransferLimit(
   (value, context) => {
     const lines = value.cart as { price?: unknown }[];
     const sum = lines.reduce((total, line) => total + (typeof line.price === 'number' ? line.price : 0), 0);
-    if (sum !== value.total) context.addIssue({ code: 'custom', path: ['total'], message: checkoutMessages.totalDiffers });
+    if (sum !== value.total)
+      context.addIssue({ code: 'custom', path: ['total'], message: checkoutMessages.totalDiffers });
   },
   {
     when: (payload) =>
@@ -71,7 +76,11 @@ export const createCheckoutRequest = withinTransferLimit(
 
 export type CreateCheckoutRequest = z.infer<typeof createCheckoutRequest>;
 
-export const createCheckoutResponse = successEnvelope({ id: z.number().int(), token: z.string(), expires_at: z.string() });
+export const createCheckoutResponse = successEnvelope({
+  id: z.number().int(),
+  token: z.string(),
+  expires_at: z.string(),
+});
 
 /** A session's id and the secret token its link carries: together they are what lets a payer see and pay it. */
 const checkoutId = z
@@ -86,7 +95,11 @@ export const checkoutQuery = z.object({ id: checkoutId, token: checkoutToken }, 
 /** POST /api/checkout/pay: pay the session from the signed-in payer's wallet, or with their stored card `paymentMethodId`. */
 export const payCheckoutRequest = z.object(
   {
-    id: z.number({ error: say.valid('id') }).int(say.valid('id')).positive(say.valid('id')).max(Number.MAX_SAFE_INTEGER, say.valid('id')),
+    id: z
+      .number({ error: say.valid('id') })
+      .int(say.valid('id'))
+      .positive(say.valid('id'))
+      .max(Number.MAX_SAFE_INTEGER, say.valid('id')),
     token: checkoutToken,
     paymentMethodId: storedMethodId.optional(),
   },

@@ -16,11 +16,14 @@ export const contactMessages = {
 } as const;
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Variant A: exactly 10 digits; the dialling code travels in `phone_region`. */
 const contactPhone = z
-  .string({ error: (issue) => (issue.input === undefined ? contactMessages.phoneMissing : contactMessages.phoneInvalid) })
+  .string({
+    error: (issue) => (issue.input === undefined ? contactMessages.phoneMissing : contactMessages.phoneInvalid),
+  })
   .trim()
   .min(1, contactMessages.phoneMissing)
   .regex(/^\d*$/, contactMessages.phoneInvalid)
@@ -58,16 +61,27 @@ function confirmsEmail<Schema extends z.ZodType<{ email: string; confirm_email: 
         context.addIssue({ code: 'custom', path: ['confirm_email'], message: contactMessages.emailsDiffer });
       }
     },
-    { when: (payload) => isRecord(payload.value) && typeof payload.value.email === 'string' && typeof payload.value.confirm_email === 'string' && payload.value.confirm_email.trim() !== '' },
+    {
+      when: (payload) =>
+        isRecord(payload.value) &&
+        typeof payload.value.email === 'string' &&
+        typeof payload.value.confirm_email === 'string' &&
+        payload.value.confirm_email.trim() !== '',
+    },
   );
 }
 
 /** POST /api/user/contact-create */
-export const createContactRequest = confirmsEmail(postalFitsCountry(z.object(contactFields, invalidArguments), 'postal'));
+export const createContactRequest = confirmsEmail(
+  postalFitsCountry(z.object(contactFields, invalidArguments), 'postal'),
+);
 
 /** POST /api/user/contact-update: the whole form again, plus the id. */
 export const updateContactRequest = confirmsEmail(
-  postalFitsCountry(z.object({ contact_id: positiveId(say.valid('Contact')), ...contactFields }, invalidArguments), 'postal'),
+  postalFitsCountry(
+    z.object({ contact_id: positiveId(say.valid('Contact')), ...contactFields }, invalidArguments),
+    'postal',
+  ),
 );
 
 /** POST /api/user/contact-delete */

@@ -15,7 +15,9 @@ describe('the amount field of the deposit forms', () => {
     expect(firstMessage(rule, 1000)).toBe('Please enter at most 3 characters amount');
     expect(firstMessage(rule, 501)).toBe('Please enter amount should be less 500');
     expect(firstMessage(rule, 10)).toBeNull();
-    expect(firstMessage(wholeAmount({ minChars: 1, maxChars: 3, min: 10, max: 500 }), 9)).toBe('Please enter amount should be grater 10');
+    expect(firstMessage(wholeAmount({ minChars: 1, maxChars: 3, min: 10, max: 500 }), 9)).toBe(
+      'Please enter amount should be grater 10',
+    );
     expect(firstMessage(rule, 12.5)).toBe(amountMessages.invalid());
   });
 });

@@ -29,8 +29,14 @@ export function wholeAmount(rule: AmountRule) {
     .int(amountMessages.invalid())
     .refine((value) => digits(value) >= rule.minChars, amountMessages.atLeast(rule.minChars))
     .refine((value) => digits(value) <= rule.maxChars, amountMessages.atMost(rule.maxChars))
-    .refine((value) => value <= rule.max, { message: amountMessages.above(rule.max), params: { code: errorCodes.amountAboveLimit } })
-    .refine((value) => value >= rule.min, { message: amountMessages.below(rule.min), params: { code: errorCodes.amountBelowMinimum } });
+    .refine((value) => value <= rule.max, {
+      message: amountMessages.above(rule.max),
+      params: { code: errorCodes.amountAboveLimit },
+    })
+    .refine((value) => value >= rule.min, {
+      message: amountMessages.below(rule.min),
+      params: { code: errorCodes.amountBelowMinimum },
+    });
 }
 
 /** A coin count as the Deposit dialog shows it: 'N Coin' or 'N Coins', from CON minor units (hundredths). */
@@ -47,7 +53,10 @@ export function formatBitcoin(satoshis: number): string {
   return `${whole}.${String(satoshis - whole * SATOSHIS_PER_BITCOIN).padStart(8, '0')}`;
 }
 
-const invalidCurrency = { message: errorCatalogue[errorCodes.currencyMismatch], params: { code: errorCodes.currencyMismatch } };
+const invalidCurrency = {
+  message: errorCatalogue[errorCodes.currencyMismatch],
+  params: { code: errorCodes.currencyMismatch },
+};
 /** The one currency a transfer network moves: Interac in CAD, Zelle in USD. Left out, it is that one. */
 const onlyCurrency = (currency: 'CAD' | 'USD') =>
   z
@@ -127,7 +136,12 @@ export const zelleDepositResponse = successEnvelope({
 /** Bitcoin step 1: `amount` in whole USD (1 to 500, §5 Bitcoin amount). */
 export const bitcoinInfoRequest = z.object({ amount: wholeAmount(depositAmountRule) });
 
-const positiveWhole = (label: string) => z.number({ error: `Please enter valid ${label}` }).int(`Please enter valid ${label}`).positive(`Please enter valid ${label}`).max(Number.MAX_SAFE_INTEGER, `Please enter valid ${label}`);
+const positiveWhole = (label: string) =>
+  z
+    .number({ error: `Please enter valid ${label}` })
+    .int(`Please enter valid ${label}`)
+    .positive(`Please enter valid ${label}`)
+    .max(Number.MAX_SAFE_INTEGER, `Please enter valid ${label}`);
 
 /**
  * §3 Bitcoin info, integers only: `USDAmount` in US cents, `BTCtoUSD` the
@@ -141,7 +155,9 @@ export const bitcoinQuote = z.object({
   BTCtoUSD: positiveWhole('BTCtoUSD'),
   totalBitcoinAmount: positiveWhole('totalBitcoinAmount'),
   USDAmount: positiveWhole('USDAmount'),
-  hash: z.string({ error: 'Please enter valid hash' }).regex(/^\d{1,15}\.[A-Za-z0-9_-]{43}$/, 'Please enter valid hash'),
+  hash: z
+    .string({ error: 'Please enter valid hash' })
+    .regex(/^\d{1,15}\.[A-Za-z0-9_-]{43}$/, 'Please enter valid hash'),
 });
 
 export type BitcoinQuote = z.infer<typeof bitcoinQuote>;
@@ -152,7 +168,9 @@ export const BITCOIN_PAYMENT_METHOD = 'CRYPTO:BTC';
 
 /** Bitcoin step 2: the quote as step 1 gave it, plus paymentMethodId CRYPTO:BTC. */
 export const depositCoinsRequest = bitcoinQuote.extend({
-  paymentMethodId: z.string({ error: paymentMethodMessages.selectMethod }).refine((value) => value === BITCOIN_PAYMENT_METHOD, paymentMethodMessages.notSupported),
+  paymentMethodId: z
+    .string({ error: paymentMethodMessages.selectMethod })
+    .refine((value) => value === BITCOIN_PAYMENT_METHOD, paymentMethodMessages.notSupported),
 });
 
 /**

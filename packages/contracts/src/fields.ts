@@ -66,7 +66,8 @@ export function phoneNumber(label: string) {
 export const phoneRegion = (label: string) => selected(label, /^\+\d{1,4}$/).default('+1');
 
 /** A whole number from 1 up, such as a record id or a category; `message` for any problem. */
-export const positiveId = (message: string) => z.number({ error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message);
+export const positiveId = (message: string) =>
+  z.number({ error: message }).int(message).positive(message).max(Number.MAX_SAFE_INTEGER, message);
 
 export function httpUrl(label: string, max = 64) {
   return text(label, { max }).refine(isHttpUrl, say.valid(label));
@@ -91,7 +92,8 @@ export function parseDayMonthYear(value: string): DayMonthYear | null {
   if (!match) return null;
   const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1900 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
+  if (year < 1900 || date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return null;
   return { day, month, year };
 }
 
@@ -125,7 +127,9 @@ function isPastDate(value: string): boolean {
 
 /** Canadian postal code (A1A 1A1, the space or dash optional) or US ZIP (12345 or 12345-6789). */
 export function postalCodeFits(country: string, postalCode: string): boolean {
-  return country === 'CA' ? /^[A-Za-z]\d[A-Za-z][ -]?\d[A-Za-z]\d$/.test(postalCode) : /^\d{5}(-\d{4})?$/.test(postalCode);
+  return country === 'CA'
+    ? /^[A-Za-z]\d[A-Za-z][ -]?\d[A-Za-z]\d$/.test(postalCode)
+    : /^\d{5}(-\d{4})?$/.test(postalCode);
 }
 
 export const postalCode = () => text('Postal/Zip Code', { min: 4, max: 16 });

@@ -41,7 +41,9 @@ export const updateMerchantResponse = successEnvelope({ message: z.string(), mer
 export const terminalRegistrationCodes = [101, 102] as const;
 
 const registrationCode = z
-  .union([z.literal(101), z.literal(102), z.literal('101'), z.literal('102')], { error: say.select('Registration Code') })
+  .union([z.literal(101), z.literal(102), z.literal('101'), z.literal('102')], {
+    error: say.select('Registration Code'),
+  })
   .transform((code) => Number(code) as (typeof terminalRegistrationCodes)[number]);
 
 /** The Merchant Terminal modal (spec §5 "Terminal"). */
@@ -55,9 +57,15 @@ const terminalFields = {
 /** POST /api/user/create-merchant-terminal */
 export const createTerminalRequest = z.object(terminalFields, invalidArguments);
 /** POST /api/user/update-merchant-terminal */
-export const updateTerminalRequest = z.object({ ...terminalFields, merchant_terminal_id: positiveId(say.valid('Terminal')) }, invalidArguments);
+export const updateTerminalRequest = z.object(
+  { ...terminalFields, merchant_terminal_id: positiveId(say.valid('Terminal')) },
+  invalidArguments,
+);
 /** POST /api/merchant-terminal/delete */
-export const deleteTerminalRequest = z.object({ merchant_terminal_id: positiveId(say.valid('Terminal')) }, invalidArguments);
+export const deleteTerminalRequest = z.object(
+  { merchant_terminal_id: positiveId(say.valid('Terminal')) },
+  invalidArguments,
+);
 
 /** GET /api/merchant-terminal/list?merchant_id= (the session's merchant when left out) */
 export const terminalListQuery = z.object(
@@ -86,11 +94,20 @@ export const terminalResponse = successEnvelope({ merchantTerminal });
 
 /** Category and Sub category (spec §3, Reference lists). */
 export const category = z.object({ category_id: z.number().int(), name: z.string() });
-export const subCategory = z.object({ sub_category_id: z.number().int(), category_id: z.number().int(), name: z.string() });
+export const subCategory = z.object({
+  sub_category_id: z.number().int(),
+  category_id: z.number().int(),
+  name: z.string(),
+});
 export const categoriesResponse = successEnvelope({ categories: z.array(category) });
 /** GET /api/category/subcategory?categoryId= */
 export const subCategoryQuery = z.object(
-  { categoryId: z.string({ error: say.select('Category') }).regex(/^[1-9]\d{0,14}$/, say.select('Category')).transform(Number) },
+  {
+    categoryId: z
+      .string({ error: say.select('Category') })
+      .regex(/^[1-9]\d{0,14}$/, say.select('Category'))
+      .transform(Number),
+  },
   invalidArguments,
 );
 export const subCategoriesResponse = successEnvelope({ subCategories: z.array(subCategory) });

@@ -33,7 +33,8 @@ const queryNumber = (label: string, max: number) =>
     .transform(Number)
     .refine((value) => value <= max, say.valid(label));
 
-const queryTime = (label: string) => z.iso.datetime({ offset: true, error: say.valid(label) }).transform((value) => new Date(value));
+const queryTime = (label: string) =>
+  z.iso.datetime({ offset: true, error: say.valid(label) }).transform((value) => new Date(value));
 
 const page = {
   offset: queryNumber('offset', 1_000_000).default(0),
@@ -83,10 +84,16 @@ export const pendingDepositsResponse = successEnvelope({ deposits: z.array(pendi
 const minorUnits = (isAllowed: (value: number) => boolean, notAllowed: { code: number; message: string }) =>
   z
     .number({ error: say.enter('amount') })
-    .refine(Number.isSafeInteger, { error: errorCatalogue[errorCodes.invalidAmount], params: { code: errorCodes.invalidAmount } })
+    .refine(Number.isSafeInteger, {
+      error: errorCatalogue[errorCodes.invalidAmount],
+      params: { code: errorCodes.invalidAmount },
+    })
     .refine(isAllowed, { error: notAllowed.message, params: { code: notAllowed.code } });
 
-const receivedAmount = minorUnits((value) => value > 0, { code: errorCodes.amountNotPositive, message: errorCatalogue[errorCodes.amountNotPositive] });
+const receivedAmount = minorUnits((value) => value > 0, {
+  code: errorCodes.amountNotPositive,
+  message: errorCatalogue[errorCodes.amountNotPositive],
+});
 
 /**
  * POST /api/operations/clear-deposit: what the operator sees in the bank's
@@ -125,10 +132,16 @@ export const pendingWithdrawal = z.object({
   payment_method: z.string().nullable(),
 });
 export type PendingWithdrawal = z.infer<typeof pendingWithdrawal>;
-export const pendingWithdrawalsResponse = successEnvelope({ withdrawals: z.array(pendingWithdrawal), total: z.number().int() });
+export const pendingWithdrawalsResponse = successEnvelope({
+  withdrawals: z.array(pendingWithdrawal),
+  total: z.number().int(),
+});
 
 /** POST /api/operations/process-withdrawal: paid out, with the payout's reference at the bank or card network. */
-export const processWithdrawalRequest = z.object({ tx_id: txId(), payout_reference: text('Payout Reference', { max: 128 }) }, invalidArguments);
+export const processWithdrawalRequest = z.object(
+  { tx_id: txId(), payout_reference: text('Payout Reference', { max: 128 }) },
+  invalidArguments,
+);
 /** POST /api/operations/fail-withdrawal: not paid out; the reserved money returns to the wallet. */
 export const failWithdrawalRequest = z.object({ tx_id: txId(), reason }, invalidArguments);
 
@@ -142,7 +155,10 @@ export const correctBalanceRequest = z
       user_id: positiveId(say.valid('User')).optional(),
       merchant_id: positiveId(say.valid('Merchant')).optional(),
       currency: currencyCode,
-      amount: minorUnits((value) => value !== 0, { code: errorCodes.invalidAmount, message: errorCatalogue[errorCodes.invalidAmount] }),
+      amount: minorUnits((value) => value !== 0, {
+        code: errorCodes.invalidAmount,
+        message: errorCatalogue[errorCodes.invalidAmount],
+      }),
       reason,
     },
     invalidArguments,
@@ -201,7 +217,10 @@ export const loggedEvent = z.object({
   created_at: z.string(),
   hash: z.string(),
 });
-export const eventLogResponse = successEnvelope({ events: z.array(loggedEvent), next_before: z.number().int().nullable() });
+export const eventLogResponse = successEnvelope({
+  events: z.array(loggedEvent),
+  next_before: z.number().int().nullable(),
+});
 
 /** The last `ledger:verify` run the API started, and whether one is running. */
 export const ledgerVerification = z.object({
@@ -216,11 +235,22 @@ export const ledgerVerification = z.object({
 export type LedgerVerification = z.infer<typeof ledgerVerification>;
 /** `started`: false when a run was already going, which this request then reports on instead. */
 export const ledgerVerificationResponse = successEnvelope({ verification: ledgerVerification });
-export const ledgerVerificationStartResponse = successEnvelope({ started: z.boolean(), verification: ledgerVerification });
+export const ledgerVerificationStartResponse = successEnvelope({
+  started: z.boolean(),
+  verification: ledgerVerification,
+});
 
-export const platformBalance = z.object({ account_id: z.string(), currency: z.string(), balance: z.number().int(), entries: z.number().int() });
+export const platformBalance = z.object({
+  account_id: z.string(),
+  currency: z.string(),
+  balance: z.number().int(),
+  entries: z.number().int(),
+});
 /** `as_of`: when the asynchronous projection last caught up (null: never yet). */
-export const platformBalancesResponse = successEnvelope({ balances: z.array(platformBalance), as_of: z.string().nullable() });
+export const platformBalancesResponse = successEnvelope({
+  balances: z.array(platformBalance),
+  as_of: z.string().nullable(),
+});
 
 /** GET /api/operations/emails: the e-mail outbox, newest first; `state` picks unsent or sent messages. */
 export const emailOutboxQuery = z.object(
@@ -286,4 +316,7 @@ export const bitcoinDepositView = z.object({
   username: z.string(),
 });
 export type BitcoinDepositView = z.infer<typeof bitcoinDepositView>;
-export const bitcoinDepositsResponse = successEnvelope({ deposits: z.array(bitcoinDepositView), total: z.number().int() });
+export const bitcoinDepositsResponse = successEnvelope({
+  deposits: z.array(bitcoinDepositView),
+  total: z.number().int(),
+});

@@ -25,7 +25,8 @@ export const bankAccountTypes = ['C', 'S', 'BC', 'BS'] as const;
 export const EXPIRY_YEARS_AHEAD = 9;
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Digits only, `min` to `max` of them; 'Please enter valid X' for anything but digits. */
 export function digits(label: string, { min, max }: { min: number; max: number }) {
@@ -59,18 +60,30 @@ const expiryPart = (label: string, length: 2 | 4) =>
     .regex(new RegExp(`^\\d{${length}}$`), say.valid(label))
     .transform(Number);
 
-const expiryMonth = expiryPart('Expiry Month', 2).refine((month) => month >= 1 && month <= 12, say.valid('Expiry Month'));
+const expiryMonth = expiryPart('Expiry Month', 2).refine(
+  (month) => month >= 1 && month <= 12,
+  say.valid('Expiry Month'),
+);
 const expiryYear = expiryPart('Expiry Year', 4);
 
 /** Reports an expiry in the past (or beyond the year list) under the year, as the card form does. */
-function expiryInFuture<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, monthField: string, yearField: string) {
+function expiryInFuture<Schema extends z.ZodType<Record<string, unknown>>>(
+  schema: Schema,
+  monthField: string,
+  yearField: string,
+) {
   return schema.superRefine(
     (value, context) => {
       if (!cardExpiryValid(Number(value[yearField]), Number(value[monthField]), new Date())) {
         context.addIssue({ code: 'custom', path: [yearField], message: paymentMethodMessages.expiryYear });
       }
     },
-    { when: (payload) => isRecord(payload.value) && typeof payload.value[yearField] === 'number' && typeof payload.value[monthField] === 'number' },
+    {
+      when: (payload) =>
+        isRecord(payload.value) &&
+        typeof payload.value[yearField] === 'number' &&
+        typeof payload.value[monthField] === 'number',
+    },
   );
 }
 
@@ -90,7 +103,9 @@ export const tokenizeRequest = expiryInFuture(
   z.object(
     {
       card_number: z
-        .string({ error: (issue) => (issue.input === undefined ? say.enter('Card Number') : paymentMethodMessages.cardNumber) })
+        .string({
+          error: (issue) => (issue.input === undefined ? say.enter('Card Number') : paymentMethodMessages.cardNumber),
+        })
         .transform((value) => value.replace(/[\s-]/g, ''))
         .refine((value) => value.length > 0, say.enter('Card Number'))
         .refine((value) => /^\d{12,19}$/.test(value) && luhnValid(value), paymentMethodMessages.cardNumber),
@@ -112,7 +127,14 @@ export const tokenizeResponse = successEnvelope({ token: z.string(), brand: z.st
  * the refusal of the tokenize call.
  */
 export const tokenizerMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('card-token'), token: z.string(), brand: z.string(), mask: z.string(), expiry_month: z.string(), expiry_year: z.string() }),
+  z.object({
+    type: z.literal('card-token'),
+    token: z.string(),
+    brand: z.string(),
+    mask: z.string(),
+    expiry_month: z.string(),
+    expiry_year: z.string(),
+  }),
   z.object({ type: z.literal('card-token-error'), errors: z.array(z.object({ message: z.string() })) }),
 ]);
 
@@ -140,14 +162,25 @@ const billingFields = {
 };
 
 /** Canada's format for CA, a US ZIP otherwise (§5), reported under the postal field. */
-function postalForCountry<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, postalField: string, countryField: string) {
+function postalForCountry<Schema extends z.ZodType<Record<string, unknown>>>(
+  schema: Schema,
+  postalField: string,
+  countryField: string,
+) {
   return schema.superRefine(
     (value, context) => {
       const country = String(value[countryField]);
-      if (!/^[A-Z]{2,4}$/.test(country)) context.addIssue({ code: 'custom', path: [postalField], message: paymentMethodMessages.countryFirst });
-      else if (!postalCodeFits(country, String(value[postalField]))) context.addIssue({ code: 'custom', path: [postalField], message: paymentMethodMessages.postalCode });
+      if (!/^[A-Z]{2,4}$/.test(country))
+        context.addIssue({ code: 'custom', path: [postalField], message: paymentMethodMessages.countryFirst });
+      else if (!postalCodeFits(country, String(value[postalField])))
+        context.addIssue({ code: 'custom', path: [postalField], message: paymentMethodMessages.postalCode });
     },
-    { when: (payload) => isRecord(payload.value) && typeof payload.value[postalField] === 'string' && typeof payload.value[countryField] === 'string' },
+    {
+      when: (payload) =>
+        isRecord(payload.value) &&
+        typeof payload.value[postalField] === 'string' &&
+        typeof payload.value[countryField] === 'string',
+    },
   );
 }
 
@@ -155,7 +188,12 @@ export const billingAddress = postalForCountry(z.object(billingFields, invalidAr
 
 /** The shipping address: the billing fields with a shipping_ prefix (§3). */
 export const shippingAddress = postalForCountry(
-  z.object(Object.fromEntries(Object.entries(billingFields).map(([key, field]) => [`shipping_${key}`, field])) as { [Key in keyof typeof billingFields as `shipping_${Key}`]: (typeof billingFields)[Key] }, invalidArguments),
+  z.object(
+    Object.fromEntries(Object.entries(billingFields).map(([key, field]) => [`shipping_${key}`, field])) as {
+      [Key in keyof typeof billingFields as `shipping_${Key}`]: (typeof billingFields)[Key];
+    },
+    invalidArguments,
+  ),
   'shipping_postal_code',
   'shipping_country',
 );
@@ -168,7 +206,10 @@ const cardDetails = z.object(
       .min(1, paymentMethodMessages.cardNumber)
       .max(64, paymentMethodMessages.cardNumber)
       .regex(/^[A-Za-z0-9]+$/, paymentMethodMessages.cardNumber)
-      .refine(cardTokenSupported, { error: paymentMethodMessages.notSupported, params: { code: errorCodes.paymentMethodNotSupported } }),
+      .refine(cardTokenSupported, {
+        error: paymentMethodMessages.notSupported,
+        params: { code: errorCodes.paymentMethodNotSupported },
+      }),
     token_type: z.literal('sandbox', { error: say.valid('Token Type') }),
     cardholder_name: text('Cardholder Name', { min: 2, max: 64 }),
     card_expiry: expiryInFuture(z.object({ year: expiryYear, month: expiryMonth }, invalidArguments), 'month', 'year'),
@@ -232,27 +273,36 @@ export const bankPayMethodRequest = z
   .superRefine((value, context) => {
     const canadian = value.billing_address.country === 'CA';
     const required: [keyof typeof value.type_specific, string][] = canadian
-      ? [['transit_no', say.enter('Transit Number')], ['institution_no', say.enter('Institution Number')]]
-      : [['routing_no', say.enter('Routing Number')], ['account_type', say.select('Account Type')]];
+      ? [
+          ['transit_no', say.enter('Transit Number')],
+          ['institution_no', say.enter('Institution Number')],
+        ]
+      : [
+          ['routing_no', say.enter('Routing Number')],
+          ['account_type', say.select('Account Type')],
+        ];
     for (const [field, message] of required) {
-      if (value.type_specific[field] === undefined) context.addIssue({ code: 'custom', path: ['type_specific', field], message, input: undefined });
+      if (value.type_specific[field] === undefined)
+        context.addIssue({ code: 'custom', path: ['type_specific', field], message, input: undefined });
     }
   });
 
 /** A card by its token: what the Add Credit Card modal sends, and validates with before it does. */
-export const cardPayMethodRequest = z.object({ type: z.literal('CC'), ...common, type_specific: cardDetails }, invalidArguments);
+export const cardPayMethodRequest = z.object(
+  { type: z.literal('CC'), ...common, type_specific: cardDetails },
+  invalidArguments,
+);
 
 /** A wire account: its number, and the bank's details as `instructions`. */
-export const wirePayMethodRequest = z.object({ type: z.literal('WIRE'), ...common, type_specific: wireDetails }, invalidArguments);
+export const wirePayMethodRequest = z.object(
+  { type: z.literal('WIRE'), ...common, type_specific: wireDetails },
+  invalidArguments,
+);
 
 /** POST /api/wallet/add-pay-method: a card (by its token), a bank account or a wire account. */
 export const addPayMethodRequest = z.discriminatedUnion(
   'type',
-  [
-    cardPayMethodRequest,
-    bankPayMethodRequest,
-    wirePayMethodRequest,
-  ],
+  [cardPayMethodRequest, bankPayMethodRequest, wirePayMethodRequest],
   { error: say.select('Payment Method Type') },
 );
 
@@ -277,13 +327,18 @@ export const paymentMethod = z.object({
 export const paymentMethodResponse = successEnvelope({ payment_method: paymentMethod });
 
 /** POST /api/account/pay-method: `user_id` may be sent, and must then be the caller's own. */
-export const payMethodListRequest = z.object({ user_id: positiveId(say.valid('User')).optional() }, invalidArguments).nullish();
+export const payMethodListRequest = z
+  .object({ user_id: positiveId(say.valid('User')).optional() }, invalidArguments)
+  .nullish();
 export const payMethodListResponse = successEnvelope({ methods: z.array(paymentMethod), total: z.number().int() });
 
 const paymentMethodId = positiveId(paymentMethodMessages.selectMethod);
 
 /** POST /api/account/user-payment-method-update */
-export const updatePayMethodRequest = z.object({ paymentMethodId, make_default: z.boolean({ error: say.valid('Make Default') }) }, invalidArguments);
+export const updatePayMethodRequest = z.object(
+  { paymentMethodId, make_default: z.boolean({ error: say.valid('Make Default') }) },
+  invalidArguments,
+);
 /** POST /api/account/user-payment-method-delete */
 export const deletePayMethodRequest = z.object({ paymentMethodId }, invalidArguments);
 export const payMethodChangedResponse = successEnvelope({ message: z.string() });

@@ -25,7 +25,9 @@ describe("the Transfer fund page's amount (spec §5: 1 to 10 characters, above 0
     expect(transferAmountForm.parse({ amount: '.05', currency: 'CAD' })).toEqual({ amount: 5, currency: 'CAD' });
     expect(transferAmountForm.parse({ amount: '7', currency: 'IMP' })).toEqual({ amount: 7, currency: 'IMP' });
     const { amount, currency } = transferAmountForm.parse({ amount: '500', currency: 'CAD' });
-    expect(sendFundRequest.safeParse({ guser_id: '0b8f5a56-4f63-4a53-9d0c-9b4a1c1f2e11', amount, currency }).success).toBe(true);
+    expect(
+      sendFundRequest.safeParse({ guser_id: '0b8f5a56-4f63-4a53-9d0c-9b4a1c1f2e11', amount, currency }).success,
+    ).toBe(true);
   });
 
   it('reads typed amounts in whole-number arithmetic', () => {

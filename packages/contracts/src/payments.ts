@@ -13,7 +13,12 @@ import { currencyCode, type Currency } from './transactions.ts';
  * limit (amountLimits.transfer); a test ties the two together.
  */
 export const TRANSFER_MAX_UNITS = 500;
-export const transferLimitMinor: Readonly<Record<Currency, number>> = { USD: 500_00, CAD: 500_00, CON: 500_00, IMP: 500 };
+export const transferLimitMinor: Readonly<Record<Currency, number>> = {
+  USD: 500_00,
+  CAD: 500_00,
+  CON: 500_00,
+  IMP: 500,
+};
 
 /** Minor units in one unit of each currency (platform §4): cents, hundredths of a coin, whole impressions. */
 export const minorUnitsPerUnit: Readonly<Record<Currency, number>> = { USD: 100, CAD: 100, CON: 100, IMP: 1 };
@@ -21,19 +26,33 @@ export const minorUnitsPerUnit: Readonly<Record<Currency, number>> = { USD: 100,
 /** A whole, positive number of minor units; the upper limit depends on the currency, so the object checks it. */
 export function minorAmount(label = 'amount') {
   return z
-    .number({ error: (issue) => (issue.input === undefined || issue.input === null ? amountMessages.missing(label) : amountMessages.invalid(label)) })
+    .number({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? amountMessages.missing(label)
+          : amountMessages.invalid(label),
+    })
     .int(amountMessages.invalid(label))
-    .refine((value) => value > 0, { error: amountMessages.below(0, label), params: { code: errorCodes.amountNotPositive } });
+    .refine((value) => value > 0, {
+      error: amountMessages.below(0, label),
+      params: { code: errorCodes.amountNotPositive },
+    });
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Adds the Transfer fund cap to `schema`'s amount field, in the currency the
  * body names (the schema's default when it names none), named `label` in
  * the message. Checked even while other fields are wrong, as the forms do.
  */
-export function withinTransferLimit<Schema extends z.ZodType<Record<string, unknown>>>(schema: Schema, field: string, fallback: Currency, label = 'amount') {
+export function withinTransferLimit<Schema extends z.ZodType<Record<string, unknown>>>(
+  schema: Schema,
+  field: string,
+  fallback: Currency,
+  label = 'amount',
+) {
   // Made once here: a zod schema made per request costs more than the check.
   const currencyOrFallback = currencyCode.catch(fallback);
   return schema.superRefine(
@@ -41,7 +60,12 @@ export function withinTransferLimit<Schema extends z.ZodType<Record<string, unkn
       const amount = value[field];
       const currency = currencyOrFallback.parse(value.currency);
       if (typeof amount === 'number' && amount > transferLimitMinor[currency]) {
-        context.addIssue({ code: 'custom', path: [field], message: amountMessages.above(TRANSFER_MAX_UNITS, label), params: { code: errorCodes.amountAboveLimit } });
+        context.addIssue({
+          code: 'custom',
+          path: [field],
+          message: amountMessages.above(TRANSFER_MAX_UNITS, label),
+          params: { code: errorCodes.amountAboveLimit },
+        });
       }
     },
     { when: (payload) => isRecord(payload.value) && typeof payload.value[field] === 'number' },
@@ -51,7 +75,8 @@ export function withinTransferLimit<Schema extends z.ZodType<Record<string, unkn
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
 /** A user's global id (users.guser_id), as the Transfer fund page and the QR payload carry it. */
-const guserId = (label: string) => z.uuid({ error: (issue) => (issue.input === undefined ? say.enter(label) : say.valid(label)) });
+const guserId = (label: string) =>
+  z.uuid({ error: (issue) => (issue.input === undefined ? say.enter(label) : say.valid(label)) });
 
 /** A stored payment method's id, as the pickers send it. */
 export const storedMethodId = positiveId(paymentMethodMessages.selectMethod);
@@ -118,7 +143,10 @@ const typedAmount = z
  * sendFundRequest answers with, so a refusal reads the same either side.
  */
 export const transferAmountForm = z
-  .object({ amount: typedAmount, currency: z.enum(currencyCode.options, { error: say.select('Currency') }) }, invalidArguments)
+  .object(
+    { amount: typedAmount, currency: z.enum(currencyCode.options, { error: say.select('Currency') }) },
+    invalidArguments,
+  )
   .transform(({ amount, currency }, context) => {
     const minor = typedToMinor(amount, currency);
     if (minor === null) {
@@ -145,7 +173,10 @@ export const qrPayload = withinTransferLimit(
     {
       amt: minorAmount(),
       gid: guserId('Merchant'),
-      uid: z.number({ error: say.valid('Merchant') }).int(say.valid('Merchant')).positive(say.valid('Merchant')),
+      uid: z
+        .number({ error: say.valid('Merchant') })
+        .int(say.valid('Merchant'))
+        .positive(say.valid('Merchant')),
       // Scan QR code: the currency defaults to USD.
       cur: currencyCode.default('USD'),
       comment: comment.default(''),
@@ -175,5 +206,10 @@ export function readQrPayload(text: string): QrPayload | null {
 
 /** Paying a scanned payload is a send-fund to the merchant user it names. */
 export function sendFundForQr(payload: QrPayload): SendFundRequest {
-  return { guser_id: payload.gid, amount: payload.amt, currency: payload.cur, ...(payload.comment === '' ? {} : { comment: payload.comment }) };
+  return {
+    guser_id: payload.gid,
+    amount: payload.amt,
+    currency: payload.cur,
+    ...(payload.comment === '' ? {} : { comment: payload.comment }),
+  };
 }

@@ -34,19 +34,34 @@ export const changePasswordRequest = z
         // Only to bound the hashing work; the login form allows 64.
         .max(64, say.atMost(64, 'Old password')),
       new_password: newPassword('New password', changePasswordMessages.newRequired),
-      new_password_repeat: z.string({ error: changePasswordMessages.confirmRequired }).min(1, changePasswordMessages.confirmRequired),
+      new_password_repeat: z
+        .string({ error: changePasswordMessages.confirmRequired })
+        .min(1, changePasswordMessages.confirmRequired),
     },
     invalidArguments,
   )
-  .superRefine((value, context) => {
-    if (value.old_password === value.new_password) context.addIssue({ code: 'custom', path: ['new_password'], message: changePasswordMessages.same });
-    if (value.new_password !== value.new_password_repeat) context.addIssue({ code: 'custom', path: ['new_password_repeat'], message: changePasswordMessages.confirmDiffers });
-  }, { when: (payload) => passwordsPresent(payload.value) });
+  .superRefine(
+    (value, context) => {
+      if (value.old_password === value.new_password)
+        context.addIssue({ code: 'custom', path: ['new_password'], message: changePasswordMessages.same });
+      if (value.new_password !== value.new_password_repeat)
+        context.addIssue({
+          code: 'custom',
+          path: ['new_password_repeat'],
+          message: changePasswordMessages.confirmDiffers,
+        });
+    },
+    { when: (payload) => passwordsPresent(payload.value) },
+  );
 
 function passwordsPresent(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const fields = value as Record<string, unknown>;
-  return typeof fields.old_password === 'string' && typeof fields.new_password === 'string' && typeof fields.new_password_repeat === 'string';
+  return (
+    typeof fields.old_password === 'string' &&
+    typeof fields.new_password === 'string' &&
+    typeof fields.new_password_repeat === 'string'
+  );
 }
 
 export const changePasswordResponse = successEnvelope({ message: z.string() });
@@ -87,13 +102,32 @@ export const updateUserResponse = successEnvelope({ user: sessionUser, message: 
  * one per way of reaching the user. Keys are unique across both sections, so
  * user-config-update can send a single key.
  */
-export const notificationTypes = ['deposit', 'withdraw', 'send-fund', 'receive-fund', 'purchase', 'login', 'newsletter'] as const;
+export const notificationTypes = [
+  'deposit',
+  'withdraw',
+  'send-fund',
+  'receive-fund',
+  'purchase',
+  'login',
+  'newsletter',
+] as const;
 export const notifyMethods = ['email', 'sms', 'push'] as const;
 /** Everything is on but SMS and the newsletter until the user says otherwise. */
 export const preferenceDefaults = {
-  notifications: { deposit: true, withdraw: true, 'send-fund': true, 'receive-fund': true, purchase: true, login: true, newsletter: false },
+  notifications: {
+    deposit: true,
+    withdraw: true,
+    'send-fund': true,
+    'receive-fund': true,
+    purchase: true,
+    login: true,
+    newsletter: false,
+  },
   'notify-methods': { email: true, sms: false, push: true },
-} as const satisfies { notifications: Record<(typeof notificationTypes)[number], boolean>; 'notify-methods': Record<(typeof notifyMethods)[number], boolean> };
+} as const satisfies {
+  notifications: Record<(typeof notificationTypes)[number], boolean>;
+  'notify-methods': Record<(typeof notifyMethods)[number], boolean>;
+};
 
 export const preferenceSections = ['notifications', 'notify-methods'] as const;
 export type PreferenceSection = (typeof preferenceSections)[number];
@@ -102,7 +136,10 @@ export type PreferenceSection = (typeof preferenceSections)[number];
 export const getUserPrefsRequest = z.object(
   {
     user_id: ownUserId('user_id'),
-    section: z.array(z.enum(['all', ...preferenceSections], { error: say.select('Section') })).min(1, say.select('Section')).default(['all']),
+    section: z
+      .array(z.enum(['all', ...preferenceSections], { error: say.select('Section') }))
+      .min(1, say.select('Section'))
+      .default(['all']),
   },
   invalidArguments,
 );

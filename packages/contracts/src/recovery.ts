@@ -21,7 +21,8 @@ export const RECOVERY_CODE_DIGITS = 6;
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
 /** Required text with one message for missing, empty, or not text at all. */
-const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, message);
+const required = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, message);
 
 const username = required(recoveryMessages.usernameRequired, 64);
 const recoveryCode = required(recoveryMessages.codeRequired, 16);
@@ -49,12 +50,21 @@ export const resetPasswordRequest = z
     },
     invalidArguments,
   )
-  .refine((value) => value.userPassword === value.confirmPassword, { path: ['confirmPassword'], message: recoveryMessages.passwordsDiffer, when: bothPasswords });
+  .refine((value) => value.userPassword === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: recoveryMessages.passwordsDiffer,
+    when: bothPasswords,
+  });
 
 /** Checks the pair even while other fields are wrong, so the form shows every problem at once. */
 function bothPasswords(payload: { value: unknown }): boolean {
   const value = payload.value;
-  return typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>).userPassword === 'string' && typeof (value as Record<string, unknown>).confirmPassword === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>).userPassword === 'string' &&
+    typeof (value as Record<string, unknown>).confirmPassword === 'string'
+  );
 }
 
 export const recoveryStepResponse = successEnvelope({ message: z.string().optional() });

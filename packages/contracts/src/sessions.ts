@@ -8,7 +8,14 @@ import { positiveId, say, text } from './fields.ts';
  * are ours, one per merchant screen a later issue guards.
  */
 export const userPermissions = ['UPDATE_USER'] as const;
-export const merchantPermissions = ['UPDATE_MERCHANT', 'MANAGE_TERMINALS', 'MANAGE_WEBHOOKS', 'MANAGE_AGREEMENTS', 'UPLOAD_DOCUMENTS', 'ACCEPT_PAYMENTS'] as const;
+export const merchantPermissions = [
+  'UPDATE_MERCHANT',
+  'MANAGE_TERMINALS',
+  'MANAGE_WEBHOOKS',
+  'MANAGE_AGREEMENTS',
+  'UPLOAD_DOCUMENTS',
+  'ACCEPT_PAYMENTS',
+] as const;
 
 export const loginFailedMessage = 'Incorrect Username/Email or Password';
 
@@ -83,7 +90,10 @@ const recordId = (label: string) =>
 export const lookupQuery = z.object({ id: recordId('id') }, invalidArguments);
 
 export const userLookupResponse = successEnvelope({ userInfo: sessionUser });
-export const permResponse = successEnvelope({ permissions: z.array(z.string()), merchant_permissions: z.array(z.string()) });
+export const permResponse = successEnvelope({
+  permissions: z.array(z.string()),
+  merchant_permissions: z.array(z.string()),
+});
 
 /** The spec's Merchant (§3) with the signed-in user's permissions on it. */
 export const merchantInfo = z.object({
@@ -113,10 +123,7 @@ export const merchantInfo = z.object({
 export const merchantLookupResponse = successEnvelope({ merchantInfo });
 
 /** POST /api/merchant/switch-merchant */
-export const switchMerchantRequest = z.object(
-  { merchant_id: positiveId(say.select('Merchant')) },
-  invalidArguments,
-);
+export const switchMerchantRequest = z.object({ merchant_id: positiveId(say.select('Merchant')) }, invalidArguments);
 export const switchMerchantResponse = successEnvelope({ user: sessionUser });
 
 export const emptySuccess = successEnvelope({});

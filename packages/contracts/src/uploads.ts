@@ -70,11 +70,17 @@ export const uploadDocumentFields = z
     const issued = parseDayMonthYear(value.issue_date);
     const expires = parseDayMonthYear(value.expiry_date);
     if (issued && expires && dayNumber(expires) <= dayNumber(issued)) {
-      context.addIssue({ code: 'custom', path: ['expiry_date'], message: errorCatalogue[errorCodes.expiryBeforeIssue], params: { code: errorCodes.expiryBeforeIssue } });
+      context.addIssue({
+        code: 'custom',
+        path: ['expiry_date'],
+        message: errorCatalogue[errorCodes.expiryBeforeIssue],
+        params: { code: errorCodes.expiryBeforeIssue },
+      });
     }
   });
 
-const dayNumber = (date: { day: number; month: number; year: number }) => date.year * 10_000 + date.month * 100 + date.day;
+const dayNumber = (date: { day: number; month: number; year: number }) =>
+  date.year * 10_000 + date.month * 100 + date.day;
 
 export const uploadAvatarResponse = successEnvelope({ avatar: z.string(), user: sessionUser, message: z.string() });
 

@@ -49,7 +49,11 @@ export const userListResponse = successEnvelope({ users: z.array(recipient) });
  * used to walk the user list.
  */
 export const recipientLookupQuery = z.object(
-  { guser_id: z.uuid({ error: (issue) => (issue.input === undefined ? say.enter('Recipient') : say.valid('Recipient')) }) },
+  {
+    guser_id: z.uuid({
+      error: (issue) => (issue.input === undefined ? say.enter('Recipient') : say.valid('Recipient')),
+    }),
+  },
   { error: errorCatalogue[errorCodes.invalidArguments] },
 );
 

@@ -48,7 +48,11 @@ export type Balance = z.infer<typeof balance>;
 export const balanceResponse = successEnvelope({ balance });
 
 const pageNumber = (label: string, min: number, max: number) =>
-  z.number({ error: say.valid(label) }).int(say.valid(label)).min(min, say.valid(label)).max(max, say.valid(label));
+  z
+    .number({ error: say.valid(label) })
+    .int(say.valid(label))
+    .min(min, say.valid(label))
+    .max(max, say.valid(label));
 
 /** POST /api/account/ledger and /api/account/transactions: `offset, limit`, both optional (0 and 15). */
 export const listPageRequest = z

@@ -6,7 +6,15 @@ import { positiveId, say } from './fields.ts';
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
 /** Webhook events (spec §9). */
-export const webhookEvents = ['deposit-entered', 'deposit-cleared', 'withdraw-entered', 'withdraw-processed', 'purchase', 'return', 'settlement'] as const;
+export const webhookEvents = [
+  'deposit-entered',
+  'deposit-cleared',
+  'withdraw-entered',
+  'withdraw-processed',
+  'purchase',
+  'return',
+  'settlement',
+] as const;
 export const webhookStates = ['enabled', 'disabled'] as const;
 export const WEBHOOK_URL_MAX = 250;
 
@@ -25,7 +33,12 @@ function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   // No credentials in the URL: they would be sent to the receiver and shown in the table.
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '' && url.username === '' && url.password === '';
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    url.hostname !== '' &&
+    url.username === '' &&
+    url.password === ''
+  );
 }
 
 const webhookUrl = z
@@ -51,12 +64,21 @@ const webhookFields = {
 /** POST /api/webhook/create-webhook */
 export const createWebhookRequest = z.object(webhookFields, invalidArguments);
 /** POST /api/webhook/update-webhook */
-export const updateWebhookRequest = z.object({ ...webhookFields, webhook_id: positiveId(say.valid('Webhook')) }, invalidArguments);
+export const updateWebhookRequest = z.object(
+  { ...webhookFields, webhook_id: positiveId(say.valid('Webhook')) },
+  invalidArguments,
+);
 /** POST /api/webhook/delete-webhook */
 export const deleteWebhookRequest = z.object({ webhook_id: positiveId(say.valid('Webhook')) }, invalidArguments);
 /** POST /api/webhook/list-webhook: the ids, if given, may only name the session's own. */
 export const listWebhookRequest = z
-  .object({ merchant_id: positiveId(say.valid('merchant_id')).optional(), user_id: positiveId(say.valid('user_id')).optional() }, invalidArguments)
+  .object(
+    {
+      merchant_id: positiveId(say.valid('merchant_id')).optional(),
+      user_id: positiveId(say.valid('user_id')).optional(),
+    },
+    invalidArguments,
+  )
   .nullish()
   .transform((body) => body ?? {});
 
@@ -77,7 +99,10 @@ export const webhookUpdatedResponse = successEnvelope({ message: z.string(), web
  * The signing secret (Standard Webhooks, "whsec_" + base64) is in this
  * answer and no other: the merchant copies it now or makes a new webhook.
  */
-export const webhookCreatedResponse = successEnvelope({ message: z.string(), data: z.object({ webhook, secret: z.string() }) });
+export const webhookCreatedResponse = successEnvelope({
+  message: z.string(),
+  data: z.object({ webhook, secret: z.string() }),
+});
 
 export type Webhook = z.infer<typeof webhook>;
 export type WebhookEvent = (typeof webhookEvents)[number];
@@ -90,14 +115,21 @@ export const DELIVERY_PAGE_SIZE = 15;
 export const DELIVERY_PAGE_MAX = 50;
 const deliveryId = z.string({ error: say.valid('Delivery') }).regex(/^msg_[0-9a-f]{32}$/, say.valid('Delivery'));
 const pageField = (label: string, min: number, max: number) =>
-  z.number({ error: say.valid(label) }).int(say.valid(label)).min(min, say.valid(label)).max(max, say.valid(label));
+  z
+    .number({ error: say.valid(label) })
+    .int(say.valid(label))
+    .min(min, say.valid(label))
+    .max(max, say.valid(label));
 
 /** POST /api/webhook/list-deliveries: a webhook's deliveries, newest first, each with every attempt. */
-export const listDeliveriesRequest = z.object({
-  webhook_id: positiveId(say.valid('Webhook')),
-  offset: pageField('offset', 0, 1_000_000).default(0),
-  limit: pageField('limit', 1, DELIVERY_PAGE_MAX).default(DELIVERY_PAGE_SIZE),
-}, invalidArguments);
+export const listDeliveriesRequest = z.object(
+  {
+    webhook_id: positiveId(say.valid('Webhook')),
+    offset: pageField('offset', 0, 1_000_000).default(0),
+    limit: pageField('limit', 1, DELIVERY_PAGE_MAX).default(DELIVERY_PAGE_SIZE),
+  },
+  invalidArguments,
+);
 /** POST /api/webhook/replay-delivery: send a delivery again, with the same webhook-id. */
 export const replayDeliveryRequest = z.object({ delivery_id: deliveryId }, invalidArguments);
 
@@ -125,6 +157,9 @@ export const webhookDelivery = z.object({
   attempts: z.array(webhookAttempt),
 });
 
-export const webhookDeliveryListResponse = successEnvelope({ deliveries: z.array(webhookDelivery), total: z.number().int() });
+export const webhookDeliveryListResponse = successEnvelope({
+  deliveries: z.array(webhookDelivery),
+  total: z.number().int(),
+});
 export const webhookDeliveryResponse = successEnvelope({ delivery: webhookDelivery });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;

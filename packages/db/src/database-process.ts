@@ -22,7 +22,10 @@ export interface DatabaseProcess {
  * otherwise it keeps running until a signal (the API, the workers). A failure
  * anywhere stops what had started and exits 1 with the error's message.
  */
-export function runDatabaseProcess(applicationName: string, body: (process: DatabaseProcess) => Promise<number | undefined>): void {
+export function runDatabaseProcess(
+  applicationName: string,
+  body: (process: DatabaseProcess) => Promise<number | undefined>,
+): void {
   const run = async () => {
     const config = readConfig();
     const log = createLogger(config);

@@ -44,7 +44,12 @@ async function loadEmbeddedPostgres() {
  * reused as it is. The superuser password is made on first start and kept
  * beside the data, readable by this user only.
  */
-export async function startEmbeddedPostgres(options: { dataDir: string; database: string; log: Logger; port?: number }): Promise<DatabaseServer> {
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  database: string;
+  log: Logger;
+  port?: number;
+}): Promise<DatabaseServer> {
   const { dataDir, database, log } = options;
   const clusterDir = path.resolve(dataDir, 'postgres');
   const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));

@@ -30,12 +30,20 @@ describe('migrateToLatest', () => {
 
   it('applies nothing of a run in which one migration fails', async () => {
     const before = await latestMigration(database.db);
-    await writeFile(path.join(folder, '9000_add_notes.js'), `export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n`);
-    await writeFile(path.join(folder, '9001_broken.js'), `export async function up(db) { await db.schema.createTable('half_done').addColumn('id', 'integer').execute(); throw new Error('column type typo'); }\n`);
+    await writeFile(
+      path.join(folder, '9000_add_notes.js'),
+      `export async function up(db) { await db.schema.createTable('notes').addColumn('id', 'integer').execute(); }\n`,
+    );
+    await writeFile(
+      path.join(folder, '9001_broken.js'),
+      `export async function up(db) { await db.schema.createTable('half_done').addColumn('id', 'integer').execute(); throw new Error('column type typo'); }\n`,
+    );
 
     const failure = await migrateToLatest(database.db, folder).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(MigrationFailed);
-    expect((failure as Error).message).toBe('migration "9001_broken" failed: column type typo. No migration of this run was applied; the schema is as it was.');
+    expect((failure as Error).message).toBe(
+      'migration "9001_broken" failed: column type typo. No migration of this run was applied; the schema is as it was.',
+    );
     expect(await tableExists('notes')).toBe(false);
     expect(await tableExists('half_done')).toBe(false);
     expect(await latestMigration(database.db)).toBe(before);

@@ -9,7 +9,10 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrat
 export class MigrationFailed extends Error {
   constructor(migration: string, cause: unknown) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`migration "${migration}" failed: ${reason}. No migration of this run was applied; the schema is as it was.`, { cause });
+    super(
+      `migration "${migration}" failed: ${reason}. No migration of this run was applied; the schema is as it was.`,
+      { cause },
+    );
     this.name = 'MigrationFailed';
   }
 }
@@ -38,6 +41,8 @@ export async function migrateToLatest(db: Kysely<Database>, folder = MIGRATIONS_
 
 /** The latest applied migration, read from kysely's own bookkeeping table. */
 export async function latestMigration(db: Kysely<Database>): Promise<string | null> {
-  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(db);
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name DESC LIMIT 1`.execute(
+    db,
+  );
   return rows[0]?.name ?? null;
 }

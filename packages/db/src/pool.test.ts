@@ -44,7 +44,10 @@ describe('a pool with preparedStatements', () => {
 
   it('prepares a statement that runs again and again, and answers alike before and after', async () => {
     const answers = [];
-    for (let run = 0; run < 5; run++) answers.push((await sql<{ doubled: number }>`SELECT ${run}::int * 2 AS doubled`.execute(pool.db)).rows[0]?.doubled);
+    for (let run = 0; run < 5; run++)
+      answers.push(
+        (await sql<{ doubled: number }>`SELECT ${run}::int * 2 AS doubled`.execute(pool.db)).rows[0]?.doubled,
+      );
     expect(answers).toEqual([0, 2, 4, 6, 8]);
     expect(await preparedOnThisConnection()).toContainEqual(expect.stringContaining('SELECT $1::int * 2 AS doubled'));
   });
@@ -69,7 +72,9 @@ describe('a pool with preparedStatements', () => {
     const plain = connectDatabase(database.url, { max: 1 });
     try {
       for (let run = 0; run < 5; run++) await sql`SELECT ${run}::int + 40 AS sum`.execute(plain.db);
-      const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_prepared_statements`.execute(plain.db);
+      const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM pg_prepared_statements`.execute(
+        plain.db,
+      );
       expect(rows[0]?.count).toBe(0);
     } finally {
       await plain.close();

@@ -84,13 +84,17 @@ export class StatementNames {
  * under it (a `SELECT *` of a table a newer process's migration altered).
  */
 const isStalePlan = (error: unknown) =>
-  (error as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+  (error as { code?: unknown }).code === '0A000' &&
+  /cached plan must not change result type/.test((error as Error).message);
 
 /** Makes `client` send the statements `names` names as prepared statements. */
 function prepareOften(client: pg.PoolClient, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const prepared = (text: unknown, values?: unknown, callback?: unknown) => {
-    const name = typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined ? names.nameOf(text) : undefined;
+    const name =
+      typeof text === 'string' && Array.isArray(values) && values.length > 0 && callback === undefined
+        ? names.nameOf(text)
+        : undefined;
     if (name === undefined) return query(text, values, callback);
     // Sent again unnamed, which succeeds outside a transaction; inside one, the transaction has failed already.
     return (query({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {

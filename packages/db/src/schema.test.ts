@@ -17,7 +17,11 @@ describe('Database interface', () => {
     `.execute(database.db);
     const migrated: Record<string, string[]> = {};
     for (const row of rows) (migrated[row.table_name] ??= []).push(row.column_name);
-    const declared = Object.fromEntries(Object.entries(schemaColumns).map(([table, columns]) => [table, [...columns].sort()]));
-    expect(Object.fromEntries(Object.entries(migrated).map(([table, columns]) => [table, columns.sort()]))).toEqual(declared);
+    const declared = Object.fromEntries(
+      Object.entries(schemaColumns).map(([table, columns]) => [table, [...columns].sort()]),
+    );
+    expect(Object.fromEntries(Object.entries(migrated).map(([table, columns]) => [table, columns.sort()]))).toEqual(
+      declared,
+    );
   });
 });

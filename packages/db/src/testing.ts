@@ -25,7 +25,10 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return url.toString();
 }
 
-export async function withMaintenanceClient<T>(work: (client: pg.Client) => Promise<T>, url = inject('maintenanceDatabaseUrl')): Promise<T> {
+export async function withMaintenanceClient<T>(
+  work: (client: pg.Client) => Promise<T>,
+  url = inject('maintenanceDatabaseUrl'),
+): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -44,13 +47,19 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
   );
   const url = databaseUrl(inject('maintenanceDatabaseUrl'), name);
   // As the product's processes run (see runDatabaseProcess), prepared statements included.
-  const handle = connectDatabase(url, { max: options.max ?? 10, applicationName: 'peeks-test', preparedStatements: true });
+  const handle = connectDatabase(url, {
+    max: options.max ?? 10,
+    applicationName: 'peeks-test',
+    preparedStatements: true,
+  });
   return {
     ...handle,
     url,
     drop: async () => {
       await handle.close();
-      await withMaintenanceClient((client) => client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`));
+      await withMaintenanceClient((client) =>
+        client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`),
+      );
     },
   };
 }

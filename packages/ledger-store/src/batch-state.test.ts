@@ -8,19 +8,35 @@ const OWNERS = ['ann', 'bob', 'cat'];
 const NOW = new Date('2026-11-22T00:00:00Z');
 
 const coinsOf = (owner: string) =>
-  fc.uniqueArray(fc.record({ serial: fc.stringMatching(/^PKS-[0-9A-F]{4}$/), value: fc.integer({ min: 1, max: 900 }) }), {
-    selector: (coin) => coin.serial,
-    maxLength: 30,
-  }).map((coins) => coins.map((coin) => ({ ...coin, serial: `${coin.serial}-${owner}` })).sort(byPreference));
+  fc
+    .uniqueArray(
+      fc.record({ serial: fc.stringMatching(/^PKS-[0-9A-F]{4}$/), value: fc.integer({ min: 1, max: 900 }) }),
+      {
+        selector: (coin) => coin.serial,
+        maxLength: 30,
+      },
+    )
+    .map((coins) => coins.map((coin) => ({ ...coin, serial: `${coin.serial}-${owner}` })).sort(byPreference));
 
 const transfers = fc.array(
-  fc.record({ from: fc.constantFrom(0, 1), to: fc.constantFrom(0, 1, 2), amount: fc.integer({ min: 1, max: 2_000 }) }).filter(({ from, to }) => from !== to),
+  fc
+    .record({ from: fc.constantFrom(0, 1), to: fc.constantFrom(0, 1, 2), amount: fc.integer({ min: 1, max: 2_000 }) })
+    .filter(({ from, to }) => from !== to),
   { minLength: 1, maxLength: 25 },
 );
 
 function wallet(owner: string, coins: readonly Coin[]): WalletState {
   const total = coins.reduce((sum, coin) => sum + coin.value, 0);
-  return { walletId: walletIdOf(owner, 'CON'), ownerId: owner, currency: 'CON', status: 'open', total, available: total, withdrawable: total, reserved: 0 };
+  return {
+    walletId: walletIdOf(owner, 'CON'),
+    ownerId: owner,
+    currency: 'CON',
+    status: 'open',
+    total,
+    available: total,
+    withdrawable: total,
+    reserved: 0,
+  };
 }
 
 /** What `ledger_state` returns when it read the first `read` coins of each spender (all of them when there are no more). */
@@ -55,7 +71,15 @@ describe('a batch decided in turn', () => {
           let decidedWithPrefix = 0;
           for (const [index, { from, to, amount }] of moves.entries()) {
             const command: LedgerCommand = {
-              type: 'Transfer', txId: `tx-${index}`, kind: 'P2P', fromOwnerId: OWNERS[from] ?? '', toOwnerId: OWNERS[to] ?? '', amount, fee: 0, currency: 'CON', memo: null,
+              type: 'Transfer',
+              txId: `tx-${index}`,
+              kind: 'P2P',
+              fromOwnerId: OWNERS[from] ?? '',
+              toOwnerId: OWNERS[to] ?? '',
+              amount,
+              fee: 0,
+              currency: 'CON',
+              memo: null,
             };
             const needs = needsOf(command, null);
             const truth = decide(command, everything.stateFor(needs));
@@ -80,11 +104,28 @@ describe('a batch decided in turn', () => {
   });
 
   it('carries balances and places a returning coin only where nothing unread can come before it', () => {
-    const ann = [{ serial: 'PKS-A1', value: 500 }, { serial: 'PKS-A2', value: 400 }, { serial: 'PKS-A3', value: 100 }];
+    const ann = [
+      { serial: 'PKS-A1', value: 500 },
+      { serial: 'PKS-A2', value: 400 },
+      { serial: 'PKS-A3', value: 100 },
+    ];
     const state = new BatchState(readState([ann, [], []], [2, 0]));
     const annWallet = walletIdOf('ann', 'CON');
     const against = state.stateFor({ wallets: [annWallet], coins: { walletId: annWallet, amount: 300 } });
-    const decision = decide({ type: 'Transfer', txId: 'tx-1', kind: 'P2P', fromOwnerId: 'ann', toOwnerId: 'cat', amount: 300, fee: 0, currency: 'CON', memo: null }, against);
+    const decision = decide(
+      {
+        type: 'Transfer',
+        txId: 'tx-1',
+        kind: 'P2P',
+        fromOwnerId: 'ann',
+        toOwnerId: 'cat',
+        amount: 300,
+        fee: 0,
+        currency: 'CON',
+        memo: null,
+      },
+      against,
+    );
     if (decision.refused) throw decision.refused;
     state.apply(decision.events);
     const after = state.stateFor({ wallets: [annWallet], coins: { walletId: annWallet, amount: 400 } });
@@ -101,7 +142,11 @@ function decide(command: LedgerCommand, state: Pick<ReadState, 'wallets' | 'coin
   if (!state) throw new Error('no state to decide against');
   let serial = 0;
   const decision = decideRequest(
-    { command, settings: { holdHours: 24, now: () => NOW, newSerial: () => `PKS-${command.txId}-${++serial}` }, metadata: {} },
+    {
+      command,
+      settings: { holdHours: 24, now: () => NOW, newSerial: () => `PKS-${command.txId}-${++serial}` },
+      metadata: {},
+    },
     state,
     null,
   );

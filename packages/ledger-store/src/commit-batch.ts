@@ -27,8 +27,14 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
       const projection = projections[index];
       if (!projection) throw new Error(`event ${event.version} of ${prepared.streamId} has no projection`);
       events.push({
-        stream_id: prepared.streamId, version: event.version, type: event.type, data: event.data, metadata: prepared.metadata,
-        created_at: prepared.createdAt, prev_hash: event.prevHash, hash: event.hash,
+        stream_id: prepared.streamId,
+        version: event.version,
+        type: event.type,
+        data: event.data,
+        metadata: prepared.metadata,
+        created_at: prepared.createdAt,
+        prev_hash: event.prevHash,
+        hash: event.hash,
       });
       for (const [n, entry] of projection.entries.entries()) entries.push({ event: events.length, n, ...entry });
       for (const { wallet_id, ...change } of projection.balances) {
@@ -36,16 +42,26 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
         wallets.set(wallet_id, { wallet_id, ...applyBalanceChange(wallet, change), version: wallet.version + 1 });
       }
       const txId = projection.transaction.tx_id;
-      for (const coin of projection.coinsCreated) coinsCreated.set(coin.serial, { ...coin, tx_ids: [coin.minted_tx_id] });
+      for (const coin of projection.coinsCreated)
+        coinsCreated.set(coin.serial, { ...coin, tx_ids: [coin.minted_tx_id] });
       for (const { serial, holder, status } of projection.coinsUpdated) {
         const fresh = coinsCreated.get(serial);
         if (fresh) coinsCreated.set(serial, { ...fresh, holder, status, tx_ids: including(fresh.tx_ids, txId) });
-        else coinsUpdated.set(serial, { serial, holder, status, tx_ids: including(coinsUpdated.get(serial)?.tx_ids ?? [], txId) });
+        else
+          coinsUpdated.set(serial, {
+            serial,
+            holder,
+            status,
+            tx_ids: including(coinsUpdated.get(serial)?.tx_ids ?? [], txId),
+          });
       }
     }
   }
 
-  const transactions = decisions.map(({ prepared, record }) => ({ isNew: prepared.head.version === 0, row: transactionRow(record) }));
+  const transactions = decisions.map(({ prepared, record }) => ({
+    isNew: prepared.head.version === 0,
+    row: transactionRow(record),
+  }));
   return {
     events,
     wallets: [...wallets.values()],
@@ -61,7 +77,14 @@ function walletAsRead(read: Pick<ReadState, 'wallets' | 'versions'>, walletId: A
   const wallet = read.wallets.get(walletId);
   const version = read.versions.get(walletId);
   if (!wallet || version === undefined) throw new Error(`the batch changes ${walletId}, which it did not read`);
-  return { wallet_id: walletId, total: wallet.total, available: wallet.available, withdrawable: wallet.withdrawable, reserved: wallet.reserved, version };
+  return {
+    wallet_id: walletId,
+    total: wallet.total,
+    available: wallet.available,
+    withdrawable: wallet.withdrawable,
+    reserved: wallet.reserved,
+    version,
+  };
 }
 
 /** A coin's transactions, each once, in the order they first named it. */

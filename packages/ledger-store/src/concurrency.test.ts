@@ -20,16 +20,32 @@ const settings = { holdHours: 24 };
 let txNumber = 0;
 const txId = (label: string) => `${label}-${++txNumber}`;
 const transfer = (fromOwnerId: string, toOwnerId: string, amount: number): LedgerCommand => ({
-  type: 'Transfer', txId: txId('transfer'), kind: 'P2P', fromOwnerId, toOwnerId, amount, fee: 0, currency: 'CON', memo: null,
+  type: 'Transfer',
+  txId: txId('transfer'),
+  kind: 'P2P',
+  fromOwnerId,
+  toOwnerId,
+  amount,
+  fee: 0,
+  currency: 'CON',
+  memo: null,
 });
 
 /** Opens the owner's CON wallet and buys `cash` cents of coins; returns the coins bought. */
 async function fund(ownerId: string, cash = 500_00): Promise<number> {
   await openWallets(database.db, ownerId, { currencies: ['CON'] });
-  const { record } = await executeLedgerCommand(database.db, {
-    type: 'PurchaseCoins', txId: txId('purchase'), ownerId, charge: { amount: cash, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
-    paymentMethod: { id: 'pm', type: 'CC' },
-  }, settings);
+  const { record } = await executeLedgerCommand(
+    database.db,
+    {
+      type: 'PurchaseCoins',
+      txId: txId('purchase'),
+      ownerId,
+      charge: { amount: cash, currency: 'USD' },
+      rateMicros: DEFAULT_RATE_MICROS,
+      paymentMethod: { id: 'pm', type: 'CC' },
+    },
+    settings,
+  );
   return record.amount;
 }
 
@@ -47,7 +63,8 @@ async function outcomes(attempts: Promise<unknown>[]): Promise<{ succeeded: numb
   let succeeded = 0;
   for (const result of settled) {
     if (result.status === 'fulfilled') succeeded += 1;
-    else if (result.reason instanceof LedgerRuleViolation) refused.set(result.reason.code, (refused.get(result.reason.code) ?? 0) + 1);
+    else if (result.reason instanceof LedgerRuleViolation)
+      refused.set(result.reason.code, (refused.get(result.reason.code) ?? 0) + 1);
     else throw result.reason;
   }
   return { succeeded, refused };
@@ -58,10 +75,13 @@ describe('concurrent spending', () => {
     // 1.00 USD buys 15 coins: 1500 minor units, so exactly 15 sends of 100 fit.
     const balance = await fund('drain-source', 1_00);
     expect(balance).toBe(15_00);
-    for (let index = 0; index < 50; index++) await openWallets(database.db, `drain-target-${index}`, { currencies: ['CON'] });
+    for (let index = 0; index < 50; index++)
+      await openWallets(database.db, `drain-target-${index}`, { currencies: ['CON'] });
 
     const { succeeded, refused } = await outcomes(
-      Array.from({ length: 50 }, (_, index) => executeLedgerCommand(database.db, transfer('drain-source', `drain-target-${index}`, 100), settings)),
+      Array.from({ length: 50 }, (_, index) =>
+        executeLedgerCommand(database.db, transfer('drain-source', `drain-target-${index}`, 100), settings),
+      ),
     );
 
     expect(succeeded).toBe(15);
@@ -79,7 +99,11 @@ describe('concurrent spending', () => {
       for (let round = 0; round < 25; round++) {
         const from = random(100);
         const to = (from + 1 + random(99)) % 100;
-        await executeLedgerCommand(database.db, transfer(`ring-${from}`, `ring-${to}`, 1 + random(5_000)), settings).catch((error: unknown) => {
+        await executeLedgerCommand(
+          database.db,
+          transfer(`ring-${from}`, `ring-${to}`, 1 + random(5_000)),
+          settings,
+        ).catch((error: unknown) => {
           if (!(error instanceof LedgerRuleViolation)) throw error;
         });
       }
@@ -87,7 +111,9 @@ describe('concurrent spending', () => {
     await Promise.all(workers);
 
     expect(await conTotal('ring-')).toBe(funded);
-    const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events WHERE type = 'FundsTransferred'`.execute(database.db);
+    const { rows } = await sql<{
+      count: number;
+    }>`SELECT count(*)::int AS count FROM events WHERE type = 'FundsTransferred'`.execute(database.db);
     expect(rows[0]?.count).toBeGreaterThan(400);
   }, 60_000);
 
@@ -104,7 +130,11 @@ describe('concurrent spending', () => {
             const from = random(40);
             const to = (from + 1 + random(39)) % 40;
             const amount = 1 + random(3_000);
-            const outcome = await executeLedgerCommand(db, transfer(`pair-${from}`, `pair-${to}`, amount), settings).catch((error: unknown) => {
+            const outcome = await executeLedgerCommand(
+              db,
+              transfer(`pair-${from}`, `pair-${to}`, amount),
+              settings,
+            ).catch((error: unknown) => {
               if (!(error instanceof LedgerRuleViolation)) throw error;
               return null;
             });
@@ -128,21 +158,43 @@ describe('concurrent spending', () => {
   it('refuses, whole, a commit decided against a wallet that has changed since it was read', async () => {
     await fund('stale-reader');
     const walletId = 'wallet:stale-reader:CON';
-    const { rows } = await sql<{ version: number }>`SELECT version FROM wallets WHERE wallet_id = ${walletId}`.execute(database.db);
+    const { rows } = await sql<{ version: number }>`SELECT version FROM wallets WHERE wallet_id = ${walletId}`.execute(
+      database.db,
+    );
     const read = (rows[0]?.version ?? 0) - 1;
-    const events = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]?.n;
+    const events = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM events`.execute(database.db)).rows[0]?.n;
     const before = await events();
 
     const createdAt = new Date().toISOString();
     const batch = {
-      events: [{
-        stream_id: 'ledger-stale', version: 1, type: 'FundsTransferred', data: {}, metadata: {}, created_at: createdAt, prev_hash: GENESIS_HASH, hash: 'f'.repeat(64),
-      }],
-      wallets: [], transactions_new: [{}], transactions_changed: [], entries: [], coins_created: [], coins_updated: [],
+      events: [
+        {
+          stream_id: 'ledger-stale',
+          version: 1,
+          type: 'FundsTransferred',
+          data: {},
+          metadata: {},
+          created_at: createdAt,
+          prev_hash: GENESIS_HASH,
+          hash: 'f'.repeat(64),
+        },
+      ],
+      wallets: [],
+      transactions_new: [{}],
+      transactions_changed: [],
+      entries: [],
+      coins_created: [],
+      coins_updated: [],
     };
     const error: unknown = await sql`
       SELECT * FROM ledger_commit(ARRAY[${walletId}], ARRAY[${read}]::bigint[], ${JSON.stringify(batch)}::jsonb)
-    `.execute(database.db).then(() => null, (caught: unknown) => caught);
+    `
+      .execute(database.db)
+      .then(
+        () => null,
+        (caught: unknown) => caught,
+      );
 
     expect((error as { code?: string } | null)?.code).toBe('40001');
     expect(await events()).toBe(before);
@@ -151,7 +203,9 @@ describe('concurrent spending', () => {
   it('commits commands submitted together on different wallets in batches: fewer database transactions than commands', async () => {
     const owners = Array.from({ length: 16 }, (_, index) => `batch-${index}`);
     for (const owner of owners) await fund(owner);
-    const commands = [0, 2, 4, 6, 8, 10, 12, 14].map((index) => transfer(owners[index] ?? '', owners[index + 1] ?? '', 100));
+    const commands = [0, 2, 4, 6, 8, 10, 12, 14].map((index) =>
+      transfer(owners[index] ?? '', owners[index + 1] ?? '', 100),
+    );
     const outcomes = await Promise.all(commands.map((command) => executeLedgerCommand(database.db, command, settings)));
 
     const transactions = new Set(outcomes.flatMap((outcome) => outcome.events.map((event) => event.transactionId)));
@@ -176,7 +230,9 @@ describe('concurrent spending', () => {
     expect(await conTotal('chain-a')).toBe(funded - 51_00);
     expect(await conTotal('chain-b')).toBe(20_00);
     expect(await conTotal('chain-c')).toBe(31_00);
-    const { rows } = await sql<{ value: number }>`SELECT value FROM coins WHERE holder = 'wallet:chain-b:CON' AND status = 'held'`.execute(database.db);
+    const { rows } = await sql<{
+      value: number;
+    }>`SELECT value FROM coins WHERE holder = 'wallet:chain-b:CON' AND status = 'held'`.execute(database.db);
     expect(rows.map((coin) => coin.value)).toEqual([20_00]);
   });
 
@@ -189,15 +245,25 @@ describe('concurrent spending', () => {
       // known-a holds 14.00 after this process's payment; the other spends all but 1.00 of it.
       await executeLedgerCommand(elsewhere.db, transfer('known-a', 'known-c', 13_00), settings);
 
-      const overdraw = await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 2_00), settings).catch((error: unknown) => error);
+      const overdraw = await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 2_00), settings).catch(
+        (error: unknown) => error,
+      );
       expect(overdraw).toBeInstanceOf(LedgerRuleViolation);
       expect((overdraw as LedgerRuleViolation).code).toBe(errorCodes.insufficientFunds);
 
       // Refilled elsewhere: a payment of 10.00 goes through.
-      await executeLedgerCommand(elsewhere.db, {
-        type: 'PurchaseCoins', txId: txId('purchase'), ownerId: 'known-a', charge: { amount: 1_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
-        paymentMethod: { id: 'pm', type: 'CC' },
-      }, settings);
+      await executeLedgerCommand(
+        elsewhere.db,
+        {
+          type: 'PurchaseCoins',
+          txId: txId('purchase'),
+          ownerId: 'known-a',
+          charge: { amount: 1_00, currency: 'USD' },
+          rateMicros: DEFAULT_RATE_MICROS,
+          paymentMethod: { id: 'pm', type: 'CC' },
+        },
+        settings,
+      );
       await executeLedgerCommand(database.db, transfer('known-a', 'known-b', 10_00), settings);
 
       expect(await conTotal('known-a')).toBe(6_00);
@@ -266,7 +332,9 @@ describe('concurrent spending', () => {
     expect(again.replayed).toBe(true);
     expect(other.replayed).toBe(false);
     expect(await conTotal('retry-')).toBe(4 * 7_800_00);
-    const { rows } = await sql<{ total: number }>`SELECT total FROM wallets WHERE wallet_id = 'wallet:retry-a:CON'`.execute(database.db);
+    const { rows } = await sql<{
+      total: number;
+    }>`SELECT total FROM wallets WHERE wallet_id = 'wallet:retry-a:CON'`.execute(database.db);
     expect(rows[0]?.total).toBe(7_800_00 - 100);
   });
 
@@ -274,7 +342,11 @@ describe('concurrent spending', () => {
     await fund('retry-source');
     await openWallets(database.db, 'retry-target', { currencies: ['CON'] });
     const body = { guser_id: 'retry-target', amount: 12_34, currency: 'CON' };
-    const request = { scope: 'user:retry-source', key: 'send-1', fingerprint: fingerprintRequest({ method: 'POST', path: '/api/account/send-fund', body }) };
+    const request = {
+      scope: 'user:retry-source',
+      key: 'send-1',
+      fingerprint: fingerprintRequest({ method: 'POST', path: '/api/account/send-fund', body }),
+    };
     const command = transfer('retry-source', 'retry-target', body.amount);
 
     const responses = await Promise.all(
@@ -295,7 +367,9 @@ describe('concurrent spending', () => {
     await fund('twice-source');
     await openWallets(database.db, 'twice-target', { currencies: ['CON'] });
     const command = transfer('twice-source', 'twice-target', 7_00);
-    const results = await Promise.all(Array.from({ length: 8 }, () => executeLedgerCommand(database.db, command, settings)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => executeLedgerCommand(database.db, command, settings)),
+    );
     expect(results.filter((result) => !result.replayed)).toHaveLength(1);
     expect(await conTotal('twice-target')).toBe(7_00);
   });

@@ -33,10 +33,18 @@ beforeAll(async () => {
   for (let index = 0; index < OWNERS; index += 1) {
     const ownerId = `crash-${index}`;
     await openWallets(database.db, ownerId, { currencies: ['CON'] });
-    const { record } = await executeLedgerCommand(database.db, {
-      type: 'PurchaseCoins', txId: randomUUID(), ownerId, charge: { amount: 500_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
-      paymentMethod: { id: 'test', type: 'CC' },
-    }, { holdHours: 24 });
+    const { record } = await executeLedgerCommand(
+      database.db,
+      {
+        type: 'PurchaseCoins',
+        txId: randomUUID(),
+        ownerId,
+        charge: { amount: 500_00, currency: 'USD' },
+        rateMicros: DEFAULT_RATE_MICROS,
+        paymentMethod: { id: 'test', type: 'CC' },
+      },
+      { holdHours: 24 },
+    );
     purchased += record.amount;
   }
 });
@@ -105,13 +113,16 @@ async function childSessions(until: 'in a transaction' | 'gone'): Promise<void> 
     `.execute(database.db);
     const sessions = rows[0] ?? { open: 0, inTransaction: 0 };
     if (until === 'gone' ? sessions.open === 0 : sessions.inTransaction > 0) return;
-    if (Date.now() > deadline) throw new Error(`the transfer stream's sessions are not ${until} after 10 s: ${JSON.stringify(sessions)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the transfer stream's sessions are not ${until} after 10 s: ${JSON.stringify(sessions)}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 async function eventCount(type: string): Promise<number> {
-  const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events WHERE type = ${type}`.execute(database.db);
+  const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events WHERE type = ${type}`.execute(
+    database.db,
+  );
   return rows[0]?.count ?? 0;
 }
 

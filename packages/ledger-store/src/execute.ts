@@ -134,7 +134,11 @@ export async function executeAlone(db: Kysely<Database>, request: LedgerRequest)
   return db.transaction().execute((trx) => attempt(trx, request, { lock: true }));
 }
 
-async function attempt(db: Kysely<Database>, request: LedgerRequest, options: { lock: boolean }): Promise<LedgerOutcome> {
+async function attempt(
+  db: Kysely<Database>,
+  request: LedgerRequest,
+  options: { lock: boolean },
+): Promise<LedgerOutcome> {
   const { command } = request;
   const existing = isFollowUp(command) ? await readTransaction(db, command.txId) : null;
   const state = await readLedgerState(db, [needsOf(command, existing?.record ?? null)], options.lock);
@@ -146,7 +150,8 @@ async function attempt(db: Kysely<Database>, request: LedgerRequest, options: { 
   if (appended) return { record: decision.record, events: appended.events, replayed: false };
 
   // The stream moved on since the read: another call wrote this transaction.
-  if (isFollowUp(command)) throw new StreamVersionConflict(decision.prepared.streamId, existing?.head.version ?? 0, null);
+  if (isFollowUp(command))
+    throw new StreamVersionConflict(decision.prepared.streamId, existing?.head.version ?? 0, null);
   const first = await replay(db, command.txId);
   if (!first) throw new Error(`transaction ${command.txId} conflicted but cannot be read`);
   return first;
@@ -166,7 +171,11 @@ export type Decision =
     };
 
 /** Decides one command against the state read for it (pure, apart from the clock and serials it is given). */
-export function decideRequest(request: LedgerRequest, state: Pick<ReadState, 'wallets' | 'coins'>, existing: { record: TransactionRecord; head: StreamHead } | null): Decision {
+export function decideRequest(
+  request: LedgerRequest,
+  state: Pick<ReadState, 'wallets' | 'coins'>,
+  existing: { record: TransactionRecord; head: StreamHead } | null,
+): Decision {
   const { command, settings, metadata } = request;
   const tx = existing?.record ?? null;
   const now = (settings.now ?? (() => new Date()))();
@@ -180,14 +189,24 @@ export function decideRequest(request: LedgerRequest, state: Pick<ReadState, 'wa
     if (error instanceof LedgerRuleViolation) return { refused: error };
     throw error;
   }
-  const prepared = prepareAppend(transactionStream(command.txId), existing?.head ?? { version: 0, hash: GENESIS_HASH }, events, metadata, now);
+  const prepared = prepareAppend(
+    transactionStream(command.txId),
+    existing?.head ?? { version: 0, hash: GENESIS_HASH },
+    events,
+    metadata,
+    now,
+  );
   let record = tx;
   const projections = events.map((event) => {
     record = evolveTransaction(record, event, now);
     return projectionOf(event, now, record);
   });
   if (!record) throw new Error(`${command.type} decided no events`);
-  const jobs = settings.jobs?.causedBy(command.txId, events.map((event, index) => ({ ...event, version: prepared.chained[index]?.version ?? 0 }))) ?? [];
+  const jobs =
+    settings.jobs?.causedBy(
+      command.txId,
+      events.map((event, index) => ({ ...event, version: prepared.chained[index]?.version ?? 0 })),
+    ) ?? [];
   return { events, prepared, record, projections, jobs, queue: settings.jobs };
 }
 
@@ -195,7 +214,11 @@ export function decideRequest(request: LedgerRequest, state: Pick<ReadState, 'wa
  * A refused command. A retry of a command that went through may no longer
  * pass the rules (the money has moved on): it still gets its first outcome.
  */
-export async function refusedOutcome(db: Kysely<Database>, command: LedgerCommand, refused: LedgerRuleViolation): Promise<LedgerOutcome> {
+export async function refusedOutcome(
+  db: Kysely<Database>,
+  command: LedgerCommand,
+  refused: LedgerRuleViolation,
+): Promise<LedgerOutcome> {
   if (isFollowUp(command)) throw refused;
   const first = await replay(db, command.txId);
   if (!first) throw refused;
@@ -265,9 +288,15 @@ export interface ReadState {
  * round trip. A spender named by several commands is read once, for the
  * sum of their amounts.
  */
-export async function readLedgerState(db: Kysely<Database>, needs: readonly LedgerNeeds[], lock: boolean): Promise<ReadState> {
+export async function readLedgerState(
+  db: Kysely<Database>,
+  needs: readonly LedgerNeeds[],
+  lock: boolean,
+): Promise<ReadState> {
   const spending = spendingOf(needs);
-  const { rows } = await sql<{ state: { wallets: WalletStateRow[]; coins: Record<AccountId, Coin[]>; complete?: AccountId[] } }>`
+  const { rows } = await sql<{
+    state: { wallets: WalletStateRow[]; coins: Record<AccountId, Coin[]>; complete?: AccountId[] };
+  }>`
     SELECT ledger_state(
       ${[...new Set(needs.flatMap((need) => need.wallets))]}::text[], ${lock},
       ${[...spending.keys()]}::text[], ${[...spending.values()]}::numeric[]

@@ -88,7 +88,16 @@ class GroupCommit {
     const needs = needsOf(request.command, null);
     const accounts = [...new Set([...needs.wallets, ...(needs.coins ? [needs.coins.walletId] : [])])];
     return new Promise((resolve, reject) => {
-      this.#pending.push({ ...request, needs, accounts, collisions: 0, settled: false, confirmRefusal: false, resolve, reject });
+      this.#pending.push({
+        ...request,
+        needs,
+        accounts,
+        collisions: 0,
+        settled: false,
+        confirmRefusal: false,
+        resolve,
+        reject,
+      });
       this.#schedule();
     });
   }
@@ -128,7 +137,11 @@ class GroupCommit {
     const left: Submission[] = [];
     const transactions = new Set<string>();
     for (const submission of this.#pending) {
-      if (taken.length < limit && !transactions.has(submission.command.txId) && submission.accounts.every((account) => !this.#busy.has(account))) {
+      if (
+        taken.length < limit &&
+        !transactions.has(submission.command.txId) &&
+        submission.accounts.every((account) => !this.#busy.has(account))
+      ) {
         taken.push(submission);
         transactions.add(submission.command.txId);
       } else {
@@ -164,7 +177,10 @@ class GroupCommit {
   /** Reads, decides and commits a batch; the commands it could not decide, for the next one. */
   async #commit(batch: Submission[]): Promise<Submission[]> {
     const toConfirm = new Set(batch.flatMap((submission) => (submission.confirmRefusal ? submission.accounts : [])));
-    const { known, toRead } = this.#known.recall(batch.map((submission) => submission.needs), toConfirm);
+    const { known, toRead } = this.#known.recall(
+      batch.map((submission) => submission.needs),
+      toConfirm,
+    );
     this.counts.batches += 1;
     let read = known;
     if (toRead.length > 0) {
@@ -197,10 +213,17 @@ class GroupCommit {
     if (decided.length > 0) {
       const wallets = new Set(decided.flatMap(({ submission }) => submission.accounts));
       const versions = new Map([...read.versions].filter(([wallet]) => wallets.has(wallet)));
-      const commit = await commitDecisions(this.#db, { wallets: read.wallets, versions }, decided.map(({ decision }) => decision));
+      const commit = await commitDecisions(
+        this.#db,
+        { wallets: read.wallets, versions },
+        decided.map(({ decision }) => decision),
+      );
       committed = commit.wallets;
       for (const { submission, decision } of decided) {
-        const appended = appendedEvents(decision.prepared, commit.rows.filter((row) => row.stream_id === decision.prepared.streamId));
+        const appended = appendedEvents(
+          decision.prepared,
+          commit.rows.filter((row) => row.stream_id === decision.prepared.streamId),
+        );
         submission.settled = true;
         // Alone in its batch, a transaction that exists already writes nothing: the lone path replays it.
         if (appended) submission.resolve({ record: decision.record, events: appended.events, replayed: false });
@@ -235,7 +258,15 @@ class GroupCommit {
       const coins = state.coinsOf(walletId);
       const readUpTo = read.readUpTo.get(walletId);
       this.#known.remember(walletId, {
-        wallet: row ? { ...wallet, total: row.total, available: row.available, withdrawable: row.withdrawable, reserved: row.reserved } : wallet,
+        wallet: row
+          ? {
+              ...wallet,
+              total: row.total,
+              available: row.available,
+              withdrawable: row.withdrawable,
+              reserved: row.reserved,
+            }
+          : wallet,
         version,
         ...(coins ? { coins } : {}),
         ...(readUpTo ? { readUpTo } : {}),

@@ -1,5 +1,12 @@
 export { groupCommitCounts } from './group-commit.ts';
-export { executeLedgerCommand, newCoinSerial, type LedgerJob, type LedgerJobs, type LedgerOutcome, type LedgerSettings } from './execute.ts';
+export {
+  executeLedgerCommand,
+  newCoinSerial,
+  type LedgerJob,
+  type LedgerJobs,
+  type LedgerOutcome,
+  type LedgerSettings,
+} from './execute.ts';
 export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';
 export { loadTransaction } from './transactions.ts';
 export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';

@@ -15,15 +15,31 @@ export type StoredWalletEvent = StoredEvent<WalletEvent['type']> & WalletEvent;
 /** The read-model row of a transaction record. */
 export function transactionRow(record: TransactionRecord) {
   return {
-    tx_id: record.txId, type: record.type, state: record.state, tx_class: record.txClass,
-    entry_date: record.entryDate, updated_at: record.updatedAt, amount: record.amount, fee: record.fee, currency: record.currency,
-    payer_owner_id: record.payerOwnerId, payer_wallet_id: record.payerWalletId,
-    payee_owner_id: record.payeeOwnerId, payee_wallet_id: record.payeeWalletId,
-    merchant_id: record.merchantId, merchant_batch_id: record.merchantBatchId,
-    payment_method_id: record.paymentMethodId, payment_method_type: record.paymentMethodType,
-    reference: record.reference, reason: record.reason,
-    hold_amount: record.holdAmount, hold_release_at: record.holdReleaseAt, hold_released_at: record.holdReleasedAt,
-    expires_at: record.expiresAt, reserved_coins: record.reservedCoins, version: record.version,
+    tx_id: record.txId,
+    type: record.type,
+    state: record.state,
+    tx_class: record.txClass,
+    entry_date: record.entryDate,
+    updated_at: record.updatedAt,
+    amount: record.amount,
+    fee: record.fee,
+    currency: record.currency,
+    payer_owner_id: record.payerOwnerId,
+    payer_wallet_id: record.payerWalletId,
+    payee_owner_id: record.payeeOwnerId,
+    payee_wallet_id: record.payeeWalletId,
+    merchant_id: record.merchantId,
+    merchant_batch_id: record.merchantBatchId,
+    payment_method_id: record.paymentMethodId,
+    payment_method_type: record.paymentMethodType,
+    reference: record.reference,
+    reason: record.reason,
+    hold_amount: record.holdAmount,
+    hold_release_at: record.holdReleaseAt,
+    hold_released_at: record.holdReleasedAt,
+    expires_at: record.expiresAt,
+    reserved_coins: record.reservedCoins,
+    version: record.version,
   };
 }
 
@@ -42,11 +58,21 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
     balances: balanceChangesOf(event).map(([walletId, change]) => ({ wallet_id: walletId, ...change })),
     transaction: transactionRow(record),
     entries: ledgerEntriesOf(event, createdAt).map((entry) => ({
-      tx_id: entry.txId, account_id: entry.accountId, entry_date: entry.entryDate, type: entry.type,
-      amount: entry.amount, currency: entry.currency, debit_credit: entry.debitCredit,
+      tx_id: entry.txId,
+      account_id: entry.accountId,
+      entry_date: entry.entryDate,
+      type: entry.type,
+      amount: entry.amount,
+      currency: entry.currency,
+      debit_credit: entry.debitCredit,
     })),
     coinsCreated: coins.created.map((coin) => ({
-      serial: coin.serial, holder: coin.holder, value: coin.value, status: coin.status, parent_serial: coin.parentSerial, minted_tx_id: coin.mintedTxId,
+      serial: coin.serial,
+      holder: coin.holder,
+      value: coin.value,
+      status: coin.status,
+      parent_serial: coin.parentSerial,
+      minted_tx_id: coin.mintedTxId,
     })),
     coinsUpdated: coins.updated,
   };
@@ -58,8 +84,14 @@ export type EventProjection = ReturnType<typeof projectionOf>;
  * Projects a stored event into the tables search_path names first: `public`
  * normally, a scratch schema during a rebuild (see verify).
  */
-export async function projectTransactionEvent(db: Kysely<Database>, event: StoredTransactionEvent, record: TransactionRecord): Promise<void> {
-  await sql`SELECT project_ledger_events(ARRAY[${event.position}]::bigint[], ${JSON.stringify([projectionOf(event, event.createdAt, record)])}::jsonb)`.execute(db);
+export async function projectTransactionEvent(
+  db: Kysely<Database>,
+  event: StoredTransactionEvent,
+  record: TransactionRecord,
+): Promise<void> {
+  await sql`SELECT project_ledger_events(ARRAY[${event.position}]::bigint[], ${JSON.stringify([projectionOf(event, event.createdAt, record)])}::jsonb)`.execute(
+    db,
+  );
 }
 
 export async function projectWalletEvent(db: Kysely<Database>, event: StoredWalletEvent): Promise<void> {
@@ -69,6 +101,8 @@ export async function projectWalletEvent(db: Kysely<Database>, event: StoredWall
       INSERT INTO wallets (wallet_id, owner_id, currency, status, opened_at) VALUES (${walletId}, ${ownerId}, ${currency}, 'open', ${event.createdAt})
     `.execute(db);
   } else {
-    await sql`UPDATE wallets SET status = 'closed', version = version + 1 WHERE wallet_id = ${event.data.walletId}`.execute(db);
+    await sql`UPDATE wallets SET status = 'closed', version = version + 1 WHERE wallet_id = ${event.data.walletId}`.execute(
+      db,
+    );
   }
 }

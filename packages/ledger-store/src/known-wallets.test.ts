@@ -7,7 +7,16 @@ const bob = walletIdOf('bob', 'CON');
 const cat = walletIdOf('cat', 'CON');
 
 function wallet(walletId: string, total: number): WalletState {
-  return { walletId, ownerId: walletId.split(':')[1] ?? '', currency: 'CON', status: 'open', total, available: total, withdrawable: total, reserved: 0 };
+  return {
+    walletId,
+    ownerId: walletId.split(':')[1] ?? '',
+    currency: 'CON',
+    status: 'open',
+    total,
+    available: total,
+    withdrawable: total,
+    reserved: 0,
+  };
 }
 
 /** Ann pays `amount` to `to`. */
@@ -22,7 +31,12 @@ describe('the wallets a group commit knows', () => {
     const { known: state, toRead } = known.recall([pays(300)]);
 
     expect(toRead).toEqual([]);
-    expect(state.versions).toEqual(new Map([[ann, 4], [bob, 7]]));
+    expect(state.versions).toEqual(
+      new Map([
+        [ann, 4],
+        [bob, 7],
+      ]),
+    );
     expect(state.wallets.get(ann)?.total).toBe(900);
     expect(state.coins).toEqual(new Map([[ann, [{ serial: 'A1', value: 900 }]]]));
   });
@@ -41,13 +55,24 @@ describe('the wallets a group commit knows', () => {
     const known = new KnownWallets(10);
     known.remember(bob, { wallet: wallet(bob, 900), version: 1 });
     // Some of ann's coins were left unread: the 500 known cannot say whether 300 + 300 is covered.
-    known.remember(ann, { wallet: wallet(ann, 900), version: 2, coins: [{ serial: 'A1', value: 500 }], readUpTo: { serial: 'A1', value: 500 } });
+    known.remember(ann, {
+      wallet: wallet(ann, 900),
+      version: 2,
+      coins: [{ serial: 'A1', value: 500 }],
+      readUpTo: { serial: 'A1', value: 500 },
+    });
 
     const bobPays: LedgerNeeds = { wallets: [bob, cat], coins: { walletId: bob, amount: 10 } };
-    expect(known.recall([bobPays]).toRead).toEqual([{ wallets: [bob, cat], coins: null }, { wallets: [], coins: { walletId: bob, amount: 10 } }]);
+    expect(known.recall([bobPays]).toRead).toEqual([
+      { wallets: [bob, cat], coins: null },
+      { wallets: [], coins: { walletId: bob, amount: 10 } },
+    ]);
     expect(known.recall([pays(300)]).toRead).toEqual([]);
     const { known: state, toRead } = known.recall([pays(300), pays(300)]);
-    expect(toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 600 } }]);
+    expect(toRead).toEqual([
+      { wallets: [ann], coins: null },
+      { wallets: [], coins: { walletId: ann, amount: 600 } },
+    ]);
     expect([...state.wallets.keys()]).toEqual([bob]);
   });
 
@@ -78,7 +103,10 @@ describe('the wallets a group commit knows', () => {
 
   it('keeps the first 16 coins of a wallet, and counts the rest as unread', () => {
     const known = new KnownWallets(10);
-    const coins = Array.from({ length: 40 }, (_, index) => ({ serial: `A${String(index).padStart(2, '0')}`, value: 100 }));
+    const coins = Array.from({ length: 40 }, (_, index) => ({
+      serial: `A${String(index).padStart(2, '0')}`,
+      value: 100,
+    }));
     known.remember(ann, { wallet: wallet(ann, 4_000), version: 1, coins });
 
     const burns = (amount: number): LedgerNeeds => ({ wallets: [ann], coins: { walletId: ann, amount } });
@@ -86,7 +114,10 @@ describe('the wallets a group commit knows', () => {
     expect(toRead).toEqual([]);
     expect(state.coins.get(ann)).toEqual(coins.slice(0, 16));
     expect(state.readUpTo.get(ann)).toEqual(coins[15]);
-    expect(known.recall([burns(1_700)]).toRead).toEqual([{ wallets: [ann], coins: null }, { wallets: [], coins: { walletId: ann, amount: 1_700 } }]);
+    expect(known.recall([burns(1_700)]).toRead).toEqual([
+      { wallets: [ann], coins: null },
+      { wallets: [], coins: { walletId: ann, amount: 1_700 } },
+    ]);
   });
 
   it('keeps its own copy of what it is told, updated in place', () => {
@@ -118,7 +149,12 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([both]).toRead).toEqual([{ wallets: [ann, bob], coins: null }]);
 
     // Read again: bob is where he was, ann moved elsewhere.
-    known.noteRead(new Map([[ann, 6], [bob, 7]]));
+    known.noteRead(
+      new Map([
+        [ann, 6],
+        [bob, 7],
+      ]),
+    );
     known.remember(ann, { wallet: wallet(ann, 800), version: 6, coins: [] });
     known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
     expect(known.recall([both]).toRead).toEqual([{ wallets: [ann], coins: null }]);
@@ -130,7 +166,12 @@ describe('the wallets a group commit knows', () => {
 
   it('puts a read beside what is known', () => {
     const known = new KnownWallets(10);
-    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }], readUpTo: { serial: 'A1', value: 900 } });
+    known.remember(ann, {
+      wallet: wallet(ann, 900),
+      version: 4,
+      coins: [{ serial: 'A1', value: 900 }],
+      readUpTo: { serial: 'A1', value: 900 },
+    });
     const { known: state } = known.recall([{ wallets: [ann], coins: null }]);
     const read = {
       wallets: new Map([[bob, wallet(bob, 5)]]),
@@ -140,9 +181,18 @@ describe('the wallets a group commit knows', () => {
     };
 
     expect(withRead(state, read)).toEqual({
-      wallets: new Map([[ann, wallet(ann, 900)], [bob, wallet(bob, 5)]]),
-      versions: new Map([[ann, 4], [bob, 9]]),
-      coins: new Map([[ann, [{ serial: 'A1', value: 900 }]], [bob, [{ serial: 'B1', value: 5 }]]]),
+      wallets: new Map([
+        [ann, wallet(ann, 900)],
+        [bob, wallet(bob, 5)],
+      ]),
+      versions: new Map([
+        [ann, 4],
+        [bob, 9],
+      ]),
+      coins: new Map([
+        [ann, [{ serial: 'A1', value: 900 }]],
+        [bob, [{ serial: 'B1', value: 5 }]],
+      ]),
       readUpTo: new Map([[ann, { serial: 'A1', value: 900 }]]),
     });
   });

@@ -70,7 +70,10 @@ export class KnownWallets {
    * the commands pay from it. A wallet to be read is left out of `known`
    * altogether, so that its balances and coins come from the one read.
    */
-  recall(needs: readonly LedgerNeeds[], unknown: ReadonlySet<AccountId> = new Set()): { known: ReadState; toRead: LedgerNeeds[] } {
+  recall(
+    needs: readonly LedgerNeeds[],
+    unknown: ReadonlySet<AccountId> = new Set(),
+  ): { known: ReadState; toRead: LedgerNeeds[] } {
     const spending = spendingOf(needs);
     const toRead = new Set<AccountId>();
     const known: ReadState = { wallets: new Map(), versions: new Map(), coins: new Map(), readUpTo: new Map() };
@@ -117,7 +120,13 @@ export class KnownWallets {
       entry.version = update.version;
       entry.doubted = false;
     } else {
-      entry = { wallet: { ...update.wallet }, version: update.version, coins: undefined, readUpTo: undefined, doubted: false };
+      entry = {
+        wallet: { ...update.wallet },
+        version: update.version,
+        coins: undefined,
+        readUpTo: undefined,
+        doubted: false,
+      };
     }
     keepFirstCoins(entry, update);
     this.#known.set(walletId, entry);

@@ -1,5 +1,12 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { DEFAULT_RATE_MICROS, LedgerRuleViolation, cashPriceOfCoins, type CardFunding, type Currency, type LedgerCommand } from '@peeks/ledger';
+import {
+  DEFAULT_RATE_MICROS,
+  LedgerRuleViolation,
+  cashPriceOfCoins,
+  type CardFunding,
+  type Currency,
+  type LedgerCommand,
+} from '@peeks/ledger';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -28,12 +35,28 @@ const amount = fc.oneof(
 const cash = fc.integer({ min: 50, max: 60_000 });
 const pick = fc.nat();
 
-const followUp = (kind: 'clearDeposit' | 'rejectDeposit' | 'expireDeposit' | 'releaseHold' | 'processWithdrawal' | 'failWithdrawal' | 'retry') =>
-  ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
+const followUp = (
+  kind:
+    | 'clearDeposit'
+    | 'rejectDeposit'
+    | 'expireDeposit'
+    | 'releaseHold'
+    | 'processWithdrawal'
+    | 'failWithdrawal'
+    | 'retry',
+) => ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
 const step = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('purchase'), owner, cash }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cardDeposit'), owner, amount, currency }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('enterDeposit'), owner, cash, method: fc.constantFrom('interac', 'zelle', 'bitcoin') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('enterDeposit'),
+      owner,
+      cash,
+      method: fc.constantFrom('interac', 'zelle', 'bitcoin'),
+    }),
+  },
   followUp('clearDeposit'),
   followUp('rejectDeposit'),
   followUp('expireDeposit'),
@@ -44,16 +67,47 @@ const step = fc.oneof(
   {
     weight: 6,
     arbitrary: fc.record({
-      kind: fc.constant('transfer'), from: owner, to: owner, amount, fee: fc.constantFrom(0, 0, 0, 25), currency,
+      kind: fc.constant('transfer'),
+      from: owner,
+      to: owner,
+      amount,
+      fee: fc.constantFrom(0, 0, 0, 25),
+      currency,
       transfer: fc.constantFrom('P2P', 'P2P', 'ACCT_TO_ACCT', 'PURCHASE'),
       // Paid by a card charge instead of the payer's wallet, some of the time.
       byCard: fc.constantFrom(false, false, true),
     }),
   },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('withdraw'), owner, amount, currency, destination: fc.constantFrom('card', 'bank') }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('settle'), owner, amount: fc.integer({ min: 1, max: 20_000 }), fee: fc.integer({ min: 0, max: 500 }), currency }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('withdraw'),
+      owner,
+      amount,
+      currency,
+      destination: fc.constantFrom('card', 'bank'),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('settle'),
+      owner,
+      amount: fc.integer({ min: 1, max: 20_000 }),
+      fee: fc.integer({ min: 0, max: 500 }),
+      currency,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fee'), owner, amount, currency }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('correct'), owner, amount: fc.integer({ min: -5_000, max: 5_000 }), currency }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('correct'),
+      owner,
+      amount: fc.integer({ min: -5_000, max: 5_000 }),
+      currency,
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('advanceClock'), hours: fc.integer({ min: 1, max: 48 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('close'), owner, currency }) },
 );
@@ -84,8 +138,20 @@ const everyCommandOnce: Step[] = [
 /** What a card is charged for a payment: the payment itself in cash, the cash price of coins (IMP, which no card buys, is charged in USD and refused). */
 function cardCharge(total: number, currency: Currency): CardFunding {
   const paymentMethod = { id: 'card-1', type: 'CC' };
-  if (currency === 'CON') return { paymentMethod, charge: { amount: Number.isSafeInteger(total) && total > 0 ? cashPriceOfCoins(total, 'USD', DEFAULT_RATE_MICROS) : 1, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS };
-  return { paymentMethod, charge: { amount: total, currency: currency === 'IMP' ? 'USD' : currency }, rateMicros: null };
+  if (currency === 'CON')
+    return {
+      paymentMethod,
+      charge: {
+        amount: Number.isSafeInteger(total) && total > 0 ? cashPriceOfCoins(total, 'USD', DEFAULT_RATE_MICROS) : 1,
+        currency: 'USD',
+      },
+      rateMicros: DEFAULT_RATE_MICROS,
+    };
+  return {
+    paymentMethod,
+    charge: { amount: total, currency: currency === 'IMP' ? 'USD' : currency },
+    rateMicros: null,
+  };
 }
 
 let runNumber = 0;
@@ -125,12 +191,23 @@ class BalanceModel {
 
   apply(command: LedgerCommand, walletOf: (owner: string, currency: Currency) => string) {
     switch (command.type) {
-      case 'PurchaseCoins':
-        { this.credit(walletOf(command.ownerId, 'CON'), Math.floor((20 * command.charge.amount * 0.78) / 100) * 100, true); return; }
-      case 'DepositByCard':
-        { this.credit(walletOf(command.ownerId, command.currency), command.amount, true); return; }
+      case 'PurchaseCoins': {
+        this.credit(
+          walletOf(command.ownerId, 'CON'),
+          Math.floor((20 * command.charge.amount * 0.78) / 100) * 100,
+          true,
+        );
+        return;
+      }
+      case 'DepositByCard': {
+        this.credit(walletOf(command.ownerId, command.currency), command.amount, true);
+        return;
+      }
       case 'EnterDeposit':
-        this.pending.set(command.txId, { walletId: walletOf(command.ownerId, 'CON'), amount: Math.floor((20 * command.payment.amount * 0.78) / 100) * 100 });
+        this.pending.set(command.txId, {
+          walletId: walletOf(command.ownerId, 'CON'),
+          amount: Math.floor((20 * command.payment.amount * 0.78) / 100) * 100,
+        });
         return;
       case 'ClearDeposit': {
         const deposit = this.pending.get(command.txId);
@@ -142,7 +219,8 @@ class BalanceModel {
         return;
       case 'Transfer': {
         const to = walletOf(command.toOwnerId, command.currency);
-        if (!command.fundedBy) this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
+        if (!command.fundedBy)
+          this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
         this.credit(to, command.amount, command.kind === 'ACCT_TO_ACCT');
         if (command.kind !== 'ACCT_TO_ACCT') this.holds.set(command.txId, { walletId: to, amount: command.amount });
         return;
@@ -159,7 +237,10 @@ class BalanceModel {
         balance.available -= command.amount;
         balance.withdrawable -= command.amount;
         balance.reserved += command.amount;
-        this.withdrawals.set(command.txId, { walletId: walletOf(command.ownerId, command.currency), amount: command.amount });
+        this.withdrawals.set(command.txId, {
+          walletId: walletOf(command.ownerId, command.currency),
+          amount: command.amount,
+        });
         return;
       }
       case 'ProcessWithdrawal':
@@ -175,10 +256,14 @@ class BalanceModel {
         }
         return;
       }
-      case 'SettleMerchantBatch':
-        { this.debit(walletOf(command.merchantId, command.currency), command.amount); return; }
-      case 'ChargePlatformFee':
-        { this.debit(walletOf(command.ownerId, command.currency), command.amount); return; }
+      case 'SettleMerchantBatch': {
+        this.debit(walletOf(command.merchantId, command.currency), command.amount);
+        return;
+      }
+      case 'ChargePlatformFee': {
+        this.debit(walletOf(command.ownerId, command.currency), command.amount);
+        return;
+      }
       case 'CorrectBalance':
         if (command.amount >= 0) this.credit(walletOf(command.ownerId, command.currency), command.amount, true);
         else this.debit(walletOf(command.ownerId, command.currency), -command.amount);
@@ -203,8 +288,20 @@ describe('the ledger under generated command sequences', () => {
     );
     // The generator reaches every command's success path, not just its refusals.
     expect([...appliedTypes].sort()).toEqual([
-      'ChargePlatformFee', 'ClearDeposit', 'CorrectBalance', 'DepositByCard', 'EnterDeposit', 'ExpireDeposit', 'FailWithdrawal',
-      'ProcessWithdrawal', 'PurchaseCoins', 'RejectDeposit', 'ReleaseHold', 'RequestWithdrawal', 'SettleMerchantBatch', 'Transfer',
+      'ChargePlatformFee',
+      'ClearDeposit',
+      'CorrectBalance',
+      'DepositByCard',
+      'EnterDeposit',
+      'ExpireDeposit',
+      'FailWithdrawal',
+      'ProcessWithdrawal',
+      'PurchaseCoins',
+      'RejectDeposit',
+      'ReleaseHold',
+      'RequestWithdrawal',
+      'SettleMerchantBatch',
+      'Transfer',
     ]);
     expect(batchesOnKnownWallets).toBeGreaterThan(0);
   }, 180_000);
@@ -226,18 +323,43 @@ async function runSequence(steps: Step[]): Promise<void> {
   const commandFor = (item: Step): LedgerCommand | null => {
     switch (item.kind) {
       case 'purchase':
-        return { type: 'PurchaseCoins', txId: nextTxId(), ownerId: ownerId(item.owner), charge: { amount: item.cash, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: { id: 'pm', type: 'CC' } };
+        return {
+          type: 'PurchaseCoins',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          charge: { amount: item.cash, currency: 'USD' },
+          rateMicros: DEFAULT_RATE_MICROS,
+          paymentMethod: { id: 'pm', type: 'CC' },
+        };
       case 'cardDeposit':
-        return { type: 'DepositByCard', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, paymentMethod: { id: 'pm', type: 'CC' } };
+        return {
+          type: 'DepositByCard',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          paymentMethod: { id: 'pm', type: 'CC' },
+        };
       case 'enterDeposit':
         return {
-          type: 'EnterDeposit', txId: nextTxId(), ownerId: ownerId(item.owner), method: item.method, payment: { amount: item.cash, currency: 'CAD' },
-          rateMicros: DEFAULT_RATE_MICROS, reference: `memo-${txNumber}`, expiresAt: item.method === 'bitcoin' ? new Date(clock.getTime() + 24 * 3_600_000).toISOString() : null,
+          type: 'EnterDeposit',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          method: item.method,
+          payment: { amount: item.cash, currency: 'CAD' },
+          rateMicros: DEFAULT_RATE_MICROS,
+          reference: `memo-${txNumber}`,
+          expiresAt: item.method === 'bitcoin' ? new Date(clock.getTime() + 24 * 3_600_000).toISOString() : null,
         };
       case 'clearDeposit':
         return { type: 'ClearDeposit', txId: among(txIds.deposits, item.pick), clearedBy: 'ops' };
       case 'rejectDeposit':
-        return { type: 'RejectDeposit', txId: among(txIds.deposits, item.pick), reason: 'no transfer arrived', rejectedBy: 'ops' };
+        return {
+          type: 'RejectDeposit',
+          txId: among(txIds.deposits, item.pick),
+          reason: 'no transfer arrived',
+          rejectedBy: 'ops',
+        };
       case 'expireDeposit':
         return { type: 'ExpireDeposit', txId: among(txIds.deposits, item.pick) };
       case 'releaseHold':
@@ -245,22 +367,64 @@ async function runSequence(steps: Step[]): Promise<void> {
       case 'processWithdrawal':
         return { type: 'ProcessWithdrawal', txId: among(txIds.withdrawals, item.pick), payoutReference: 'payout' };
       case 'failWithdrawal':
-        return { type: 'FailWithdrawal', txId: among(txIds.withdrawals, item.pick), reason: 'card declined the payout' };
+        return {
+          type: 'FailWithdrawal',
+          txId: among(txIds.withdrawals, item.pick),
+          reason: 'card declined the payout',
+        };
       case 'retry':
         return opened[item.pick % Math.max(opened.length, 1)] ?? null;
       case 'transfer':
         return {
-          type: 'Transfer', txId: nextTxId(), kind: item.transfer, fromOwnerId: ownerId(item.from), toOwnerId: ownerId(item.to), amount: item.amount, fee: item.fee, currency: item.currency, memo: null,
+          type: 'Transfer',
+          txId: nextTxId(),
+          kind: item.transfer,
+          fromOwnerId: ownerId(item.from),
+          toOwnerId: ownerId(item.to),
+          amount: item.amount,
+          fee: item.fee,
+          currency: item.currency,
+          memo: null,
           ...(item.byCard ? { fundedBy: cardCharge(item.amount + item.fee, item.currency) } : {}),
         };
       case 'withdraw':
-        return { type: 'RequestWithdrawal', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, destination: { kind: item.destination, paymentMethodId: 'pm' } };
+        return {
+          type: 'RequestWithdrawal',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          destination: { kind: item.destination, paymentMethodId: 'pm' },
+        };
       case 'settle':
-        return { type: 'SettleMerchantBatch', txId: nextTxId(), merchantId: ownerId(item.owner), batchId: `batch-${txNumber}`, amount: item.amount, fee: item.fee, currency: item.currency };
+        return {
+          type: 'SettleMerchantBatch',
+          txId: nextTxId(),
+          merchantId: ownerId(item.owner),
+          batchId: `batch-${txNumber}`,
+          amount: item.amount,
+          fee: item.fee,
+          currency: item.currency,
+        };
       case 'fee':
-        return { type: 'ChargePlatformFee', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, reason: 'monthly fee' };
+        return {
+          type: 'ChargePlatformFee',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          reason: 'monthly fee',
+        };
       case 'correct':
-        return { type: 'CorrectBalance', txId: nextTxId(), ownerId: ownerId(item.owner), amount: item.amount, currency: item.currency, reason: 'reconciliation', operatorId: 'finance-1' };
+        return {
+          type: 'CorrectBalance',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          reason: 'reconciliation',
+          operatorId: 'finance-1',
+        };
       case 'advanceClock':
       case 'close':
         return null;
@@ -268,12 +432,16 @@ async function runSequence(steps: Step[]): Promise<void> {
   };
 
   // Everyone starts with money in every currency, so spending is tried, not just refused.
-  const funding = Array.from({ length: OWNERS }, (_, index) => [
-    { kind: 'purchase', owner: index, cash: 500_00 },
-    { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'USD' },
-    { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'CAD' },
-    { kind: 'correct', owner: index, amount: 5_000, currency: 'IMP' },
-  ] satisfies Step[]).flat();
+  const funding = Array.from(
+    { length: OWNERS },
+    (_, index) =>
+      [
+        { kind: 'purchase', owner: index, cash: 500_00 },
+        { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'USD' },
+        { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'CAD' },
+        { kind: 'correct', owner: index, amount: 5_000, currency: 'IMP' },
+      ] satisfies Step[],
+  ).flat();
   // Every third command runs in another pool, as another process would: the group commit's known wallets go stale.
   const elsewhere = connectDatabase(database.url, { max: 2 });
   try {
@@ -291,10 +459,12 @@ async function runSequence(steps: Step[]): Promise<void> {
       const command = commandFor(item);
       if (!command) continue;
       const eventsBefore = await countEvents();
-      const outcome = await executeLedgerCommand(index % 3 === 2 ? elsewhere.db : database.db, command, settings).catch((error: unknown) => {
-        if (error instanceof LedgerRuleViolation) return null;
-        throw error;
-      });
+      const outcome = await executeLedgerCommand(index % 3 === 2 ? elsewhere.db : database.db, command, settings).catch(
+        (error: unknown) => {
+          if (error instanceof LedgerRuleViolation) return null;
+          throw error;
+        },
+      );
       if (!outcome || outcome.replayed) {
         // A refusal or a retry writes nothing.
         expect(await countEvents()).toBe(eventsBefore);
@@ -327,7 +497,9 @@ async function runSequence(steps: Step[]): Promise<void> {
     .where('owner_id', 'like', `run${runNumber}-%`)
     .where('total', '<>', 0)
     .execute();
-  const expected = [...model.wallets].filter(([, balance]) => balance.total !== 0).map(([walletId, balance]) => ({ wallet_id: walletId, ...balance }));
+  const expected = [...model.wallets]
+    .filter(([, balance]) => balance.total !== 0)
+    .map(([walletId, balance]) => ({ wallet_id: walletId, ...balance }));
   const byId = (a: { wallet_id: string }, b: { wallet_id: string }) => a.wallet_id.localeCompare(b.wallet_id);
   expect(live.sort(byId)).toEqual(expected.sort(byId));
 }

@@ -28,10 +28,19 @@ export async function coinsOf(
   const holder = walletIdOf(ownerId, 'CON');
   const inWallet = db.selectFrom('coins').where('holder', '=', holder).where('status', 'in', ['held', 'reserved']);
   const [rows, count] = await Promise.all([
-    inWallet.select(['serial', 'value', 'status']).orderBy('value', 'desc').orderBy(sql`serial COLLATE "C"`).offset(page.offset).limit(page.limit).execute(),
+    inWallet
+      .select(['serial', 'value', 'status'])
+      .orderBy('value', 'desc')
+      .orderBy(sql`serial COLLATE "C"`)
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     inWallet.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { coins: rows.map((row) => ({ serial: row.serial, value: row.value, currency: 'CON' as const, status: row.status })), total: count.total };
+  return {
+    coins: rows.map((row) => ({ serial: row.serial, value: row.value, currency: 'CON' as const, status: row.status })),
+    total: count.total,
+  };
 }
 
 export type CoinTrailStep = {
@@ -58,7 +67,9 @@ export type CoinTrailStep = {
  * named them (`coins.tx_ids`).
  */
 export async function coinTrail(db: Kysely<Database>, serial: string): Promise<CoinTrailStep[]> {
-  const { rows: [lineage] } = await sql<{ serials: string[] | null; streams: string[] | null }>`
+  const {
+    rows: [lineage],
+  } = await sql<{ serials: string[] | null; streams: string[] | null }>`
     WITH RECURSIVE lineage AS (
       SELECT serial, parent_serial, tx_ids FROM coins WHERE serial = ${serial}
       UNION
@@ -70,14 +81,28 @@ export async function coinTrail(db: Kysely<Database>, serial: string): Promise<C
   `.execute(db);
   const serials = new Set(lineage?.serials ?? []);
   if (serials.size === 0) return [];
-  const events = await db.selectFrom('events').selectAll().where('stream_id', 'in', lineage?.streams ?? []).orderBy('position').execute();
+  const events = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('stream_id', 'in', lineage?.streams ?? [])
+    .orderBy('position')
+    .execute();
   return events.flatMap((row) =>
     auditLinesOf(toStoredEvent(row))
       .filter((line) => serials.has(line.serial))
       .map((line) => ({
-        serial: line.serial, action: line.action, value: line.value, fromAccount: line.from_account, toAccount: line.to_account,
-        parentSerial: line.parent_serial, txId: line.tx_id, eventPosition: line.event_position, entryDate: line.entry_date, fromSerial: line.from_serial,
-          eventType: row.type, eventTime: row.created_at,
+        serial: line.serial,
+        action: line.action,
+        value: line.value,
+        fromAccount: line.from_account,
+        toAccount: line.to_account,
+        parentSerial: line.parent_serial,
+        txId: line.tx_id,
+        eventPosition: line.event_position,
+        entryDate: line.entry_date,
+        fromSerial: line.from_serial,
+        eventType: row.type,
+        eventTime: row.created_at,
       })),
   );
 }
@@ -90,8 +115,16 @@ export async function transactionAudit(db: Kysely<Database>, txId: string) {
 /** An event's coin audit lines, with ids `position.index` in the order coinAuditOf gives them. */
 function auditLinesOf(event: StoredEvent) {
   return coinAuditOf(event as unknown as TransactionEvent, event.createdAt).map((line, index) => ({
-    audit_id: `${event.position}.${index}`, tx_id: line.txId, event_position: event.position, serial: line.serial, action: line.action,
-    value: line.value, from_account: line.fromAccount, to_account: line.toAccount, parent_serial: line.parentSerial, entry_date: line.entryDate,
+    audit_id: `${event.position}.${index}`,
+    tx_id: line.txId,
+    event_position: event.position,
+    serial: line.serial,
+    action: line.action,
+    value: line.value,
+    from_account: line.fromAccount,
+    to_account: line.toAccount,
+    parent_serial: line.parentSerial,
+    entry_date: line.entryDate,
     from_serial: fromSerialText(line),
   }));
 }

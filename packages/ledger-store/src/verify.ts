@@ -1,8 +1,21 @@
-import { readStream, schemaColumns, toStoredEvent, verifyAllStreams, type ChainReport, type Database, type StoredEvent } from '@peeks/db';
+import {
+  readStream,
+  schemaColumns,
+  toStoredEvent,
+  verifyAllStreams,
+  type ChainReport,
+  type Database,
+  type StoredEvent,
+} from '@peeks/db';
 import { coinHoldingKinds, evolveTransaction, platformAccount, type TransactionRecord } from '@peeks/ledger';
 import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { projectTransactionEvent, projectWalletEvent, type StoredTransactionEvent, type StoredWalletEvent } from './inline-projection.ts';
+import {
+  projectTransactionEvent,
+  projectWalletEvent,
+  type StoredTransactionEvent,
+  type StoredWalletEvent,
+} from './inline-projection.ts';
 import { platformBalances } from './platform-balances.ts';
 
 /** The read models projected inline, which a rebuild must reproduce exactly. */
@@ -42,16 +55,19 @@ class RollBack extends Error {
  */
 export async function verifyLedger(db: Kysely<Database>, options: { batchSize?: number } = {}): Promise<LedgerReport> {
   try {
-    await db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
-      const chains = await verifyAllStreams(trx);
-      const schema = `ledger_rebuild_${randomBytes(6).toString('hex')}`;
-      await rebuildInto(trx, schema);
-      const eventsReplayed = await replayLog(trx, schema, options.batchSize ?? 1000);
-      const differences = await compareTables(trx, schema);
-      const invariantFailures = await checkInvariants(trx);
-      const ok = chains.breaks.length === 0 && differences.length === 0 && invariantFailures.length === 0;
-      throw new RollBack({ ok, eventsReplayed, chains, differences, invariantFailures });
-    });
+    await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const chains = await verifyAllStreams(trx);
+        const schema = `ledger_rebuild_${randomBytes(6).toString('hex')}`;
+        await rebuildInto(trx, schema);
+        const eventsReplayed = await replayLog(trx, schema, options.batchSize ?? 1000);
+        const differences = await compareTables(trx, schema);
+        const invariantFailures = await checkInvariants(trx);
+        const ok = chains.breaks.length === 0 && differences.length === 0 && invariantFailures.length === 0;
+        throw new RollBack({ ok, eventsReplayed, chains, differences, invariantFailures });
+      });
   } catch (error) {
     if (error instanceof RollBack) return error.report;
     throw error;
@@ -62,7 +78,9 @@ export async function verifyLedger(db: Kysely<Database>, options: { batchSize?: 
 async function rebuildInto(trx: Kysely<Database>, schema: string): Promise<void> {
   await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(trx);
   for (const table of inlineTables) {
-    await sql`CREATE TABLE ${sql.table(`${schema}.${table}`)} (LIKE ${sql.table(`public.${table}`)} INCLUDING ALL)`.execute(trx);
+    await sql`CREATE TABLE ${sql.table(`${schema}.${table}`)} (LIKE ${sql.table(`public.${table}`)} INCLUDING ALL)`.execute(
+      trx,
+    );
   }
 }
 
@@ -74,7 +92,9 @@ async function rebuildInto(trx: Kysely<Database>, schema: string): Promise<void>
  * at the scratch schema makes the live code write the rebuild.
  */
 async function replayLog(trx: Kysely<Database>, schema: string, batchSize: number): Promise<number> {
-  const { rows: [saved] } = await sql<{ path: string }>`SELECT current_setting('search_path') AS path`.execute(trx);
+  const {
+    rows: [saved],
+  } = await sql<{ path: string }>`SELECT current_setting('search_path') AS path`.execute(trx);
   await sql`SELECT set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
   try {
     return await replayInto(trx, batchSize);
@@ -87,7 +107,13 @@ async function replayInto(trx: Kysely<Database>, batchSize: number): Promise<num
   let after = 0;
   let replayed = 0;
   for (;;) {
-    const rows = await trx.selectFrom('events').selectAll().where('position', '>', after).orderBy('position').limit(batchSize).execute();
+    const rows = await trx
+      .selectFrom('events')
+      .selectAll()
+      .where('position', '>', after)
+      .orderBy('position')
+      .limit(batchSize)
+      .execute();
     if (rows.length === 0) return replayed;
     for (const row of rows) await replayEvent(trx, toStoredEvent(row));
     replayed += rows.length;
@@ -100,8 +126,10 @@ async function replayEvent(trx: Kysely<Database>, event: StoredEvent): Promise<v
     await projectWalletEvent(trx, event as StoredWalletEvent);
     return;
   }
-  const before = event.streamVersion === 1 ? [] : await readStream(trx, event.streamId, { maxCount: event.streamVersion - 1 });
-  const fold = (record: TransactionRecord | null, stored: StoredEvent) => evolveTransaction(record, stored as unknown as StoredTransactionEvent, stored.createdAt);
+  const before =
+    event.streamVersion === 1 ? [] : await readStream(trx, event.streamId, { maxCount: event.streamVersion - 1 });
+  const fold = (record: TransactionRecord | null, stored: StoredEvent) =>
+    evolveTransaction(record, stored as unknown as StoredTransactionEvent, stored.createdAt);
   const record = fold(before.reduce<TransactionRecord | null>(fold, null), event);
   await projectTransactionEvent(trx, event as StoredTransactionEvent, record);
 }
@@ -111,7 +139,11 @@ async function compareTables(trx: Kysely<Database>, schema: string): Promise<Tab
   for (const table of inlineTables) {
     // A wallet's version is a concurrency token, not a fact of the log:
     // wallets opened before it existed started at 0 whatever they had seen.
-    const columns = sql.join(schemaColumns[table].filter((column) => !(table === 'wallets' && column === 'version')).map((column) => sql.ref(column)));
+    const columns = sql.join(
+      schemaColumns[table]
+        .filter((column) => !(table === 'wallets' && column === 'version'))
+        .map((column) => sql.ref(column)),
+    );
     const live = sql`SELECT ${columns} FROM ${sql.table(`public.${table}`)}`;
     const rebuilt = sql`SELECT ${columns} FROM ${sql.table(`${schema}.${table}`)}`;
     const { rows } = await sql<{ side: 'live' | 'rebuilt'; row: unknown }>`
@@ -157,7 +189,7 @@ const invariants: { rule: string; query: ReturnType<typeof sql<{ subject: string
       WHERE w.total <> coalesce(s.net, 0)`,
   },
   {
-    rule: "the coins in a CON wallet sum to its balance (held coins to available, reserved coins to reserved)",
+    rule: 'the coins in a CON wallet sum to its balance (held coins to available, reserved coins to reserved)',
     query: sql`
       SELECT w.wallet_id AS subject, format('available %s reserved %s; held coins %s reserved coins %s', w.available, w.reserved, coalesce(c.held, 0), coalesce(c.reserved, 0)) AS detail
       FROM wallets w LEFT JOIN (

@@ -30,7 +30,10 @@ export function walletStateOf(row: Omit<Selectable<WalletsTable>, 'opened_at'>):
  * over the same wallets always queue in the same order and never deadlock.
  * Missing wallets are simply absent from the map.
  */
-export async function lockWallets(db: Kysely<Database>, walletIds: readonly AccountId[]): Promise<Map<AccountId, WalletState>> {
+export async function lockWallets(
+  db: Kysely<Database>,
+  walletIds: readonly AccountId[],
+): Promise<Map<AccountId, WalletState>> {
   if (walletIds.length === 0) return new Map();
   const { rows } = await sql<Selectable<WalletsTable>>`
     SELECT * FROM wallets WHERE wallet_id = ANY(${[...new Set(walletIds)]}::text[]) ORDER BY wallet_id COLLATE "C" FOR UPDATE
@@ -49,12 +52,18 @@ export async function openWallets(
 ): Promise<AccountId[]> {
   const wanted = options.currencies ?? currencies;
   const run = async (trx: Kysely<Database>) => {
-    const existing = await lockWallets(trx, wanted.map((currency) => walletIdOf(ownerId, currency)));
+    const existing = await lockWallets(
+      trx,
+      wanted.map((currency) => walletIdOf(ownerId, currency)),
+    );
     for (const currency of wanted) {
       const walletId = walletIdOf(ownerId, currency);
       const events = decideOpenWallet(ownerId, currency, existing.get(walletId));
       if (events.length === 0) continue;
-      const appended = await appendToStream(trx, walletStream(walletId), events, { expectedVersion: 0, ...pick(options) }).catch((error: unknown) => {
+      const appended = await appendToStream(trx, walletStream(walletId), events, {
+        expectedVersion: 0,
+        ...pick(options),
+      }).catch((error: unknown) => {
         // Opened by a concurrent call in the meantime: that is what we wanted.
         if (error instanceof StreamVersionConflict) return null;
         throw error;
@@ -74,7 +83,10 @@ export async function closeWallet(
   const run = async (trx: Kysely<Database>) => {
     const events = decideCloseWallet(walletId, (await lockWallets(trx, [walletId])).get(walletId));
     if (events.length === 0) return;
-    const appended = await appendToStream(trx, walletStream(walletId), events, { expectedVersion: 'any', ...pick(options) });
+    const appended = await appendToStream(trx, walletStream(walletId), events, {
+      expectedVersion: 'any',
+      ...pick(options),
+    });
     for (const event of appended.events) await projectWalletEvent(trx, event as StoredWalletEvent);
   };
   await (db.isTransaction ? run(db) : db.transaction().execute(run));

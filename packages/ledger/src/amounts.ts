@@ -19,7 +19,8 @@ export const amountLimits = {
 
 /** Refuses an amount that is not a positive whole number of minor units within `limit`. */
 export function checkAmount(amount: number, currency: Currency, limit: AmountLimit, what = 'amount'): void {
-  if (!Number.isSafeInteger(amount)) refuse(errorCodes.invalidAmount, `${what} ${String(amount)} is not a whole number of minor units`);
+  if (!Number.isSafeInteger(amount))
+    refuse(errorCodes.invalidAmount, `${what} ${String(amount)} is not a whole number of minor units`);
   if (amount <= 0) refuse(errorCodes.amountNotPositive, `${what} ${amount} is not positive`);
   const perMajor = minorUnitsPerMajor[currency];
   if (limit.minMajor !== null && amount < limit.minMajor * perMajor) {
@@ -41,9 +42,11 @@ export const DEFAULT_RATE_MICROS: RateMicros = 780_000;
  * (spec §5, §9), returned in CON minor units (hundredths of a coin).
  */
 export function coinsForCash(amount: number, currency: Currency, rateMicros: RateMicros): number {
-  if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0) refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
+  if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0)
+    refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
   const wholeCoins =
-    (BigInt(COINS_PER_UNIT) * BigInt(amount) * BigInt(rateMicros)) / (BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE));
+    (BigInt(COINS_PER_UNIT) * BigInt(amount) * BigInt(rateMicros)) /
+    (BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE));
   return Number(wholeCoins) * minorUnitsPerMajor.CON;
 }
 
@@ -53,7 +56,8 @@ export function coinsForCash(amount: number, currency: Currency, rateMicros: Rat
  * platform's favour. The inverse of `coinsForCash` for whole coins.
  */
 export function cashPriceOfCoins(coins: number, currency: Currency, rateMicros: RateMicros): number {
-  if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0) refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
+  if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0)
+    refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
   const numerator = BigInt(coins) * BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE);
   const denominator = BigInt(COINS_PER_UNIT) * BigInt(minorUnitsPerMajor.CON) * BigInt(rateMicros);
   return Number((numerator + denominator - 1n) / denominator);

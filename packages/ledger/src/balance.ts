@@ -22,14 +22,39 @@ export type BalanceChange = WalletBalance;
 /** The balance changes of the ledger's movements, named for what they do. */
 export const balanceChange = {
   /** Money of the owner's own (a purchase, a deposit): withdrawable at once. */
-  credited: (amount: number): BalanceChange => ({ total: amount, available: amount, withdrawable: amount, reserved: 0 }),
+  credited: (amount: number): BalanceChange => ({
+    total: amount,
+    available: amount,
+    withdrawable: amount,
+    reserved: 0,
+  }),
   /** Money from someone else: spendable now, withdrawable after the hold. */
-  creditedOnHold: (amount: number): BalanceChange => ({ total: amount, available: amount, withdrawable: 0, reserved: 0 }),
+  creditedOnHold: (amount: number): BalanceChange => ({
+    total: amount,
+    available: amount,
+    withdrawable: 0,
+    reserved: 0,
+  }),
   debited: (amount: number): BalanceChange => ({ total: -amount, available: -amount, withdrawable: 0, reserved: 0 }),
   holdReleased: (amount: number): BalanceChange => ({ total: 0, available: 0, withdrawable: amount, reserved: 0 }),
-  reserved: (amount: number): BalanceChange => ({ total: 0, available: -amount, withdrawable: -amount, reserved: amount }),
-  reservationReturned: (amount: number): BalanceChange => ({ total: 0, available: amount, withdrawable: amount, reserved: -amount }),
-  reservationPaidOut: (amount: number): BalanceChange => ({ total: -amount, available: 0, withdrawable: 0, reserved: -amount }),
+  reserved: (amount: number): BalanceChange => ({
+    total: 0,
+    available: -amount,
+    withdrawable: -amount,
+    reserved: amount,
+  }),
+  reservationReturned: (amount: number): BalanceChange => ({
+    total: 0,
+    available: amount,
+    withdrawable: amount,
+    reserved: -amount,
+  }),
+  reservationPaidOut: (amount: number): BalanceChange => ({
+    total: -amount,
+    available: 0,
+    withdrawable: 0,
+    reserved: -amount,
+  }),
 };
 
 /** A balance after a change, as the projector writes it: the deltas added, withdrawable then capped at the new available. */

@@ -62,13 +62,19 @@ export function pickCoins(
 }
 
 /** Where a part of a payment in coins goes: to another holder, into a reservation, or out of existence. */
-export type CoinLeg = { amount: number; to: AccountId } | { amount: number; reserve: true } | { amount: number; burn: true };
+export type CoinLeg =
+  { amount: number; to: AccountId } | { amount: number; reserve: true } | { amount: number; burn: true };
 
 /**
  * The coin steps that pay each leg in turn from `held` (the holder's coins),
  * splitting at most one coin per leg. Legs of zero are skipped.
  */
-export function spendCoins(held: readonly Coin[], holder: AccountId, legs: readonly CoinLeg[], newSerial: NewSerial): CoinStep[] {
+export function spendCoins(
+  held: readonly Coin[],
+  holder: AccountId,
+  legs: readonly CoinLeg[],
+  newSerial: NewSerial,
+): CoinStep[] {
   const steps: CoinStep[] = [];
   let purse: readonly Coin[] = held;
   for (const leg of legs) {

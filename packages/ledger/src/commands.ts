@@ -1,4 +1,11 @@
-import type { CardFunding, Cash, DepositMethod, PaymentMethodRef, TransferKind, WithdrawalDestination } from './events.ts';
+import type {
+  CardFunding,
+  Cash,
+  DepositMethod,
+  PaymentMethodRef,
+  TransferKind,
+  WithdrawalDestination,
+} from './events.ts';
 import type { Currency } from './money.ts';
 import type { RateMicros } from './amounts.ts';
 
@@ -9,8 +16,22 @@ import type { RateMicros } from './amounts.ts';
  * currency. Amounts are minor units of the currency they are in.
  */
 export type LedgerCommand =
-  | { type: 'PurchaseCoins'; txId: string; ownerId: string; charge: Cash; rateMicros: RateMicros; paymentMethod: PaymentMethodRef }
-  | { type: 'DepositByCard'; txId: string; ownerId: string; amount: number; currency: Currency; paymentMethod: PaymentMethodRef }
+  | {
+      type: 'PurchaseCoins';
+      txId: string;
+      ownerId: string;
+      charge: Cash;
+      rateMicros: RateMicros;
+      paymentMethod: PaymentMethodRef;
+    }
+  | {
+      type: 'DepositByCard';
+      txId: string;
+      ownerId: string;
+      amount: number;
+      currency: Currency;
+      paymentMethod: PaymentMethodRef;
+    }
   | {
       type: 'EnterDeposit';
       txId: string;
@@ -38,17 +59,47 @@ export type LedgerCommand =
       fundedBy?: CardFunding;
     }
   | { type: 'ReleaseHold'; txId: string }
-  | { type: 'RequestWithdrawal'; txId: string; ownerId: string; amount: number; currency: Currency; destination: WithdrawalDestination }
+  | {
+      type: 'RequestWithdrawal';
+      txId: string;
+      ownerId: string;
+      amount: number;
+      currency: Currency;
+      destination: WithdrawalDestination;
+    }
   | { type: 'ProcessWithdrawal'; txId: string; payoutReference: string }
   | { type: 'FailWithdrawal'; txId: string; reason: string }
-  | { type: 'SettleMerchantBatch'; txId: string; merchantId: string; batchId: string; amount: number; fee: number; currency: Currency }
+  | {
+      type: 'SettleMerchantBatch';
+      txId: string;
+      merchantId: string;
+      batchId: string;
+      amount: number;
+      fee: number;
+      currency: Currency;
+    }
   | { type: 'ChargePlatformFee'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string }
-  | { type: 'CorrectBalance'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string; operatorId: string };
+  | {
+      type: 'CorrectBalance';
+      txId: string;
+      ownerId: string;
+      amount: number;
+      currency: Currency;
+      reason: string;
+      operatorId: string;
+    };
 
 export type LedgerCommandType = LedgerCommand['type'];
 
 /** Commands that move an existing transaction on; the rest open a new one. */
-export const followUpCommands = ['ClearDeposit', 'RejectDeposit', 'ExpireDeposit', 'ReleaseHold', 'ProcessWithdrawal', 'FailWithdrawal'] as const satisfies readonly LedgerCommandType[];
+export const followUpCommands = [
+  'ClearDeposit',
+  'RejectDeposit',
+  'ExpireDeposit',
+  'ReleaseHold',
+  'ProcessWithdrawal',
+  'FailWithdrawal',
+] as const satisfies readonly LedgerCommandType[];
 export type FollowUpCommand = Extract<LedgerCommand, { type: (typeof followUpCommands)[number] }>;
 
 export function isFollowUp(command: LedgerCommand): command is FollowUpCommand {

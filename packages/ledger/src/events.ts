@@ -37,11 +37,24 @@ type Movement = { txId: string; postings: Posting[]; coins: CoinStep[] };
 export type TransactionEvent =
   | {
       type: 'CoinsPurchased';
-      data: Movement & { walletId: AccountId; ownerId: string; amount: number; charge: Cash; rateMicros: number; paymentMethod: PaymentMethodRef };
+      data: Movement & {
+        walletId: AccountId;
+        ownerId: string;
+        amount: number;
+        charge: Cash;
+        rateMicros: number;
+        paymentMethod: PaymentMethodRef;
+      };
     }
   | {
       type: 'CardDepositMade';
-      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; paymentMethod: PaymentMethodRef };
+      data: Movement & {
+        walletId: AccountId;
+        ownerId: string;
+        amount: number;
+        currency: Currency;
+        paymentMethod: PaymentMethodRef;
+      };
     }
   | {
       type: 'DepositEntered';
@@ -82,18 +95,41 @@ export type TransactionEvent =
   | { type: 'HoldReleased'; data: Movement & { walletId: AccountId; amount: number } }
   | {
       type: 'WithdrawalRequested';
-      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; destination: WithdrawalDestination };
+      data: Movement & {
+        walletId: AccountId;
+        ownerId: string;
+        amount: number;
+        currency: Currency;
+        destination: WithdrawalDestination;
+      };
     }
   | { type: 'WithdrawalProcessed'; data: Movement & { walletId: AccountId; amount: number; payoutReference: string } }
   | { type: 'WithdrawalFailed'; data: Movement & { walletId: AccountId; amount: number; reason: string } }
   | {
       type: 'MerchantBatchSettled';
-      data: Movement & { walletId: AccountId; merchantId: string; batchId: string; amount: number; fee: number; currency: Currency };
+      data: Movement & {
+        walletId: AccountId;
+        merchantId: string;
+        batchId: string;
+        amount: number;
+        fee: number;
+        currency: Currency;
+      };
     }
-  | { type: 'PlatformFeeCharged'; data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string } }
+  | {
+      type: 'PlatformFeeCharged';
+      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string };
+    }
   | {
       type: 'BalanceCorrected';
-      data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string; operatorId: string };
+      data: Movement & {
+        walletId: AccountId;
+        ownerId: string;
+        amount: number;
+        currency: Currency;
+        reason: string;
+        operatorId: string;
+      };
     };
 
 export type TransactionEventType = TransactionEvent['type'];

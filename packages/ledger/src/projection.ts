@@ -26,7 +26,10 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
       const { data } = event;
       const received = data.hold ? balanceChange.creditedOnHold(data.amount) : balanceChange.credited(data.amount);
       if (data.fundedBy) return [[data.toWalletId, received]];
-      return [[data.fromWalletId, balanceChange.debited(data.amount + data.fee)], [data.toWalletId, received]];
+      return [
+        [data.fromWalletId, balanceChange.debited(data.amount + data.fee)],
+        [data.toWalletId, received],
+      ];
     }
     case 'HoldReleased':
       return [[event.data.walletId, balanceChange.holdReleased(event.data.amount)]];
@@ -74,7 +77,14 @@ export function ledgerEntriesOf(event: TransactionEvent, at: Date): LedgerEntryL
 }
 
 export type CoinStatus = 'held' | 'reserved' | 'split' | 'burned';
-export type CoinRow = { serial: string; holder: AccountId; value: number; status: CoinStatus; parentSerial: string | null; mintedTxId: string };
+export type CoinRow = {
+  serial: string;
+  holder: AccountId;
+  value: number;
+  status: CoinStatus;
+  parentSerial: string | null;
+  mintedTxId: string;
+};
 export type CoinUpdate = { serial: string; holder: AccountId; status: CoinStatus };
 
 /**
@@ -92,12 +102,26 @@ export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { creat
   for (const step of steps) {
     switch (step.action) {
       case 'mint':
-        created.set(step.serial, { serial: step.serial, holder: step.to, value: step.value, status: 'held', parentSerial: null, mintedTxId: txId });
+        created.set(step.serial, {
+          serial: step.serial,
+          holder: step.to,
+          value: step.value,
+          status: 'held',
+          parentSerial: null,
+          mintedTxId: txId,
+        });
         break;
       case 'split':
         change(step.serial, step.holder, 'split');
         for (const child of step.into) {
-          created.set(child.serial, { serial: child.serial, holder: step.holder, value: child.value, status: 'held', parentSerial: step.serial, mintedTxId: txId });
+          created.set(child.serial, {
+            serial: child.serial,
+            holder: step.holder,
+            value: child.value,
+            status: 'held',
+            parentSerial: step.serial,
+            mintedTxId: txId,
+          });
         }
         break;
       case 'move':
@@ -135,23 +159,65 @@ export function coinAuditOf(event: TransactionEvent, at: Date): CoinAuditLine[] 
   for (const step of event.data.coins) {
     switch (step.action) {
       case 'mint':
-        entries.push({ serial: step.serial, action: 'MINT', value: step.value, fromAccount: null, toAccount: step.to, parentSerial: null });
+        entries.push({
+          serial: step.serial,
+          action: 'MINT',
+          value: step.value,
+          fromAccount: null,
+          toAccount: step.to,
+          parentSerial: null,
+        });
         break;
       case 'split':
-        entries.push({ serial: step.serial, action: 'SPLIT', value: step.value, fromAccount: step.holder, toAccount: null, parentSerial: null });
+        entries.push({
+          serial: step.serial,
+          action: 'SPLIT',
+          value: step.value,
+          fromAccount: step.holder,
+          toAccount: null,
+          parentSerial: null,
+        });
         for (const child of step.into) {
-          entries.push({ serial: child.serial, action: 'SPLIT_INTO', value: child.value, fromAccount: null, toAccount: step.holder, parentSerial: step.serial });
+          entries.push({
+            serial: child.serial,
+            action: 'SPLIT_INTO',
+            value: child.value,
+            fromAccount: null,
+            toAccount: step.holder,
+            parentSerial: step.serial,
+          });
         }
         break;
       case 'move':
-        entries.push({ serial: step.serial, action: 'MOVE', value: step.value, fromAccount: step.from, toAccount: step.to, parentSerial: null });
+        entries.push({
+          serial: step.serial,
+          action: 'MOVE',
+          value: step.value,
+          fromAccount: step.from,
+          toAccount: step.to,
+          parentSerial: null,
+        });
         break;
       case 'reserve':
       case 'release':
-        entries.push({ serial: step.serial, action: step.action === 'reserve' ? 'RESERVE' : 'RELEASE', value: step.value, fromAccount: step.holder, toAccount: step.holder, parentSerial: null });
+        entries.push({
+          serial: step.serial,
+          action: step.action === 'reserve' ? 'RESERVE' : 'RELEASE',
+          value: step.value,
+          fromAccount: step.holder,
+          toAccount: step.holder,
+          parentSerial: null,
+        });
         break;
       case 'burn':
-        entries.push({ serial: step.serial, action: 'BURN', value: step.value, fromAccount: step.from, toAccount: null, parentSerial: null });
+        entries.push({
+          serial: step.serial,
+          action: 'BURN',
+          value: step.value,
+          fromAccount: step.from,
+          toAccount: null,
+          parentSerial: null,
+        });
         break;
     }
   }

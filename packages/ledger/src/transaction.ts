@@ -4,7 +4,8 @@ import { reservedBy } from './coins.ts';
 import type { TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
 
-export type TransactionType = 'purchase' | 'deposit' | 'transfer' | 'sale' | 'withdraw' | 'settlement' | 'fee' | 'correction';
+export type TransactionType =
+  'purchase' | 'deposit' | 'transfer' | 'sale' | 'withdraw' | 'settlement' | 'fee' | 'correction';
 export type TransactionState = 'pending' | 'completed' | 'rejected' | 'expired' | 'failed';
 
 /**
@@ -64,10 +65,25 @@ const blank = {
 } satisfies Partial<TransactionRecord>;
 
 /** The record after one more event of its stream; `at` is when that event was stored. */
-export function evolveTransaction(record: TransactionRecord | null, event: TransactionEvent, at: Date): TransactionRecord {
+export function evolveTransaction(
+  record: TransactionRecord | null,
+  event: TransactionEvent,
+  at: Date,
+): TransactionRecord {
   const when = at.toISOString();
-  const opened = (fields: Omit<TransactionRecord, keyof typeof blank | 'txId' | 'txClass' | 'entryDate' | 'updatedAt' | 'version'> & Partial<TransactionRecord>) =>
-    ({ ...blank, txId: event.data.txId, txClass: event.type, entryDate: when, updatedAt: when, version: 1, ...fields }) satisfies TransactionRecord;
+  const opened = (
+    fields: Omit<TransactionRecord, keyof typeof blank | 'txId' | 'txClass' | 'entryDate' | 'updatedAt' | 'version'> &
+      Partial<TransactionRecord>,
+  ) =>
+    ({
+      ...blank,
+      txId: event.data.txId,
+      txClass: event.type,
+      entryDate: when,
+      updatedAt: when,
+      version: 1,
+      ...fields,
+    }) satisfies TransactionRecord;
   const next = (fields: Partial<TransactionRecord>): TransactionRecord => {
     if (!record) throw new Error(`${event.type} for ${event.data.txId} cannot open a transaction`);
     return { ...record, ...fields, updatedAt: when, version: record.version + 1 };
@@ -77,25 +93,41 @@ export function evolveTransaction(record: TransactionRecord | null, event: Trans
     case 'CoinsPurchased': {
       const { data } = event;
       return opened({
-        type: 'purchase', state: 'completed', amount: data.amount, currency: 'CON',
-        payeeOwnerId: data.ownerId, payeeWalletId: data.walletId,
-        paymentMethodId: data.paymentMethod.id, paymentMethodType: data.paymentMethod.type,
+        type: 'purchase',
+        state: 'completed',
+        amount: data.amount,
+        currency: 'CON',
+        payeeOwnerId: data.ownerId,
+        payeeWalletId: data.walletId,
+        paymentMethodId: data.paymentMethod.id,
+        paymentMethodType: data.paymentMethod.type,
       });
     }
     case 'CardDepositMade': {
       const { data } = event;
       return opened({
-        type: 'deposit', state: 'completed', amount: data.amount, currency: data.currency,
-        payeeOwnerId: data.ownerId, payeeWalletId: data.walletId,
-        paymentMethodId: data.paymentMethod.id, paymentMethodType: data.paymentMethod.type,
+        type: 'deposit',
+        state: 'completed',
+        amount: data.amount,
+        currency: data.currency,
+        payeeOwnerId: data.ownerId,
+        payeeWalletId: data.walletId,
+        paymentMethodId: data.paymentMethod.id,
+        paymentMethodType: data.paymentMethod.type,
       });
     }
     case 'DepositEntered': {
       const { data } = event;
       return opened({
-        type: 'deposit', state: 'pending', amount: data.amount, currency: 'CON',
-        payeeOwnerId: data.ownerId, payeeWalletId: data.walletId,
-        paymentMethodType: data.method, reference: data.reference, expiresAt: data.expiresAt,
+        type: 'deposit',
+        state: 'pending',
+        amount: data.amount,
+        currency: 'CON',
+        payeeOwnerId: data.ownerId,
+        payeeWalletId: data.walletId,
+        paymentMethodType: data.method,
+        reference: data.reference,
+        expiresAt: data.expiresAt,
       });
     }
     case 'DepositCleared':
@@ -107,14 +139,21 @@ export function evolveTransaction(record: TransactionRecord | null, event: Trans
     case 'FundsTransferred': {
       const { data } = event;
       return opened({
-        type: data.kind === 'PURCHASE' ? 'sale' : 'transfer', state: 'completed',
-        amount: data.amount, fee: data.fee, currency: data.currency,
-        payerOwnerId: data.fromOwnerId, payerWalletId: data.fromWalletId,
-        payeeOwnerId: data.toOwnerId, payeeWalletId: data.toWalletId,
+        type: data.kind === 'PURCHASE' ? 'sale' : 'transfer',
+        state: 'completed',
+        amount: data.amount,
+        fee: data.fee,
+        currency: data.currency,
+        payerOwnerId: data.fromOwnerId,
+        payerWalletId: data.fromWalletId,
+        payeeOwnerId: data.toOwnerId,
+        payeeWalletId: data.toWalletId,
         merchantId: data.kind === 'PURCHASE' ? data.toOwnerId : null,
         reference: data.memo,
-        holdAmount: data.hold?.amount ?? null, holdReleaseAt: data.hold?.releaseAt ?? null,
-        paymentMethodId: data.fundedBy?.paymentMethod.id ?? null, paymentMethodType: data.fundedBy?.paymentMethod.type ?? null,
+        holdAmount: data.hold?.amount ?? null,
+        holdReleaseAt: data.hold?.releaseAt ?? null,
+        paymentMethodId: data.fundedBy?.paymentMethod.id ?? null,
+        paymentMethodType: data.fundedBy?.paymentMethod.type ?? null,
       });
     }
     case 'HoldReleased':
@@ -122,9 +161,14 @@ export function evolveTransaction(record: TransactionRecord | null, event: Trans
     case 'WithdrawalRequested': {
       const { data } = event;
       return opened({
-        type: 'withdraw', state: 'pending', amount: data.amount, currency: data.currency,
-        payerOwnerId: data.ownerId, payerWalletId: data.walletId,
-        paymentMethodId: data.destination.paymentMethodId, paymentMethodType: data.destination.kind,
+        type: 'withdraw',
+        state: 'pending',
+        amount: data.amount,
+        currency: data.currency,
+        payerOwnerId: data.ownerId,
+        payerWalletId: data.walletId,
+        paymentMethodId: data.destination.paymentMethodId,
+        paymentMethodType: data.destination.kind,
         reservedCoins: reservedBy(data.coins),
       });
     }
@@ -135,21 +179,43 @@ export function evolveTransaction(record: TransactionRecord | null, event: Trans
     case 'MerchantBatchSettled': {
       const { data } = event;
       return opened({
-        type: 'settlement', state: 'completed', amount: data.amount, fee: data.fee, currency: data.currency,
-        payerOwnerId: data.merchantId, payerWalletId: data.walletId,
-        merchantId: data.merchantId, merchantBatchId: data.batchId,
+        type: 'settlement',
+        state: 'completed',
+        amount: data.amount,
+        fee: data.fee,
+        currency: data.currency,
+        payerOwnerId: data.merchantId,
+        payerWalletId: data.walletId,
+        merchantId: data.merchantId,
+        merchantBatchId: data.batchId,
       });
     }
     case 'PlatformFeeCharged': {
       const { data } = event;
-      return opened({ type: 'fee', state: 'completed', amount: data.amount, currency: data.currency, payerOwnerId: data.ownerId, payerWalletId: data.walletId, reason: data.reason });
+      return opened({
+        type: 'fee',
+        state: 'completed',
+        amount: data.amount,
+        currency: data.currency,
+        payerOwnerId: data.ownerId,
+        payerWalletId: data.walletId,
+        reason: data.reason,
+      });
     }
     case 'BalanceCorrected': {
       const { data } = event;
-      const party = data.amount >= 0
-        ? { payeeOwnerId: data.ownerId, payeeWalletId: data.walletId }
-        : { payerOwnerId: data.ownerId, payerWalletId: data.walletId };
-      return opened({ type: 'correction', state: 'completed', amount: Math.abs(data.amount), currency: data.currency, reason: data.reason, ...party });
+      const party =
+        data.amount >= 0
+          ? { payeeOwnerId: data.ownerId, payeeWalletId: data.walletId }
+          : { payerOwnerId: data.ownerId, payerWalletId: data.walletId };
+      return opened({
+        type: 'correction',
+        state: 'completed',
+        amount: Math.abs(data.amount),
+        currency: data.currency,
+        reason: data.reason,
+        ...party,
+      });
     }
   }
 }

@@ -6,7 +6,11 @@ import type { WalletEvent } from './events.ts';
 import type { Currency } from './money.ts';
 
 /** Opening a wallet that is already open changes nothing, so registration can retry safely. */
-export function decideOpenWallet(ownerId: string, currency: Currency, existing: WalletState | undefined): WalletEvent[] {
+export function decideOpenWallet(
+  ownerId: string,
+  currency: Currency,
+  existing: WalletState | undefined,
+): WalletEvent[] {
   if (existing) return [];
   return [{ type: 'WalletOpened', data: { walletId: walletIdOf(ownerId, currency), ownerId, currency } }];
 }

@@ -4,13 +4,30 @@ import { ConfigError, readConfig } from './config.ts';
 describe('readConfig', () => {
   it('gives defaults for an empty environment', () => {
     const config = readConfig({});
-    expect(config).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', LOG_LEVEL: 'info', HOLD_HOURS: 24, WORKERS: 'on', DATA_DIR: '.data' });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      HOLD_HOURS: 24,
+      WORKERS: 'on',
+      DATA_DIR: '.data',
+    });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it('parses given values and treats empty strings as unset', () => {
-    const config = readConfig({ PORT: '8080', HOLD_HOURS: '72', DATABASE_URL: 'postgres://u:p@db:5432/peeks', LOG_LEVEL: '' });
-    expect(config).toMatchObject({ PORT: 8080, HOLD_HOURS: 72, DATABASE_URL: 'postgres://u:p@db:5432/peeks', LOG_LEVEL: 'info' });
+    const config = readConfig({
+      PORT: '8080',
+      HOLD_HOURS: '72',
+      DATABASE_URL: 'postgres://u:p@db:5432/peeks',
+      LOG_LEVEL: '',
+    });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOLD_HOURS: 72,
+      DATABASE_URL: 'postgres://u:p@db:5432/peeks',
+      LOG_LEVEL: 'info',
+    });
   });
 
   it('reports one line per problem, naming each variable', () => {
@@ -34,9 +51,15 @@ describe('readConfig', () => {
   it('reads the card processor settings: this server unless a URL is given, 10 s to answer', () => {
     expect(readConfig({}).CARD_PROCESSOR_URL).toBeUndefined();
     expect(readConfig({}).CARD_PROCESSOR_TIMEOUT_MS).toBe(10_000);
-    expect(readConfig({ CARD_PROCESSOR_URL: 'https://cards.example.com', CARD_PROCESSOR_TIMEOUT_MS: '2500' })).toMatchObject({ CARD_PROCESSOR_URL: 'https://cards.example.com', CARD_PROCESSOR_TIMEOUT_MS: 2500 });
-    expect(() => readConfig({ CARD_PROCESSOR_URL: 'ftp://cards.example.com' })).toThrow(/CARD_PROCESSOR_URL: must be an http/);
-    expect(() => readConfig({ CARD_PROCESSOR_TIMEOUT_MS: '5' })).toThrow(/CARD_PROCESSOR_TIMEOUT_MS: must be at least 100/);
+    expect(
+      readConfig({ CARD_PROCESSOR_URL: 'https://cards.example.com', CARD_PROCESSOR_TIMEOUT_MS: '2500' }),
+    ).toMatchObject({ CARD_PROCESSOR_URL: 'https://cards.example.com', CARD_PROCESSOR_TIMEOUT_MS: 2500 });
+    expect(() => readConfig({ CARD_PROCESSOR_URL: 'ftp://cards.example.com' })).toThrow(
+      /CARD_PROCESSOR_URL: must be an http/,
+    );
+    expect(() => readConfig({ CARD_PROCESSOR_TIMEOUT_MS: '5' })).toThrow(
+      /CARD_PROCESSOR_TIMEOUT_MS: must be at least 100/,
+    );
   });
 
   it('reads WEBHOOK_ALLOW_PRIVATE as off unless it is 1', () => {
@@ -69,8 +92,17 @@ describe('readConfig', () => {
   it('reads the bitcoin watcher settings: idle without an Esplora URL, one confirmation, a poll every 30 s', () => {
     expect(readConfig({}).BITCOIN_ESPLORA_URL).toBeUndefined();
     expect(readConfig({})).toMatchObject({ BITCOIN_CONFIRMATIONS: 1, BITCOIN_POLL_SECONDS: 30 });
-    expect(readConfig({ BITCOIN_ESPLORA_URL: 'https://blockstream.info/testnet/api', BITCOIN_CONFIRMATIONS: '3', BITCOIN_POLL_SECONDS: '5' }))
-      .toMatchObject({ BITCOIN_ESPLORA_URL: 'https://blockstream.info/testnet/api', BITCOIN_CONFIRMATIONS: 3, BITCOIN_POLL_SECONDS: 5 });
+    expect(
+      readConfig({
+        BITCOIN_ESPLORA_URL: 'https://blockstream.info/testnet/api',
+        BITCOIN_CONFIRMATIONS: '3',
+        BITCOIN_POLL_SECONDS: '5',
+      }),
+    ).toMatchObject({
+      BITCOIN_ESPLORA_URL: 'https://blockstream.info/testnet/api',
+      BITCOIN_CONFIRMATIONS: 3,
+      BITCOIN_POLL_SECONDS: 5,
+    });
     expect(() => readConfig({ BITCOIN_ESPLORA_URL: 'tcp://esplora' })).toThrow(/BITCOIN_ESPLORA_URL: must be an http/);
     expect(() => readConfig({ BITCOIN_CONFIRMATIONS: '0' })).toThrow(/BITCOIN_CONFIRMATIONS: must be at least 1/);
     expect(() => readConfig({ BITCOIN_POLL_SECONDS: '0' })).toThrow(/BITCOIN_POLL_SECONDS: must be at least 1/);
@@ -82,8 +114,12 @@ describe('readConfig', () => {
     expect(readConfig({ BITCOIN_XPUB: vpub }).BITCOIN_XPUB).toBe(vpub);
     expect(readConfig({ BITCOIN_XPUB: zpub, BITCOIN_NETWORK: 'mainnet' }).BITCOIN_XPUB).toBe(zpub);
     expect(() => readConfig({ BITCOIN_XPUB: zpub })).toThrow(/BITCOIN_XPUB: is not a testnet key/);
-    expect(() => readConfig({ BITCOIN_XPUB: vpub, BITCOIN_NETWORK: 'mainnet' })).toThrow(/BITCOIN_XPUB: is not a mainnet key/);
-    expect(() => readConfig({ BITCOIN_NETWORK: 'mainnet' })).toThrow(/BITCOIN_XPUB: is required when BITCOIN_NETWORK is mainnet/);
+    expect(() => readConfig({ BITCOIN_XPUB: vpub, BITCOIN_NETWORK: 'mainnet' })).toThrow(
+      /BITCOIN_XPUB: is not a mainnet key/,
+    );
+    expect(() => readConfig({ BITCOIN_NETWORK: 'mainnet' })).toThrow(
+      /BITCOIN_XPUB: is required when BITCOIN_NETWORK is mainnet/,
+    );
     const xprv = `xprv${'7'.repeat(107)}`;
     let error: unknown;
     try {
@@ -91,6 +127,8 @@ describe('readConfig', () => {
     } catch (caught) {
       error = caught;
     }
-    expect((error as ConfigError).problems).toEqual(['BITCOIN_XPUB: must be an extended public key (xpub, zpub, tpub or vpub), never a private one']);
+    expect((error as ConfigError).problems).toEqual([
+      'BITCOIN_XPUB: must be an extended public key (xpub, zpub, tpub or vpub), never a private one',
+    ]);
   });
 });

@@ -31,68 +31,92 @@ const mainnetKey = /^(xpub|zpub)/;
  * Every setting the processes read from the environment. Each entry names
  * the variable, so an error can name it too.
  */
-const environment = z.object({
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' }).default('127.0.0.1'),
-  PORT: integer(0, 65535).default(3000),
-  DATABASE_URL: postgresUrl,
-  DATA_DIR: z.string().min(1).default('.data'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  HOLD_HOURS: integer(0, 24 * 365).default(24),
-  IDEMPOTENCY_KEY_HOURS: integer(1, 24 * 30).default(24),
-  WORKERS: onOff.default('on'),
-  // How often workers look for jobs whose worker died (no heartbeat for 10 s) and for schedules that are due.
-  JOB_SUPERVISE_SECONDS: integer(1, 3600).default(30),
-  DEMO_DATA: onOff.default('on'),
-  // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
-  // How many proxies in front of the API to believe X-Forwarded-For from, so
-  // that rate limits see the client's address and not the proxy's.
-  TRUST_PROXY_HOPS: integer(0, 10).default(0),
-  // The card processor's base URL (the sandbox processor's routes); unset means this server's own address.
-  CARD_PROCESSOR_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-  CARD_PROCESSOR_TIMEOUT_MS: integer(100, 120_000).default(10_000),
-  WEBHOOK_ALLOW_PRIVATE: z
-    .enum(['0', '1'], { error: 'must be 0 or 1' })
-    .default('0')
-    .transform((value) => value === '1'),
-  // Webhook delivery: how long one POST may take, after how many days of nothing but failures a webhook is
-  // disabled (and its owner e-mailed), and how many deliveries one worker process sends at once.
-  WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
-  WEBHOOK_DISABLE_AFTER_DAYS: integer(1, 365).default(5),
-  WEBHOOK_CONCURRENCY: integer(1, 1000).default(100),
-  // The platform addresses e-mail-transfer deposits are sent to.
-  INTERAC_RECIPIENT: z.email('must be an e-mail address').default('interac@peeks-wallet.example'),
-  ZELLE_RECIPIENT: z.email('must be an e-mail address').default('zelle@peeks-wallet.example'),
-  BITCOIN_NETWORK: z.enum(['mainnet', 'testnet']).default('testnet'),
-  // The account-level key (m/84'/coin'/0') deposit addresses are derived from; unset on testnet, one is generated and stored.
-  BITCOIN_XPUB: z.string().regex(EXTENDED_PUBLIC_KEY, 'must be an extended public key (xpub, zpub, tpub or vpub), never a private one').optional(),
-  // The sandbox price of one bitcoin in US dollars, used for every bitcoin quote.
-  BITCOIN_USD_RATE: dollarsAsCents.default(65_000_00),
-  // An Esplora-style HTTP API (Blockstream's, mempool.space's or your own) the watcher polls for payments to deposit
-  // addresses; unset, nothing watches them and unpaid deposits just expire.
-  BITCOIN_ESPLORA_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-  // Confirmations a payment needs before its deposit clears: 1 is the usual choice for small amounts (BTCPay Server's default).
-  BITCOIN_CONFIRMATIONS: integer(1, 100).default(1),
-  // How often the watcher asks about every open deposit's address.
-  BITCOIN_POLL_SECONDS: integer(1, 3600).default(30),
-  // The payout provider's base URL; unset, each worker runs the sandbox provider on loopback.
-  PAYOUT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-  PAYOUT_TIMEOUT_MS: integer(100, 120_000).default(10_000),
-  // A bank account number the sandbox provider refuses to pay (the declined test card 4000000000000002 is refused too).
-  PAYOUT_SANDBOX_FAIL_ACCOUNT: z.string().regex(/^[0-9A-Za-z-]{3,32}$/, 'must be 3 to 32 letters, digits or dashes').default('000000002'),
-  // When merchants' settled sales move to the settlement account: a cron expression in UTC, daily at 00:05 by default.
-  SETTLEMENT_CRON: z.string().regex(/^\S+( \S+){4,5}$/, 'must be a cron expression of 5 or 6 fields, such as "5 0 * * *"').default('5 0 * * *'),
-  // smtp:// or smtps:// server the outbox is sent through; unset, messages stay in the outbox.
-  SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
-  EMAIL_FROM: z.string().min(3).default('Peeks Wallet <no-reply@peeks-wallet.example>'),
-}).superRefine((config, context) => {
-  if (config.BITCOIN_NETWORK === 'mainnet' && config.BITCOIN_XPUB === undefined) {
-    context.addIssue({ code: 'custom', path: ['BITCOIN_XPUB'], message: 'is required when BITCOIN_NETWORK is mainnet (a key is generated only for testnet)' });
-  }
-  if (config.BITCOIN_XPUB !== undefined && mainnetKey.test(config.BITCOIN_XPUB) !== (config.BITCOIN_NETWORK === 'mainnet')) {
-    context.addIssue({ code: 'custom', path: ['BITCOIN_XPUB'], message: `is not a ${config.BITCOIN_NETWORK} key (mainnet: xpub or zpub; testnet: tpub or vpub)` });
-  }
-});
+const environment = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    HOST: z
+      .union([z.ipv4(), z.ipv6(), z.literal('localhost')], { error: 'must be an IP address or localhost' })
+      .default('127.0.0.1'),
+    PORT: integer(0, 65535).default(3000),
+    DATABASE_URL: postgresUrl,
+    DATA_DIR: z.string().min(1).default('.data'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOLD_HOURS: integer(0, 24 * 365).default(24),
+    IDEMPOTENCY_KEY_HOURS: integer(1, 24 * 30).default(24),
+    WORKERS: onOff.default('on'),
+    // How often workers look for jobs whose worker died (no heartbeat for 10 s) and for schedules that are due.
+    JOB_SUPERVISE_SECONDS: integer(1, 3600).default(30),
+    DEMO_DATA: onOff.default('on'),
+    // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
+    // How many proxies in front of the API to believe X-Forwarded-For from, so
+    // that rate limits see the client's address and not the proxy's.
+    TRUST_PROXY_HOPS: integer(0, 10).default(0),
+    // The card processor's base URL (the sandbox processor's routes); unset means this server's own address.
+    CARD_PROCESSOR_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    CARD_PROCESSOR_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+    WEBHOOK_ALLOW_PRIVATE: z
+      .enum(['0', '1'], { error: 'must be 0 or 1' })
+      .default('0')
+      .transform((value) => value === '1'),
+    // Webhook delivery: how long one POST may take, after how many days of nothing but failures a webhook is
+    // disabled (and its owner e-mailed), and how many deliveries one worker process sends at once.
+    WEBHOOK_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+    WEBHOOK_DISABLE_AFTER_DAYS: integer(1, 365).default(5),
+    WEBHOOK_CONCURRENCY: integer(1, 1000).default(100),
+    // The platform addresses e-mail-transfer deposits are sent to.
+    INTERAC_RECIPIENT: z.email('must be an e-mail address').default('interac@peeks-wallet.example'),
+    ZELLE_RECIPIENT: z.email('must be an e-mail address').default('zelle@peeks-wallet.example'),
+    BITCOIN_NETWORK: z.enum(['mainnet', 'testnet']).default('testnet'),
+    // The account-level key (m/84'/coin'/0') deposit addresses are derived from; unset on testnet, one is generated and stored.
+    BITCOIN_XPUB: z
+      .string()
+      .regex(EXTENDED_PUBLIC_KEY, 'must be an extended public key (xpub, zpub, tpub or vpub), never a private one')
+      .optional(),
+    // The sandbox price of one bitcoin in US dollars, used for every bitcoin quote.
+    BITCOIN_USD_RATE: dollarsAsCents.default(65_000_00),
+    // An Esplora-style HTTP API (Blockstream's, mempool.space's or your own) the watcher polls for payments to deposit
+    // addresses; unset, nothing watches them and unpaid deposits just expire.
+    BITCOIN_ESPLORA_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    // Confirmations a payment needs before its deposit clears: 1 is the usual choice for small amounts (BTCPay Server's default).
+    BITCOIN_CONFIRMATIONS: integer(1, 100).default(1),
+    // How often the watcher asks about every open deposit's address.
+    BITCOIN_POLL_SECONDS: integer(1, 3600).default(30),
+    // The payout provider's base URL; unset, each worker runs the sandbox provider on loopback.
+    PAYOUT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    PAYOUT_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+    // A bank account number the sandbox provider refuses to pay (the declined test card 4000000000000002 is refused too).
+    PAYOUT_SANDBOX_FAIL_ACCOUNT: z
+      .string()
+      .regex(/^[0-9A-Za-z-]{3,32}$/, 'must be 3 to 32 letters, digits or dashes')
+      .default('000000002'),
+    // When merchants' settled sales move to the settlement account: a cron expression in UTC, daily at 00:05 by default.
+    SETTLEMENT_CRON: z
+      .string()
+      .regex(/^\S+( \S+){4,5}$/, 'must be a cron expression of 5 or 6 fields, such as "5 0 * * *"')
+      .default('5 0 * * *'),
+    // smtp:// or smtps:// server the outbox is sent through; unset, messages stay in the outbox.
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    EMAIL_FROM: z.string().min(3).default('Peeks Wallet <no-reply@peeks-wallet.example>'),
+  })
+  .superRefine((config, context) => {
+    if (config.BITCOIN_NETWORK === 'mainnet' && config.BITCOIN_XPUB === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['BITCOIN_XPUB'],
+        message: 'is required when BITCOIN_NETWORK is mainnet (a key is generated only for testnet)',
+      });
+    }
+    if (
+      config.BITCOIN_XPUB !== undefined &&
+      mainnetKey.test(config.BITCOIN_XPUB) !== (config.BITCOIN_NETWORK === 'mainnet')
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['BITCOIN_XPUB'],
+        message: `is not a ${config.BITCOIN_NETWORK} key (mainnet: xpub or zpub; testnet: tpub or vpub)`,
+      });
+    }
+  });
 
 export type Config = z.infer<typeof environment>;
 

@@ -62,7 +62,15 @@ describe('createLogger', () => {
 });
 
 describe('recovery and profile field names', () => {
-  it.each(['recoveryCode', 'recovery_code', 'userPassword', 'confirmPassword', 'old_password', 'new_password', 'new_password_repeat'])('treats %s as a secret', (name) => {
+  it.each([
+    'recoveryCode',
+    'recovery_code',
+    'userPassword',
+    'confirmPassword',
+    'old_password',
+    'new_password',
+    'new_password_repeat',
+  ])('treats %s as a secret', (name) => {
     expect(isSecretName(name)).toBe(true);
   });
 });

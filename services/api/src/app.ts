@@ -10,7 +10,11 @@ import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
-import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from './features/card-processor/card-charges.ts';
+import {
+  CardProcessorUnavailable,
+  sandboxCardCharges,
+  type CardCharges,
+} from './features/card-processor/card-charges.ts';
 import { cardProcessorRoutes } from './features/card-processor/routes.ts';
 import { cardPaymentRoutes } from './features/card-payments/routes.ts';
 import { checkoutRoutes } from './features/checkout/routes.ts';
@@ -110,7 +114,10 @@ export async function buildApp(options: AppOptions) {
   app.decorate('db', options.db);
   app.decorate(
     'cardCharges',
-    sandboxCardCharges({ baseUrl: () => options.cardProcessor?.url ?? ownAddress(app.server.address()), timeoutMs: options.cardProcessor?.timeoutMs ?? 10_000 }),
+    sandboxCardCharges({
+      baseUrl: () => options.cardProcessor?.url ?? ownAddress(app.server.address()),
+      timeoutMs: options.cardProcessor?.timeoutMs ?? 10_000,
+    }),
   );
 
   await app.register(zodSchemas);
@@ -124,7 +131,12 @@ export async function buildApp(options: AppOptions) {
   });
   app.decorate('notifications', notifications);
   app.addHook('onClose', () => notifications.close());
-  await app.register(sessions, { db: options.db, clock, secureCookie: options.insecureCookies !== true, notifications });
+  await app.register(sessions, {
+    db: options.db,
+    clock,
+    secureCookie: options.insecureCookies !== true,
+    notifications,
+  });
   await app.register(csrf);
   let jobs = options.jobs;
   if (!jobs) {
@@ -157,14 +169,18 @@ export async function buildApp(options: AppOptions) {
   await app.register(operationRoutes);
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);
-  await app.register(webhookRoutes, { allowPrivate: options.webhooks?.allowPrivate ?? false, resolve: options.webhooks?.resolve ?? resolveWithDns });
+  await app.register(webhookRoutes, {
+    allowPrivate: options.webhooks?.allowPrivate ?? false,
+    resolve: options.webhooks?.resolve ?? resolveWithDns,
+  });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }
 
 /** Where this server can be reached from the same machine: the sandbox processor's default address. */
 function ownAddress(address: ReturnType<App['server']['address']>): string {
-  if (address === null || typeof address === 'string') throw new CardProcessorUnavailable('the app is not listening, and CARD_PROCESSOR_URL is not set');
+  if (address === null || typeof address === 'string')
+    throw new CardProcessorUnavailable('the app is not listening, and CARD_PROCESSOR_URL is not set');
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   return `http://${address.family === 'IPv6' && host !== '127.0.0.1' ? `[${host}]` : host}:${address.port}`;
 }

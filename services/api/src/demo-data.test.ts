@@ -42,7 +42,9 @@ describe('demo data on the first start', () => {
     expect(finance?.user).toMatchObject({ role: 'finance' });
 
     const deposits = await finance?.browser.get('/api/operations/deposits');
-    expect(pendingDepositsResponse.parse(deposits?.json()).deposits).toEqual([expect.objectContaining({ reference: 'PKSDEMO1', username: 'demo_personal' })]);
+    expect(pendingDepositsResponse.parse(deposits?.json()).deposits).toEqual([
+      expect.objectContaining({ reference: 'PKSDEMO1', username: 'demo_personal' }),
+    ]);
     expect((await personal?.browser.get('/api/operations/deposits'))?.statusCode).toBe(403);
   });
 
@@ -55,17 +57,33 @@ describe('demo data on the first start', () => {
   });
 
   it('gives them a history that the ledger proves', async () => {
-    const personal = await database.db.selectFrom('users').select('user_id').where('username', '=', 'demo_personal').executeTakeFirstOrThrow();
-    const con = (await walletsOf(database.db, userOwnerId(personal.user_id))).find((wallet) => wallet.currency === 'CON');
+    const personal = await database.db
+      .selectFrom('users')
+      .select('user_id')
+      .where('username', '=', 'demo_personal')
+      .executeTakeFirstOrThrow();
+    const con = (await walletsOf(database.db, userOwnerId(personal.user_id))).find(
+      (wallet) => wallet.currency === 'CON',
+    );
     // 500 funded, 25 and 40 sent, 15.50 received.
     expect(con?.total).toBe(500_00 - 25_00 - 40_00 + 15_50);
-    const transfers = await database.db.selectFrom('ledger_transactions').select('type').where('type', 'in', ['transfer', 'sale']).execute();
+    const transfers = await database.db
+      .selectFrom('ledger_transactions')
+      .select('type')
+      .where('type', 'in', ['transfer', 'sale'])
+      .execute();
     expect(transfers).toHaveLength(3);
     expect(await verifyLedger(database.db)).toMatchObject({ ok: true });
   });
 
   it('does nothing on the next start', async () => {
-    const count = async () => (await database.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('users')).executeTakeFirstOrThrow()).users;
+    const count = async () =>
+      (
+        await database.db
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('users'))
+          .executeTakeFirstOrThrow()
+      ).users;
     const before = await count();
     expect(await createDemoData(database.db, settings, new Date())).toBeNull();
     expect(await count()).toBe(before);
@@ -80,7 +98,10 @@ describe('demo data with two processes starting together', () => {
   afterAll(() => database.drop());
 
   it('is made by one of them', async () => {
-    const results = await Promise.all([createDemoData(database.db, settings, new Date()), createDemoData(database.db, settings, new Date())]);
+    const results = await Promise.all([
+      createDemoData(database.db, settings, new Date()),
+      createDemoData(database.db, settings, new Date()),
+    ]);
     expect(results.filter((result) => result !== null)).toHaveLength(1);
     expect(await database.db.selectFrom('users').select('username').orderBy('user_id').execute()).toHaveLength(3);
   });

@@ -29,7 +29,11 @@ const DEMO_LOCK = 0x5045454b;
  * null when the database already has users. A lock keeps two processes
  * starting together from both seeding.
  */
-export async function createDemoData(db: Kysely<Database>, settings: LedgerSettings, now: Date): Promise<DemoAccount[] | null> {
+export async function createDemoData(
+  db: Kysely<Database>,
+  settings: LedgerSettings,
+  now: Date,
+): Promise<DemoAccount[] | null> {
   return db.connection().execute(async (connection) => {
     await sql`SELECT pg_advisory_lock(${DEMO_LOCK})`.execute(connection);
     try {
@@ -43,7 +47,8 @@ export async function createDemoData(db: Kysely<Database>, settings: LedgerSetti
 
 function signUpOf(username: string, email: string) {
   const signUp = staffSignUp(username, email);
-  if (!signUp.success) throw new Error(`demo account ${username} breaks the registration rules: ${signUp.error.message}`);
+  if (!signUp.success)
+    throw new Error(`demo account ${username} breaks the registration rules: ${signUp.error.message}`);
   return signUp.data;
 }
 
@@ -55,18 +60,41 @@ async function seed(db: Kysely<Database>, settings: LedgerSettings, now: Date): 
   await makeFinanceOperator(db, financeId, now);
   const merchantPassword = generatedPassword();
   const merchant = businessRegistration.parse(
-    businessSignUp({ username: 'demo_merchant', email: 'demo.merchant@example.com', password: merchantPassword, confirm_password: merchantPassword, name: 'Demo Coffee', dba: 'Demo Coffee Ltd' }),
+    businessSignUp({
+      username: 'demo_merchant',
+      email: 'demo.merchant@example.com',
+      password: merchantPassword,
+      confirm_password: merchantPassword,
+      name: 'Demo Coffee',
+      dba: 'Demo Coffee Ltd',
+    }),
   );
-  const { userId: merchantUserId, merchantId } = await createBusinessUser(db, merchant, await hashPassword(merchantPassword), now);
+  const { userId: merchantUserId, merchantId } = await createBusinessUser(
+    db,
+    merchant,
+    await hashPassword(merchantPassword),
+    now,
+  );
 
   const ann = userOwnerId(personalId);
   const shopOwner = userOwnerId(merchantUserId);
   const shop = merchantOwnerId(merchantId);
   const operator = userOwnerId(financeId);
-  const correction = (txId: string, ownerId: string, amount: number, currency: 'CON' | 'USD' | 'CAD', reason: string): LedgerCommand =>
-    ({ type: 'CorrectBalance', txId, ownerId, amount, currency, reason, operatorId: operator });
-  const transfer = (txId: string, kind: 'P2P' | 'PURCHASE', fromOwnerId: string, toOwnerId: string, amount: number, memo: string): LedgerCommand =>
-    ({ type: 'Transfer', txId, kind, fromOwnerId, toOwnerId, amount, fee: 0, currency: 'CON', memo });
+  const correction = (
+    txId: string,
+    ownerId: string,
+    amount: number,
+    currency: 'CON' | 'USD' | 'CAD',
+    reason: string,
+  ): LedgerCommand => ({ type: 'CorrectBalance', txId, ownerId, amount, currency, reason, operatorId: operator });
+  const transfer = (
+    txId: string,
+    kind: 'P2P' | 'PURCHASE',
+    fromOwnerId: string,
+    toOwnerId: string,
+    amount: number,
+    memo: string,
+  ): LedgerCommand => ({ type: 'Transfer', txId, kind, fromOwnerId, toOwnerId, amount, fee: 0, currency: 'CON', memo });
   const history: LedgerCommand[] = [
     correction('demo-fund-personal-con', ann, 500_00, 'CON', 'Demo opening balance'),
     correction('demo-fund-personal-usd', ann, 200_00, 'USD', 'Demo opening balance'),
@@ -76,8 +104,14 @@ async function seed(db: Kysely<Database>, settings: LedgerSettings, now: Date): 
     transfer('demo-lunch', 'P2P', ann, shopOwner, 40_00, 'Lunch'),
     transfer('demo-concert-tickets', 'P2P', shopOwner, ann, 15_50, 'Concert tickets'),
     {
-      type: 'EnterDeposit', txId: 'demo-interac-deposit', ownerId: ann, method: 'interac', payment: { amount: 50_00, currency: 'CAD' },
-      rateMicros: DEFAULT_RATE_MICROS, reference: 'PKSDEMO1', expiresAt: null,
+      type: 'EnterDeposit',
+      txId: 'demo-interac-deposit',
+      ownerId: ann,
+      method: 'interac',
+      payment: { amount: 50_00, currency: 'CAD' },
+      rateMicros: DEFAULT_RATE_MICROS,
+      reference: 'PKSDEMO1',
+      expiresAt: null,
     },
   ];
   // One after another: each transfer spends what a correction before it put there.
@@ -92,6 +126,8 @@ async function seed(db: Kysely<Database>, settings: LedgerSettings, now: Date): 
 
 /** The demo accounts as the start prints them, once. */
 export function describeDemoAccounts(accounts: readonly DemoAccount[]): string {
-  const lines = accounts.map((account) => `  ${account.role.padEnd(17)} ${account.username.padEnd(14)} ${account.password}   (${account.email})`);
+  const lines = accounts.map(
+    (account) => `  ${account.role.padEnd(17)} ${account.username.padEnd(14)} ${account.password}   (${account.email})`,
+  );
   return ['', 'Demo accounts (shown only now; passwords are stored hashed):', ...lines, ''].join('\n');
 }

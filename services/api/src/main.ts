@@ -30,7 +30,10 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
-    cardProcessor: { timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS, ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }) },
+    cardProcessor: {
+      timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
+      ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),
+    },
     deposits: depositSettingsFrom(config),
   });
   shutdown.add('http server', () => app.close());

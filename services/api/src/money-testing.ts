@@ -8,10 +8,23 @@ import type { TestApp } from './test-app.ts';
  * correction: tests of money routes start from a funded wallet without going
  * through a card. Corrections are not held, so all of it is withdrawable.
  */
-export async function fund(subject: TestApp, ownerId: string, amount: number, currency: Currency = 'CON'): Promise<void> {
+export async function fund(
+  subject: TestApp,
+  ownerId: string,
+  amount: number,
+  currency: Currency = 'CON',
+): Promise<void> {
   await executeLedgerCommand(
     subject.database.db,
-    { type: 'CorrectBalance', txId: `fund-${randomUUID()}`, ownerId, amount, currency, reason: 'test funding', operatorId: 'test' },
+    {
+      type: 'CorrectBalance',
+      txId: `fund-${randomUUID()}`,
+      ownerId,
+      amount,
+      currency,
+      reason: 'test funding',
+      operatorId: 'test',
+    },
     subject.app.ledgerSettings,
   );
 }

@@ -17,7 +17,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-type TestAppOptions = Pick<AppOptions, 'webRoot' | 'clock' | 'rateLimits' | 'webhooks' | 'trustProxyHops' | 'holdHours' | 'cardProcessor' | 'deposits' | 'live' | 'notificationRetryMs'> & { extend?: (app: App) => void; database?: TestDatabase };
+type TestAppOptions = Pick<
+  AppOptions,
+  | 'webRoot'
+  | 'clock'
+  | 'rateLimits'
+  | 'webhooks'
+  | 'trustProxyHops'
+  | 'holdHours'
+  | 'cardProcessor'
+  | 'deposits'
+  | 'live'
+  | 'notificationRetryMs'
+> & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The real app over a database of its own (or a given one), with its log captured for assertions. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -26,7 +38,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const logLines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n').filter(Boolean)) logLines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString().split('\n').filter(Boolean))
+        logLines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
@@ -34,7 +47,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const onRoute: AppOptions['onRoute'] = (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   };
-  const app = await buildApp({ db: database.db, databaseUrl: database.url, log: createLogger({ LOG_LEVEL: 'info' }, sink), onRoute, ...appOptions });
+  const app = await buildApp({
+    db: database.db,
+    databaseUrl: database.url,
+    log: createLogger({ LOG_LEVEL: 'info' }, sink),
+    onRoute,
+    ...appOptions,
+  });
   extend?.(app);
   // Listening on loopback, so the app can reach its own sandbox card processor over real HTTP.
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -74,7 +93,12 @@ export class TestBrowser {
   }
 
   /** `body` goes as JSON, whatever it is; `headers` replace the browser's own. */
-  async request(method: Method, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async request(
+    method: Method,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({
       method,
       url,
@@ -89,7 +113,9 @@ export class TestBrowser {
     });
     const cookie = response.cookies.find((each) => each.name === SESSION_COOKIE);
     if (cookie) this.cookie = cookie.value === '' ? undefined : cookie.value;
-    const answer = response.headers['content-type']?.toString().startsWith('application/json') ? response.json<{ csrfToken?: unknown }>() : {};
+    const answer = response.headers['content-type']?.toString().startsWith('application/json')
+      ? response.json<{ csrfToken?: unknown }>()
+      : {};
     if (typeof answer.csrfToken === 'string') this.csrfToken = answer.csrfToken;
     return response;
   }

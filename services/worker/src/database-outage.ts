@@ -3,11 +3,13 @@ import type { Logger } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 
 /** Connection refused, reset or cut by the server's shutdown (57P01..57P03), or a class 08 connection exception. */
-const LOST_CONNECTION = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|terminating connection|shutting down|starting up/i;
+const LOST_CONNECTION =
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|Connection terminated|terminating connection|shutting down|starting up/i;
 
 export function isLostConnection(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (code.startsWith('57P0') || code.startsWith('08') || code.startsWith('E'))) return true;
+  if (typeof code === 'string' && (code.startsWith('57P0') || code.startsWith('08') || code.startsWith('E')))
+    return true;
   return typeof message === 'string' && LOST_CONNECTION.test(message);
 }
 
@@ -18,7 +20,10 @@ export function isLostConnection(error: unknown): boolean {
  * and the projections retry on their own: nothing needs restarting.
  * Any other error is logged as it comes.
  */
-export function databaseOutageReporter(db: Kysely<Database>, log: Logger): (error: unknown, context?: Record<string, unknown>) => void {
+export function databaseOutageReporter(
+  db: Kysely<Database>,
+  log: Logger,
+): (error: unknown, context?: Record<string, unknown>) => void {
   let probe: NodeJS.Timeout | undefined;
   return (error, context = {}) => {
     if (!isLostConnection(error)) {
@@ -26,7 +31,10 @@ export function databaseOutageReporter(db: Kysely<Database>, log: Logger): (erro
       return;
     }
     if (probe) return;
-    log.warn({ reason: (error as { message?: unknown }).message }, 'database unreachable; the workers wait and carry on when it is back');
+    log.warn(
+      { reason: (error as { message?: unknown }).message },
+      'database unreachable; the workers wait and carry on when it is back',
+    );
     probe = setInterval(() => {
       sql`SELECT 1`.execute(db).then(
         () => {

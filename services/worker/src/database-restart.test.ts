@@ -20,17 +20,41 @@ afterAll(async () => {
 async function transferWithEndedHold(database: DatabaseHandle, settings: LedgerSettings, payee: string): Promise<void> {
   const payer = `payer-${randomUUID()}`;
   await openWallets(database.db, payer, { currencies: ['CON'] });
-  await executeLedgerCommand(database.db, {
-    type: 'PurchaseCoins', txId: randomUUID(), ownerId: payer, charge: { amount: 10_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
-    paymentMethod: { id: 'test', type: 'CC' },
-  }, settings);
-  await executeLedgerCommand(database.db, {
-    type: 'Transfer', txId: randomUUID(), kind: 'P2P', fromOwnerId: payer, toOwnerId: payee, amount: 1_00, fee: 0, currency: 'CON', memo: null,
-  }, settings);
+  await executeLedgerCommand(
+    database.db,
+    {
+      type: 'PurchaseCoins',
+      txId: randomUUID(),
+      ownerId: payer,
+      charge: { amount: 10_00, currency: 'USD' },
+      rateMicros: DEFAULT_RATE_MICROS,
+      paymentMethod: { id: 'test', type: 'CC' },
+    },
+    settings,
+  );
+  await executeLedgerCommand(
+    database.db,
+    {
+      type: 'Transfer',
+      txId: randomUUID(),
+      kind: 'P2P',
+      fromOwnerId: payer,
+      toOwnerId: payee,
+      amount: 1_00,
+      fee: 0,
+      currency: 'CON',
+      memo: null,
+    },
+    settings,
+  );
 }
 
 async function withdrawable(database: DatabaseHandle, owner: string): Promise<number> {
-  const wallet = await database.db.selectFrom('wallets').select('withdrawable').where('owner_id', '=', owner).executeTakeFirst();
+  const wallet = await database.db
+    .selectFrom('wallets')
+    .select('withdrawable')
+    .where('owner_id', '=', owner)
+    .executeTakeFirst();
   return wallet?.withdrawable ?? 0;
 }
 
@@ -48,7 +72,11 @@ describe('workers across a database restart', () => {
     cleanup.push(() => worker.kill());
     let database = connectDatabase(server.url, { applicationName: 'peeks-restart-test' });
     let queue = await openJobQueue(server.url, log);
-    const settings = (jobs: LedgerJobs): LedgerSettings => ({ holdHours: 24, jobs, now: () => new Date(Date.now() - 25 * 3_600_000) });
+    const settings = (jobs: LedgerJobs): LedgerSettings => ({
+      holdHours: 24,
+      jobs,
+      now: () => new Date(Date.now() - 25 * 3_600_000),
+    });
     await openWallets(database.db, 'payee', { currencies: ['CON'] });
     await transferWithEndedHold(database, settings(queue.jobs), 'payee');
     await expect.poll(() => withdrawable(database, 'payee'), { timeout: 30_000, interval: 200 }).toBe(1_00);

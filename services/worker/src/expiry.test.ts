@@ -10,7 +10,12 @@ let database: TestDatabase;
 let workers: Workers;
 beforeAll(async () => {
   database = await createTestDatabase();
-  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: readConfig({}), log: createLogger({ LOG_LEVEL: 'silent' }) });
+  workers = await startWorkers({
+    databaseUrl: database.url,
+    db: database.db,
+    config: readConfig({}),
+    log: createLogger({ LOG_LEVEL: 'silent' }),
+  });
 });
 afterAll(async () => {
   await workers.stop();
@@ -18,14 +23,20 @@ afterAll(async () => {
 });
 
 async function keyCreatedHoursAgo(key: string, hours: number): Promise<void> {
-  await runIdempotently(database.db, { scope: 'user-1', key, fingerprint: fingerprintRequest({ method: 'POST', path: '/x', body: null }) }, () =>
-    Promise.resolve({ statusCode: 200, body: { response: 'success' } }),
+  await runIdempotently(
+    database.db,
+    { scope: 'user-1', key, fingerprint: fingerprintRequest({ method: 'POST', path: '/x', body: null }) },
+    () => Promise.resolve({ statusCode: 200, body: { response: 'success' } }),
   );
-  await sql`UPDATE idempotency_keys SET created_at = now() - make_interval(hours => ${hours}) WHERE key = ${key}`.execute(database.db);
+  await sql`UPDATE idempotency_keys SET created_at = now() - make_interval(hours => ${hours}) WHERE key = ${key}`.execute(
+    database.db,
+  );
 }
 
 async function remainingKeys(): Promise<string[]> {
-  return (await database.db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map((row) => row.key);
+  return (await database.db.selectFrom('idempotency_keys').select('key').orderBy('key').execute()).map(
+    (row) => row.key,
+  );
 }
 
 describe('idempotency key expiry job', () => {
@@ -53,7 +64,9 @@ async function signInRecords(): Promise<void> {
       (decode(repeat('aa', 32), 'hex'), ${user}, 'idle', now() - interval '2 hours', now() - interval '2 hours', now() - interval '90 minutes'),
       (decode(repeat('bb', 32), 'hex'), ${user}, 'live', now(), now(), now() + interval '30 minutes')
   `.execute(database.db);
-  await sql`INSERT INTO rate_limit_hits (key, hits, window_ends_at) VALUES ('closed', 3, now() - interval '1 minute'), ('open', 3, now() + interval '1 minute')`.execute(database.db);
+  await sql`INSERT INTO rate_limit_hits (key, hits, window_ends_at) VALUES ('closed', 3, now() - interval '1 minute'), ('open', 3, now() + interval '1 minute')`.execute(
+    database.db,
+  );
   await sql`
     INSERT INTO password_recovery_codes (user_id, code_salt, code_hash, created_at, expires_at) VALUES
       (${user}, decode(repeat('01', 16), 'hex'), decode(repeat('02', 32), 'hex'), now() - interval '3 days', now() - interval '2 days'),
@@ -77,8 +90,14 @@ describe('sign-in record expiry job', () => {
 
   it('removes idle sessions, closed rate-limit windows and recovery codes a day past expiry, and keeps the rest', async () => {
     await signInRecords();
-    expect(await remainingSignInRecords()).toEqual({ sessions: ['idle', 'live'], windows: ['closed', 'open'], codes: 2 });
+    expect(await remainingSignInRecords()).toEqual({
+      sessions: ['idle', 'live'],
+      windows: ['closed', 'open'],
+      codes: 2,
+    });
     await workers.boss.send(SIGN_IN_RECORD_EXPIRY_QUEUE, {});
-    await expect.poll(remainingSignInRecords, { timeout: 15_000, interval: 200 }).toEqual({ sessions: ['live'], windows: ['open'], codes: 1 });
+    await expect
+      .poll(remainingSignInRecords, { timeout: 15_000, interval: 200 })
+      .toEqual({ sessions: ['live'], windows: ['open'], codes: 1 });
   });
 });

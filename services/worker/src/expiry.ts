@@ -16,7 +16,13 @@ interface ExpiryDeps {
 }
 
 /** One hourly job: a queue, its schedule, and a handler that deletes what is past its time. */
-async function scheduleExpiry(boss: PgBoss, queue: string, cron: string, expire: (now: Date) => Promise<Record<string, number>>, deps: ExpiryDeps) {
+async function scheduleExpiry(
+  boss: PgBoss,
+  queue: string,
+  cron: string,
+  expire: (now: Date) => Promise<Record<string, number>>,
+  deps: ExpiryDeps,
+) {
   const now = deps.now ?? (() => new Date());
   await boss.createQueue(queue);
   await boss.schedule(queue, cron);
@@ -31,9 +37,15 @@ async function scheduleExpiry(boss: PgBoss, queue: string, cron: string, expire:
  * key may be used again.
  */
 export function runIdempotencyKeyExpiry(boss: PgBoss, deps: ExpiryDeps & { hours: number }): Promise<void> {
-  return scheduleExpiry(boss, IDEMPOTENCY_KEY_EXPIRY_QUEUE, '17 * * * *', async (now) => ({
-    idempotencyKeys: await expireIdempotencyKeys(deps.db, new Date(now.getTime() - deps.hours * 3_600_000)),
-  }), deps);
+  return scheduleExpiry(
+    boss,
+    IDEMPOTENCY_KEY_EXPIRY_QUEUE,
+    '17 * * * *',
+    async (now) => ({
+      idempotencyKeys: await expireIdempotencyKeys(deps.db, new Date(now.getTime() - deps.hours * 3_600_000)),
+    }),
+    deps,
+  );
 }
 
 /**
@@ -42,17 +54,23 @@ export function runIdempotencyKeyExpiry(boss: PgBoss, deps: ExpiryDeps & { hours
  * already, and would otherwise only grow.
  */
 export function runSignInRecordExpiry(boss: PgBoss, deps: ExpiryDeps): Promise<void> {
-  return scheduleExpiry(boss, SIGN_IN_RECORD_EXPIRY_QUEUE, '23 * * * *', async (now) => {
-    const sessions = await deps.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
-    const windows = await deps.db.deleteFrom('rate_limit_hits').where('window_ends_at', '<=', now).executeTakeFirst();
-    const codes = await deps.db
-      .deleteFrom('password_recovery_codes')
-      .where('expires_at', '<=', new Date(now.getTime() - RECOVERY_CODE_KEPT_MS))
-      .executeTakeFirst();
-    return {
-      sessions: Number(sessions.numDeletedRows),
-      rateLimitWindows: Number(windows.numDeletedRows),
-      recoveryCodes: Number(codes.numDeletedRows),
-    };
-  }, deps);
+  return scheduleExpiry(
+    boss,
+    SIGN_IN_RECORD_EXPIRY_QUEUE,
+    '23 * * * *',
+    async (now) => {
+      const sessions = await deps.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+      const windows = await deps.db.deleteFrom('rate_limit_hits').where('window_ends_at', '<=', now).executeTakeFirst();
+      const codes = await deps.db
+        .deleteFrom('password_recovery_codes')
+        .where('expires_at', '<=', new Date(now.getTime() - RECOVERY_CODE_KEPT_MS))
+        .executeTakeFirst();
+      return {
+        sessions: Number(sessions.numDeletedRows),
+        rateLimitWindows: Number(windows.numDeletedRows),
+        recoveryCodes: Number(codes.numDeletedRows),
+      };
+    },
+    deps,
+  );
 }

@@ -25,8 +25,16 @@ export interface Workers {
 }
 
 /** The settings of the payout, settlement, e-mail and bitcoin workers. */
-type WorkerSetting = 'PAYOUT_URL' | 'PAYOUT_TIMEOUT_MS' | 'PAYOUT_SANDBOX_FAIL_ACCOUNT' | 'SETTLEMENT_CRON' | 'SMTP_URL' | 'EMAIL_FROM'
-  | 'BITCOIN_ESPLORA_URL' | 'BITCOIN_CONFIRMATIONS' | 'BITCOIN_POLL_SECONDS';
+type WorkerSetting =
+  | 'PAYOUT_URL'
+  | 'PAYOUT_TIMEOUT_MS'
+  | 'PAYOUT_SANDBOX_FAIL_ACCOUNT'
+  | 'SETTLEMENT_CRON'
+  | 'SMTP_URL'
+  | 'EMAIL_FROM'
+  | 'BITCOIN_ESPLORA_URL'
+  | 'BITCOIN_CONFIRMATIONS'
+  | 'BITCOIN_POLL_SECONDS';
 
 /** How long one Esplora call may take before the deposit is left to the next poll. */
 const ESPLORA_TIMEOUT_MS = 10_000;
@@ -34,7 +42,8 @@ const ESPLORA_TIMEOUT_MS = 10_000;
 export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
-  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting> & WebhookConfig;
+  config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting> &
+    WebhookConfig;
   now?: () => Date;
   /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
   webhooks?: Partial<WebhookSettings>;
@@ -68,20 +77,39 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
   await runHoldRelease(boss, { db: deps.db, settings, log });
   // Without PAYOUT_URL the sandbox provider runs beside the workers, on loopback, as a real one would run elsewhere.
-  const sandboxPayoutServer = deps.config.PAYOUT_URL === undefined
-    ? await startSandboxPayoutServer({ db: deps.db, failingAccount: deps.config.PAYOUT_SANDBOX_FAIL_ACCOUNT })
-    : null;
-  const provider = sandboxPayouts({ baseUrl: deps.config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '', timeoutMs: deps.config.PAYOUT_TIMEOUT_MS });
+  const sandboxPayoutServer =
+    deps.config.PAYOUT_URL === undefined
+      ? await startSandboxPayoutServer({ db: deps.db, failingAccount: deps.config.PAYOUT_SANDBOX_FAIL_ACCOUNT })
+      : null;
+  const provider = sandboxPayouts({
+    baseUrl: deps.config.PAYOUT_URL ?? sandboxPayoutServer?.url ?? '',
+    timeoutMs: deps.config.PAYOUT_TIMEOUT_MS,
+  });
   await runWithdrawalPayouts(boss, { db: deps.db, settings, provider, log });
-  await runMerchantSettlement(boss, { db: deps.db, settings, jobs, log, cron: deps.config.SETTLEMENT_CRON, ...(deps.now ? { now: deps.now } : {}) });
+  await runMerchantSettlement(boss, {
+    db: deps.db,
+    settings,
+    jobs,
+    log,
+    cron: deps.config.SETTLEMENT_CRON,
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   // Without SMTP_URL, e-mail stays in the outbox, readable by finance operators.
   const mailer = deps.config.SMTP_URL === undefined ? null : smtpMailer(deps.config.SMTP_URL, deps.config.EMAIL_FROM);
   await runEmailDelivery(boss, { db: deps.db, mailer, log, ...(deps.now ? { now: deps.now } : {}) });
   // Without BITCOIN_ESPLORA_URL nothing watches deposit addresses, and unpaid deposits expire.
   await runBitcoinWatcher(boss, {
-    db: deps.db, settings, jobs, log,
-    esplora: deps.config.BITCOIN_ESPLORA_URL === undefined ? null : esploraClient({ baseUrl: deps.config.BITCOIN_ESPLORA_URL, timeoutMs: ESPLORA_TIMEOUT_MS }),
-    confirmations: deps.config.BITCOIN_CONFIRMATIONS, pollSeconds: deps.config.BITCOIN_POLL_SECONDS, now: deps.now ?? (() => new Date()),
+    db: deps.db,
+    settings,
+    jobs,
+    log,
+    esplora:
+      deps.config.BITCOIN_ESPLORA_URL === undefined
+        ? null
+        : esploraClient({ baseUrl: deps.config.BITCOIN_ESPLORA_URL, timeoutMs: ESPLORA_TIMEOUT_MS }),
+    confirmations: deps.config.BITCOIN_CONFIRMATIONS,
+    pollSeconds: deps.config.BITCOIN_POLL_SECONDS,
+    now: deps.now ?? (() => new Date()),
   });
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
@@ -114,5 +142,10 @@ export { attemptJob, replayDelivery } from './webhooks/attempt.ts';
 export { fanOut } from './webhooks/fan-out.ts';
 export { deliveryIdOf } from './webhooks/messages.ts';
 export { signMessage } from './webhooks/signing.ts';
-export { destinationProblem, resolveWithDns, type DestinationPolicy, type ResolveHost } from './webhooks/destination.ts';
+export {
+  destinationProblem,
+  resolveWithDns,
+  type DestinationPolicy,
+  type ResolveHost,
+} from './webhooks/destination.ts';
 export { queueEmail, type OutgoingEmail } from './email/outbox.ts';

@@ -34,7 +34,11 @@ export class JobQueue implements LedgerJobs {
     for (const [queue, ofQueue] of byQueue) {
       await this.boss.insert(
         queue,
-        ofQueue.map((job) => ({ id: job.id, data: job.data, ...(job.startAfter ? { startAfter: job.startAfter } : {}) })),
+        ofQueue.map((job) => ({
+          id: job.id,
+          data: job.data,
+          ...(job.startAfter ? { startAfter: job.startAfter } : {}),
+        })),
         { db: bossConnection(db) },
       );
     }
@@ -53,8 +57,18 @@ export async function createProductQueues(boss: PgBoss): Promise<void> {
  * A pg-boss that only sends: what the API needs to enqueue jobs when the
  * workers run in other processes. It polls nothing and schedules nothing.
  */
-export async function openJobQueue(databaseUrl: string, log: Logger): Promise<{ jobs: JobQueue; close: () => Promise<void> }> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', application_name: 'peeks-jobs', max: 2, supervise: false, schedule: false });
+export async function openJobQueue(
+  databaseUrl: string,
+  log: Logger,
+): Promise<{ jobs: JobQueue; close: () => Promise<void> }> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: 'pgboss',
+    application_name: 'peeks-jobs',
+    max: 2,
+    supervise: false,
+    schedule: false,
+  });
   boss.on('error', (error: unknown) => {
     log.error({ err: error }, 'job queue error');
   });

@@ -15,7 +15,9 @@ export const JOB_HEARTBEAT_SECONDS = 10;
 
 /** A product queue: its name and retry policy, with the heartbeat every product job has. */
 export const productQueue = (name: string, policy: Omit<Queue, 'name' | 'heartbeatSeconds'>): QueueDefinition => ({
-  name, ...policy, heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
+  name,
+  ...policy,
+  heartbeatSeconds: JOB_HEARTBEAT_SECONDS,
 });
 
 /**
@@ -47,14 +49,20 @@ export async function workEach<Data extends object>(
   handle: (job: Job<Data>) => Promise<void>,
   options: { batchSize?: number; localConcurrency?: number; pollingIntervalSeconds?: number } = {},
 ): Promise<void> {
-  await boss.work<Data>(queue, {
-    batchSize: options.batchSize ?? 20, localConcurrency: options.localConcurrency ?? 1, burstWhenBatchFull: true,
-    pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
-  }, async (jobs) => {
-    const outcomes = await Promise.allSettled(jobs.map(handle));
-    for (const [index, outcome] of outcomes.entries()) {
-      const job = jobs[index];
-      if (outcome.status === 'rejected' && job) await boss.fail(queue, job.id, { message: String(outcome.reason) });
-    }
-  });
+  await boss.work<Data>(
+    queue,
+    {
+      batchSize: options.batchSize ?? 20,
+      localConcurrency: options.localConcurrency ?? 1,
+      burstWhenBatchFull: true,
+      pollingIntervalSeconds: options.pollingIntervalSeconds ?? 1,
+    },
+    async (jobs) => {
+      const outcomes = await Promise.allSettled(jobs.map(handle));
+      for (const [index, outcome] of outcomes.entries()) {
+        const job = jobs[index];
+        if (outcome.status === 'rejected' && job) await boss.fail(queue, job.id, { message: String(outcome.reason) });
+      }
+    },
+  );
 }

@@ -14,10 +14,12 @@ type DecidedEvent = Parameters<LedgerJobs['causedBy']>[1][number];
 export function jobsCausedBy(txId: string, events: readonly DecidedEvent[]): LedgerJob[] {
   return events.flatMap((event) => {
     const jobs: LedgerJob[] = [];
-    if (event.type === 'FundsTransferred' && event.data.hold) jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
+    if (event.type === 'FundsTransferred' && event.data.hold)
+      jobs.push(holdReleaseJob(txId, event.data.hold.releaseAt));
     if (mayTellWebhooks(event)) jobs.push(webhookFanOutJob(txId, event.version));
     if (event.type === 'WithdrawalRequested') jobs.push(withdrawalPayoutJob(txId));
-    if (event.type === 'DepositEntered' && event.data.method === 'bitcoin' && event.data.expiresAt !== null) jobs.push(bitcoinDepositExpiryJob(txId, event.data.expiresAt));
+    if (event.type === 'DepositEntered' && event.data.method === 'bitcoin' && event.data.expiresAt !== null)
+      jobs.push(bitcoinDepositExpiryJob(txId, event.data.expiresAt));
     return jobs;
   });
 }

@@ -1,4 +1,12 @@
-import { contactMessages, errorCatalogue, errorCodes, loginFailedMessage, paymentMethodMessages, recoveryMessages, type ErrorCode } from '@peeks/contracts';
+import {
+  contactMessages,
+  errorCatalogue,
+  errorCodes,
+  loginFailedMessage,
+  paymentMethodMessages,
+  recoveryMessages,
+  type ErrorCode,
+} from '@peeks/contracts';
 
 /**
  * English, complete. Texts the spec quotes are written as it quotes them
@@ -172,7 +180,8 @@ export const en = {
     retry: 'Try Again',
     live_on: 'Live',
     live_off: 'Connecting…',
-    hold_help: 'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.',
+    hold_help:
+      'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.',
     open_coin_breakdown: 'Coin Breakdown of {{amount}}',
     tiles: {
       available: 'Available Balance',
@@ -299,7 +308,13 @@ export const en = {
     deposited: paymentMethodMessages.deposited,
     ok: 'OK',
   },
-  merchant_switch: { title: 'Switch Merchant', choose: 'Merchant', current: '(current)', submit: 'Switch', cancel: 'Cancel' },
+  merchant_switch: {
+    title: 'Switch Merchant',
+    choose: 'Merchant',
+    current: '(current)',
+    submit: 'Switch',
+    cancel: 'Cancel',
+  },
   contacts: {
     invite: 'Invite A New Contact',
     empty: 'You have 0 Contacts',

@@ -66,13 +66,19 @@ export interface CallOptions {
  * and checked against `schema`. Resolves with the parsed success; rejects
  * with an ApiError whose texts are ready to show.
  */
-export async function callApi<Schema extends z.ZodType>(path: string, schema: Schema, options: CallOptions = {}): Promise<z.output<Schema>> {
+export async function callApi<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  options: CallOptions = {},
+): Promise<z.output<Schema>> {
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
   if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
-  const query = options.query ? `?${new URLSearchParams(Object.entries(options.query).map(([key, value]) => [key, String(value)])).toString()}` : '';
+  const query = options.query
+    ? `?${new URLSearchParams(Object.entries(options.query).map(([key, value]) => [key, String(value)])).toString()}`
+    : '';
 
   let response: Response;
   try {
@@ -95,6 +101,12 @@ export async function callApi<Schema extends z.ZodType>(path: string, schema: Sc
     console.error('unexpected answer', path, parsed.error);
   }
   const refusal = errorEnvelope.safeParse(payload);
-  const errors = refusal.success && refusal.data.errors.length > 0 ? refusal.data.errors : [{ code: 50000, message: refusal.success ? refusal.data.message : response.statusText }];
-  throw new ApiError(response.status, errors.map((error) => ({ ...error, text: shownText(error) })));
+  const errors =
+    refusal.success && refusal.data.errors.length > 0
+      ? refusal.data.errors
+      : [{ code: 50000, message: refusal.success ? refusal.data.message : response.statusText }];
+  throw new ApiError(
+    response.status,
+    errors.map((error) => ({ ...error, text: shownText(error) })),
+  );
 }

@@ -5,7 +5,9 @@ import { cached } from './cache.ts';
 
 describe('shownText (spec §8)', () => {
   it('a field rule keeps its own words; another code reads its error_codes text; an unknown code says something went wrong', () => {
-    expect(shownText({ code: 4215, field: 'username', message: 'Please enter Username' })).toBe('Please enter Username');
+    expect(shownText({ code: 4215, field: 'username', message: 'Please enter Username' })).toBe(
+      'Please enter Username',
+    );
     expect(shownText({ code: 4503, field: 'username', message: 'taken' })).toBe('Username Already Exist');
     expect(shownText({ code: 23201, message: 'duplicate' })).toBe('Sorry, This Contact Already Exist');
     expect(shownText({ code: 3026, message: 'x' })).toBe('You have entered current password wrong ');

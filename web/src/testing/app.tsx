@@ -68,7 +68,10 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
   const calls: Call[] = [];
   FakeLiveSocket.open = [];
   vi.stubGlobal('WebSocket', FakeLiveSocket);
-  const all: Record<string, Handler> = { 'GET /api/session': () => ok({ user: null, csrfToken: 'csrf-anonymous' }), ...handlers };
+  const all: Record<string, Handler> = {
+    'GET /api/session': () => ok({ user: null, csrfToken: 'csrf-anonymous' }),
+    ...handlers,
+  };
   vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
     const url = new URL(input, 'http://localhost');
     const method = init.method ?? 'GET';
@@ -76,9 +79,16 @@ export function fakeApi(handlers: Record<string, Handler> = {}) {
     calls.push({ method, path: url.pathname, body, headers: { ...(init.headers as Record<string, string>) } });
     const handler = all[`${method} ${url.pathname}`];
     const answer = handler ? await handler(body, url) : refused(404, [{ code: 40400, message: 'Not found' }]);
-    return new Response(JSON.stringify(answer.body), { status: answer.status ?? 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(answer.body), {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
   });
-  return { calls, handlers: all, sent: (method: string, path: string) => calls.filter((call) => call.method === method && call.path === path) };
+  return {
+    calls,
+    handlers: all,
+    sent: (method: string, path: string) => calls.filter((call) => call.method === method && call.path === path),
+  };
 }
 
 /** Renders the whole app (every route, the shell) at `path`, as the browser would open it. */

@@ -26,7 +26,14 @@ export function Paginator({ page, total, pageSize, onPage, label }: PaginatorPro
   if (pages <= 1) return null;
   return (
     <nav className="paginator" aria-label={label}>
-      <button type="button" className="link-button" disabled={page <= 1} onClick={() => { onPage(page - 1); }}>
+      <button
+        type="button"
+        className="link-button"
+        disabled={page <= 1}
+        onClick={() => {
+          onPage(page - 1);
+        }}
+      >
         {t('paginator.previous')}
       </button>
       {pageWindow(page, pages).map((number) => (
@@ -36,12 +43,21 @@ export function Paginator({ page, total, pageSize, onPage, label }: PaginatorPro
           className="link-button"
           aria-current={number === page ? 'page' : undefined}
           aria-label={t('paginator.page', { number })}
-          onClick={() => { onPage(number); }}
+          onClick={() => {
+            onPage(number);
+          }}
         >
           {number}
         </button>
       ))}
-      <button type="button" className="link-button" disabled={page >= pages} onClick={() => { onPage(page + 1); }}>
+      <button
+        type="button"
+        className="link-button"
+        disabled={page >= pages}
+        onClick={() => {
+          onPage(page + 1);
+        }}
+      >
         {t('paginator.next')}
       </button>
     </nav>

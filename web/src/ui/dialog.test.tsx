@@ -11,11 +11,24 @@ function Opener({ dismissable }: { dismissable: boolean }) {
   };
   return (
     <>
-      <button type="button" onClick={() => { setOpen(true); }}>
+      <button
+        type="button"
+        onClick={() => {
+          setOpen(true);
+        }}
+      >
         Open
       </button>
       {open && (
-        <Dialog title="Delete Contact" {...(dismissable ? { onClose: close } : {})} footer={<button type="button" onClick={close}>Yes, delete it!</button>}>
+        <Dialog
+          title="Delete Contact"
+          {...(dismissable ? { onClose: close } : {})}
+          footer={
+            <button type="button" onClick={close}>
+              Yes, delete it!
+            </button>
+          }
+        >
           <label>
             Note <input />
           </label>

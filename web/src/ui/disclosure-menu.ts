@@ -25,7 +25,9 @@ export function useDisclosureMenu() {
 
   return {
     open,
-    close: () => { setOpen(false); },
+    close: () => {
+      setOpen(false);
+    },
     focusButton: () => button.current?.focus(),
     rootProps: {
       ref: root,
@@ -36,7 +38,15 @@ export function useDisclosureMenu() {
         }
       },
     },
-    buttonProps: { ref: button, type: 'button' as const, 'aria-expanded': open, 'aria-controls': menuId, onClick: () => { setOpen(!open); } },
+    buttonProps: {
+      ref: button,
+      type: 'button' as const,
+      'aria-expanded': open,
+      'aria-controls': menuId,
+      onClick: () => {
+        setOpen(!open);
+      },
+    },
     menuProps: { id: menuId, hidden: !open },
   };
 }

@@ -78,14 +78,29 @@ export function DigitsField({
   return (
     <FieldShell name={name} label={label} hint={hint}>
       {({ inputId, describedBy, invalid }) => (
-        <DigitsInput registered={registered} id={inputId} describedBy={describedBy} invalid={invalid} autoFocus={autoFocus} onDigits={onDigits} />
+        <DigitsInput
+          registered={registered}
+          id={inputId}
+          describedBy={describedBy}
+          invalid={invalid}
+          autoFocus={autoFocus}
+          onDigits={onDigits}
+        />
       )}
     </FieldShell>
   );
 }
 
 /** The input of a digits-only field: whatever else is typed or pasted is dropped before the form sees it. */
-function DigitsInput({ registered, id, describedBy, invalid, type, autoFocus, onDigits }: {
+function DigitsInput({
+  registered,
+  id,
+  describedBy,
+  invalid,
+  type,
+  autoFocus,
+  onDigits,
+}: {
   registered: UseFormRegisterReturn;
   id: string;
   describedBy: string | undefined;

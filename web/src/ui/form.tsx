@@ -32,10 +32,17 @@ export interface SpecForm<Input extends FieldValues, Output> {
   onSubmit: (action: (values: Output) => Promise<void>) => (event?: React.BaseSyntheticEvent) => Promise<void>;
 }
 
-export function useSpecForm<Schema extends z.ZodType<FieldValues, FieldValues>>(schema: Schema, defaultValues?: DefaultValues<z.input<Schema>>): SpecForm<z.input<Schema>, z.output<Schema>> {
+export function useSpecForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
+  schema: Schema,
+  defaultValues?: DefaultValues<z.input<Schema>>,
+): SpecForm<z.input<Schema>, z.output<Schema>> {
   const form = useForm<z.input<Schema>, unknown, z.output<Schema>>({
     // The resolver's overloads cannot see through a generic schema; its input and output are the schema's by construction.
-    resolver: zodResolver(schema as z.ZodType<FieldValues, FieldValues>) as unknown as Resolver<z.input<Schema>, unknown, z.output<Schema>>,
+    resolver: zodResolver(schema as z.ZodType<FieldValues, FieldValues>) as unknown as Resolver<
+      z.input<Schema>,
+      unknown,
+      z.output<Schema>
+    >,
     mode: 'onTouched',
     ...(defaultValues === undefined ? {} : { defaultValues }),
   });
@@ -84,11 +91,24 @@ interface FormProps<Input extends FieldValues, Output> {
   errorTitle?: string;
 }
 
-export function Form<Input extends FieldValues, Output>({ spec, onSubmit, children, className, labelledBy, errorTitle }: FormProps<Input, Output>) {
+export function Form<Input extends FieldValues, Output>({
+  spec,
+  onSubmit,
+  children,
+  className,
+  labelledBy,
+  errorTitle,
+}: FormProps<Input, Output>) {
   const submitting = spec.form.formState.isSubmitting;
   return (
     <FormProvider {...spec.form}>
-      <form noValidate className={`spec-form ${className ?? ''}`} onSubmit={(event) => void spec.onSubmit(onSubmit)(event)} aria-labelledby={labelledBy} aria-busy={submitting}>
+      <form
+        noValidate
+        className={`spec-form ${className ?? ''}`}
+        onSubmit={(event) => void spec.onSubmit(onSubmit)(event)}
+        aria-labelledby={labelledBy}
+        aria-busy={submitting}
+      >
         <ServerErrors texts={spec.serverErrors} {...(errorTitle === undefined ? {} : { title: errorTitle })} />
         {children}
         {submitting && <LoadingOverlay />}
@@ -148,12 +168,24 @@ export function FieldShell({ name, label, hint, children, className }: FieldShel
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>;
 
-export function TextField({ name, label, hint, setValueAs, ...input }: { name: string; label: ReactNode; hint?: ReactNode; setValueAs?: (value: string) => unknown } & InputProps) {
+export function TextField({
+  name,
+  label,
+  hint,
+  setValueAs,
+  ...input
+}: { name: string; label: ReactNode; hint?: ReactNode; setValueAs?: (value: string) => unknown } & InputProps) {
   const { register } = useFormContext();
   return (
     <FieldShell name={name} label={label} hint={hint}>
       {({ inputId, describedBy, invalid }) => (
-        <input id={inputId} aria-describedby={describedBy} aria-invalid={invalid} {...input} {...register(name, setValueAs ? { setValueAs } : {})} />
+        <input
+          id={inputId}
+          aria-describedby={describedBy}
+          aria-invalid={invalid}
+          {...input}
+          {...register(name, setValueAs ? { setValueAs } : {})}
+        />
       )}
     </FieldShell>
   );
@@ -182,7 +214,16 @@ export function SelectField({
   disabled?: boolean;
 }) {
   const { register } = useFormContext();
-  const registered = register(name, { ...(setValueAs ? { setValueAs } : {}), ...(onChange ? { onChange: (event: { target: { value: string } }) => { onChange(event.target.value); } } : {}) });
+  const registered = register(name, {
+    ...(setValueAs ? { setValueAs } : {}),
+    ...(onChange
+      ? {
+          onChange: (event: { target: { value: string } }) => {
+            onChange(event.target.value);
+          },
+        }
+      : {}),
+  });
   return (
     <FieldShell name={name} label={label}>
       {({ inputId, describedBy, invalid }) => (

@@ -20,7 +20,10 @@ describe('withDateDashes (DD-MM-YYYY, spec §2)', () => {
 describe('countryChoices', () => {
   it('offers Canada and the United States first, names in the given language, ISO codes as values', () => {
     const choices = countryChoices('en');
-    expect(choices.slice(0, 2)).toEqual([{ value: 'CA', label: 'Canada' }, { value: 'US', label: 'United States' }]);
+    expect(choices.slice(0, 2)).toEqual([
+      { value: 'CA', label: 'Canada' },
+      { value: 'US', label: 'United States' },
+    ]);
     expect(choices.every((choice) => /^[A-Z]{2}$/.test(choice.value))).toBe(true);
     expect(countryChoices('ja')[0]?.label).toBe('カナダ');
   });

@@ -6,7 +6,11 @@ describe('province lists (spec §9)', () => {
     expect(provinceChoices('US')).toHaveLength(50);
     expect(provinceChoices('CA')).toHaveLength(13);
     expect(provinceChoices('CA')).toContainEqual({ value: 'ON', label: 'Ontario' });
-    expect([...(provinceChoices('US') ?? []), ...(provinceChoices('CA') ?? [])].every((choice) => /^[A-Z]{2}$/.test(choice.value))).toBe(true);
+    expect(
+      [...(provinceChoices('US') ?? []), ...(provinceChoices('CA') ?? [])].every((choice) =>
+        /^[A-Z]{2}$/.test(choice.value),
+      ),
+    ).toBe(true);
     expect(provinceChoices('FR')).toBeNull();
   });
 });

@@ -46,9 +46,25 @@ describe('appendToStream', () => {
     expect(next.events[0]!.prevHash).toBe(first.events[1]!.hash);
 
     const stored = await readStream(database.db, streamId);
-    expect(stored.map((event) => event.data)).toEqual([{ amount: 100, currency: 'USD' }, { amount: 250, currency: 'USD' }, { amount: 5, currency: 'USD' }]);
-    expect(stored[0]!.metadata).toEqual({ actor: 'user-1', requestId: 'req-1', idempotencyKey: 'key-1', requestFingerprint: null, clientIp: '127.0.0.1' });
-    expect(stored[2]!.metadata).toEqual({ actor: null, requestId: null, idempotencyKey: null, requestFingerprint: null, clientIp: null });
+    expect(stored.map((event) => event.data)).toEqual([
+      { amount: 100, currency: 'USD' },
+      { amount: 250, currency: 'USD' },
+      { amount: 5, currency: 'USD' },
+    ]);
+    expect(stored[0]!.metadata).toEqual({
+      actor: 'user-1',
+      requestId: 'req-1',
+      idempotencyKey: 'key-1',
+      requestFingerprint: null,
+      clientIp: '127.0.0.1',
+    });
+    expect(stored[2]!.metadata).toEqual({
+      actor: null,
+      requestId: null,
+      idempotencyKey: null,
+      requestFingerprint: null,
+      clientIp: null,
+    });
     expect(stored).toEqual([...first.events, ...next.events]);
   });
 
@@ -56,11 +72,17 @@ describe('appendToStream', () => {
     const streamId = freshStream();
     await appendToStream(database.db, streamId, [deposited(1)], { expectedVersion: 0 });
 
-    await expect(appendToStream(database.db, streamId, [deposited(2)], { expectedVersion: 0 })).rejects.toBeInstanceOf(StreamVersionConflict);
-    const stale = await appendToStream(database.db, streamId, [deposited(2)], { expectedVersion: 5 }).catch((error: unknown) => error);
+    await expect(appendToStream(database.db, streamId, [deposited(2)], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+      StreamVersionConflict,
+    );
+    const stale = await appendToStream(database.db, streamId, [deposited(2)], { expectedVersion: 5 }).catch(
+      (error: unknown) => error,
+    );
     expect(stale).toBeInstanceOf(StreamVersionConflict);
     expect(stale).toMatchObject({ streamId, expectedVersion: 5, actualVersion: 1 });
-    await expect(appendToStream(database.db, freshStream(), [deposited(2)], { expectedVersion: 1 })).rejects.toBeInstanceOf(StreamVersionConflict);
+    await expect(
+      appendToStream(database.db, freshStream(), [deposited(2)], { expectedVersion: 1 }),
+    ).rejects.toBeInstanceOf(StreamVersionConflict);
     expect(await eventCount(streamId)).toBe(1);
   });
 
@@ -76,7 +98,9 @@ describe('appendToStream', () => {
       const streamId = freshStream();
       await appendToStream(database.db, streamId, [deposited(0)], { expectedVersion: 0 });
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 16 }, (_, writer) => appendToStream(database.db, streamId, [deposited(writer + 1)], { expectedVersion: 1 })),
+        Array.from({ length: 16 }, (_, writer) =>
+          appendToStream(database.db, streamId, [deposited(writer + 1)], { expectedVersion: 1 }),
+        ),
       );
       const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
       const lost = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
@@ -90,7 +114,9 @@ describe('appendToStream', () => {
   it('lets exactly one of many concurrent creators of the same new stream win', async () => {
     const streamId = freshStream();
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 12 }, (_, writer) => appendToStream(database.db, streamId, [deposited(writer)], { expectedVersion: 0 })),
+      Array.from({ length: 12 }, (_, writer) =>
+        appendToStream(database.db, streamId, [deposited(writer)], { expectedVersion: 0 }),
+      ),
     );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     expect(await eventCount(streamId)).toBe(1);
@@ -98,10 +124,16 @@ describe('appendToStream', () => {
 
   it("never loses an 'any' append under concurrency", async () => {
     const streamId = freshStream();
-    await Promise.all(Array.from({ length: 10 }, (_, writer) => appendToStream(database.db, streamId, [deposited(writer)], { expectedVersion: 'any' })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, writer) =>
+        appendToStream(database.db, streamId, [deposited(writer)], { expectedVersion: 'any' }),
+      ),
+    );
     const events = await readStream(database.db, streamId);
     expect(events.map((event) => event.streamVersion)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(events.map((event) => event.data.amount).sort((a, b) => Number(a) - Number(b))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(events.map((event) => event.data.amount).sort((a, b) => Number(a) - Number(b))).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    ]);
   });
 
   it('leaves nothing behind when the surrounding transaction rolls back', async () => {
@@ -129,7 +161,9 @@ describe('appendToStream', () => {
       .catch(() => undefined);
     expect(streamHeads.get(streamId)?.version).toBe(2);
 
-    const phantom = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 2 }).catch((error: unknown) => error);
+    const phantom = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 2 }).catch(
+      (error: unknown) => error,
+    );
     expect(phantom).toMatchObject({ name: 'StreamVersionConflict', actualVersion: 1 });
     const real = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 1 });
     expect(real.version).toBe(2);
@@ -143,7 +177,9 @@ describe('appendToStream', () => {
     // As another process would leave it: this process still believes version 1.
     streamHeads.set(streamId, { version: 1, hash: first.events[0]!.hash });
 
-    const stale = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 1 }).catch((error: unknown) => error);
+    const stale = await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 1 }).catch(
+      (error: unknown) => error,
+    );
     expect(stale).toMatchObject({ name: 'StreamVersionConflict', actualVersion: 2 });
     expect((await appendToStream(database.db, streamId, [deposited(3)], { expectedVersion: 2 })).version).toBe(3);
     expect(await eventCount(streamId)).toBe(3);
@@ -153,7 +189,14 @@ describe('appendToStream', () => {
     const streamId = freshStream();
     await appendToStream(database.db, streamId, [deposited(0)], { expectedVersion: 0 });
     const outcomes = await Promise.allSettled(
-      [1, 2, 3, 4].map((batch) => appendToStream(database.db, streamId, Array.from({ length: batch }, () => deposited(batch)), { expectedVersion: 1 })),
+      [1, 2, 3, 4].map((batch) =>
+        appendToStream(
+          database.db,
+          streamId,
+          Array.from({ length: batch }, () => deposited(batch)),
+          { expectedVersion: 1 },
+        ),
+      ),
     );
     const winners = outcomes.filter((outcome) => outcome.status === 'fulfilled');
     expect(winners).toHaveLength(1);
@@ -165,22 +208,45 @@ describe('appendToStream', () => {
 
   it('refuses events that cannot be stored faithfully, writing nothing', async () => {
     const streamId = freshStream();
-    await expect(appendToStream(database.db, streamId, [], { expectedVersion: 0 })).rejects.toBeInstanceOf(InvalidEvent);
-    await expect(appendToStream(database.db, streamId, [{ type: 'Noted', data: { text: 'nul\u0000byte' } }], { expectedVersion: 0 })).rejects.toBeInstanceOf(InvalidEvent);
-    await expect(appendToStream(database.db, streamId, [{ type: 'Noted', data: { text: 'lone \ud800' } }], { expectedVersion: 0 })).rejects.toBeInstanceOf(InvalidEvent);
-    await expect(appendToStream(database.db, streamId, [{ type: 'Noted', data: { ratio: Number.NaN } }], { expectedVersion: 0 })).rejects.toBeInstanceOf(InvalidEvent);
-    await expect(appendToStream(database.db, streamId, [deposited(1)], { expectedVersion: -1 })).rejects.toBeInstanceOf(InvalidEvent);
+    await expect(appendToStream(database.db, streamId, [], { expectedVersion: 0 })).rejects.toBeInstanceOf(
+      InvalidEvent,
+    );
+    await expect(
+      appendToStream(database.db, streamId, [{ type: 'Noted', data: { text: 'nul\u0000byte' } }], {
+        expectedVersion: 0,
+      }),
+    ).rejects.toBeInstanceOf(InvalidEvent);
+    await expect(
+      appendToStream(database.db, streamId, [{ type: 'Noted', data: { text: 'lone \ud800' } }], { expectedVersion: 0 }),
+    ).rejects.toBeInstanceOf(InvalidEvent);
+    await expect(
+      appendToStream(database.db, streamId, [{ type: 'Noted', data: { ratio: Number.NaN } }], { expectedVersion: 0 }),
+    ).rejects.toBeInstanceOf(InvalidEvent);
+    await expect(appendToStream(database.db, streamId, [deposited(1)], { expectedVersion: -1 })).rejects.toBeInstanceOf(
+      InvalidEvent,
+    );
     expect(await eventCount(streamId)).toBe(0);
   });
 
   it('reads back exactly the JSON it was given, and the chain proves it', async () => {
     const storableString = fc.string({ unit: 'grapheme' }).filter((text) => !text.includes('\u0000'));
-    const data = fc.dictionary(storableString, fc.jsonValue({ stringUnit: 'grapheme', maxDepth: 3 }).filter((value) => !JSON.stringify(value).includes('\\u0000')), { maxKeys: 5 });
+    const data = fc.dictionary(
+      storableString,
+      fc
+        .jsonValue({ stringUnit: 'grapheme', maxDepth: 3 })
+        .filter((value) => !JSON.stringify(value).includes('\\u0000')),
+      { maxKeys: 5 },
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(data, { minLength: 1, maxLength: 4 }), async (payloads) => {
         const streamId = freshStream('json');
         const normalised = payloads.map((payload) => JSON.parse(JSON.stringify(payload)) as JsonObject);
-        await appendToStream(database.db, streamId, normalised.map((payload) => ({ type: 'Noted', data: payload })), { expectedVersion: 0 });
+        await appendToStream(
+          database.db,
+          streamId,
+          normalised.map((payload) => ({ type: 'Noted', data: payload })),
+          { expectedVersion: 0 },
+        );
         const stored = await readStream(database.db, streamId);
         expect(stored.map((event) => event.data)).toEqual(normalised);
         expect((await verifyStream(database.db, streamId)).breaks).toEqual([]);

@@ -17,7 +17,13 @@ export interface AppendResult<Type extends string, Data extends JsonObject> {
   events: StoredEvent<Type, Data>[];
 }
 
-const NO_METADATA: EventMetadata = { actor: null, requestId: null, idempotencyKey: null, requestFingerprint: null, clientIp: null };
+const NO_METADATA: EventMetadata = {
+  actor: null,
+  requestId: null,
+  idempotencyKey: null,
+  requestFingerprint: null,
+  clientIp: null,
+};
 const EMPTY_STREAM: StreamHead = { version: 0, hash: GENESIS_HASH };
 const ATTEMPTS = 3;
 
@@ -47,12 +53,14 @@ export async function appendToStream<Type extends string, Data extends JsonObjec
   if (events.length === 0) throw new InvalidEvent('an append needs at least one event');
   const metadata: EventMetadata = { ...NO_METADATA, ...options.metadata };
   const createdAt = (options.now ?? (() => new Date()))();
-  const append = (executor: Kysely<Database>, head: StreamHead) => insertAfter(executor, streamId, head, events, metadata, createdAt);
+  const append = (executor: Kysely<Database>, head: StreamHead) =>
+    insertAfter(executor, streamId, head, events, metadata, createdAt);
 
   if (expectedVersion === 'any') return appendAtHead(db, streamId, append);
 
   const cached = streamHeads.get(streamId);
-  let head = expectedVersion === 0 ? EMPTY_STREAM : cached?.version === expectedVersion ? cached : await readHead(db, streamId);
+  let head =
+    expectedVersion === 0 ? EMPTY_STREAM : cached?.version === expectedVersion ? cached : await readHead(db, streamId);
   for (let attempt = 1; ; attempt++) {
     if (head.version !== expectedVersion) throw new StreamVersionConflict(streamId, expectedVersion, head.version);
     const written = await append(db, head);
@@ -109,11 +117,12 @@ async function insertAfter<Type extends string, Data extends JsonObject>(
   createdAt: Date,
 ): Promise<AppendResult<Type, Data> | null> {
   const prepared = prepareAppend(streamId, head, events, metadata, createdAt);
-  const { rows } = await sql<AppendedRow>`SELECT event_position, event_version, event_transaction_id FROM append_events(${appendArguments(prepared)})`
-    .execute(db)
-    .catch((error: unknown) => {
-      throw translateWriteError(error, streamId, head.version);
-    });
+  const { rows } =
+    await sql<AppendedRow>`SELECT event_position, event_version, event_transaction_id FROM append_events(${appendArguments(prepared)})`
+      .execute(db)
+      .catch((error: unknown) => {
+        throw translateWriteError(error, streamId, head.version);
+      });
   return appendedEvents(prepared, rows);
 }
 
@@ -146,7 +155,17 @@ export function prepareAppend<Type extends string, Data extends JsonObject>(
   let prevHash = head.hash;
   for (const [index, event] of events.entries()) {
     const version = head.version + index + 1;
-    const hash = chainHash(prevHash, canonicalEvent({ streamId, streamVersion: version, type: event.type, data: event.data, metadata: fullMetadata, createdAt }));
+    const hash = chainHash(
+      prevHash,
+      canonicalEvent({
+        streamId,
+        streamVersion: version,
+        type: event.type,
+        data: event.data,
+        metadata: fullMetadata,
+        createdAt,
+      }),
+    );
     chained.push({ version, type: event.type, data: event.data, prevHash, hash });
     prevHash = hash;
   }
@@ -157,9 +176,14 @@ export function prepareAppend<Type extends string, Data extends JsonObject>(
 function appendArguments(prepared: PreparedAppend<string, JsonObject>) {
   const { streamId, head, chained, metadata, createdAt } = prepared;
   return sql.join([
-    sql`${streamId}`, sql`${head.version}`, sql`${head.hash}`,
-    sql`${chained.map((event) => event.type)}::text[]`, sql`${chained.map((event) => JSON.stringify(event.data))}::text[]`,
-    sql`${JSON.stringify(metadata)}::jsonb`, sql`${createdAt}::timestamptz`, sql`${chained.map((event) => event.hash)}::text[]`,
+    sql`${streamId}`,
+    sql`${head.version}`,
+    sql`${head.hash}`,
+    sql`${chained.map((event) => event.type)}::text[]`,
+    sql`${chained.map((event) => JSON.stringify(event.data))}::text[]`,
+    sql`${JSON.stringify(metadata)}::jsonb`,
+    sql`${createdAt}::timestamptz`,
+    sql`${chained.map((event) => event.hash)}::text[]`,
   ]);
 }
 
@@ -204,6 +228,9 @@ function translateWriteError(error: unknown, streamId: string, expectedVersion: 
   // there first, and the statement wrote nothing.
   if (code === '40001' || code === '23505') return new StreamVersionConflict(streamId, expectedVersion, null);
   // Text jsonb refuses (unsupported Unicode escapes and the like).
-  if (code === '22P05' || code === '22P02') return new InvalidEvent(`event data for ${streamId} is not storable: ${(error as Error).message}`, { cause: error });
+  if (code === '22P05' || code === '22P02')
+    return new InvalidEvent(`event data for ${streamId} is not storable: ${(error as Error).message}`, {
+      cause: error,
+    });
   return error;
 }

@@ -1,4 +1,12 @@
-export { appendedEvents, appendToStream, prepareAppend, type AppendedRow, type AppendOptions, type AppendResult, type PreparedAppend } from './append.ts';
+export {
+  appendedEvents,
+  appendToStream,
+  prepareAppend,
+  type AppendedRow,
+  type AppendOptions,
+  type AppendResult,
+  type PreparedAppend,
+} from './append.ts';
 export type { StreamHead } from './stream-heads.ts';
 export { readAll, readStream, toStoredEvent, type GlobalBatch } from './read.ts';
 export { verifyAllStreams, verifyStream, type ChainBreak, type ChainReport } from './verify.ts';

@@ -36,10 +36,21 @@ describe('event store against a model', () => {
         for (const { stream, expectation, size, insideRolledBackTransaction } of commands) {
           const current = model[stream]!;
           const expectedVersion =
-            expectation === 'exact' ? current : expectation === 'any' ? ('any' as const) : expectation === 'ahead' ? current + 1 : Math.max(0, current - 1);
+            expectation === 'exact'
+              ? current
+              : expectation === 'any'
+                ? ('any' as const)
+                : expectation === 'ahead'
+                  ? current + 1
+                  : Math.max(0, current - 1);
           const labels = Array.from({ length: size }, () => `e${++label}`);
           const append = (db: typeof database.db) =>
-            appendToStream(db, streams[stream]!, labels.map((text) => ({ type: 'Noted', data: { text } })), { expectedVersion });
+            appendToStream(
+              db,
+              streams[stream]!,
+              labels.map((text) => ({ type: 'Noted', data: { text } })),
+              { expectedVersion },
+            );
           const acceptable = expectedVersion === 'any' || expectedVersion === current;
 
           if (insideRolledBackTransaction) {
@@ -67,7 +78,9 @@ describe('event store against a model', () => {
 
         for (const [index, streamId] of streams.entries()) {
           const events = await readStream(database.db, streamId);
-          expect(events.map((event) => event.streamVersion)).toEqual(Array.from({ length: model[index]! }, (_, at) => at + 1));
+          expect(events.map((event) => event.streamVersion)).toEqual(
+            Array.from({ length: model[index]! }, (_, at) => at + 1),
+          );
           expect(events.map((event) => event.data.text)).toEqual(written[index]);
           expect((await verifyStream(database.db, streamId)).breaks).toEqual([]);
         }

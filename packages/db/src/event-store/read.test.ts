@@ -32,7 +32,8 @@ class Subscriber {
   }
 }
 
-const order = (checkpoint: GlobalCheckpoint) => [BigInt(checkpoint.transactionId), BigInt(checkpoint.position)] as const;
+const order = (checkpoint: GlobalCheckpoint) =>
+  [BigInt(checkpoint.transactionId), BigInt(checkpoint.position)] as const;
 function strictlyIncreasing(checkpoints: GlobalCheckpoint[]): boolean {
   return checkpoints.every((checkpoint, index) => {
     if (index === 0) return true;
@@ -46,7 +47,9 @@ describe('readStream', () => {
   it('reads a stream from a version on, in version order', async () => {
     const streamId = freshStream();
     await appendToStream(database.db, streamId, ['a', 'b', 'c', 'd'].map(noted), { expectedVersion: 0 });
-    expect((await readStream(database.db, streamId, { fromVersion: 2, maxCount: 2 })).map((event) => event.data.label)).toEqual(['b', 'c']);
+    expect(
+      (await readStream(database.db, streamId, { fromVersion: 2, maxCount: 2 })).map((event) => event.data.label),
+    ).toEqual(['b', 'c']);
     expect(await readStream(database.db, 'no-such-stream')).toEqual([]);
   });
 });
@@ -59,7 +62,8 @@ describe('readAll', () => {
     await subscriber.poll();
     const slow = await database.db.startTransaction().execute();
     const slowEvent = (await appendToStream(slow, freshStream(), [noted('slow')], { expectedVersion: 0 })).events[0]!;
-    const fastEvent = (await appendToStream(database.db, freshStream(), [noted('fast')], { expectedVersion: 0 })).events[0]!;
+    const fastEvent = (await appendToStream(database.db, freshStream(), [noted('fast')], { expectedVersion: 0 }))
+      .events[0]!;
     expect(fastEvent.position).toBeGreaterThan(slowEvent.position);
 
     await subscriber.poll();
@@ -67,7 +71,9 @@ describe('readAll', () => {
 
     await slow.commit().execute();
     await subscriber.poll();
-    expect(subscriber.seen.map((event) => event.data.label).filter((label) => label === 'slow' || label === 'fast')).toEqual(['slow', 'fast']);
+    expect(
+      subscriber.seen.map((event) => event.data.label).filter((label) => label === 'slow' || label === 'fast'),
+    ).toEqual(['slow', 'fast']);
     expect(strictlyIncreasing(subscriber.checkpoints)).toBe(true);
   });
 
@@ -75,7 +81,13 @@ describe('readAll', () => {
     type Step = { kind: 'append'; tx: number } | { kind: 'end'; tx: number } | { kind: 'poll' };
     const scenario = fc
       .record({
-        transactions: fc.array(fc.record({ appends: fc.integer({ min: 1, max: 3 }), commits: fc.integer({ min: 0, max: 3 }).map((roll) => roll > 0) }), { minLength: 1, maxLength: 6 }),
+        transactions: fc.array(
+          fc.record({
+            appends: fc.integer({ min: 1, max: 3 }),
+            commits: fc.integer({ min: 0, max: 3 }).map((roll) => roll > 0),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         picks: fc.array(fc.nat(), { minLength: 40, maxLength: 40 }),
         polls: fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
       })
@@ -108,7 +120,9 @@ describe('readAll', () => {
           } else if (step.kind === 'append') {
             const trx = open.get(step.tx) ?? (await database.db.startTransaction().execute());
             open.set(step.tx, trx);
-            const result = await appendToStream(trx, streams[step.tx]!, [noted(`${step.tx}`)], { expectedVersion: versions[step.tx]! });
+            const result = await appendToStream(trx, streams[step.tx]!, [noted(`${step.tx}`)], {
+              expectedVersion: versions[step.tx]!,
+            });
             versions[step.tx] = result.version;
             written[step.tx]!.push(result.events[0]!.position);
           } else {
@@ -118,7 +132,10 @@ describe('readAll', () => {
         }
         await subscriber.poll();
 
-        const committed = written.filter((_, tx) => transactions[tx]!.commits).flat().sort((a, b) => a - b);
+        const committed = written
+          .filter((_, tx) => transactions[tx]!.commits)
+          .flat()
+          .sort((a, b) => a - b);
         const mine = new Set(streams);
         const seen = subscriber.seen.filter((event) => mine.has(event.streamId)).map((event) => event.position);
         expect([...seen].sort((a, b) => a - b)).toEqual(committed);

@@ -5,7 +5,16 @@ import { START_OF_LOG, type EventMetadata, type GlobalCheckpoint, type JsonObjec
 type EventRow = Selectable<EventsTable>;
 
 const eventColumns = [
-  'position', 'stream_id', 'stream_version', 'type', 'data', 'metadata', 'created_at', 'transaction_id', 'prev_hash', 'hash',
+  'position',
+  'stream_id',
+  'stream_version',
+  'type',
+  'data',
+  'metadata',
+  'created_at',
+  'transaction_id',
+  'prev_hash',
+  'hash',
 ] as const;
 
 export function toStoredEvent(row: EventRow): StoredEvent {

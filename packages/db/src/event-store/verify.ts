@@ -28,8 +28,10 @@ function verifyChain(events: readonly StoredEvent[], streamId: string): ChainBre
   let prevHash = GENESIS_HASH;
   for (const [index, event] of events.entries()) {
     const version = index + 1;
-    if (event.streamVersion !== version) return { streamId, version, reason: `version ${event.streamVersion} found where ${version} belongs` };
-    if (event.prevHash !== prevHash) return { streamId, version, reason: 'previous hash does not match the event before it' };
+    if (event.streamVersion !== version)
+      return { streamId, version, reason: `version ${event.streamVersion} found where ${version} belongs` };
+    if (event.prevHash !== prevHash)
+      return { streamId, version, reason: 'previous hash does not match the event before it' };
     const recomputed = chainHash(prevHash, canonicalEvent(event));
     if (recomputed !== event.hash) return { streamId, version, reason: 'stored fields do not hash to the stored hash' };
     prevHash = event.hash;
@@ -59,7 +61,10 @@ export async function verifyAllStreams(db: Kysely<Database>, pageSize = 200): Pr
       .limit(pageSize)
       .execute();
     if (ids.length === 0) break;
-    const page = await verifyStreams(db, ids.map((row) => row.stream_id));
+    const page = await verifyStreams(
+      db,
+      ids.map((row) => row.stream_id),
+    );
     total.streamsChecked += page.streamsChecked;
     total.eventsChecked += page.eventsChecked;
     total.breaks.push(...page.breaks);
@@ -69,7 +74,13 @@ export async function verifyAllStreams(db: Kysely<Database>, pageSize = 200): Pr
 }
 
 async function verifyStreams(db: Kysely<Database>, streamIds: string[]): Promise<ChainReport> {
-  const rows = await db.selectFrom('events').selectAll().where('stream_id', 'in', streamIds).orderBy('stream_id').orderBy('stream_version').execute();
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('stream_id', 'in', streamIds)
+    .orderBy('stream_id')
+    .orderBy('stream_version')
+    .execute();
   const eventsById = new Map<string, StoredEvent[]>(streamIds.map((id) => [id, []]));
   for (const row of rows) eventsById.get(row.stream_id)?.push(toStoredEvent(row));
 

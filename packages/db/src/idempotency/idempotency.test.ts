@@ -11,12 +11,20 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 let counter = 0;
-const sendFund = (amount: number) => fingerprintRequest({ method: 'POST', path: '/api/account/send-fund', body: { guser_id: 'u-2', amount, currency: 'CON' } });
+const sendFund = (amount: number) =>
+  fingerprintRequest({
+    method: 'POST',
+    path: '/api/account/send-fund',
+    body: { guser_id: 'u-2', amount, currency: 'CON' },
+  });
 
 /** A money movement guarded by a key: one event appended to the payer's stream per real execution. */
 function sendOnce(streamId: string, key: string, amount: number, scope = 'user-1') {
   return runIdempotently(database.db, { scope, key, fingerprint: sendFund(amount) }, async (trx) => {
-    const { version } = await appendToStream(trx, streamId, [{ type: 'FundsSent', data: { amount } }], { expectedVersion: 'any', metadata: { idempotencyKey: key } });
+    const { version } = await appendToStream(trx, streamId, [{ type: 'FundsSent', data: { amount } }], {
+      expectedVersion: 'any',
+      metadata: { idempotencyKey: key },
+    });
     return { statusCode: 200, body: { response: 'success', version } };
   });
 }
@@ -64,10 +72,14 @@ describe('runIdempotently', () => {
 
   it('leaves no claim when the work fails, so a retry runs it', async () => {
     const streamId = `payer-${++counter}`;
-    const failing = runIdempotently(database.db, { scope: 'user-1', key: 'key-d', fingerprint: sendFund(100) }, async (trx) => {
-      await appendToStream(trx, streamId, [{ type: 'FundsSent', data: { amount: 100 } }], { expectedVersion: 0 });
-      throw new Error('crashed between append and response');
-    });
+    const failing = runIdempotently(
+      database.db,
+      { scope: 'user-1', key: 'key-d', fingerprint: sendFund(100) },
+      async (trx) => {
+        await appendToStream(trx, streamId, [{ type: 'FundsSent', data: { amount: 100 } }], { expectedVersion: 0 });
+        throw new Error('crashed between append and response');
+      },
+    );
     await expect(failing).rejects.toThrow('crashed between append and response');
     expect(await readStream(database.db, streamId)).toHaveLength(0);
 

@@ -26,7 +26,9 @@ export interface IdempotentResponse<Body> {
 
 /** sha256 over the canonical JSON of what makes two requests "the same". */
 export function fingerprintRequest(parts: { method: string; path: string; body: unknown }): string {
-  return createHash('sha256').update(canonicalize({ ...parts, body: parts.body ?? null }) ?? '', 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize({ ...parts, body: parts.body ?? null }) ?? '', 'utf8')
+    .digest('hex');
 }
 
 /**
@@ -57,7 +59,8 @@ export async function runIdempotently<Body>(
         .where('scope', '=', request.scope)
         .where('key', '=', request.key)
         .executeTakeFirstOrThrow();
-      if (first.fingerprint !== request.fingerprint || first.status_code === null) throw new IdempotencyKeyReused(request.key);
+      if (first.fingerprint !== request.fingerprint || first.status_code === null)
+        throw new IdempotencyKeyReused(request.key);
       return { statusCode: first.status_code, body: first.response as Body, replayed: true };
     }
 

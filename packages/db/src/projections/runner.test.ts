@@ -27,7 +27,8 @@ async function eventCount(): Promise<number> {
   const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events`.execute(database.db);
   return rows[0]?.count ?? 0;
 }
-const append = (stream: string) => appendToStream(database.db, stream, [{ type: 'Noted', data: {} }], { expectedVersion: 'any' });
+const append = (stream: string) =>
+  appendToStream(database.db, stream, [{ type: 'Noted', data: {} }], { expectedVersion: 'any' });
 
 describe('asynchronous projection runner', () => {
   it('resumes from its checkpoint after a batch fails half-way, applying nothing twice', async () => {

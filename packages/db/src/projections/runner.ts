@@ -16,7 +16,11 @@ export interface AsyncProjection {
 }
 
 export async function readCheckpoint(db: Kysely<Database>, name: string): Promise<GlobalCheckpoint> {
-  const row = await db.selectFrom('projection_checkpoints').select(['transaction_id', 'position']).where('name', '=', name).executeTakeFirst();
+  const row = await db
+    .selectFrom('projection_checkpoints')
+    .select(['transaction_id', 'position'])
+    .where('name', '=', name)
+    .executeTakeFirst();
   return row ? { transactionId: row.transaction_id, position: row.position } : START_OF_LOG;
 }
 
@@ -26,11 +30,20 @@ export async function readCheckpoint(db: Kysely<Database>, name: string): Promis
  * checkpoint row is locked first, so copies of the runner in several
  * processes take turns instead of applying a batch twice.
  */
-export async function runProjectionBatch(db: Kysely<Database>, projection: AsyncProjection, batchSize = 500): Promise<number> {
+export async function runProjectionBatch(
+  db: Kysely<Database>,
+  projection: AsyncProjection,
+  batchSize = 500,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('projection_checkpoints')
-      .values({ name: projection.name, transaction_id: START_OF_LOG.transactionId, position: START_OF_LOG.position, updated_at: new Date() })
+      .values({
+        name: projection.name,
+        transaction_id: START_OF_LOG.transactionId,
+        position: START_OF_LOG.position,
+        updated_at: new Date(),
+      })
       .onConflict((conflict) => conflict.column('name').doNothing())
       .execute();
     await sql`SELECT 1 FROM projection_checkpoints WHERE name = ${projection.name} FOR UPDATE`.execute(trx);

@@ -55,17 +55,35 @@ async function transfer(): Promise<void> {
   let toOwnerId = anyOwner();
   while (toOwnerId === fromOwnerId) toOwnerId = anyOwner();
   const fee = randomInt(5) === 0 ? randomInt(1, 101) : 0;
-  await commit({ type: 'Transfer', txId: randomUUID(), kind: 'P2P', fromOwnerId, toOwnerId, amount: randomInt(1, 50_001), fee, currency: 'CON', memo: null });
+  await commit({
+    type: 'Transfer',
+    txId: randomUUID(),
+    kind: 'P2P',
+    fromOwnerId,
+    toOwnerId,
+    amount: randomInt(1, 50_001),
+    fee,
+    currency: 'CON',
+    memo: null,
+  });
 }
 
 async function withdrawal(): Promise<void> {
   const txId = randomUUID();
   const requested = await commit({
-    type: 'RequestWithdrawal', txId, ownerId: anyOwner(), amount: randomInt(1, 20_001), currency: 'CON',
+    type: 'RequestWithdrawal',
+    txId,
+    ownerId: anyOwner(),
+    amount: randomInt(1, 20_001),
+    currency: 'CON',
     destination: { kind: 'card', paymentMethodId: 'pm-crash' },
   });
   if (!requested) return;
-  await commit(randomInt(4) === 0 ? { type: 'FailWithdrawal', txId, reason: 'card declined' } : { type: 'ProcessWithdrawal', txId, payoutReference: `payout-${txId}` });
+  await commit(
+    randomInt(4) === 0
+      ? { type: 'FailWithdrawal', txId, reason: 'card declined' }
+      : { type: 'ProcessWithdrawal', txId, payoutReference: `payout-${txId}` },
+  );
 }
 
 async function loop(): Promise<never> {

@@ -15,11 +15,30 @@ const serials = () => {
 };
 const context = () => ({ now, newSerial: serials(), holdHours: 24 });
 
-const wallet = (ownerId: string, currency: WalletState['currency'], available: number, fields: Partial<WalletState> = {}): WalletState => ({
-  walletId: walletIdOf(ownerId, currency), ownerId, currency, status: 'open', total: available, available, withdrawable: available, reserved: 0, ...fields,
+const wallet = (
+  ownerId: string,
+  currency: WalletState['currency'],
+  available: number,
+  fields: Partial<WalletState> = {},
+): WalletState => ({
+  walletId: walletIdOf(ownerId, currency),
+  ownerId,
+  currency,
+  status: 'open',
+  total: available,
+  available,
+  withdrawable: available,
+  reserved: 0,
+  ...fields,
 });
-const given = (wallets: WalletState[], coins: LedgerState['coins'] = [], tx: LedgerState['tx'] = null): LedgerState => ({
-  tx, wallets: new Map(wallets.map((entry) => [entry.walletId, entry])), coins,
+const given = (
+  wallets: WalletState[],
+  coins: LedgerState['coins'] = [],
+  tx: LedgerState['tx'] = null,
+): LedgerState => ({
+  tx,
+  wallets: new Map(wallets.map((entry) => [entry.walletId, entry])),
+  coins,
 });
 const refusalOf = (command: LedgerCommand, state: LedgerState) => {
   try {
@@ -37,35 +56,78 @@ const sumsByCurrency = (event: TransactionEvent) => {
 };
 
 const send = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>> = {}): LedgerCommand => ({
-  type: 'Transfer', txId: 'tx-1', kind: 'P2P', fromOwnerId: 'ann', toOwnerId: 'ben', amount: 700, fee: 0, currency: 'CON', memo: null, ...fields,
+  type: 'Transfer',
+  txId: 'tx-1',
+  kind: 'P2P',
+  fromOwnerId: 'ann',
+  toOwnerId: 'ben',
+  amount: 700,
+  fee: 0,
+  currency: 'CON',
+  memo: null,
+  ...fields,
 });
 
 describe('Transfer', () => {
   it('given coins of 500 and 400, when Ann sends 700 with a fee of 50, moves the 500, splits the 400, and holds the money for Ben', () => {
-    const state = given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0)], [{ serial: 'A', value: 400 }, { serial: 'B', value: 500 }]);
+    const state = given(
+      [wallet('ann', 'CON', 900), wallet('ben', 'CON', 0)],
+      [
+        { serial: 'A', value: 400 },
+        { serial: 'B', value: 500 },
+      ],
+    );
     const [event] = decide(send({ fee: 50 }), state, context());
     if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
     expect(sumsByCurrency(event)).toEqual({ CON: 0 });
     expect(event.data.postings.map((posting) => [posting.type, posting.amount])).toEqual([
-      ['P2P_SENT', -700], ['P2P_RCVD', 700], ['FEE_PLATFORM', -50], ['FEE_PLATFORM', 50],
+      ['P2P_SENT', -700],
+      ['P2P_RCVD', 700],
+      ['FEE_PLATFORM', -50],
+      ['FEE_PLATFORM', 50],
     ]);
     expect(event.data.coins).toEqual([
-      { action: 'split', serial: 'A', value: 400, holder: 'wallet:ann:CON', into: [{ serial: 'S1', value: 200 }, { serial: 'S2', value: 200 }] },
+      {
+        action: 'split',
+        serial: 'A',
+        value: 400,
+        holder: 'wallet:ann:CON',
+        into: [
+          { serial: 'S1', value: 200 },
+          { serial: 'S2', value: 200 },
+        ],
+      },
       { action: 'move', serial: 'B', value: 500, from: 'wallet:ann:CON', to: 'wallet:ben:CON' },
       { action: 'move', serial: 'S1', value: 200, from: 'wallet:ann:CON', to: 'wallet:ben:CON' },
-      { action: 'split', serial: 'S2', value: 200, holder: 'wallet:ann:CON', into: [{ serial: 'S3', value: 50 }, { serial: 'S4', value: 150 }] },
+      {
+        action: 'split',
+        serial: 'S2',
+        value: 200,
+        holder: 'wallet:ann:CON',
+        into: [
+          { serial: 'S3', value: 50 },
+          { serial: 'S4', value: 150 },
+        ],
+      },
       { action: 'move', serial: 'S3', value: 50, from: 'wallet:ann:CON', to: 'platform:fees:CON' },
     ]);
     expect(event.data.hold).toEqual({ amount: 700, releaseAt: '2026-11-22T12:00:00.000Z' });
   });
 
   it('needs both wallets and a covering prefix of the sender’s coins', () => {
-    expect(needsOf(send({ fee: 5 }), null)).toEqual({ wallets: ['wallet:ann:CON', 'wallet:ben:CON'], coins: { walletId: 'wallet:ann:CON', amount: 705 } });
+    expect(needsOf(send({ fee: 5 }), null)).toEqual({
+      wallets: ['wallet:ann:CON', 'wallet:ben:CON'],
+      coins: { walletId: 'wallet:ann:CON', amount: 705 },
+    });
     expect(needsOf(send({ currency: 'USD' }), null).coins).toBeNull();
   });
 
   it('does not hold money moved between accounts of the same person', () => {
-    const [event] = decide(send({ kind: 'ACCT_TO_ACCT', currency: 'USD' }), given([wallet('ann', 'USD', 900), wallet('ben', 'USD', 0)]), context());
+    const [event] = decide(
+      send({ kind: 'ACCT_TO_ACCT', currency: 'USD' }),
+      given([wallet('ann', 'USD', 900), wallet('ben', 'USD', 0)]),
+      context(),
+    );
     expect(event?.type === 'FundsTransferred' && event.data.hold).toBeNull();
   });
 
@@ -82,13 +144,20 @@ describe('Transfer', () => {
   });
 
   it('refuses a closed wallet', () => {
-    expect(refusalOf(send(), given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0, { status: 'closed' })]))).toBe(errorCodes.walletClosed);
+    expect(refusalOf(send(), given([wallet('ann', 'CON', 900), wallet('ben', 'CON', 0, { status: 'closed' })]))).toBe(
+      errorCodes.walletClosed,
+    );
   });
 });
 
 describe('Transfer funded by a card', () => {
-  const card = { paymentMethod: { id: '7', type: 'CC' }, charge: { amount: 700, currency: 'USD' as const }, rateMicros: null };
-  const cardSend = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>> = {}) => send({ currency: 'USD', fundedBy: card, ...fields });
+  const card = {
+    paymentMethod: { id: '7', type: 'CC' },
+    charge: { amount: 700, currency: 'USD' as const },
+    rateMicros: null,
+  };
+  const cardSend = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>> = {}) =>
+    send({ currency: 'USD', fundedBy: card, ...fields });
   const balancesOf = (event: TransactionEvent) => balanceChangesOf(event).map(([walletId]) => walletId);
 
   it('posts card funding to Ben, leaves Ann’s wallet alone, and records the card', () => {
@@ -103,7 +172,12 @@ describe('Transfer funded by a card', () => {
     expect(event.data.hold?.amount).toBe(700);
     expect(balancesOf(event)).toEqual(['wallet:ben:USD']);
     const tx = evolveTransaction(null, event, now);
-    expect([tx.payerOwnerId, tx.payeeOwnerId, tx.paymentMethodId, tx.paymentMethodType]).toEqual(['ann', 'ben', '7', 'CC']);
+    expect([tx.payerOwnerId, tx.payeeOwnerId, tx.paymentMethodId, tx.paymentMethodType]).toEqual([
+      'ann',
+      'ben',
+      '7',
+      'CC',
+    ]);
   });
 
   it('needs only the payee’s wallet and no coins', () => {
@@ -117,7 +191,10 @@ describe('Transfer funded by a card', () => {
     if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
     expect(sumsByCurrency(event)).toEqual({ CON: 0 });
     expect(event.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
-      ['platform:card-funding:CON', -700], ['wallet:ben:CON', 700], ['platform:card-funding:CON', -5], ['platform:fees:CON', 5],
+      ['platform:card-funding:CON', -700],
+      ['wallet:ben:CON', 700],
+      ['platform:card-funding:CON', -5],
+      ['platform:fees:CON', 5],
     ]);
     expect(event.data.coins).toEqual([
       { action: 'mint', serial: 'S1', value: 700, to: 'wallet:ben:CON' },
@@ -126,22 +203,60 @@ describe('Transfer funded by a card', () => {
   });
 
   it.each([
-    ['a charge in another currency', cardSend({ fundedBy: { ...card, charge: { amount: 700, currency: 'CAD' } } }), errorCodes.currencyMismatch],
-    ['a charge short of the payment', cardSend({ fundedBy: { ...card, charge: { amount: 699, currency: 'USD' } } }), errorCodes.invalidAmount],
-    ['a charge in coins', cardSend({ currency: 'CON', fundedBy: { ...card, charge: { amount: 700, currency: 'CON' }, rateMicros: 780_000 } }), errorCodes.currencyMismatch],
+    [
+      'a charge in another currency',
+      cardSend({ fundedBy: { ...card, charge: { amount: 700, currency: 'CAD' } } }),
+      errorCodes.currencyMismatch,
+    ],
+    [
+      'a charge short of the payment',
+      cardSend({ fundedBy: { ...card, charge: { amount: 699, currency: 'USD' } } }),
+      errorCodes.invalidAmount,
+    ],
+    [
+      'a charge in coins',
+      cardSend({
+        currency: 'CON',
+        fundedBy: { ...card, charge: { amount: 700, currency: 'CON' }, rateMicros: 780_000 },
+      }),
+      errorCodes.currencyMismatch,
+    ],
     ['a CON payment without a rate', cardSend({ currency: 'CON' }), errorCodes.invalidAmount],
-    ['a CON payment its charge does not cover', cardSend({ currency: 'CON', fundedBy: { ...card, charge: { amount: 44, currency: 'USD' }, rateMicros: 780_000 } }), errorCodes.invalidAmount],
+    [
+      'a CON payment its charge does not cover',
+      cardSend({
+        currency: 'CON',
+        fundedBy: { ...card, charge: { amount: 44, currency: 'USD' }, rateMicros: 780_000 },
+      }),
+      errorCodes.invalidAmount,
+    ],
     ['impressions', cardSend({ currency: 'IMP', amount: 7 }), errorCodes.currencyMismatch],
-    ['more than 500', cardSend({ amount: 50_001, fundedBy: { ...card, charge: { amount: 50_001, currency: 'USD' } } }), errorCodes.amountAboveLimit],
+    [
+      'more than 500',
+      cardSend({ amount: 50_001, fundedBy: { ...card, charge: { amount: 50_001, currency: 'USD' } } }),
+      errorCodes.amountAboveLimit,
+    ],
     ['to oneself', cardSend({ toOwnerId: 'ann' }), errorCodes.sendToSelf],
   ])('refuses %s', (_name, command, code) => {
-    const state = given([wallet('ben', 'USD', 0), wallet('ben', 'CON', 0), wallet('ben', 'IMP', 0), wallet('ann', 'USD', 0)]);
+    const state = given([
+      wallet('ben', 'USD', 0),
+      wallet('ben', 'CON', 0),
+      wallet('ben', 'IMP', 0),
+      wallet('ann', 'USD', 0),
+    ]);
     expect(refusalOf(command, state)).toBe(code);
   });
 });
 
 describe('Withdrawal', () => {
-  const request: LedgerCommand = { type: 'RequestWithdrawal', txId: 'w-1', ownerId: 'ann', amount: 300, currency: 'CON', destination: { kind: 'card', paymentMethodId: 'pm' } };
+  const request: LedgerCommand = {
+    type: 'RequestWithdrawal',
+    txId: 'w-1',
+    ownerId: 'ann',
+    amount: 300,
+    currency: 'CON',
+    destination: { kind: 'card', paymentMethodId: 'pm' },
+  };
 
   it('given money on hold, refuses to pay it out', () => {
     expect(refusalOf(request, given([wallet('ann', 'CON', 500, { withdrawable: 200 })]))).toBe(errorCodes.fundsOnHold);
@@ -153,22 +268,39 @@ describe('Withdrawal', () => {
     const tx = evolveTransaction(null, requested, now);
     expect(tx.reservedCoins).toEqual([{ serial: 'S1', value: 300 }]);
 
-    const [processed] = decide({ type: 'ProcessWithdrawal', txId: 'w-1', payoutReference: 'p-1' }, given([], [], tx), context());
+    const [processed] = decide(
+      { type: 'ProcessWithdrawal', txId: 'w-1', payoutReference: 'p-1' },
+      given([], [], tx),
+      context(),
+    );
     if (processed?.type !== 'WithdrawalProcessed') throw new Error('expected WithdrawalProcessed');
     expect(processed.data.postings).toEqual([
       { account: 'wallet:ann:CON', currency: 'CON', amount: -300, type: 'WITHDRAW' },
       { account: 'platform:card-funding:CON', currency: 'CON', amount: 300, type: 'WITHDRAW' },
     ]);
     expect(processed.data.coins).toEqual([{ action: 'burn', serial: 'S1', value: 300, from: 'wallet:ann:CON' }]);
-    expect(refusalOf({ type: 'FailWithdrawal', txId: 'w-1', reason: 'late' }, given([], [], evolveTransaction(tx, processed, now))))
-      .toBe(errorCodes.transactionStateInvalid);
+    expect(
+      refusalOf(
+        { type: 'FailWithdrawal', txId: 'w-1', reason: 'late' },
+        given([], [], evolveTransaction(tx, processed, now)),
+      ),
+    ).toBe(errorCodes.transactionStateInvalid);
   });
 });
 
 describe('Deposits', () => {
   it('enters an e-mail transfer deposit for floor(20 × amount × rate) coins and credits nothing until it clears', () => {
     const [entered] = decide(
-      { type: 'EnterDeposit', txId: 'd-1', ownerId: 'ann', method: 'interac', payment: { amount: 12_34, currency: 'CAD' }, rateMicros: 780_000, reference: 'memo', expiresAt: null },
+      {
+        type: 'EnterDeposit',
+        txId: 'd-1',
+        ownerId: 'ann',
+        method: 'interac',
+        payment: { amount: 12_34, currency: 'CAD' },
+        rateMicros: 780_000,
+        reference: 'memo',
+        expiresAt: null,
+      },
       given([wallet('ann', 'CON', 0)]),
       context(),
     );
@@ -178,19 +310,34 @@ describe('Deposits', () => {
     expect(entered.data.postings).toEqual([]);
 
     const tx = evolveTransaction(null, entered, now);
-    const [cleared] = decide({ type: 'ClearDeposit', txId: 'd-1', clearedBy: 'ops' }, given([wallet('ann', 'CON', 0)], [], tx), context());
+    const [cleared] = decide(
+      { type: 'ClearDeposit', txId: 'd-1', clearedBy: 'ops' },
+      given([wallet('ann', 'CON', 0)], [], tx),
+      context(),
+    );
     if (cleared?.type !== 'DepositCleared') throw new Error('expected DepositCleared');
     expect(cleared.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
-      ['wallet:ann:CON', 192_00], ['platform:email-transfer-funding:CON', -192_00],
+      ['wallet:ann:CON', 192_00],
+      ['platform:email-transfer-funding:CON', -192_00],
     ]);
-    expect(refusalOf({ type: 'ExpireDeposit', txId: 'd-1' }, given([], [], tx))).toBe(errorCodes.transactionStateInvalid);
+    expect(refusalOf({ type: 'ExpireDeposit', txId: 'd-1' }, given([], [], tx))).toBe(
+      errorCodes.transactionStateInvalid,
+    );
   });
 });
 
 describe('Corrections and settlement', () => {
   it('burns coins for a negative correction and refuses one without a reason', () => {
     const state = given([wallet('ann', 'CON', 500)], [{ serial: 'A', value: 500 }]);
-    const correction: LedgerCommand = { type: 'CorrectBalance', txId: 'c-1', ownerId: 'ann', amount: -500, currency: 'CON', reason: 'duplicate deposit', operatorId: 'fin-1' };
+    const correction: LedgerCommand = {
+      type: 'CorrectBalance',
+      txId: 'c-1',
+      ownerId: 'ann',
+      amount: -500,
+      currency: 'CON',
+      reason: 'duplicate deposit',
+      operatorId: 'fin-1',
+    };
     const [event] = decide(correction, state, context());
     expect(event?.data.coins).toEqual([{ action: 'burn', serial: 'A', value: 500, from: 'wallet:ann:CON' }]);
     expect(refusalOf({ ...correction, reason: ' ' }, state)).toBe(errorCodes.requiredField);
@@ -198,7 +345,15 @@ describe('Corrections and settlement', () => {
 
   it('settles a batch to the settlement account less the platform fee', () => {
     const [event] = decide(
-      { type: 'SettleMerchantBatch', txId: 's-1', merchantId: 'shop', batchId: 'b-1', amount: 10_000, fee: 250, currency: 'USD' },
+      {
+        type: 'SettleMerchantBatch',
+        txId: 's-1',
+        merchantId: 'shop',
+        batchId: 'b-1',
+        amount: 10_000,
+        fee: 250,
+        currency: 'USD',
+      },
       given([wallet('shop', 'USD', 10_000)]),
       context(),
     );

@@ -9,10 +9,14 @@ import type { CommandRules } from './rule.ts';
 import { noCoins } from './rule.ts';
 import { openWallet, requireCashCurrency, requireTransaction } from './state.ts';
 
-const fundingAccountOf = (method: DepositMethod) => (method === 'bitcoin' ? 'bitcoin-funding' : 'email-transfer-funding');
+const fundingAccountOf = (method: DepositMethod) =>
+  method === 'bitcoin' ? 'bitcoin-funding' : 'email-transfer-funding';
 
 /** Money entering the ledger: coin purchases, card deposits, and deposits that clear later. */
-export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' | 'EnterDeposit' | 'ClearDeposit' | 'RejectDeposit' | 'ExpireDeposit'> = {
+export const fundingRules: Pick<
+  CommandRules,
+  'PurchaseCoins' | 'DepositByCard' | 'EnterDeposit' | 'ClearDeposit' | 'RejectDeposit' | 'ExpireDeposit'
+> = {
   PurchaseCoins: {
     needs: (command) => ({ wallets: [walletIdOf(command.ownerId, 'CON')], coins: noCoins }),
     decide(command, state, { newSerial }) {
@@ -20,20 +24,28 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
       checkAmount(command.charge.amount, command.charge.currency, amountLimits.funding, 'charge');
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
       const coins = coinsForCash(command.charge.amount, command.charge.currency, command.rateMicros);
-      if (coins <= 0) refuse(errorCodes.amountNotPositive, `${command.charge.amount} ${command.charge.currency} buys no whole coin`);
+      if (coins <= 0)
+        refuse(errorCodes.amountNotPositive, `${command.charge.amount} ${command.charge.currency} buys no whole coin`);
       const funding = platformAccount('card-funding', 'CON');
-      return [{
-        type: 'CoinsPurchased',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, amount: coins,
-          charge: command.charge, rateMicros: command.rateMicros, paymentMethod: command.paymentMethod,
-          postings: [
-            { account: wallet.walletId, currency: 'CON', amount: coins, type: 'PURCHASE_COINS' },
-            { account: funding, currency: 'CON', amount: -coins, type: 'PURCHASE_COINS' },
-          ],
-          coins: [mintCoin(coins, wallet.walletId, newSerial)],
+      return [
+        {
+          type: 'CoinsPurchased',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            amount: coins,
+            charge: command.charge,
+            rateMicros: command.rateMicros,
+            paymentMethod: command.paymentMethod,
+            postings: [
+              { account: wallet.walletId, currency: 'CON', amount: coins, type: 'PURCHASE_COINS' },
+              { account: funding, currency: 'CON', amount: -coins, type: 'PURCHASE_COINS' },
+            ],
+            coins: [mintCoin(coins, wallet.walletId, newSerial)],
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -44,18 +56,24 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
       checkAmount(command.amount, command.currency, amountLimits.funding);
       const wallet = openWallet(state, walletIdOf(command.ownerId, command.currency));
       const funding = platformAccount('card-funding', command.currency);
-      return [{
-        type: 'CardDepositMade',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, amount: command.amount,
-          currency: command.currency, paymentMethod: command.paymentMethod,
-          postings: [
-            { account: wallet.walletId, currency: command.currency, amount: command.amount, type: 'DEP_CC' },
-            { account: funding, currency: command.currency, amount: -command.amount, type: 'DEP_CC' },
-          ],
-          coins: [],
+      return [
+        {
+          type: 'CardDepositMade',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            amount: command.amount,
+            currency: command.currency,
+            paymentMethod: command.paymentMethod,
+            postings: [
+              { account: wallet.walletId, currency: command.currency, amount: command.amount, type: 'DEP_CC' },
+              { account: funding, currency: command.currency, amount: -command.amount, type: 'DEP_CC' },
+            ],
+            coins: [],
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -66,15 +84,29 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
       checkAmount(command.payment.amount, command.payment.currency, amountLimits.funding, 'payment');
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
       const coins = coinsForCash(command.payment.amount, command.payment.currency, command.rateMicros);
-      if (coins <= 0) refuse(errorCodes.amountNotPositive, `${command.payment.amount} ${command.payment.currency} buys no whole coin`);
-      return [{
-        type: 'DepositEntered',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, method: command.method,
-          payment: command.payment, amount: coins, rateMicros: command.rateMicros,
-          reference: command.reference, expiresAt: command.expiresAt, postings: [], coins: [],
+      if (coins <= 0)
+        refuse(
+          errorCodes.amountNotPositive,
+          `${command.payment.amount} ${command.payment.currency} buys no whole coin`,
+        );
+      return [
+        {
+          type: 'DepositEntered',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            method: command.method,
+            payment: command.payment,
+            amount: coins,
+            rateMicros: command.rateMicros,
+            reference: command.reference,
+            expiresAt: command.expiresAt,
+            postings: [],
+            coins: [],
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -84,17 +116,22 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
       const tx = pendingDeposit(command.txId, state.tx);
       const wallet = openWallet(state, tx.walletId);
       const funding = platformAccount(fundingAccountOf(tx.method), 'CON');
-      return [{
-        type: 'DepositCleared',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, amount: tx.amount, clearedBy: command.clearedBy,
-          postings: [
-            { account: wallet.walletId, currency: 'CON', amount: tx.amount, type: 'DEP_CON' },
-            { account: funding, currency: 'CON', amount: -tx.amount, type: 'DEP_CON' },
-          ],
-          coins: [mintCoin(tx.amount, wallet.walletId, newSerial)],
+      return [
+        {
+          type: 'DepositCleared',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            amount: tx.amount,
+            clearedBy: command.clearedBy,
+            postings: [
+              { account: wallet.walletId, currency: 'CON', amount: tx.amount, type: 'DEP_CON' },
+              { account: funding, currency: 'CON', amount: -tx.amount, type: 'DEP_CON' },
+            ],
+            coins: [mintCoin(tx.amount, wallet.walletId, newSerial)],
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -102,7 +139,12 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
     needs: () => ({ wallets: [], coins: noCoins }),
     decide(command, state) {
       pendingDeposit(command.txId, state.tx);
-      return [{ type: 'DepositRejected', data: { txId: command.txId, reason: command.reason, rejectedBy: command.rejectedBy, postings: [], coins: [] } }];
+      return [
+        {
+          type: 'DepositRejected',
+          data: { txId: command.txId, reason: command.reason, rejectedBy: command.rejectedBy, postings: [], coins: [] },
+        },
+      ];
     },
   },
 
@@ -111,7 +153,10 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
     decide(command, state, { now }) {
       const tx = pendingDeposit(command.txId, state.tx);
       if (tx.expiresAt === null || now.getTime() < Date.parse(tx.expiresAt)) {
-        refuse(errorCodes.transactionStateInvalid, `deposit ${command.txId} does not expire before ${tx.expiresAt ?? 'never'}`);
+        refuse(
+          errorCodes.transactionStateInvalid,
+          `deposit ${command.txId} does not expire before ${tx.expiresAt ?? 'never'}`,
+        );
       }
       return [{ type: 'DepositExpired', data: { txId: command.txId, postings: [], coins: [] } }];
     },
@@ -120,8 +165,18 @@ export const fundingRules: Pick<CommandRules, 'PurchaseCoins' | 'DepositByCard' 
 
 function pendingDeposit(txId: string, record: TransactionRecord | null) {
   const tx = requireTransaction(record, txId);
-  if (tx.txClass !== 'DepositEntered' || tx.state !== 'pending' || tx.payeeWalletId === null || tx.paymentMethodType === null) {
+  if (
+    tx.txClass !== 'DepositEntered' ||
+    tx.state !== 'pending' ||
+    tx.payeeWalletId === null ||
+    tx.paymentMethodType === null
+  ) {
     return refuse(errorCodes.transactionStateInvalid, `${txId} is not a pending deposit (${tx.txClass}, ${tx.state})`);
   }
-  return { walletId: tx.payeeWalletId, amount: tx.amount, method: tx.paymentMethodType as DepositMethod, expiresAt: tx.expiresAt };
+  return {
+    walletId: tx.payeeWalletId,
+    amount: tx.amount,
+    method: tx.paymentMethodType as DepositMethod,
+    expiresAt: tx.expiresAt,
+  };
 }

@@ -10,7 +10,8 @@ import { withdrawalRules } from './withdrawal.ts';
 
 const rules: CommandRules = { ...fundingRules, ...transferRules, ...withdrawalRules, ...operationRules };
 
-const ruleFor = <Command extends LedgerCommand>(command: Command) => rules[command.type] as unknown as CommandRule<Command>;
+const ruleFor = <Command extends LedgerCommand>(command: Command) =>
+  rules[command.type] as unknown as CommandRule<Command>;
 
 /** The wallets to lock and the coins to load before `command` can be decided. */
 export function needsOf(command: LedgerCommand, tx: TransactionRecord | null): LedgerNeeds {

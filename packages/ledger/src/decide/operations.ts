@@ -29,13 +29,34 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
         { account: settlement, currency, amount: amount - fee, type: 'SETTLE_RCV' },
       ];
       if (fee > 0) postings.push({ account: fees, currency, amount: fee, type: 'FEE_PLATFORM' });
-      const coins = currency === 'CON'
-        ? spendCoins(state.coins, wallet.walletId, [{ amount: amount - fee, to: settlement }, { amount: fee, to: fees }], newSerial)
-        : [];
-      return [{
-        type: 'MerchantBatchSettled',
-        data: { txId: command.txId, walletId: wallet.walletId, merchantId: command.merchantId, batchId: command.batchId, amount, fee, currency, postings, coins },
-      }];
+      const coins =
+        currency === 'CON'
+          ? spendCoins(
+              state.coins,
+              wallet.walletId,
+              [
+                { amount: amount - fee, to: settlement },
+                { amount: fee, to: fees },
+              ],
+              newSerial,
+            )
+          : [];
+      return [
+        {
+          type: 'MerchantBatchSettled',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            merchantId: command.merchantId,
+            batchId: command.batchId,
+            amount,
+            fee,
+            currency,
+            postings,
+            coins,
+          },
+        },
+      ];
     },
   },
 
@@ -50,17 +71,25 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
       const wallet = openWallet(state, walletIdOf(command.ownerId, currency));
       requireAvailable(wallet, amount);
       const fees = platformAccount('fees', currency);
-      return [{
-        type: 'PlatformFeeCharged',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, amount, currency, reason: command.reason,
-          postings: [
-            { account: wallet.walletId, currency, amount: -amount, type: 'FEE_PLATFORM' },
-            { account: fees, currency, amount, type: 'FEE_PLATFORM' },
-          ],
-          coins: currency === 'CON' ? spendCoins(state.coins, wallet.walletId, [{ amount, to: fees }], newSerial) : [],
+      return [
+        {
+          type: 'PlatformFeeCharged',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            amount,
+            currency,
+            reason: command.reason,
+            postings: [
+              { account: wallet.walletId, currency, amount: -amount, type: 'FEE_PLATFORM' },
+              { account: fees, currency, amount, type: 'FEE_PLATFORM' },
+            ],
+            coins:
+              currency === 'CON' ? spendCoins(state.coins, wallet.walletId, [{ amount, to: fees }], newSerial) : [],
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -79,20 +108,30 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
       const corrections = platformAccount('corrections', currency);
       let coins: CoinStep[] = [];
       if (currency === 'CON') {
-        coins = amount > 0 ? [mintCoin(amount, wallet.walletId, newSerial)] : spendCoins(state.coins, wallet.walletId, [{ amount: -amount, burn: true }], newSerial);
+        coins =
+          amount > 0
+            ? [mintCoin(amount, wallet.walletId, newSerial)]
+            : spendCoins(state.coins, wallet.walletId, [{ amount: -amount, burn: true }], newSerial);
       }
-      return [{
-        type: 'BalanceCorrected',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, amount, currency,
-          reason: command.reason, operatorId: command.operatorId,
-          postings: [
-            { account: wallet.walletId, currency, amount, type: 'CORR' },
-            { account: corrections, currency, amount: -amount, type: 'CORR' },
-          ],
-          coins,
+      return [
+        {
+          type: 'BalanceCorrected',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            amount,
+            currency,
+            reason: command.reason,
+            operatorId: command.operatorId,
+            postings: [
+              { account: wallet.walletId, currency, amount, type: 'CORR' },
+              { account: corrections, currency, amount: -amount, type: 'CORR' },
+            ],
+            coins,
+          },
         },
-      }];
+      ];
     },
   },
 };

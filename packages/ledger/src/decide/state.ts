@@ -7,7 +7,12 @@ import type { Currency } from '../money.ts';
 import type { TransactionRecord } from '../transaction.ts';
 
 export type WalletStatus = 'open' | 'closed';
-export type WalletState = WalletBalance & { walletId: AccountId; ownerId: string; currency: Currency; status: WalletStatus };
+export type WalletState = WalletBalance & {
+  walletId: AccountId;
+  ownerId: string;
+  currency: Currency;
+  status: WalletStatus;
+};
 
 /**
  * What a command is decided against: its transaction so far (follow-up
@@ -38,12 +43,14 @@ export function openWallet(state: LedgerState, walletId: AccountId): WalletState
 }
 
 export function requireAvailable(wallet: WalletState, amount: number): void {
-  if (wallet.available < amount) refuse(errorCodes.insufficientFunds, `${wallet.walletId} has ${wallet.available} available, needs ${amount}`);
+  if (wallet.available < amount)
+    refuse(errorCodes.insufficientFunds, `${wallet.walletId} has ${wallet.available} available, needs ${amount}`);
 }
 
 export function requireWithdrawable(wallet: WalletState, amount: number): void {
   requireAvailable(wallet, amount);
-  if (wallet.withdrawable < amount) refuse(errorCodes.fundsOnHold, `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
+  if (wallet.withdrawable < amount)
+    refuse(errorCodes.fundsOnHold, `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
 }
 
 export function requireTransaction(tx: TransactionRecord | null, txId: string): TransactionRecord {
@@ -51,5 +58,6 @@ export function requireTransaction(tx: TransactionRecord | null, txId: string): 
 }
 
 export function requireCashCurrency(currency: Currency): void {
-  if (currency !== 'USD' && currency !== 'CAD') refuse(errorCodes.currencyMismatch, `${currency} is not a cash currency`);
+  if (currency !== 'USD' && currency !== 'CAD')
+    refuse(errorCodes.currencyMismatch, `${currency} is not a cash currency`);
 }

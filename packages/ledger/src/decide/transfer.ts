@@ -27,17 +27,23 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
       command.fundedBy
         ? { wallets: [walletIdOf(command.toOwnerId, command.currency)], coins: noCoins }
         : {
-            wallets: [walletIdOf(command.fromOwnerId, command.currency), walletIdOf(command.toOwnerId, command.currency)],
+            wallets: [
+              walletIdOf(command.fromOwnerId, command.currency),
+              walletIdOf(command.toOwnerId, command.currency),
+            ],
             coins: coinsToSpend(command.fromOwnerId, command.currency, command.amount + command.fee),
           },
     decide(command, state, { now, newSerial, holdHours }) {
       const { currency, amount, fee } = command;
       checkAmount(amount, currency, amountLimits.transfer);
       if (fee !== 0) checkAmount(fee, currency, amountLimits.unlimited, 'fee');
-      if (command.fromOwnerId === command.toOwnerId) refuse(errorCodes.sendToSelf, `${command.fromOwnerId} sent to themself`);
+      if (command.fromOwnerId === command.toOwnerId)
+        refuse(errorCodes.sendToSelf, `${command.fromOwnerId} sent to themself`);
       const to = openWallet(state, walletIdOf(command.toOwnerId, currency));
       const fees = platformAccount('fees', currency);
-      const source = command.fundedBy ? cardSource(command.fundedBy, amount + fee, currency) : walletSource(state, command.fromOwnerId, currency, amount + fee);
+      const source = command.fundedBy
+        ? cardSource(command.fundedBy, amount + fee, currency)
+        : walletSource(state, command.fromOwnerId, currency, amount + fee);
 
       const types = entryTypes[command.kind];
       const postings: Posting[] = [
@@ -45,19 +51,46 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
         { account: to.walletId, currency, amount, type: types.received },
       ];
       if (fee > 0) {
-        postings.push({ account: source.account, currency, amount: -fee, type: 'FEE_PLATFORM' }, { account: fees, currency, amount: fee, type: 'FEE_PLATFORM' });
+        postings.push(
+          { account: source.account, currency, amount: -fee, type: 'FEE_PLATFORM' },
+          { account: fees, currency, amount: fee, type: 'FEE_PLATFORM' },
+        );
       }
-      const coins = currency === 'CON' ? source.coins([{ amount, to: to.walletId }, { amount: fee, to: fees }], newSerial) : [];
-      const hold = isHeld(command.kind) && holdHours > 0 ? { amount, releaseAt: new Date(now.getTime() + holdHours * HOUR).toISOString() } : null;
-      return [{
-        type: 'FundsTransferred',
-        data: {
-          txId: command.txId, kind: command.kind,
-          fromWalletId: walletIdOf(command.fromOwnerId, currency), fromOwnerId: command.fromOwnerId, toWalletId: to.walletId, toOwnerId: command.toOwnerId,
-          amount, fee, currency, hold, memo: command.memo, postings, coins,
-          ...(command.fundedBy ? { fundedBy: command.fundedBy } : {}),
+      const coins =
+        currency === 'CON'
+          ? source.coins(
+              [
+                { amount, to: to.walletId },
+                { amount: fee, to: fees },
+              ],
+              newSerial,
+            )
+          : [];
+      const hold =
+        isHeld(command.kind) && holdHours > 0
+          ? { amount, releaseAt: new Date(now.getTime() + holdHours * HOUR).toISOString() }
+          : null;
+      return [
+        {
+          type: 'FundsTransferred',
+          data: {
+            txId: command.txId,
+            kind: command.kind,
+            fromWalletId: walletIdOf(command.fromOwnerId, currency),
+            fromOwnerId: command.fromOwnerId,
+            toWalletId: to.walletId,
+            toOwnerId: command.toOwnerId,
+            amount,
+            fee,
+            currency,
+            hold,
+            memo: command.memo,
+            postings,
+            coins,
+            ...(command.fundedBy ? { fundedBy: command.fundedBy } : {}),
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -65,13 +98,24 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
     needs: (_command, tx) => ({ wallets: tx?.payeeWalletId ? [tx.payeeWalletId] : [], coins: noCoins }),
     decide(command, state, { now }) {
       const tx = requireTransaction(state.tx, command.txId);
-      if (tx.holdAmount === null || tx.holdReleaseAt === null || tx.payeeWalletId === null || tx.holdReleasedAt !== null) {
+      if (
+        tx.holdAmount === null ||
+        tx.holdReleaseAt === null ||
+        tx.payeeWalletId === null ||
+        tx.holdReleasedAt !== null
+      ) {
         return refuse(errorCodes.transactionStateInvalid, `${command.txId} has no hold to release`);
       }
-      if (now.getTime() < Date.parse(tx.holdReleaseAt)) refuse(errorCodes.transactionStateInvalid, `the hold of ${command.txId} ends at ${tx.holdReleaseAt}`);
+      if (now.getTime() < Date.parse(tx.holdReleaseAt))
+        refuse(errorCodes.transactionStateInvalid, `the hold of ${command.txId} ends at ${tx.holdReleaseAt}`);
       // The wallet may have been closed since: releasing a hold only makes money withdrawable, so it still may.
       if (!state.wallets.has(tx.payeeWalletId)) refuse(errorCodes.walletNotFound, `${tx.payeeWalletId} does not exist`);
-      return [{ type: 'HoldReleased', data: { txId: command.txId, walletId: tx.payeeWalletId, amount: tx.holdAmount, postings: [], coins: [] } }];
+      return [
+        {
+          type: 'HoldReleased',
+          data: { txId: command.txId, walletId: tx.payeeWalletId, amount: tx.holdAmount, postings: [], coins: [] },
+        },
+      ];
     },
   },
 };
@@ -85,7 +129,10 @@ type Source = { account: string; coins: (payouts: Payout[], newSerial: NewSerial
 function walletSource(state: LedgerState, ownerId: string, currency: Currency, total: number): Source {
   const from = openWallet(state, walletIdOf(ownerId, currency));
   requireAvailable(from, total);
-  return { account: from.walletId, coins: (payouts, newSerial) => spendCoins(state.coins, from.walletId, payouts, newSerial) };
+  return {
+    account: from.walletId,
+    coins: (payouts, newSerial) => spendCoins(state.coins, from.walletId, payouts, newSerial),
+  };
 }
 
 /**
@@ -101,14 +148,19 @@ function cardSource(funding: CardFunding, total: number, currency: Currency): So
   if (currency === 'CON') {
     if (funding.rateMicros === null) refuse(errorCodes.invalidAmount, 'a card-funded CON payment names no rate');
     if (charge.amount < cashPriceOfCoins(total, charge.currency, funding.rateMicros)) {
-      refuse(errorCodes.invalidAmount, `${charge.amount} ${charge.currency} does not pay for ${total} CON at ${funding.rateMicros}`);
+      refuse(
+        errorCodes.invalidAmount,
+        `${charge.amount} ${charge.currency} does not pay for ${total} CON at ${funding.rateMicros}`,
+      );
     }
   } else {
-    if (charge.currency !== currency) refuse(errorCodes.currencyMismatch, `a ${currency} payment cannot be charged in ${charge.currency}`);
+    if (charge.currency !== currency)
+      refuse(errorCodes.currencyMismatch, `a ${currency} payment cannot be charged in ${charge.currency}`);
     if (charge.amount !== total) refuse(errorCodes.invalidAmount, `a charge of ${charge.amount} does not pay ${total}`);
   }
   return {
     account: platformAccount('card-funding', currency),
-    coins: (payouts, newSerial) => payouts.filter((payout) => payout.amount > 0).map((payout) => mintCoin(payout.amount, payout.to, newSerial)),
+    coins: (payouts, newSerial) =>
+      payouts.filter((payout) => payout.amount > 0).map((payout) => mintCoin(payout.amount, payout.to, newSerial)),
   };
 }

@@ -26,14 +26,25 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
       checkAmount(command.amount, command.currency, amountLimits.unlimited);
       const wallet = openWallet(state, walletIdOf(command.ownerId, command.currency));
       requireWithdrawable(wallet, command.amount);
-      const coins = command.currency === 'CON' ? spendCoins(state.coins, wallet.walletId, [{ amount: command.amount, reserve: true }], newSerial) : [];
-      return [{
-        type: 'WithdrawalRequested',
-        data: {
-          txId: command.txId, walletId: wallet.walletId, ownerId: command.ownerId, amount: command.amount,
-          currency: command.currency, destination: command.destination, postings: [], coins,
+      const coins =
+        command.currency === 'CON'
+          ? spendCoins(state.coins, wallet.walletId, [{ amount: command.amount, reserve: true }], newSerial)
+          : [];
+      return [
+        {
+          type: 'WithdrawalRequested',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            amount: command.amount,
+            currency: command.currency,
+            destination: command.destination,
+            postings: [],
+            coins,
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -43,17 +54,22 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
       const tx = pendingWithdrawal(command.txId, state.tx);
       const payout = platformAccount(payoutAccountOf(tx.paymentMethodType === 'card' ? 'card' : 'bank'), tx.currency);
       const coins = tx.reservedCoins.map((coin): CoinStep => ({ action: 'burn', ...coin, from: tx.walletId }));
-      return [{
-        type: 'WithdrawalProcessed',
-        data: {
-          txId: command.txId, walletId: tx.walletId, amount: tx.amount, payoutReference: command.payoutReference,
-          postings: [
-            { account: tx.walletId, currency: tx.currency, amount: -tx.amount, type: 'WITHDRAW' },
-            { account: payout, currency: tx.currency, amount: tx.amount, type: 'WITHDRAW' },
-          ],
-          coins,
+      return [
+        {
+          type: 'WithdrawalProcessed',
+          data: {
+            txId: command.txId,
+            walletId: tx.walletId,
+            amount: tx.amount,
+            payoutReference: command.payoutReference,
+            postings: [
+              { account: tx.walletId, currency: tx.currency, amount: -tx.amount, type: 'WITHDRAW' },
+              { account: payout, currency: tx.currency, amount: tx.amount, type: 'WITHDRAW' },
+            ],
+            coins,
+          },
         },
-      }];
+      ];
     },
   },
 
@@ -62,7 +78,19 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
     decide(command, state) {
       const tx = pendingWithdrawal(command.txId, state.tx);
       const coins = tx.reservedCoins.map((coin): CoinStep => ({ action: 'release', ...coin, holder: tx.walletId }));
-      return [{ type: 'WithdrawalFailed', data: { txId: command.txId, walletId: tx.walletId, amount: tx.amount, reason: command.reason, postings: [], coins } }];
+      return [
+        {
+          type: 'WithdrawalFailed',
+          data: {
+            txId: command.txId,
+            walletId: tx.walletId,
+            amount: tx.amount,
+            reason: command.reason,
+            postings: [],
+            coins,
+          },
+        },
+      ];
     },
   },
 };
@@ -70,7 +98,10 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
 function pendingWithdrawal(txId: string, record: TransactionRecord | null) {
   const tx = requireTransaction(record, txId);
   if (tx.txClass !== 'WithdrawalRequested' || tx.state !== 'pending' || tx.payerWalletId === null) {
-    return refuse(errorCodes.transactionStateInvalid, `${txId} is not a pending withdrawal (${tx.txClass}, ${tx.state})`);
+    return refuse(
+      errorCodes.transactionStateInvalid,
+      `${txId} is not a pending withdrawal (${tx.txClass}, ${tx.state})`,
+    );
   }
   return { ...tx, walletId: tx.payerWalletId };
 }

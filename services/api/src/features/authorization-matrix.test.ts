@@ -17,7 +17,17 @@ let otherPersonal: SignedIn;
 let otherBusiness: SignedIn;
 const generous = { max: 1_000_000, timeWindow: 60_000 };
 beforeAll(async () => {
-  subject = await createTestApp({ ...testAppOptions, rateLimits: { login: generous, registration: generous, recovery: generous, passwordChange: generous, uploads: generous, recipientSearch: generous } });
+  subject = await createTestApp({
+    ...testAppOptions,
+    rateLimits: {
+      login: generous,
+      registration: generous,
+      recovery: generous,
+      passwordChange: generous,
+      uploads: generous,
+      recipientSearch: generous,
+    },
+  });
   otherPersonal = await signedUp(subject, 'personal');
   otherBusiness = await signedUp(subject, 'business');
 });
@@ -25,13 +35,21 @@ afterAll(() => subject.close());
 
 describe('the route table', () => {
   it('lists every route the app serves, and no other', () => {
-    const served = subject.routes.filter((route) => route.method !== 'HEAD').map((route) => `${route.method} ${route.url}`);
-    expect(served.filter((key) => !key.split(' ')[1]?.startsWith('/api/')), 'routes outside /api/').toEqual([]);
-    expect([...served].sort(), 'a route missing from routeTable must be classified there').toEqual(Object.keys(routeTable).sort());
+    const served = subject.routes
+      .filter((route) => route.method !== 'HEAD')
+      .map((route) => `${route.method} ${route.url}`);
+    expect(
+      served.filter((key) => !key.split(' ')[1]?.startsWith('/api/')),
+      'routes outside /api/',
+    ).toEqual([]);
+    expect([...served].sort(), 'a route missing from routeTable must be classified there').toEqual(
+      Object.keys(routeTable).sort(),
+    );
   });
 
   it('every HEAD route is the twin of a GET route in the table', () => {
-    for (const route of subject.routes.filter((each) => each.method === 'HEAD')) expect(Object.keys(routeTable)).toContain(`GET ${route.url}`);
+    for (const route of subject.routes.filter((each) => each.method === 'HEAD'))
+      expect(Object.keys(routeTable)).toContain(`GET ${route.url}`);
   });
 });
 
@@ -48,19 +66,35 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
     };
 
     if (changesState(method) && !row.csrfExempt) {
-      for (const [who, browser] of [['anonymous', anonymous], ['owner', owner.browser]] as const) {
-        expectRefusal(await send(browser, method, url, request, { csrf: false }), 403, errorCodes.csrfRefused, `${who} without CSRF token`);
+      for (const [who, browser] of [
+        ['anonymous', anonymous],
+        ['owner', owner.browser],
+      ] as const) {
+        expectRefusal(
+          await send(browser, method, url, request, { csrf: false }),
+          403,
+          errorCodes.csrfRefused,
+          `${who} without CSRF token`,
+        );
       }
       await nothingWritten('without CSRF token');
     }
 
     if (row.access === 'merchant-only') {
-      expectRefusal(await send(otherPersonal.browser, method, url, request), 403, errorCodes.notAuthorized, 'a personal user');
+      expectRefusal(
+        await send(otherPersonal.browser, method, url, request),
+        403,
+        errorCodes.notAuthorized,
+        'a personal user',
+      );
       await nothingWritten('a personal user');
     }
 
     if (row.access === 'operator') {
-      for (const [who, other] of [['a personal user', otherPersonal], ['a business user', otherBusiness]] as const) {
+      for (const [who, other] of [
+        ['a personal user', otherPersonal],
+        ['a business user', otherBusiness],
+      ] as const) {
         expectRefusal(await send(other.browser, method, url, request), 403, errorCodes.financeOperatorOnly, who);
         await nothingWritten(who);
       }
@@ -68,7 +102,12 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
 
     if (row.ownRecord) {
       const other = row.owner === 'business' ? otherBusiness : otherPersonal;
-      expectRefusal(await send(other.browser, method, url, request), 404, undefined, "another user, on the owner's record");
+      expectRefusal(
+        await send(other.browser, method, url, request),
+        404,
+        undefined,
+        "another user, on the owner's record",
+      );
       await nothingWritten('another user');
     }
 
@@ -78,7 +117,8 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
       expect([401, 403], `anonymous: ${response.body.slice(0, 300)}`).not.toContain(response.statusCode);
     } else {
       expectRefusal(await send(anonymous, method, url, request), 401, errorCodes.notSignedIn, 'anonymous');
-      if (method === 'GET') expect((await send(anonymous, 'HEAD', url, request)).statusCode, 'anonymous HEAD').toBe(401);
+      if (method === 'GET')
+        expect((await send(anonymous, 'HEAD', url, request)).statusCode, 'anonymous HEAD').toBe(401);
       await nothingWritten('anonymous');
     }
 

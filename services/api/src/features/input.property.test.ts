@@ -20,7 +20,17 @@ let business: SignedIn;
 let operator: SignedIn;
 const generous = { max: 1_000_000, timeWindow: 60_000 };
 beforeAll(async () => {
-  subject = await createTestApp({ ...testAppOptions, rateLimits: { login: generous, registration: generous, recovery: generous, passwordChange: generous, uploads: generous, recipientSearch: generous } });
+  subject = await createTestApp({
+    ...testAppOptions,
+    rateLimits: {
+      login: generous,
+      registration: generous,
+      recovery: generous,
+      passwordChange: generous,
+      uploads: generous,
+      recipientSearch: generous,
+    },
+  });
   anonymous = await subject.browser();
   personal = await signedUp(subject, 'personal');
   business = await signedUp(subject, 'business');
@@ -39,7 +49,14 @@ const hugeString = fc.string({ unit: 'binary', minLength: 1025, maxLength: 4000 
 const someObject = fc.dictionary(fc.string(), junk, { maxKeys: 3 });
 const someArray = fc.array(junk, { maxLength: 3 });
 const notAString = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), someArray, someObject);
-const notANumber = fc.oneof(fc.string(), fc.boolean(), fc.constant(null), someArray, someObject, fc.double({ max: -0.1, noNaN: true }));
+const notANumber = fc.oneof(
+  fc.string(),
+  fc.boolean(),
+  fc.constant(null),
+  someArray,
+  someObject,
+  fc.double({ max: -0.1, noNaN: true }),
+);
 const notABoolean = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.constant(null), someArray, someObject);
 const notAnArray = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), someObject);
 
@@ -52,14 +69,18 @@ function corruption(valid: unknown, required: boolean): fc.Arbitrary<unknown> {
   return fc.oneof(...missing, notAString, hugeString);
 }
 
-const isSection = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isSection = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Every leaf of a valid body, as a path: ['address', 'city']. An array is a leaf. */
 function leaves(body: Record<string, unknown>, prefix: string[] = []): string[][] {
-  return Object.entries(body).flatMap(([key, value]) => (isSection(value) ? leaves(value, [...prefix, key]) : [[...prefix, key]]));
+  return Object.entries(body).flatMap(([key, value]) =>
+    isSection(value) ? leaves(value, [...prefix, key]) : [[...prefix, key]],
+  );
 }
 
-const valueAt = (body: Record<string, unknown>, path: string[]) => path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], body);
+const valueAt = (body: Record<string, unknown>, path: string[]) =>
+  path.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], body);
 
 function withValue(body: Record<string, unknown>, [key, ...rest]: string[], value: unknown): Record<string, unknown> {
   if (key === undefined) return body;
@@ -73,7 +94,10 @@ function withValue(body: Record<string, unknown>, [key, ...rest]: string[], valu
  * replaced, plus junk keys beside; or not an object at all. A body with no
  * fields (one that takes nothing) gets junk keys instead.
  */
-function malformed(valid: Record<string, unknown>, row: Pick<RouteCase, 'optional' | 'bodyOptional'>): fc.Arbitrary<unknown> {
+function malformed(
+  valid: Record<string, unknown>,
+  row: Pick<RouteCase, 'optional' | 'bodyOptional'>,
+): fc.Arbitrary<unknown> {
   const paths = leaves(valid);
   const extra = fc.dictionary(fc.string(), junk, { maxKeys: 3 });
   const broken =
@@ -85,11 +109,29 @@ function malformed(valid: Record<string, unknown>, row: Pick<RouteCase, 'optiona
           .chain(({ targets, extra: more }) =>
             fc
               .tuple(...targets.map((path) => corruption(valueAt(valid, path), !row.optional.includes(path.join('.')))))
-              .map((values) => targets.reduce((body, path, index) => withValue(body, path, values[index]), { ...more, ...valid })),
+              .map((values) =>
+                targets.reduce((body, path, index) => withValue(body, path, values[index]), { ...more, ...valid }),
+              ),
           );
   const sections = Object.keys(valid).filter((key) => isSection(valid[key]));
-  const brokenSection = sections.length === 0 ? [] : [fc.tuple(fc.constantFrom(...sections), notAString.filter((value) => !isSection(value))).map(([key, value]) => ({ ...valid, [key]: value }))];
-  const notAnObject = fc.oneof(fc.string(), fc.integer(), fc.boolean(), ...(row.bodyOptional ? [] : [fc.constant(null)]), fc.array(junk, { maxLength: 4 }));
+  const brokenSection =
+    sections.length === 0
+      ? []
+      : [
+          fc
+            .tuple(
+              fc.constantFrom(...sections),
+              notAString.filter((value) => !isSection(value)),
+            )
+            .map(([key, value]) => ({ ...valid, [key]: value })),
+        ];
+  const notAnObject = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.boolean(),
+    ...(row.bodyOptional ? [] : [fc.constant(null)]),
+    fc.array(junk, { maxLength: 4 }),
+  );
   return fc.oneof(broken, ...brokenSection, notAnObject);
 }
 
@@ -116,7 +158,9 @@ const allPosts = Object.entries(routeTable).filter(([key]) => routeOf(key).metho
 const posts = allPosts.filter(([key]) => !key.includes('upload'));
 const formPosts = allPosts.filter(([key]) => key.includes('upload'));
 /** The GET routes that take a record's `id`. */
-const lookups = Object.entries(routeTable).filter(([key]) => routeOf(key).method === 'GET' && /lookup|\/perm$/.test(key));
+const lookups = Object.entries(routeTable).filter(
+  ([key]) => routeOf(key).method === 'GET' && /lookup|\/perm$/.test(key),
+);
 
 describe('malformed input to every route', () => {
   it.each(posts)('%s answers a 4xx envelope and writes nothing', async (key, row) => {
@@ -127,7 +171,11 @@ describe('malformed input to every route', () => {
     const before = await databaseState(subject);
     await fc.assert(
       fc.asyncProperty(malformed(body, row), async (generated) => {
-        await expectRefused(await sender.post(url, generated), before, `${key} ${JSON.stringify(generated).slice(0, 200)}`);
+        await expectRefused(
+          await sender.post(url, generated),
+          before,
+          `${key} ${JSON.stringify(generated).slice(0, 200)}`,
+        );
       }),
       { numRuns: 30 },
     );
@@ -142,15 +190,31 @@ describe('malformed input to every route', () => {
     const names = Object.keys(form.fields);
     // Only changes that can never pass: a required field left out, a value past the 256-character
     // field limit, an unknown field, or a file that is missing or not an image at all.
-    const notAnImage = fc.uint8Array({ maxLength: 2000 }).filter((bytes) => !(bytes[0] === 0xff && bytes[1] === 0xd8) && !(bytes[0] === 0x89 && bytes[1] === 0x50));
-    const brokenFields = fc.record({ drop: fc.subarray(names, { minLength: 1 }) }).map(({ drop }) => ({ fields: Object.fromEntries(Object.entries(form.fields).filter(([name]) => !drop.includes(name))), files: form.files }));
-    const hugeFields = fc.tuple(fc.constantFrom(...names), fc.string({ unit: 'binary', minLength: 300, maxLength: 2000 })).map(([name, value]) => ({ fields: { ...form.fields, [name]: value }, files: form.files }));
-    const unknownField = fc.string({ minLength: 1, maxLength: 20 }).filter((name) => !names.includes(name) && name !== 'file').map((name) => ({ fields: { ...form.fields, [name]: 'x' }, files: form.files }));
-    const badFile = fc.oneof(fc.constant(null), notAnImage).map((bytes) => ({ fields: form.fields, files: bytes === null ? {} : { file: { name: 'file.jpg', bytes } } }));
+    const notAnImage = fc
+      .uint8Array({ maxLength: 2000 })
+      .filter((bytes) => !(bytes[0] === 0xff && bytes[1] === 0xd8) && !(bytes[0] === 0x89 && bytes[1] === 0x50));
+    const brokenFields = fc.record({ drop: fc.subarray(names, { minLength: 1 }) }).map(({ drop }) => ({
+      fields: Object.fromEntries(Object.entries(form.fields).filter(([name]) => !drop.includes(name))),
+      files: form.files,
+    }));
+    const hugeFields = fc
+      .tuple(fc.constantFrom(...names), fc.string({ unit: 'binary', minLength: 300, maxLength: 2000 }))
+      .map(([name, value]) => ({ fields: { ...form.fields, [name]: value }, files: form.files }));
+    const unknownField = fc
+      .string({ minLength: 1, maxLength: 20 })
+      .filter((name) => !names.includes(name) && name !== 'file')
+      .map((name) => ({ fields: { ...form.fields, [name]: 'x' }, files: form.files }));
+    const badFile = fc
+      .oneof(fc.constant(null), notAnImage)
+      .map((bytes) => ({ fields: form.fields, files: bytes === null ? {} : { file: { name: 'file.jpg', bytes } } }));
     await fc.assert(
       fc.asyncProperty(fc.oneof(brokenFields, hugeFields, unknownField, badFile), async (generated) => {
         const response = await send(sender, 'POST', url, { form: generated });
-        await expectRefused(response, before, `${key} ${JSON.stringify({ fields: generated.fields, files: Object.keys(generated.files) }).slice(0, 200)}`);
+        await expectRefused(
+          response,
+          before,
+          `${key} ${JSON.stringify({ fields: generated.fields, files: Object.keys(generated.files) }).slice(0, 200)}`,
+        );
       }),
       { numRuns: 30 },
     );
@@ -165,7 +229,11 @@ describe('malformed input to every route', () => {
         const response = await subject.app.inject({
           method: 'POST',
           url,
-          headers: { cookie: `peeks_session=${sender.cookie ?? ''}`, 'x-csrf-token': sender.csrfToken ?? '', 'content-type': 'application/json' },
+          headers: {
+            cookie: `peeks_session=${sender.cookie ?? ''}`,
+            'x-csrf-token': sender.csrfToken ?? '',
+            'content-type': 'application/json',
+          },
           payload: text,
         });
         await expectRefused(response, before, `${key} ${JSON.stringify(text)}`);
@@ -178,10 +246,20 @@ describe('malformed input to every route', () => {
     const { url } = routeOf(key);
     const sender = senderOf(row);
     const before = await databaseState(subject);
-    const id = fc.oneof(fc.string({ unit: 'binary' }), hugeString, fc.array(fc.string(), { minLength: 2, maxLength: 3 }), fc.constant(MISSING));
+    const id = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      hugeString,
+      fc.array(fc.string(), { minLength: 2, maxLength: 3 }),
+      fc.constant(MISSING),
+    );
     await fc.assert(
       fc.asyncProperty(id, async (value) => {
-        const response = await subject.app.inject({ method: 'GET', url, query: value === MISSING ? {} : { id: value }, headers: { cookie: `peeks_session=${sender.cookie ?? ''}` } });
+        const response = await subject.app.inject({
+          method: 'GET',
+          url,
+          query: value === MISSING ? {} : { id: value },
+          headers: { cookie: `peeks_session=${sender.cookie ?? ''}` },
+        });
         await expectRefused(response, before, `${key} ${JSON.stringify(value === MISSING ? 'missing' : value)}`);
       }),
       { numRuns: 30 },
@@ -190,7 +268,15 @@ describe('malformed input to every route', () => {
 
   it('refuses control characters in text that would reach the database', async () => {
     const before = await databaseState(subject);
-    await expectRefused(await anonymous.post('/api/login', { username: 'some\u0000one', password: 'Secret12' }), before, 'login');
-    await expectRefused(await anonymous.post('/api/register/business', businessSignUp({ name: 'Maple\u0000Coffee' })), before, 'register');
+    await expectRefused(
+      await anonymous.post('/api/login', { username: 'some\u0000one', password: 'Secret12' }),
+      before,
+      'login',
+    );
+    await expectRefused(
+      await anonymous.post('/api/register/business', businessSignUp({ name: 'Maple\u0000Coffee' })),
+      before,
+      'register',
+    );
   });
 });

@@ -34,7 +34,8 @@ export const csrf = fp(
         return;
       }
       const given = request.headers['x-csrf-token'];
-      const carriesToken = typeof given === 'string' && request.session !== null && sameToken(given, request.session.csrfToken);
+      const carriesToken =
+        typeof given === 'string' && request.session !== null && sameToken(given, request.session.csrfToken);
       done(CHANGES_STATE.has(request.method) && !carriesToken ? refuse(403, errorCodes.csrfRefused) : undefined);
     });
   },

@@ -55,7 +55,8 @@ export class DatabaseNotifications {
     listeners.add(listener);
     if (this.#connecting) {
       await this.#connecting.catch(() => undefined);
-      if (isNew && this.#client && this.#listening) await this.#client.query(`LISTEN ${channel}`).catch(() => undefined);
+      if (isNew && this.#client && this.#listening)
+        await this.#client.query(`LISTEN ${channel}`).catch(() => undefined);
     } else {
       this.#connecting = this.#connect();
       await this.#connecting.catch(() => undefined);
@@ -85,7 +86,9 @@ export class DatabaseNotifications {
       this.#reconnectLater();
     };
     client.on('error', onLost);
-    client.on('end', () => { onLost(); });
+    client.on('end', () => {
+      onLost();
+    });
     client.on('notification', (message) => {
       for (const listener of this.#channels.get(message.channel) ?? []) listener.notified(message.payload);
     });

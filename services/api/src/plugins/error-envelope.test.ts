@@ -10,10 +10,21 @@ let subject: TestApp;
 beforeAll(async () => {
   subject = await createTestApp({
     extend: (app) => {
-      app.post('/api/test/echo', { schema: { body: z.object({ amount: z.number().positive('Amount must be positive').int('Amount must be whole'), note: z.string({ error: 'Please enter Note' }).max(5) }) } }, (request) => ({
-        response: 'success',
-        ...request.body,
-      }));
+      app.post(
+        '/api/test/echo',
+        {
+          schema: {
+            body: z.object({
+              amount: z.number().positive('Amount must be positive').int('Amount must be whole'),
+              note: z.string({ error: 'Please enter Note' }).max(5),
+            }),
+          },
+        },
+        (request) => ({
+          response: 'success',
+          ...request.body,
+        }),
+      );
       app.get('/api/test/boom', () => {
         throw new Error('secret internals at /srv/app.ts:42');
       });
@@ -31,7 +42,11 @@ afterAll(() => subject.close());
 /** Sent as the web app would, with a session cookie and its CSRF token. */
 async function call(options: InjectOptions) {
   const browser = await subject.browser();
-  const headers = { cookie: `peeks_session=${browser.cookie ?? ''}`, 'x-csrf-token': browser.csrfToken ?? '', ...options.headers };
+  const headers = {
+    cookie: `peeks_session=${browser.cookie ?? ''}`,
+    'x-csrf-token': browser.csrfToken ?? '',
+    ...options.headers,
+  };
   const response = await subject.app.inject({ ...options, headers });
   return { statusCode: response.statusCode, body: errorEnvelopeSchema.parse(response.json()) };
 }
@@ -40,12 +55,21 @@ describe('error envelope', () => {
   it('answers an unknown API route with 404', async () => {
     expect(await call({ method: 'GET', url: '/api/no-such-thing?x=1' })).toEqual({
       statusCode: 404,
-      body: { response: 'error', message: 'Not found', errors: [{ code: 40400, message: 'No route for GET /api/no-such-thing' }] },
+      body: {
+        response: 'error',
+        message: 'Not found',
+        errors: [{ code: 40400, message: 'No route for GET /api/no-such-thing' }],
+      },
     });
   });
 
   it('answers malformed JSON with 400', async () => {
-    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/json' }, payload: '{"amount": 1,' });
+    const { statusCode, body } = await call({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"amount": 1,',
+    });
     expect(statusCode).toBe(400);
     expect(body.errors[0]?.code).toBe(4003);
   });
@@ -64,35 +88,60 @@ describe('error envelope', () => {
   });
 
   it('refuses a state-changing request without its CSRF token with 403, before reading the body', async () => {
-    const response = await subject.app.inject({ method: 'POST', url: '/api/test/echo', payload: { amount: 1, note: 'a' } });
+    const response = await subject.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload: { amount: 1, note: 'a' },
+    });
     expect(response.statusCode).toBe(403);
     expect(errorEnvelopeSchema.parse(response.json()).errors.map((error) => error.code)).toEqual([40300]);
   });
 
   it('answers a body over the limit with 413', async () => {
-    const { statusCode, body } = await call({ method: 'POST', url: '/api/test/echo', payload: { amount: 1, note: 'x'.repeat(2 * 1024 * 1024) } });
+    const { statusCode, body } = await call({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload: { amount: 1, note: 'x'.repeat(2 * 1024 * 1024) },
+    });
     expect(statusCode).toBe(413);
     expect(body.errors[0]?.code).toBe(41300);
   });
 
   it('answers an unsupported content type with 415', async () => {
-    const { statusCode } = await call({ method: 'POST', url: '/api/test/echo', headers: { 'content-type': 'application/xml' }, payload: '<amount>1</amount>' });
+    const { statusCode } = await call({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<amount>1</amount>',
+    });
     expect(statusCode).toBe(415);
   });
 
   it('hides an unexpected failure behind a plain 500 and logs it', async () => {
     const response = await subject.app.inject({ method: 'GET', url: '/api/test/boom' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ response: 'error', message: 'Something went wrong', errors: [{ code: 50000, message: 'Something went wrong' }] });
+    expect(response.json()).toEqual({
+      response: 'error',
+      message: 'Something went wrong',
+      errors: [{ code: 50000, message: 'Something went wrong' }],
+    });
     expect(response.body).not.toContain('secret internals');
-    expect(subject.logLines.some((line) => line.msg === 'request failed' && JSON.stringify(line).includes('secret internals'))).toBe(true);
+    expect(
+      subject.logLines.some(
+        (line) => line.msg === 'request failed' && JSON.stringify(line).includes('secret internals'),
+      ),
+    ).toBe(true);
   });
 
   it('maps a stream conflict to 409 and a deliberate refusal to its own status', async () => {
     expect((await call({ method: 'GET', url: '/api/test/conflict' })).statusCode).toBe(409);
     expect(await call({ method: 'GET', url: '/api/test/refused' })).toEqual({
       statusCode: 422,
-      body: { response: 'error', message: 'Insufficient funds', errors: [{ code: 4040, field: 'amount', message: 'Invalid amount' }] },
+      body: {
+        response: 'error',
+        message: 'Insufficient funds',
+        errors: [{ code: 4040, field: 'amount', message: 'Invalid amount' }],
+      },
     });
   });
 });

@@ -18,9 +18,15 @@ export class ApiError extends Error {
 }
 
 /** A refusal with one catalogue code, optionally under a field and with a more specific text. */
-export function refuse(statusCode: number, code: ErrorCode, detail: { field?: string; message?: string } = {}): ApiError {
+export function refuse(
+  statusCode: number,
+  code: ErrorCode,
+  detail: { field?: string; message?: string } = {},
+): ApiError {
   const message = detail.message ?? errorCatalogue[code];
-  return new ApiError(statusCode, message, [{ code, ...(detail.field === undefined ? {} : { field: detail.field }), message }]);
+  return new ApiError(statusCode, message, [
+    { code, ...(detail.field === undefined ? {} : { field: detail.field }), message },
+  ]);
 }
 
 function send(reply: FastifyReply, statusCode: number, message: string, errors: ErrorEnvelope['errors']) {
@@ -31,21 +37,50 @@ function send(reply: FastifyReply, statusCode: number, message: string, errors: 
 const fromCode = (code: keyof typeof errorCatalogue) => ({ code, message: errorCatalogue[code] });
 
 /** What the client is told for an error. Anything unforeseen is a plain 500 without details. */
-function envelopeFor(error: FastifyError | Error): { statusCode: number; message: string; errors: ErrorEnvelope['errors'] } {
+function envelopeFor(error: FastifyError | Error): {
+  statusCode: number;
+  message: string;
+  errors: ErrorEnvelope['errors'];
+} {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, errors: error.errors };
   if (error instanceof InvalidInput) return { statusCode: 400, message: error.message, errors: error.problems };
-  if (error instanceof StreamVersionConflict) return { statusCode: 409, message: errorCatalogue[errorCodes.conflict], errors: [fromCode(errorCodes.conflict)] };
+  if (error instanceof StreamVersionConflict)
+    return { statusCode: 409, message: errorCatalogue[errorCodes.conflict], errors: [fromCode(errorCodes.conflict)] };
   if (error instanceof IdempotencyKeyReused) {
-    return { statusCode: 409, message: errorCatalogue[errorCodes.idempotencyKeyReused], errors: [fromCode(errorCodes.idempotencyKeyReused)] };
+    return {
+      statusCode: 409,
+      message: errorCatalogue[errorCodes.idempotencyKeyReused],
+      errors: [fromCode(errorCodes.idempotencyKeyReused)],
+    };
   }
   // A wallet or transaction that is not there (the 404xx codes) is 404; any other refusal a business rule.
-  if (error instanceof LedgerRuleViolation) return { statusCode: error.code >= 40400 && error.code < 40500 ? 404 : 422, message: error.message, errors: [fromCode(error.code)] };
-  if (error instanceof InvalidEvent) return { statusCode: 400, message: errorCatalogue[errorCodes.invalidArguments], errors: [fromCode(errorCodes.invalidArguments)] };
+  if (error instanceof LedgerRuleViolation)
+    return {
+      statusCode: error.code >= 40400 && error.code < 40500 ? 404 : 422,
+      message: error.message,
+      errors: [fromCode(error.code)],
+    };
+  if (error instanceof InvalidEvent)
+    return {
+      statusCode: 400,
+      message: errorCatalogue[errorCodes.invalidArguments],
+      errors: [fromCode(errorCodes.invalidArguments)],
+    };
 
   // fastify's own client errors: bad JSON, too large, wrong content type, ...
   const statusCode = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
-  if (statusCode === 413) return { statusCode, message: errorCatalogue[errorCodes.payloadTooLarge], errors: [fromCode(errorCodes.payloadTooLarge)] };
-  if (statusCode === 415) return { statusCode, message: errorCatalogue[errorCodes.unsupportedMediaType], errors: [fromCode(errorCodes.unsupportedMediaType)] };
+  if (statusCode === 413)
+    return {
+      statusCode,
+      message: errorCatalogue[errorCodes.payloadTooLarge],
+      errors: [fromCode(errorCodes.payloadTooLarge)],
+    };
+  if (statusCode === 415)
+    return {
+      statusCode,
+      message: errorCatalogue[errorCodes.unsupportedMediaType],
+      errors: [fromCode(errorCodes.unsupportedMediaType)],
+    };
   if (statusCode >= 400 && statusCode < 500) {
     return { statusCode, message: error.message, errors: [{ code: errorCodes.invalidFormat, message: error.message }] };
   }
@@ -66,7 +101,12 @@ export const errorEnvelope = fp(
     });
 
     app.setNotFoundHandler((request, reply) =>
-      send(reply, 404, errorCatalogue[errorCodes.notFound], [{ ...fromCode(errorCodes.notFound), message: `No route for ${request.method} ${request.url.split('?')[0] ?? ''}` }]),
+      send(reply, 404, errorCatalogue[errorCodes.notFound], [
+        {
+          ...fromCode(errorCodes.notFound),
+          message: `No route for ${request.method} ${request.url.split('?')[0] ?? ''}`,
+        },
+      ]),
     );
   },
   { name: 'error-envelope' },

@@ -25,7 +25,15 @@ beforeAll(async () => {
         const { to_user_id, amount } = sendRequest.parse(request.body);
         const from = userOwnerId(signedIn(request).userId);
         const outcome = await moveMoney(request, from, (txId) => ({
-          type: 'Transfer', txId, kind: 'P2P', fromOwnerId: from, toOwnerId: userOwnerId(to_user_id), amount, fee: 0, currency: 'CON', memo: null,
+          type: 'Transfer',
+          txId,
+          kind: 'P2P',
+          fromOwnerId: from,
+          toOwnerId: userOwnerId(to_user_id),
+          amount,
+          fee: 0,
+          currency: 'CON',
+          memo: null,
         }));
         return { response: 'success' as const, transaction: transactionView(outcome.record, from) };
       });
@@ -39,7 +47,9 @@ afterAll(() => subject.close());
 
 const send = (from: SignedIn, body: unknown, key?: string) =>
   from.browser.request('POST', '/api/test/send', body, key === undefined ? {} : { 'idempotency-key': key });
-const balanceOf = async (who: SignedIn) => (await walletsOf(subject.database.db, owner(who))).find((wallet) => wallet.walletId === walletIdOf(owner(who), 'CON'))?.available;
+const balanceOf = async (who: SignedIn) =>
+  (await walletsOf(subject.database.db, owner(who))).find((wallet) => wallet.walletId === walletIdOf(owner(who), 'CON'))
+    ?.available;
 
 describe('the ledger plugin', () => {
   it('opens every wallet at registration', async () => {
@@ -55,7 +65,13 @@ describe('the ledger plugin', () => {
     expect(retry.statusCode).toBe(200);
     const [one, two] = [first, retry].map((response) => transactionResponse.parse(response.json()).transaction);
     expect(two?.tx_id).toBe(one?.tx_id);
-    expect(one).toMatchObject({ debit_credit: 'D', amount: 300, currency: 'CON', state: 'completed', user_id: ann.user.user_id });
+    expect(one).toMatchObject({
+      debit_credit: 'D',
+      amount: 300,
+      currency: 'CON',
+      state: 'completed',
+      user_id: ann.user.user_id,
+    });
     expect(await balanceOf(bob)).toBe((before ?? 0) + 300);
   });
 
@@ -70,18 +86,23 @@ describe('the ledger plugin', () => {
 
   it('lets only one of two different requests racing with one key through', async () => {
     const before = await balanceOf(bob);
-    const answers = await Promise.all([100, 200].map((amount) => send(ann, { to_user_id: bob.user.user_id, amount }, 'raced-key')));
+    const answers = await Promise.all(
+      [100, 200].map((amount) => send(ann, { to_user_id: bob.user.user_id, amount }, 'raced-key')),
+    );
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
-    const moved = transactionResponse.parse(answers.find((answer) => answer.statusCode === 200)?.json()).transaction.amount;
+    const moved = transactionResponse.parse(answers.find((answer) => answer.statusCode === 200)?.json()).transaction
+      .amount;
     expect(await balanceOf(bob)).toBe((before ?? 0) + moved);
   });
 
-  it('keeps two callers\' keys apart', async () => {
+  it("keeps two callers' keys apart", async () => {
     await fund(subject, owner(bob), 500);
     const annSends = await send(ann, { to_user_id: bob.user.user_id, amount: 10 }, 'same-key');
     const bobSends = await send(bob, { to_user_id: ann.user.user_id, amount: 20 }, 'same-key');
     expect([annSends.statusCode, bobSends.statusCode]).toEqual([200, 200]);
-    expect(transactionResponse.parse(bobSends.json()).transaction.tx_id).not.toBe(transactionResponse.parse(annSends.json()).transaction.tx_id);
+    expect(transactionResponse.parse(bobSends.json()).transaction.tx_id).not.toBe(
+      transactionResponse.parse(annSends.json()).transaction.tx_id,
+    );
   });
 
   it('answers a rule the ledger refuses with 422 and its code, and a missing wallet with 404', async () => {

@@ -1,6 +1,13 @@
 import { errorCodes, type TransactionView } from '@peeks/contracts';
 import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
-import { merchantOwnerId, ownerOf, transactionStream, userOwnerId, type LedgerCommand, type TransactionRecord } from '@peeks/ledger';
+import {
+  merchantOwnerId,
+  ownerOf,
+  transactionStream,
+  userOwnerId,
+  type LedgerCommand,
+  type TransactionRecord,
+} from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerJobs, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -57,21 +64,29 @@ export function transactionIdFor(request: FastifyRequest, callerOwnerId: string)
   return key === null ? `tx_${randomBytes(16).toString('hex')}` : keyedTransactionId(callerOwnerId, key);
 }
 
-const keyedTransactionId = (callerOwnerId: string, key: string) => `tx_${createHash('sha256').update(`ledger:${callerOwnerId}\u0000${key}`, 'utf8').digest('hex').slice(0, 32)}`;
+const keyedTransactionId = (callerOwnerId: string, key: string) =>
+  `tx_${createHash('sha256').update(`ledger:${callerOwnerId}\u0000${key}`, 'utf8').digest('hex').slice(0, 32)}`;
 
 /** The request's Idempotency-Key, or null without one; 400 for one that is not 1 to 255 printable ASCII characters. */
 export function idempotencyKeyOf(request: FastifyRequest): string | null {
   const header = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (header === undefined) return null;
   if (typeof header !== 'string' || !IDEMPOTENCY_KEY.test(header)) {
-    throw refuse(400, errorCodes.invalidFormat, { field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 printable ASCII characters' });
+    throw refuse(400, errorCodes.invalidFormat, {
+      field: 'Idempotency-Key',
+      message: 'Idempotency-Key must be 1 to 255 printable ASCII characters',
+    });
   }
   return header;
 }
 
 /** What makes two requests with one Idempotency-Key the same request. */
 export const requestFingerprint = (request: FastifyRequest) =>
-  fingerprintRequest({ method: request.method, path: request.routeOptions.url ?? request.url, body: request.body ?? null });
+  fingerprintRequest({
+    method: request.method,
+    path: request.routeOptions.url ?? request.url,
+    body: request.body ?? null,
+  });
 
 /**
  * Runs a ledger command for a request, with who asked and from where as the
@@ -85,7 +100,12 @@ export const requestFingerprint = (request: FastifyRequest) =>
  * commit the command with the request's own rows (it then runs alone,
  * outside group commit).
  */
-export async function runLedgerCommand(request: FastifyRequest, callerOwnerId: string, command: LedgerCommand, db: Kysely<Database> = request.server.db): Promise<LedgerOutcome> {
+export async function runLedgerCommand(
+  request: FastifyRequest,
+  callerOwnerId: string,
+  command: LedgerCommand,
+  db: Kysely<Database> = request.server.db,
+): Promise<LedgerOutcome> {
   const key = idempotencyKeyOf(request);
   const fingerprint = key === null ? null : requestFingerprint(request);
   const outcome = await executeLedgerCommand(db, command, request.server.ledgerSettings, {
@@ -103,7 +123,11 @@ export async function runLedgerCommand(request: FastifyRequest, callerOwnerId: s
 }
 
 /** A money movement that needs nothing but the ledger: its transaction id, then its command. */
-export function moveMoney(request: FastifyRequest, callerOwnerId: string, commandFor: (txId: string) => LedgerCommand): Promise<LedgerOutcome> {
+export function moveMoney(
+  request: FastifyRequest,
+  callerOwnerId: string,
+  commandFor: (txId: string) => LedgerCommand,
+): Promise<LedgerOutcome> {
   return runLedgerCommand(request, callerOwnerId, commandFor(transactionIdFor(request, callerOwnerId)));
 }
 

@@ -32,13 +32,17 @@ export class NotifiedCache<Value> {
   /** Starts following the channel; entries are kept from when LISTEN is in place. */
   async follow(notifications: DatabaseNotifications): Promise<void> {
     await notifications.listen(this.#options.channel, {
-      notified: (key) => { this.forget(key ?? ''); },
+      notified: (key) => {
+        this.forget(key ?? '');
+      },
       lost: () => {
         this.#trusted = false;
         this.#changes += 1;
         this.#entries.clear();
       },
-      resumed: () => { this.#trusted = true; },
+      resumed: () => {
+        this.#trusted = true;
+      },
     });
     this.#trusted = notifications.listening;
   }

@@ -28,11 +28,14 @@ describe('login rate limit', () => {
   const { max, timeWindow } = defaultRateLimits.login;
 
   it('answers 429 in the envelope past the limit, counted across API processes, per client address, until the window ends', async () => {
-    for (let n = 0; n < max; n++) expect((await attempt(n % 2 === 0 ? first : second, '10.0.0.1')).statusCode).toBe(401);
+    for (let n = 0; n < max; n++)
+      expect((await attempt(n % 2 === 0 ? first : second, '10.0.0.1')).statusCode).toBe(401);
 
     const refused = await attempt(first, '10.0.0.1');
     expect(refused.statusCode).toBe(429);
-    expect(errorEnvelope.parse(refused.json()).errors).toEqual([{ code: 42900, message: 'Too many attempts, please try again later' }]);
+    expect(errorEnvelope.parse(refused.json()).errors).toEqual([
+      { code: 42900, message: 'Too many attempts, please try again later' },
+    ]);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect((await attempt(second, '10.0.0.1')).statusCode).toBe(429);
 
@@ -45,7 +48,12 @@ describe('login rate limit', () => {
 
 describe('per-user limits', () => {
   it('give each signed-in user an allowance of their own, even behind one address', async () => {
-    const subject = await createTestApp({ rateLimits: { registration: { max: 100, timeWindow: 60_000 }, recipientSearch: { ...defaultRateLimits.recipientSearch, max: 2 } } });
+    const subject = await createTestApp({
+      rateLimits: {
+        registration: { max: 100, timeWindow: 60_000 },
+        recipientSearch: { ...defaultRateLimits.recipientSearch, max: 2 },
+      },
+    });
     try {
       const [alice, bob] = await Promise.all([signedUp(subject, 'personal'), signedUp(subject, 'personal')]);
       const search = (who: SignedIn) => who.browser.get('/api/user/user-list?search=user');
@@ -71,7 +79,11 @@ describe('behind a proxy', () => {
           method: 'POST',
           url: '/api/login',
           remoteAddress: proxy.remoteAddress,
-          headers: { cookie: `${SESSION_COOKIE}=${proxy.cookie ?? ''}`, 'x-csrf-token': proxy.csrfToken ?? '', 'x-forwarded-for': client },
+          headers: {
+            cookie: `${SESSION_COOKIE}=${proxy.cookie ?? ''}`,
+            'x-csrf-token': proxy.csrfToken ?? '',
+            'x-forwarded-for': client,
+          },
           payload: { username: 'someone_else', password: 'Wrong123' },
         });
       expect((await login('203.0.113.1')).statusCode).toBe(401);

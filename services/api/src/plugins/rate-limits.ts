@@ -1,4 +1,8 @@
-import rateLimit, { type FastifyRateLimitOptions, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import rateLimit, {
+  type FastifyRateLimitOptions,
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from '@fastify/rate-limit';
 import { errorCodes } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -19,7 +23,8 @@ export interface RateLimitPolicy {
  * their own, from whatever address, and users behind one address do not
  * share one. (The session is found before the limit is checked.)
  */
-export const bySignedInUser = (request: FastifyRequest): string => (request.session?.userId == null ? request.ip : `user:${request.session.userId}`);
+export const bySignedInUser = (request: FastifyRequest): string =>
+  request.session?.userId == null ? request.ip : `user:${request.session.userId}`;
 
 /** Attempts per window: per client address for the routes that guess at credentials or create accounts, per user for costly or enumerable ones. */
 export const defaultRateLimits = {
@@ -36,7 +41,6 @@ export const defaultRateLimits = {
 } satisfies Record<string, RateLimitPolicy>;
 
 export type RateLimits = Record<keyof typeof defaultRateLimits, RateLimitPolicy>;
-
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,7 +66,11 @@ function postgresStore(db: Kysely<Database>, clock: () => Date): FastifyRateLimi
       this.#route = `${Array.isArray(method) ? method.join(',') : (method ?? '')} ${options.routeInfo?.url ?? ''}`;
     }
 
-    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number): void {
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ): void {
       const now = clock();
       const windowEnds = new Date(now.getTime() + timeWindow);
       sql<{ hits: number; window_ends_at: Date }>`
@@ -74,7 +82,10 @@ function postgresStore(db: Kysely<Database>, clock: () => Date): FastifyRateLimi
       `
         .execute(db)
         .then(({ rows: [row] }) => {
-          callback(null, { current: row?.hits ?? 1, ttl: (row?.window_ends_at ?? windowEnds).getTime() - now.getTime() });
+          callback(null, {
+            current: row?.hits ?? 1,
+            ttl: (row?.window_ends_at ?? windowEnds).getTime() - now.getTime(),
+          });
         })
         .catch((error: unknown) => {
           callback(error instanceof Error ? error : new Error(String(error)));

@@ -20,7 +20,10 @@ const COOKIE_VALUE = /^[A-Za-z0-9_-]{43}$/;
 const SESSION_CHANGES_CHANNEL = 'session_changes';
 const MAX_CACHED_SESSIONS = 50_000;
 
-type SessionRow = Pick<Selectable<SessionsTable>, 'user_id' | 'merchant_id' | 'csrf_token' | 'last_seen_at' | 'expires_at'>;
+type SessionRow = Pick<
+  Selectable<SessionsTable>,
+  'user_id' | 'merchant_id' | 'csrf_token' | 'last_seen_at' | 'expires_at'
+>;
 
 export interface Session {
   /** SHA-256 of the cookie value: what the row is keyed by. */
@@ -60,12 +63,21 @@ export class SessionStore {
   readonly ready: Promise<void> = Promise.resolve();
 
   /** With `notifications`, sessions read are kept in memory while the database announces their changes (migration 0071). */
-  constructor(db: Kysely<Database>, clock: () => Date, cookie: CookieSerializeOptions, notifications?: DatabaseNotifications) {
+  constructor(
+    db: Kysely<Database>,
+    clock: () => Date,
+    cookie: CookieSerializeOptions,
+    notifications?: DatabaseNotifications,
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.cookie = cookie;
     if (notifications) {
-      this.#cache = new NotifiedCache({ channel: SESSION_CHANGES_CHANNEL, maxEntries: MAX_CACHED_SESSIONS, maxAgeMs: TOUCH_AFTER_MS });
+      this.#cache = new NotifiedCache({
+        channel: SESSION_CHANGES_CHANNEL,
+        maxEntries: MAX_CACHED_SESSIONS,
+        maxAgeMs: TOUCH_AFTER_MS,
+      });
       this.ready = this.#cache.follow(notifications);
     }
   }
@@ -93,16 +105,28 @@ export class SessionStore {
     if (!row || row.expires_at <= now) return null;
     if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_AFTER_MS) {
       const expiresAt = new Date(now.getTime() + SESSION_IDLE_MS);
-      await this.#db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('session_key', '=', key).execute();
+      await this.#db
+        .updateTable('sessions')
+        .set({ last_seen_at: now, expires_at: expiresAt })
+        .where('session_key', '=', key)
+        .execute();
       this.#cache?.replace(cacheKey, { ...row, last_seen_at: now, expires_at: expiresAt });
     }
     return { key, userId: row.user_id, merchantId: row.merchant_id, csrfToken: row.csrf_token };
   }
 
   /** A new session with a fresh id and CSRF token, in place of `replaces`. */
-  async start(owner: { userId: number; merchantId: number | null } | null, replaces: Buffer | null): Promise<{ cookieValue: string; session: Session }> {
+  async start(
+    owner: { userId: number; merchantId: number | null } | null,
+    replaces: Buffer | null,
+  ): Promise<{ cookieValue: string; session: Session }> {
     const cookieValue = randomToken();
-    const session: Session = { key: keyOf(cookieValue), userId: owner?.userId ?? null, merchantId: owner?.merchantId ?? null, csrfToken: randomToken() };
+    const session: Session = {
+      key: keyOf(cookieValue),
+      userId: owner?.userId ?? null,
+      merchantId: owner?.merchantId ?? null,
+      csrfToken: randomToken(),
+    };
     const now = this.#clock();
     if (replaces) await this.end(replaces);
     await this.#db
@@ -166,7 +190,11 @@ interface SessionOptions {
  * The old session, if any, is gone: a new id at every sign-in, so an id
  * planted before it (session fixation) is worth nothing after it.
  */
-export async function startSession(request: FastifyRequest, reply: FastifyReply, owner: { userId: number; merchantId: number | null } | null): Promise<Session> {
+export async function startSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  owner: { userId: number; merchantId: number | null } | null,
+): Promise<Session> {
   const { cookieValue, session } = await request.server.sessions.start(owner, request.session?.key ?? null);
   void reply.setCookie(SESSION_COOKIE, cookieValue, request.server.sessions.cookie);
   request.session = session;
@@ -203,7 +231,12 @@ export const sessions = fp(
   async (app: FastifyInstance, options: SessionOptions) => {
     await app.register(fastifyCookie);
     app.decorate('clock', options.clock);
-    const store = new SessionStore(options.db, options.clock, { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secureCookie }, options.notifications);
+    const store = new SessionStore(
+      options.db,
+      options.clock,
+      { path: '/', httpOnly: true, sameSite: 'lax', secure: options.secureCookie },
+      options.notifications,
+    );
     await store.ready;
     app.decorate('sessions', store);
     app.decorateRequest('session', null);

@@ -21,7 +21,10 @@ export const webApp = fp(
       wildcard: false,
       index: false,
       setHeaders: (reply, file) => {
-        void reply.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        void reply.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
     app.get('/*', { schema: { hide: true } }, (request, reply) => {

@@ -30,7 +30,8 @@ export function problemsOf(issues: readonly z.core.$ZodIssue[]): ApiErrorItem[] 
   const byField = new Map<string, ApiErrorItem>();
   for (const issue of issues) {
     const field = issue.path.map(String).join('.');
-    if (!byField.has(field)) byField.set(field, { code: codeOf(issue), ...(field ? { field } : {}), message: issue.message });
+    if (!byField.has(field))
+      byField.set(field, { code: codeOf(issue), ...(field ? { field } : {}), message: issue.message });
   }
   return [...byField.values()];
 }

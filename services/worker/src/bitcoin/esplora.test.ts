@@ -44,7 +44,9 @@ describe('the Esplora client', () => {
     }
   });
 
-  it('refuses an answer that is not Esplora\'s', async () => {
-    await expect(esploraClient({ baseUrl: `${esplora.url}/nowhere`, timeoutMs: 1_000 }).paymentsTo('tb1qx')).rejects.toThrow(/HTTP 404/);
+  it("refuses an answer that is not Esplora's", async () => {
+    await expect(
+      esploraClient({ baseUrl: `${esplora.url}/nowhere`, timeoutMs: 1_000 }).paymentsTo('tb1qx'),
+    ).rejects.toThrow(/HTTP 404/);
   });
 });

@@ -43,7 +43,9 @@ export function esploraClient({ baseUrl, timeoutMs }: { baseUrl: string; timeout
     try {
       response = await fetch(new URL(path, base), { signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
-      throw new EsploraUnavailable(`GET ${path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new EsploraUnavailable(`GET ${path}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
     const body = await response.text().catch((error: unknown) => {
       throw new EsploraUnavailable(`GET ${path}: the answer broke off`, { cause: error });
@@ -66,27 +68,45 @@ export function esploraClient({ baseUrl, timeoutMs }: { baseUrl: string; timeout
         page = readTransactions(await get(next), next);
         transactions.push(...page);
       }
-      return transactions.map((transaction) => ({
-        txid: transaction.txid,
-        sats: transaction.vout.filter((output) => output.scriptpubkey_address === address).reduce((sum, output) => sum + output.value, 0),
-        blockHeight: transaction.status.confirmed ? (transaction.status.block_height ?? null) : null,
-      })).filter((payment) => payment.sats > 0);
+      return transactions
+        .map((transaction) => ({
+          txid: transaction.txid,
+          sats: transaction.vout
+            .filter((output) => output.scriptpubkey_address === address)
+            .reduce((sum, output) => sum + output.value, 0),
+          blockHeight: transaction.status.confirmed ? (transaction.status.block_height ?? null) : null,
+        }))
+        .filter((payment) => payment.sats > 0);
     },
     async tipHeight() {
       const height = await get('blocks/tip/height');
-      if (typeof height !== 'number' || !Number.isSafeInteger(height) || height < 0) throw new EsploraUnavailable('GET blocks/tip/height: not a block height');
+      if (typeof height !== 'number' || !Number.isSafeInteger(height) || height < 0)
+        throw new EsploraUnavailable('GET blocks/tip/height: not a block height');
       return height;
     },
   };
 }
 
 function readTransactions(value: unknown, path: string): EsploraTransaction[] {
-  const valid = Array.isArray(value) && value.every((each: unknown) => {
-    if (typeof each !== 'object' || each === null) return false;
-    const { txid, status, vout } = each as Record<string, unknown>;
-    return typeof txid === 'string' && typeof status === 'object' && status !== null && typeof (status as Record<string, unknown>).confirmed === 'boolean'
-      && Array.isArray(vout) && vout.every((output: unknown) => typeof output === 'object' && output !== null && Number.isSafeInteger((output as Record<string, unknown>).value));
-  });
+  const valid =
+    Array.isArray(value) &&
+    value.every((each: unknown) => {
+      if (typeof each !== 'object' || each === null) return false;
+      const { txid, status, vout } = each as Record<string, unknown>;
+      return (
+        typeof txid === 'string' &&
+        typeof status === 'object' &&
+        status !== null &&
+        typeof (status as Record<string, unknown>).confirmed === 'boolean' &&
+        Array.isArray(vout) &&
+        vout.every(
+          (output: unknown) =>
+            typeof output === 'object' &&
+            output !== null &&
+            Number.isSafeInteger((output as Record<string, unknown>).value),
+        )
+      );
+    });
   if (!valid) throw new EsploraUnavailable(`GET ${path}: not a list of transactions`);
   return value as EsploraTransaction[];
 }

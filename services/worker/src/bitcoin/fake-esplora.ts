@@ -36,7 +36,10 @@ export async function startFakeEsplora(options: { tipHeight?: number } = {}): Pr
 
   const view = (transaction: FakeTransaction) => ({
     txid: transaction.txid,
-    status: transaction.blockHeight === null ? { confirmed: false } : { confirmed: true, block_height: transaction.blockHeight },
+    status:
+      transaction.blockHeight === null
+        ? { confirmed: false }
+        : { confirmed: true, block_height: transaction.blockHeight },
     vout: transaction.outputs.map((output) => ({ scriptpubkey_address: output.address, value: output.value })),
   });
 
@@ -49,7 +52,9 @@ export async function startFakeEsplora(options: { tipHeight?: number } = {}): Pr
     const paying = transactions.filter((each) => each.outputs.some((output) => output.address === watched));
     // As Esplora: mempool first, then mined newest first, 25 mined a page, later pages after a given txid.
     const mempool = paying.filter((each) => each.blockHeight === null).reverse();
-    const chain = paying.filter((each) => each.blockHeight !== null).sort((a, b) => (b.blockHeight ?? 0) - (a.blockHeight ?? 0));
+    const chain = paying
+      .filter((each) => each.blockHeight !== null)
+      .sort((a, b) => (b.blockHeight ?? 0) - (a.blockHeight ?? 0));
     const after = address[2];
     if (after !== undefined) {
       const from = chain.findIndex((each) => each.txid === after) + 1;
@@ -63,14 +68,24 @@ export async function startFakeEsplora(options: { tipHeight?: number } = {}): Pr
     delayMs: 0,
     asked: (address) => askedFor.get(address) ?? 0,
     pay(address, sats) {
-      const txid = createHash('sha256').update(`fake-${String(++counter)}-${address}-${String(sats)}`).digest('hex');
-      transactions.push({ txid, outputs: [{ address, value: sats }, { address: 'tb1qchange', value: 12_345 }], blockHeight: null });
+      const txid = createHash('sha256')
+        .update(`fake-${String(++counter)}-${address}-${String(sats)}`)
+        .digest('hex');
+      transactions.push({
+        txid,
+        outputs: [
+          { address, value: sats },
+          { address: 'tb1qchange', value: 12_345 },
+        ],
+        blockHeight: null,
+      });
       return txid;
     },
     mine({ txids, more = 0 } = {}) {
       tipHeight += 1;
       for (const transaction of transactions) {
-        if (transaction.blockHeight === null && (txids === undefined || txids.includes(transaction.txid))) transaction.blockHeight = tipHeight;
+        if (transaction.blockHeight === null && (txids === undefined || txids.includes(transaction.txid)))
+          transaction.blockHeight = tipHeight;
       }
       tipHeight += more;
     },
@@ -78,18 +93,24 @@ export async function startFakeEsplora(options: { tipHeight?: number } = {}): Pr
       const index = transactions.findIndex((each) => each.txid === txid && each.blockHeight === null);
       if (index >= 0) transactions.splice(index, 1);
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => {
-        resolve();
-      });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 
   const server: Server = createServer((request, response) => {
-    const { status, body } = request.method === 'GET' ? answer(new URL(request.url ?? '/', 'http://esplora').pathname) : { status: 405, body: 'GET only' };
+    const { status, body } =
+      request.method === 'GET'
+        ? answer(new URL(request.url ?? '/', 'http://esplora').pathname)
+        : { status: 405, body: 'GET only' };
     setTimeout(() => {
-      response.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
+      response
+        .writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json' })
+        .end(typeof body === 'string' ? body : JSON.stringify(body));
     }, fake.delayMs);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

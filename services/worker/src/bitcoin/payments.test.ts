@@ -7,12 +7,21 @@ const BEFORE = new Date('2026-11-22T11:00:00Z');
 const AFTER = new Date('2026-11-22T12:00:01Z');
 const TIP = 800_000;
 
-const deposit = (state: WatchedDeposit['state'] = 'pending'): WatchedDeposit => ({ state, amountSats: 10_000, expiresAt: EXPIRY });
+const deposit = (state: WatchedDeposit['state'] = 'pending'): WatchedDeposit => ({
+  state,
+  amountSats: 10_000,
+  expiresAt: EXPIRY,
+});
 const mempool = (sats: number, txid = `tx-${sats}`): AddressPayment => ({ txid, sats, blockHeight: null });
 /** Mined `confirmations` blocks deep at TIP. */
-const mined = (sats: number, confirmations: number, txid = `tx-${sats}`): AddressPayment => ({ txid, sats, blockHeight: TIP - confirmations + 1 });
+const mined = (sats: number, confirmations: number, txid = `tx-${sats}`): AddressPayment => ({
+  txid,
+  sats,
+  blockHeight: TIP - confirmations + 1,
+});
 
-const judge = (given: WatchedDeposit, payments: AddressPayment[], now = BEFORE, confirmations = 2) => judgePayments(given, { payments, tipHeight: TIP, confirmations, now });
+const judge = (given: WatchedDeposit, payments: AddressPayment[], now = BEFORE, confirmations = 2) =>
+  judgePayments(given, { payments, tipHeight: TIP, confirmations, now });
 
 describe('judgePayments', () => {
   it('leaves a deposit with no payment pending until it expires, then expires it', () => {
@@ -21,19 +30,32 @@ describe('judgePayments', () => {
   });
 
   it('moves a deposit paid in the mempool to processing, and keeps it there past its expiry', () => {
-    expect(judge(deposit(), [mempool(10_000)])).toEqual({ state: 'processing', receivedSats: 10_000, confirmedSats: 0, txids: ['tx-10000'] });
+    expect(judge(deposit(), [mempool(10_000)])).toEqual({
+      state: 'processing',
+      receivedSats: 10_000,
+      confirmedSats: 0,
+      txids: ['tx-10000'],
+    });
     expect(judge(deposit('processing'), [mempool(10_000)], AFTER).state).toBe('processing');
   });
 
   it('clears the exact amount once it has the configured confirmations, not before', () => {
     expect(judge(deposit('processing'), [mined(10_000, 1)]).state).toBe('processing');
-    expect(judge(deposit('processing'), [mined(10_000, 2)])).toEqual({ state: 'cleared', receivedSats: 10_000, confirmedSats: 10_000, txids: ['tx-10000'] });
+    expect(judge(deposit('processing'), [mined(10_000, 2)])).toEqual({
+      state: 'cleared',
+      receivedSats: 10_000,
+      confirmedSats: 10_000,
+      txids: ['tx-10000'],
+    });
     expect(judge(deposit('processing'), [mined(10_000, 1)], BEFORE, 1).state).toBe('cleared');
   });
 
   it('clears the exact amount paid in several transactions, once all are confirmed', () => {
     expect(judge(deposit('processing'), [mined(4_000, 3, 'a'), mined(6_000, 1, 'b')]).state).toBe('processing');
-    expect(judge(deposit('processing'), [mined(4_000, 3, 'a'), mined(6_000, 2, 'b')])).toMatchObject({ state: 'cleared', txids: ['a', 'b'] });
+    expect(judge(deposit('processing'), [mined(4_000, 3, 'a'), mined(6_000, 2, 'b')])).toMatchObject({
+      state: 'cleared',
+      txids: ['a', 'b'],
+    });
   });
 
   it('clears a payment seen before expiry that confirms after it', () => {
@@ -43,7 +65,10 @@ describe('judgePayments', () => {
   it('flags an overpayment once it is confirmed, and never clears it', () => {
     expect(judge(deposit('processing'), [mined(10_000, 2, 'a'), mempool(1, 'b')]).state).toBe('processing');
     expect(judge(deposit('processing'), [mined(10_001, 2)])).toEqual({
-      state: 'flagged', receivedSats: 10_001, confirmedSats: 10_001, txids: ['tx-10001'],
+      state: 'flagged',
+      receivedSats: 10_001,
+      confirmedSats: 10_001,
+      txids: ['tx-10001'],
       flag: { flag: 'overpaid', reason: '10001 sats confirmed, 1 more than the 10000 due' },
     });
   });
@@ -51,16 +76,24 @@ describe('judgePayments', () => {
   it('waits for the rest of an underpayment until expiry, then flags it', () => {
     expect(judge(deposit('processing'), [mined(9_999, 6)]).state).toBe('processing');
     expect(judge(deposit('processing'), [mined(9_999, 6)], EXPIRY)).toMatchObject({
-      state: 'flagged', flag: { flag: 'underpaid', reason: '9999 of the 10000 sats due had arrived when the deposit expired' },
+      state: 'flagged',
+      flag: { flag: 'underpaid', reason: '9999 of the 10000 sats due had arrived when the deposit expired' },
     });
   });
 
   it('flags a payment first seen at or after expiry as late, whatever its amount', () => {
     expect(judge(deposit('pending'), [mempool(10_000)], EXPIRY).flag?.flag).toBe('late');
     expect(judge(deposit('expired'), [mined(10_000, 5)], AFTER)).toMatchObject({
-      state: 'flagged', receivedSats: 10_000, flag: { flag: 'late', reason: '10000 sats arrived after the deposit expired (10000 sats were due)' },
+      state: 'flagged',
+      receivedSats: 10_000,
+      flag: { flag: 'late', reason: '10000 sats arrived after the deposit expired (10000 sats were due)' },
     });
-    expect(judge(deposit('expired'), [], AFTER)).toEqual({ state: 'expired', receivedSats: 0, confirmedSats: 0, txids: [] });
+    expect(judge(deposit('expired'), [], AFTER)).toEqual({
+      state: 'expired',
+      receivedSats: 0,
+      confirmedSats: 0,
+      txids: [],
+    });
   });
 
   it('flags a cleared deposit that is paid again', () => {
@@ -69,7 +102,12 @@ describe('judgePayments', () => {
   });
 
   it('keeps a flagged deposit flagged, with its amounts brought up to date and no new flag', () => {
-    expect(judge(deposit('flagged'), [mined(9_999, 6, 'a'), mined(1, 2, 'b')], AFTER)).toEqual({ state: 'flagged', receivedSats: 10_000, confirmedSats: 10_000, txids: ['a', 'b'] });
+    expect(judge(deposit('flagged'), [mined(9_999, 6, 'a'), mined(1, 2, 'b')], AFTER)).toEqual({
+      state: 'flagged',
+      receivedSats: 10_000,
+      confirmedSats: 10_000,
+      txids: ['a', 'b'],
+    });
   });
 
   it('goes back to pending when a mempool payment disappears (replaced or dropped)', () => {
@@ -78,7 +116,7 @@ describe('judgePayments', () => {
 });
 
 describe('watchStateWith', () => {
-  it('takes a deposit the ledger closed some other way as closed, and otherwise keeps the watcher\'s own state', () => {
+  it("takes a deposit the ledger closed some other way as closed, and otherwise keeps the watcher's own state", () => {
     expect(watchStateWith('pending', 'expired')).toBe('expired');
     expect(watchStateWith('processing', 'completed')).toBe('cleared');
     expect(watchStateWith('processing', 'pending')).toBe('processing');

@@ -40,7 +40,8 @@ export function watchStateWith(own: BitcoinWatchState, ledgerState: string | und
   return own;
 }
 
-const confirmationsOf = (payment: AddressPayment, tipHeight: number) => (payment.blockHeight === null ? 0 : tipHeight - payment.blockHeight + 1);
+const confirmationsOf = (payment: AddressPayment, tipHeight: number) =>
+  payment.blockHeight === null ? 0 : tipHeight - payment.blockHeight + 1;
 
 /**
  * What the payments seen at a deposit's address make of it. Only the exact
@@ -65,23 +66,34 @@ export function judgePayments(deposit: WatchedDeposit, observation: Observation)
   const confirmedSats = sum(payments.filter((payment) => confirmationsOf(payment, tipHeight) >= confirmations));
   const seen = { receivedSats, confirmedSats, txids: payments.map((payment) => payment.txid) };
   const due = deposit.amountSats;
-  const flagged = (flag: BitcoinDepositFlag, reason: string): Verdict => ({ ...seen, state: 'flagged', flag: { flag, reason } });
+  const flagged = (flag: BitcoinDepositFlag, reason: string): Verdict => ({
+    ...seen,
+    state: 'flagged',
+    flag: { flag, reason },
+  });
   const expired = now.getTime() >= deposit.expiresAt.getTime();
 
   switch (deposit.state) {
     case 'flagged':
       return { ...seen, state: 'flagged' };
     case 'cleared':
-      return receivedSats > due ? flagged('paid-again', `${receivedSats - due} sats more arrived after the deposit of ${due} sats cleared`) : { ...seen, state: 'cleared' };
+      return receivedSats > due
+        ? flagged('paid-again', `${receivedSats - due} sats more arrived after the deposit of ${due} sats cleared`)
+        : { ...seen, state: 'cleared' };
     case 'expired':
-      return receivedSats > 0 ? flagged('late', `${receivedSats} sats arrived after the deposit expired (${due} sats were due)`) : { ...seen, state: 'expired' };
+      return receivedSats > 0
+        ? flagged('late', `${receivedSats} sats arrived after the deposit expired (${due} sats were due)`)
+        : { ...seen, state: 'expired' };
     case 'pending':
     case 'processing':
       if (receivedSats === 0) return { ...seen, state: expired ? 'expired' : 'pending' };
-      if (deposit.state === 'pending' && expired) return flagged('late', `${receivedSats} sats were first seen after the deposit expired (${due} sats were due)`);
-      if (confirmedSats > due) return flagged('overpaid', `${confirmedSats} sats confirmed, ${confirmedSats - due} more than the ${due} due`);
+      if (deposit.state === 'pending' && expired)
+        return flagged('late', `${receivedSats} sats were first seen after the deposit expired (${due} sats were due)`);
+      if (confirmedSats > due)
+        return flagged('overpaid', `${confirmedSats} sats confirmed, ${confirmedSats - due} more than the ${due} due`);
       if (confirmedSats === due && receivedSats === due) return { ...seen, state: 'cleared' };
-      if (expired && receivedSats < due) return flagged('underpaid', `${receivedSats} of the ${due} sats due had arrived when the deposit expired`);
+      if (expired && receivedSats < due)
+        return flagged('underpaid', `${receivedSats} of the ${due} sats due had arrived when the deposit expired`);
       return { ...seen, state: 'processing' };
   }
 }

@@ -35,7 +35,8 @@ beforeAll(async () => {
   for (let index = 0; index < PAID; index++) paid.push(await depositor.deposit(settings, { sats: 10_000 + index }));
   for (const deposit of paid) esplora.pay(deposit.address, deposit.sats);
   esplora.mine();
-  for (let index = 0; index < UNPAID; index++) await depositor.deposit(settings, { sats: 5_000 + index, expiresInMs: 3_000 });
+  for (let index = 0; index < UNPAID; index++)
+    await depositor.deposit(settings, { sats: 5_000 + index, expiresInMs: 3_000 });
   esplora.delayMs = 150;
 });
 afterAll(async () => {
@@ -49,7 +50,13 @@ const watcherEnv = () => ({ BITCOIN_ESPLORA_URL: esplora.url, BITCOIN_CONFIRMATI
 
 /** Deposits by the watcher's state, and the ledger's clearing and expiry events (a second one for a deposit would be a bug). */
 async function progress() {
-  const { rows } = await sql<{ cleared: number; expired: number; cleared_events: number; expired_events: number; cleared_twice: number }>`
+  const { rows } = await sql<{
+    cleared: number;
+    expired: number;
+    cleared_events: number;
+    expired_events: number;
+    cleared_twice: number;
+  }>`
     SELECT
       (SELECT count(*)::int FROM bitcoin_deposits WHERE watch_state = 'cleared') AS cleared,
       (SELECT count(*)::int FROM bitcoin_deposits WHERE watch_state = 'expired') AS expired,
@@ -69,7 +76,11 @@ describe('the bitcoin watcher when its worker is killed', () => {
 
     worker = await startWorkerProcess({ databaseUrl: database.url, env: watcherEnv() });
     await expect.poll(progress, { timeout: 90_000, interval: 250 }).toEqual({
-      cleared: PAID, expired: UNPAID, cleared_events: PAID, expired_events: UNPAID, cleared_twice: 0,
+      cleared: PAID,
+      expired: UNPAID,
+      cleared_events: PAID,
+      expired_events: UNPAID,
+      cleared_twice: 0,
     });
     const coins = (await walletsOf(database.db, ownerId)).find((wallet) => wallet.currency === 'CON');
     expect(coins?.total).toBe(paid.reduce((sum, deposit) => sum + deposit.coins, 0));

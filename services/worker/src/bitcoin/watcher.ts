@@ -1,5 +1,11 @@
 import type { BitcoinDepositsTable, BitcoinWatchState, Database } from '@peeks/db';
-import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerJobs, type LedgerSettings } from '@peeks/ledger-store';
+import {
+  executeLedgerCommand,
+  loadTransaction,
+  type LedgerJob,
+  type LedgerJobs,
+  type LedgerSettings,
+} from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely, Selectable } from 'kysely';
 import type { PgBoss } from 'pg-boss';
@@ -12,7 +18,12 @@ type BitcoinDeposit = Selectable<BitcoinDepositsTable>;
 /** One poll of every watched address; each run enqueues the next, so a failed run is simply followed by the next one. */
 export const BITCOIN_WATCH_QUEUE = productQueue('bitcoin-watch', { retryLimit: 2, retryDelay: 5 });
 /** A deposit's expiry, due when its address expires; retried while Esplora cannot say whether it was paid. */
-export const BITCOIN_DEPOSIT_EXPIRY_QUEUE = productQueue('bitcoin-deposit-expiry', { retryLimit: 50, retryDelay: 30, retryBackoff: true, retryDelayMax: 3600 });
+export const BITCOIN_DEPOSIT_EXPIRY_QUEUE = productQueue('bitcoin-deposit-expiry', {
+  retryLimit: 50,
+  retryDelay: 30,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 /** The actor of the watcher's ledger events, so an audit tells them from an operator's. */
 export const BITCOIN_WATCHER_ACTOR = 'worker:bitcoin-watcher';
@@ -29,7 +40,12 @@ const POLL_CONCURRENCY = 4;
 
 /** The one expiry job of a bitcoin deposit, due when its address expires. */
 export function bitcoinDepositExpiryJob(txId: string, expiresAt: string): LedgerJob {
-  return { queue: BITCOIN_DEPOSIT_EXPIRY_QUEUE.name, id: jobId('bitcoin-deposit-expiry', txId), data: { txId }, startAfter: new Date(expiresAt) };
+  return {
+    queue: BITCOIN_DEPOSIT_EXPIRY_QUEUE.name,
+    id: jobId('bitcoin-deposit-expiry', txId),
+    data: { txId },
+    startAfter: new Date(expiresAt),
+  };
 }
 
 export interface BitcoinWatchDeps {
@@ -61,19 +77,37 @@ export async function watchDeposit(deps: BitcoinWatchDeps, txId: string, tipHeig
   // Without Esplora nothing is known of payments: only an unpaid deposit may expire.
   if (!esplora && deposit.watch_state !== 'pending') return 'unchanged';
   const payments = esplora ? await esplora.paymentsTo(deposit.address) : [];
-  const observation = { payments, tipHeight: tipHeight ?? (esplora ? await esplora.tipHeight() : 0), confirmations: deps.confirmations };
-  const judge = (row: BitcoinDeposit, state: BitcoinWatchState) => judgePayments({ state, amountSats: row.amount_sats, expiresAt: row.expires_at }, { ...observation, now: deps.now() });
+  const observation = {
+    payments,
+    tipHeight: tipHeight ?? (esplora ? await esplora.tipHeight() : 0),
+    confirmations: deps.confirmations,
+  };
+  const judge = (row: BitcoinDeposit, state: BitcoinWatchState) =>
+    judgePayments(
+      { state, amountSats: row.amount_sats, expiresAt: row.expires_at },
+      { ...observation, now: deps.now() },
+    );
   // Most looks change nothing: they take no lock.
   if (sameAs(deposit, judge(deposit, deposit.watch_state))) return 'unchanged';
 
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('bitcoin_deposits').selectAll().where('tx_id', '=', txId).forUpdate().executeTakeFirstOrThrow();
+    const row = await trx
+      .selectFrom('bitcoin_deposits')
+      .selectAll()
+      .where('tx_id', '=', txId)
+      .forUpdate()
+      .executeTakeFirstOrThrow();
     const state = watchStateWith(row.watch_state, (await loadTransaction(trx, txId))?.state);
     const verdict = judge(row, state);
     if (sameAs(row, verdict)) return 'unchanged';
     const metadata = { actor: BITCOIN_WATCHER_ACTOR };
     if (verdict.state !== state && verdict.state === 'cleared') {
-      await executeLedgerCommand(trx, { type: 'ClearDeposit', txId, clearedBy: BITCOIN_WATCHER_ACTOR }, deps.settings, metadata);
+      await executeLedgerCommand(
+        trx,
+        { type: 'ClearDeposit', txId, clearedBy: BITCOIN_WATCHER_ACTOR },
+        deps.settings,
+        metadata,
+      );
     }
     if (verdict.state !== state && verdict.state === 'expired') {
       await executeLedgerCommand(trx, { type: 'ExpireDeposit', txId }, deps.settings, metadata);
@@ -91,25 +125,38 @@ export async function watchDeposit(deps: BitcoinWatchDeps, txId: string, tipHeig
       })
       .where('tx_id', '=', txId)
       .execute();
-    if (verdict.flag) deps.log.warn({ txId, address: row.address, flag: verdict.flag.flag, reason: verdict.flag.reason }, 'bitcoin deposit flagged for an operator');
+    if (verdict.flag)
+      deps.log.warn(
+        { txId, address: row.address, flag: verdict.flag.flag, reason: verdict.flag.reason },
+        'bitcoin deposit flagged for an operator',
+      );
     return verdict.state;
   });
 }
 
 const sameAs = (row: BitcoinDeposit, verdict: Verdict) =>
-  row.watch_state === verdict.state && row.received_sats === verdict.receivedSats && row.confirmed_sats === verdict.confirmedSats
-  && row.payment_txids.join() === verdict.txids.join();
+  row.watch_state === verdict.state &&
+  row.received_sats === verdict.receivedSats &&
+  row.confirmed_sats === verdict.confirmedSats &&
+  row.payment_txids.join() === verdict.txids.join();
 
 /**
  * One poll: every open deposit, and every other one up to a week past its
  * expiry, looked at with the same tip height. A deposit Esplora cannot
  * answer for is left to the next poll; the rest go on.
  */
-export async function pollDeposits(deps: BitcoinWatchDeps & { esplora: Esplora }): Promise<Partial<Record<WatchOutcome | 'failed', number>>> {
+export async function pollDeposits(
+  deps: BitcoinWatchDeps & { esplora: Esplora },
+): Promise<Partial<Record<WatchOutcome | 'failed', number>>> {
   const watched = await deps.db
     .selectFrom('bitcoin_deposits')
     .select('tx_id')
-    .where((eb) => eb.or([eb('watch_state', 'in', ['pending', 'processing']), eb('expires_at', '>', new Date(deps.now().getTime() - LATE_PAYMENT_WATCH_MS))]))
+    .where((eb) =>
+      eb.or([
+        eb('watch_state', 'in', ['pending', 'processing']),
+        eb('expires_at', '>', new Date(deps.now().getTime() - LATE_PAYMENT_WATCH_MS)),
+      ]),
+    )
     .orderBy('created_at')
     .execute();
   const outcomes: Partial<Record<WatchOutcome | 'failed', number>> = {};
@@ -140,8 +187,13 @@ export async function pollDeposits(deps: BitcoinWatchDeps & { esplora: Esplora }
  */
 export async function expireDeposit(deps: BitcoinWatchDeps, txId: string): Promise<WatchOutcome> {
   const outcome = await watchDeposit(deps, txId);
-  const row = await deps.db.selectFrom('bitcoin_deposits').select(['watch_state', 'expires_at']).where('tx_id', '=', txId).executeTakeFirstOrThrow();
-  if (row.watch_state === 'pending' && deps.now().getTime() < row.expires_at.getTime()) throw new Error(`bitcoin deposit ${txId} expires at ${row.expires_at.toISOString()}, not yet`);
+  const row = await deps.db
+    .selectFrom('bitcoin_deposits')
+    .select(['watch_state', 'expires_at'])
+    .where('tx_id', '=', txId)
+    .executeTakeFirstOrThrow();
+  if (row.watch_state === 'pending' && deps.now().getTime() < row.expires_at.getTime())
+    throw new Error(`bitcoin deposit ${txId} expires at ${row.expires_at.toISOString()}, not yet`);
   return outcome;
 }
 
@@ -153,8 +205,15 @@ export interface BitcoinWatcherDeps extends BitcoinWatchDeps {
 
 export async function runBitcoinWatcher(boss: PgBoss, deps: BitcoinWatcherDeps): Promise<void> {
   // Deposits entered before their expiry jobs existed get one now; an expiry job enqueued already is not enqueued twice.
-  const open = await deps.db.selectFrom('bitcoin_deposits').select(['tx_id', 'expires_at']).where('watch_state', 'in', ['pending', 'processing']).execute();
-  await deps.jobs.enqueue(deps.db, open.map((deposit) => bitcoinDepositExpiryJob(deposit.tx_id, deposit.expires_at.toISOString())));
+  const open = await deps.db
+    .selectFrom('bitcoin_deposits')
+    .select(['tx_id', 'expires_at'])
+    .where('watch_state', 'in', ['pending', 'processing'])
+    .execute();
+  await deps.jobs.enqueue(
+    deps.db,
+    open.map((deposit) => bitcoinDepositExpiryJob(deposit.tx_id, deposit.expires_at.toISOString())),
+  );
   await workEach<{ txId: string }>(boss, BITCOIN_DEPOSIT_EXPIRY_QUEUE.name, async (job) => {
     const outcome = await expireDeposit(deps, job.data.txId);
     deps.log.info({ txId: job.data.txId, outcome }, 'bitcoin deposit expiry');
@@ -162,19 +221,31 @@ export async function runBitcoinWatcher(boss: PgBoss, deps: BitcoinWatcherDeps):
 
   const { esplora } = deps;
   if (!esplora) {
-    deps.log.info('BITCOIN_ESPLORA_URL is not set: bitcoin deposit addresses are not watched, and unpaid deposits expire');
+    deps.log.info(
+      'BITCOIN_ESPLORA_URL is not set: bitcoin deposit addresses are not watched, and unpaid deposits expire',
+    );
     return;
   }
   // Polls go in time slots of BITCOIN_POLL_SECONDS, one job per slot (its id is the slot's), so any number of workers poll once a slot.
   const pollMs = deps.pollSeconds * 1000;
   const slotOf = (at: Date) => Math.floor(at.getTime() / pollMs);
-  const pollJob = (slot: number): LedgerJob => ({ queue: BITCOIN_WATCH_QUEUE.name, id: jobId('bitcoin-watch', slot), data: { slot }, startAfter: new Date(slot * pollMs) });
+  const pollJob = (slot: number): LedgerJob => ({
+    queue: BITCOIN_WATCH_QUEUE.name,
+    id: jobId('bitcoin-watch', slot),
+    data: { slot },
+    startAfter: new Date(slot * pollMs),
+  });
   await deps.jobs.enqueue(deps.db, [pollJob(slotOf(deps.now()))]);
-  await workEach<{ slot: number }>(boss, BITCOIN_WATCH_QUEUE.name, async (job) => {
-    // The next poll first, so that this one failing or its worker dying does not end the polling.
-    await deps.jobs.enqueue(deps.db, [pollJob(Math.max(job.data.slot, slotOf(deps.now())) + 1)]);
-    const outcomes = await pollDeposits({ ...deps, esplora });
-    const changed = Object.entries(outcomes).some(([outcome]) => outcome !== 'unchanged');
-    deps.log[changed ? 'info' : 'debug']({ outcomes }, 'bitcoin deposits polled');
-  }, { batchSize: 1 });
+  await workEach<{ slot: number }>(
+    boss,
+    BITCOIN_WATCH_QUEUE.name,
+    async (job) => {
+      // The next poll first, so that this one failing or its worker dying does not end the polling.
+      await deps.jobs.enqueue(deps.db, [pollJob(Math.max(job.data.slot, slotOf(deps.now())) + 1)]);
+      const outcomes = await pollDeposits({ ...deps, esplora });
+      const changed = Object.entries(outcomes).some(([outcome]) => outcome !== 'unchanged');
+      deps.log[changed ? 'info' : 'debug']({ outcomes }, 'bitcoin deposits polled');
+    },
+    { batchSize: 1 },
+  );
 }

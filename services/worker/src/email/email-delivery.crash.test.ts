@@ -46,7 +46,16 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}`;
   for (let index = 0; index < EMAILS; index++) {
-    await database.db.transaction().execute((trx) => queueEmail(trx, queue.jobs, { recipient: `user${index}@example.com`, template: 'test', subject: `Message ${index}`, payload: { index } }, new Date()));
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        queueEmail(
+          trx,
+          queue.jobs,
+          { recipient: `user${index}@example.com`, template: 'test', subject: `Message ${index}`, payload: { index } },
+          new Date(),
+        ),
+      );
   }
 });
 afterAll(async () => {
@@ -58,7 +67,8 @@ afterAll(async () => {
   await database.drop();
 });
 
-const unsent = async () => (await database.db.selectFrom('email_outbox').select('email_id').where('sent_at', 'is', null).execute()).length;
+const unsent = async () =>
+  (await database.db.selectFrom('email_outbox').select('email_id').where('sent_at', 'is', null).execute()).length;
 
 describe('e-mail delivery when the worker is killed', () => {
   it('sends every message across a SIGKILL and a restart, a copy at most for one cut off mid-send', async () => {
@@ -71,7 +81,9 @@ describe('e-mail delivery when the worker is killed', () => {
     await expect.poll(unsent, { timeout: 60_000, interval: 250 }).toBe(0);
     const copies = new Map<string, number>();
     for (const messageId of received) copies.set(messageId, (copies.get(messageId) ?? 0) + 1);
-    const ids = (await database.db.selectFrom('email_outbox').select('email_id').execute()).map((row) => `<outbox-${row.email_id}@peeks-wallet.example>`);
+    const ids = (await database.db.selectFrom('email_outbox').select('email_id').execute()).map(
+      (row) => `<outbox-${row.email_id}@peeks-wallet.example>`,
+    );
     expect([...copies.keys()].sort()).toEqual(ids.sort());
     expect(Math.max(...copies.values())).toBeLessThanOrEqual(2);
   }, 150_000);

@@ -15,12 +15,15 @@ let workers: Workers;
 let smtp: SMTPServer;
 const received: { to: string; raw: string }[] = [];
 const logLines: string[] = [];
-const log = createLogger({ LOG_LEVEL: 'debug' }, new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    logLines.push(...chunk.toString().split('\n').filter(Boolean));
-    done();
-  },
-}));
+const log = createLogger(
+  { LOG_LEVEL: 'debug' },
+  new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  }),
+);
 
 /** A tiny SMTP receiver on loopback, so the real nodemailer path runs. */
 beforeAll(async () => {
@@ -33,7 +36,10 @@ beforeAll(async () => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        received.push({ to: session.envelope.rcptTo.map((each) => each.address).join(','), raw: Buffer.concat(chunks).toString('utf8') });
+        received.push({
+          to: session.envelope.rcptTo.map((each) => each.address).join(','),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         callback();
       });
     },
@@ -44,7 +50,9 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as { port: number };
   workers = await startWorkers({
-    databaseUrl: database.url, db: database.db, log,
+    databaseUrl: database.url,
+    db: database.db,
+    log,
     config: readConfig({ SMTP_URL: `smtp://127.0.0.1:${port}` }),
   });
 });
@@ -64,17 +72,27 @@ const recoveryEmail = (recipient: string): OutgoingEmail => ({
 });
 
 const outboxRow = (emailId: number) =>
-  database.db.selectFrom('email_outbox').select(['sent_at', 'attempts']).where('email_id', '=', emailId).executeTakeFirst();
+  database.db
+    .selectFrom('email_outbox')
+    .select(['sent_at', 'attempts'])
+    .where('email_id', '=', emailId)
+    .executeTakeFirst();
 
 describe('e-mail delivery', () => {
   it('sends an outbox message over SMTP, marks it sent and counts the attempt', async () => {
-    const emailId = await database.db.transaction().execute((trx) => queueEmail(trx, workers.jobs, recoveryEmail('anne@example.com'), new Date()));
-    await expect.poll(() => received.find((each) => each.to === 'anne@example.com'), { timeout: 15_000, interval: 100 }).toBeDefined();
+    const emailId = await database.db
+      .transaction()
+      .execute((trx) => queueEmail(trx, workers.jobs, recoveryEmail('anne@example.com'), new Date()));
+    await expect
+      .poll(() => received.find((each) => each.to === 'anne@example.com'), { timeout: 15_000, interval: 100 })
+      .toBeDefined();
     const message = received.find((each) => each.to === 'anne@example.com');
     expect(message?.raw).toContain('Subject: Your Peeks Wallet recovery code');
     expect(message?.raw).toContain(`Recovery code: ${RECOVERY_CODE}`);
     expect(message?.raw).toContain(`Message-ID: <outbox-${emailId}@peeks-wallet.example>`);
-    await expect.poll(() => outboxRow(emailId), { timeout: 5_000, interval: 100 }).toMatchObject({ attempts: 1, sent_at: expect.any(Date) as Date });
+    await expect
+      .poll(() => outboxRow(emailId), { timeout: 5_000, interval: 100 })
+      .toMatchObject({ attempts: 1, sent_at: expect.any(Date) as Date });
 
     // The job again, as after a worker died before reporting it: a sent message is not sent twice.
     expect(await deliverEmail({ db: database.db, mailer: null, log }, emailId)).toBe('already sent');
@@ -85,13 +103,26 @@ describe('e-mail delivery', () => {
     // Written outside any job, as a message of a server with no SMTP_URL would sit.
     const { email_id: emailId } = await database.db
       .insertInto('email_outbox')
-      .values({ recipient: 'bob@example.com', template: 'password-recovery-code', subject: 'Your Peeks Wallet recovery code', payload: JSON.stringify(recoveryEmail('bob@example.com').payload), created_at: new Date() })
+      .values({
+        recipient: 'bob@example.com',
+        template: 'password-recovery-code',
+        subject: 'Your Peeks Wallet recovery code',
+        payload: JSON.stringify(recoveryEmail('bob@example.com').payload),
+        created_at: new Date(),
+      })
       .returning('email_id')
       .executeTakeFirstOrThrow();
     expect(await deliverEmail({ db: database.db, mailer: null, log }, emailId)).toBe('kept in the outbox');
     expect(await outboxRow(emailId)).toEqual({ sent_at: null, attempts: 0 });
-    const kept = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.emailId === emailId);
-    expect(kept).toMatchObject({ level: 'debug', template: 'password-recovery-code', recipient: 'bob@example.com', payload: { username: 'anne_tremblay', recovery_code: '[redacted]' } });
+    const kept = logLines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.emailId === emailId);
+    expect(kept).toMatchObject({
+      level: 'debug',
+      template: 'password-recovery-code',
+      recipient: 'bob@example.com',
+      payload: { username: 'anne_tremblay', recovery_code: '[redacted]' },
+    });
   });
 
   it('never writes a recovery code to the log', () => {
@@ -101,17 +132,25 @@ describe('e-mail delivery', () => {
 
   it('leaves neither message nor job behind when the transaction that queued it rolls back', async () => {
     let queued = 0;
-    await expect(database.db.transaction().execute(async (trx) => {
-      queued = await queueEmail(trx, workers.jobs, recoveryEmail('carol@example.com'), new Date());
-      throw new Error('the request failed after queueing');
-    })).rejects.toThrow('the request failed after queueing');
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        queued = await queueEmail(trx, workers.jobs, recoveryEmail('carol@example.com'), new Date());
+        throw new Error('the request failed after queueing');
+      }),
+    ).rejects.toThrow('the request failed after queueing');
     expect(queued).toBeGreaterThan(0);
     expect(await outboxRow(queued)).toBeUndefined();
-    const jobs = await sql<{ count: number }>`SELECT count(*)::int AS count FROM pgboss.job WHERE id = ${jobId('email-send', queued)}::uuid`.execute(database.db);
+    const jobs = await sql<{
+      count: number;
+    }>`SELECT count(*)::int AS count FROM pgboss.job WHERE id = ${jobId('email-send', queued)}::uuid`.execute(
+      database.db,
+    );
     expect(jobs.rows[0]?.count).toBe(0);
   });
 
   it('refuses to queue outside a transaction', async () => {
-    await expect(queueEmail(database.db, workers.jobs, recoveryEmail('dan@example.com'), new Date())).rejects.toThrow('queueEmail needs the transaction');
+    await expect(queueEmail(database.db, workers.jobs, recoveryEmail('dan@example.com'), new Date())).rejects.toThrow(
+      'queueEmail needs the transaction',
+    );
   });
 });

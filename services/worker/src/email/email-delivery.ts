@@ -25,7 +25,13 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = createTransport(smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, messageId: message.messageId });
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        messageId: message.messageId,
+      });
     },
     close() {
       transport.close();
@@ -35,7 +41,9 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
 
 /** The message's text: a greeting, then each field the template fills in, one per line. */
 export function renderEmail(subject: string, payload: Record<string, unknown>): string {
-  const lines = Object.entries(payload).map(([key, value]) => `${key.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase())}: ${String(value)}`);
+  const lines = Object.entries(payload).map(
+    ([key, value]) => `${key.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase())}: ${String(value)}`,
+  );
   return [subject, '', ...lines, '', 'Peeks Wallet'].join('\n');
 }
 
@@ -52,23 +60,56 @@ export type DeliveryResult = 'sent' | 'already sent' | 'kept in the outbox' | 'g
  * outbox, and what the log says of it leaves out every secret-named field
  * (recovery codes, security answers) and the rendered text that carries them.
  */
-export async function deliverEmail(deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date }, emailId: number): Promise<DeliveryResult> {
+export async function deliverEmail(
+  deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date },
+  emailId: number,
+): Promise<DeliveryResult> {
   const { db, mailer, log } = deps;
-  const email = await db.selectFrom('email_outbox').select(['email_id', 'recipient', 'template', 'subject', 'payload', 'sent_at']).where('email_id', '=', emailId).executeTakeFirst();
+  const email = await db
+    .selectFrom('email_outbox')
+    .select(['email_id', 'recipient', 'template', 'subject', 'payload', 'sent_at'])
+    .where('email_id', '=', emailId)
+    .executeTakeFirst();
   if (!email) return 'gone';
   if (email.sent_at) return 'already sent';
   const payload = email.payload as Record<string, unknown>;
   if (!mailer) {
-    log.debug({ emailId, recipient: email.recipient, template: email.template, subject: email.subject, payload: scrubSecrets(payload) }, 'e-mail kept in the outbox: SMTP_URL is not set');
+    log.debug(
+      {
+        emailId,
+        recipient: email.recipient,
+        template: email.template,
+        subject: email.subject,
+        payload: scrubSecrets(payload),
+      },
+      'e-mail kept in the outbox: SMTP_URL is not set',
+    );
     return 'kept in the outbox';
   }
-  await db.updateTable('email_outbox').set((eb) => ({ attempts: eb('attempts', '+', 1) })).where('email_id', '=', emailId).execute();
-  await mailer.send({ messageId: messageIdOf(emailId), to: email.recipient, subject: email.subject, text: renderEmail(email.subject, payload) });
-  await db.updateTable('email_outbox').set({ sent_at: (deps.now ?? (() => new Date()))() }).where('email_id', '=', emailId).where('sent_at', 'is', null).execute();
+  await db
+    .updateTable('email_outbox')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('email_id', '=', emailId)
+    .execute();
+  await mailer.send({
+    messageId: messageIdOf(emailId),
+    to: email.recipient,
+    subject: email.subject,
+    text: renderEmail(email.subject, payload),
+  });
+  await db
+    .updateTable('email_outbox')
+    .set({ sent_at: (deps.now ?? (() => new Date()))() })
+    .where('email_id', '=', emailId)
+    .where('sent_at', 'is', null)
+    .execute();
   return 'sent';
 }
 
-export async function runEmailDelivery(boss: PgBoss, deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date }): Promise<void> {
+export async function runEmailDelivery(
+  boss: PgBoss,
+  deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date },
+): Promise<void> {
   await workEach<{ emailId: number }>(boss, EMAIL_SEND_QUEUE.name, async (job) => {
     const outcome = await deliverEmail(deps, job.data.emailId);
     deps.log.info({ emailId: job.data.emailId, outcome }, 'e-mail delivery');

@@ -4,7 +4,12 @@ import type { Kysely } from 'kysely';
 import { jobId, productQueue } from '../job.ts';
 
 /** Retried while the SMTP server refuses or does not answer: about two days of tries, an hour apart at most. */
-export const EMAIL_SEND_QUEUE = productQueue('email-send', { retryLimit: 50, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
+export const EMAIL_SEND_QUEUE = productQueue('email-send', {
+  retryLimit: 50,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 export interface OutgoingEmail {
   recipient: string;
@@ -24,11 +29,22 @@ export function emailSendJob(emailId: number): LedgerJob {
  * written, and no outbox row lacks its job. Every writer of the outbox goes
  * through here.
  */
-export async function queueEmail(trx: Kysely<Database>, jobs: Pick<LedgerJobs, 'enqueue'>, email: OutgoingEmail, now: Date): Promise<number> {
+export async function queueEmail(
+  trx: Kysely<Database>,
+  jobs: Pick<LedgerJobs, 'enqueue'>,
+  email: OutgoingEmail,
+  now: Date,
+): Promise<number> {
   if (!trx.isTransaction) throw new Error('queueEmail needs the transaction that writes what the e-mail reports');
   const { email_id: emailId } = await trx
     .insertInto('email_outbox')
-    .values({ recipient: email.recipient, template: email.template, subject: email.subject, payload: JSON.stringify(email.payload), created_at: now })
+    .values({
+      recipient: email.recipient,
+      template: email.template,
+      subject: email.subject,
+      payload: JSON.stringify(email.payload),
+      created_at: now,
+    })
     .returning('email_id')
     .executeTakeFirstOrThrow();
   await jobs.enqueue(trx, [emailSendJob(emailId)]);

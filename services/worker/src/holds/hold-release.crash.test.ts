@@ -22,15 +22,43 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const queue = await openJobQueue(database.url, createLogger({ LOG_LEVEL: 'silent' }));
   closeQueue = queue.close;
-  const settings: LedgerSettings = { holdHours: 24, jobs: queue.jobs, now: () => new Date(Date.now() - 25 * 3_600_000) };
+  const settings: LedgerSettings = {
+    holdHours: 24,
+    jobs: queue.jobs,
+    now: () => new Date(Date.now() - 25 * 3_600_000),
+  };
   for (const owner of ['payer', 'payee']) await openWallets(database.db, owner, { currencies: ['CON'] });
-  await executeLedgerCommand(database.db, {
-    type: 'PurchaseCoins', txId: randomUUID(), ownerId: 'payer', charge: { amount: 500_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
-    paymentMethod: { id: 'test', type: 'CC' },
-  }, settings);
-  await Promise.all(Array.from({ length: HOLDS }, () => executeLedgerCommand(database.db, {
-    type: 'Transfer', txId: randomUUID(), kind: 'P2P', fromOwnerId: 'payer', toOwnerId: 'payee', amount: 1_00, fee: 0, currency: 'CON', memo: null,
-  }, settings)));
+  await executeLedgerCommand(
+    database.db,
+    {
+      type: 'PurchaseCoins',
+      txId: randomUUID(),
+      ownerId: 'payer',
+      charge: { amount: 500_00, currency: 'USD' },
+      rateMicros: DEFAULT_RATE_MICROS,
+      paymentMethod: { id: 'test', type: 'CC' },
+    },
+    settings,
+  );
+  await Promise.all(
+    Array.from({ length: HOLDS }, () =>
+      executeLedgerCommand(
+        database.db,
+        {
+          type: 'Transfer',
+          txId: randomUUID(),
+          kind: 'P2P',
+          fromOwnerId: 'payer',
+          toOwnerId: 'payee',
+          amount: 1_00,
+          fee: 0,
+          currency: 'CON',
+          memo: null,
+        },
+        settings,
+      ),
+    ),
+  );
 });
 afterAll(async () => {
   await worker?.kill();
@@ -55,7 +83,9 @@ describe('hold release when the worker is killed', () => {
 
     worker = await startWorkerProcess({ databaseUrl: database.url });
     await expect.poll(releases, { timeout: 60_000, interval: 250 }).toEqual({ released: HOLDS, twice: 0 });
-    const { rows } = await sql<{ withdrawable: number }>`SELECT withdrawable::int FROM wallets WHERE owner_id = 'payee'`.execute(database.db);
+    const { rows } = await sql<{
+      withdrawable: number;
+    }>`SELECT withdrawable::int FROM wallets WHERE owner_id = 'payee'`.execute(database.db);
     expect(rows[0]?.withdrawable).toBe(HOLDS * 1_00);
     expect(await verifyLedger(database.db)).toMatchObject({ ok: true });
   }, 150_000);

@@ -6,11 +6,21 @@ import type { PgBoss } from 'pg-boss';
 import { jobId, productQueue, workEach } from '../job.ts';
 
 // Retried soon, then less often: a release refused because the clocks disagree by a second needs only a moment.
-export const HOLD_RELEASE_QUEUE = productQueue('hold-release', { retryLimit: 30, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
+export const HOLD_RELEASE_QUEUE = productQueue('hold-release', {
+  retryLimit: 30,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 /** The one job that releases the hold of a transfer, due when the hold ends. */
 export function holdReleaseJob(txId: string, releaseAt: string): LedgerJob {
-  return { queue: HOLD_RELEASE_QUEUE.name, id: jobId('hold-release', txId), data: { txId }, startAfter: new Date(releaseAt) };
+  return {
+    queue: HOLD_RELEASE_QUEUE.name,
+    id: jobId('hold-release', txId),
+    data: { txId },
+    startAfter: new Date(releaseAt),
+  };
 }
 
 /**
@@ -18,14 +28,21 @@ export function holdReleaseJob(txId: string, releaseAt: string): LedgerJob {
  * an earlier run of this job that died before reporting) is left alone, so
  * however often the job runs, the hold is released once.
  */
-export async function releaseHold(db: Kysely<Database>, settings: LedgerSettings, txId: string): Promise<'released' | 'already released'> {
+export async function releaseHold(
+  db: Kysely<Database>,
+  settings: LedgerSettings,
+  txId: string,
+): Promise<'released' | 'already released'> {
   const tx = await loadTransaction(db, txId);
   if (tx?.holdReleasedAt) return 'already released';
   await executeLedgerCommand(db, { type: 'ReleaseHold', txId }, settings);
   return 'released';
 }
 
-export async function runHoldRelease(boss: PgBoss, deps: { db: Kysely<Database>; settings: LedgerSettings; log: Logger }): Promise<void> {
+export async function runHoldRelease(
+  boss: PgBoss,
+  deps: { db: Kysely<Database>; settings: LedgerSettings; log: Logger },
+): Promise<void> {
   await workEach<{ txId: string }>(boss, HOLD_RELEASE_QUEUE.name, async (job) => {
     const outcome = await releaseHold(deps.db, deps.settings, job.data.txId);
     deps.log.info({ txId: job.data.txId, outcome }, 'hold release');

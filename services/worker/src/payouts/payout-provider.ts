@@ -49,7 +49,11 @@ export function sandboxPayouts({ baseUrl, timeoutMs }: SandboxPayoutsOptions): P
         response = await fetch(new URL('/payouts', baseUrl), {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
-          body: JSON.stringify({ destination: { kind: destination.kind, account: destination.account }, amount, currency }),
+          body: JSON.stringify({
+            destination: { kind: destination.kind, account: destination.account },
+            amount,
+            currency,
+          }),
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
@@ -62,14 +66,21 @@ export function sandboxPayouts({ baseUrl, timeoutMs }: SandboxPayoutsOptions): P
         throw new PayoutProviderUnavailable(`unreadable answer (HTTP ${response.status})`, { cause: error });
       }
       const payout = body.payout;
-      if (response.status === 200 && payout?.status === 'paid' && typeof payout.payout_id === 'string') return { status: 'paid', payoutId: payout.payout_id };
-      if (response.status === 200 && payout?.status === 'failed') return { status: 'failed', reason: String(payout.failure_reason) };
+      if (response.status === 200 && payout?.status === 'paid' && typeof payout.payout_id === 'string')
+        return { status: 'paid', payoutId: payout.payout_id };
+      if (response.status === 200 && payout?.status === 'failed')
+        return { status: 'failed', reason: String(payout.failure_reason) };
       // A 4xx other than 409 means the provider refuses this request as such: asking again will not pay it.
       if (response.status >= 400 && response.status < 500 && response.status !== 409) {
-        return { status: 'failed', reason: typeof body.message === 'string' ? body.message : `refused with HTTP ${response.status}` };
+        return {
+          status: 'failed',
+          reason: typeof body.message === 'string' ? body.message : `refused with HTTP ${response.status}`,
+        };
       }
       // 409 (the key was used for another payout) and 5xx: nothing to decide on; retried, and an operator sees the failing job.
-      throw new PayoutProviderUnavailable(`HTTP ${response.status}${typeof body.message === 'string' ? `: ${body.message}` : ''}`);
+      throw new PayoutProviderUnavailable(
+        `HTTP ${response.status}${typeof body.message === 'string' ? `: ${body.message}` : ''}`,
+      );
     },
   };
 }

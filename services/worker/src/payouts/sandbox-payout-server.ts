@@ -25,7 +25,9 @@ type PayoutBody = { destination: { kind: 'card' | 'bank'; account: string }; amo
  * configured failing bank account, which get a `failed` payout; a card token
  * the processor does not know is a 404.
  */
-export async function startSandboxPayoutServer(options: SandboxPayoutServerOptions): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startSandboxPayoutServer(
+  options: SandboxPayoutServerOptions,
+): Promise<{ url: string; close: () => Promise<void> }> {
   const now = options.now ?? (() => new Date());
   const server: Server = createServer((request, response) => {
     const answer = (status: number, body: unknown) => {
@@ -44,19 +46,26 @@ export async function startSandboxPayoutServer(options: SandboxPayoutServerOptio
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => {
-        resolve();
-      });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }
 
-async function handle(request: IncomingMessage, options: SandboxPayoutServerOptions, now: () => Date): Promise<{ status: number; body: unknown }> {
-  if (request.method !== 'POST' || request.url !== '/payouts') return { status: 404, body: { message: 'no such route' } };
+async function handle(
+  request: IncomingMessage,
+  options: SandboxPayoutServerOptions,
+  now: () => Date,
+): Promise<{ status: number; body: unknown }> {
+  if (request.method !== 'POST' || request.url !== '/payouts')
+    return { status: 404, body: { message: 'no such route' } };
   const key = request.headers['idempotency-key'];
-  if (typeof key !== 'string' || key === '' || key.length > 255) return { status: 400, body: { message: 'Idempotency-Key is required' } };
+  if (typeof key !== 'string' || key === '' || key.length > 255)
+    return { status: 400, body: { message: 'Idempotency-Key is required' } };
   const body = readPayout(await readBody(request));
   if (!body) return { status: 400, body: { message: 'destination, amount and currency are required' } };
 
@@ -96,14 +105,32 @@ function findPayout(db: Kysely<Database>, key: string) {
 type PayoutRow = NonNullable<Awaited<ReturnType<typeof findPayout>>>;
 
 const samePayout = (row: PayoutRow, body: PayoutBody) =>
-  row.destination_kind === body.destination.kind && row.destination === body.destination.account && row.amount === body.amount && row.currency === body.currency;
+  row.destination_kind === body.destination.kind &&
+  row.destination === body.destination.account &&
+  row.amount === body.amount &&
+  row.currency === body.currency;
 
-const payoutView = (row: PayoutRow) => ({ payout_id: row.payout_id, status: row.status, failure_reason: row.failure_reason, amount: row.amount, currency: row.currency });
+const payoutView = (row: PayoutRow) => ({
+  payout_id: row.payout_id,
+  status: row.status,
+  failure_reason: row.failure_reason,
+  amount: row.amount,
+  currency: row.currency,
+});
 
 /** Why the provider will not pay this destination (null: it pays). */
-async function failureOf(db: Kysely<Database>, destination: PayoutBody['destination'], failingAccount: string): Promise<{ reason: string | null } | 'unknown card'> {
-  if (destination.kind === 'bank') return { reason: destination.account === failingAccount ? 'The bank account refused the payout' : null };
-  const card = await db.selectFrom('sandbox_cards').select('card_number').where('token', '=', destination.account).executeTakeFirst();
+async function failureOf(
+  db: Kysely<Database>,
+  destination: PayoutBody['destination'],
+  failingAccount: string,
+): Promise<{ reason: string | null } | 'unknown card'> {
+  if (destination.kind === 'bank')
+    return { reason: destination.account === failingAccount ? 'The bank account refused the payout' : null };
+  const card = await db
+    .selectFrom('sandbox_cards')
+    .select('card_number')
+    .where('token', '=', destination.account)
+    .executeTakeFirst();
   if (!card) return 'unknown card';
   return { reason: card.card_number === FAILING_PAYOUT_CARD ? 'The card does not accept payouts' : null };
 }

@@ -25,22 +25,84 @@ beforeAll(async () => {
   const queue = await openJobQueue(database.url, createLogger({ LOG_LEVEL: 'silent' }));
   closeQueue = queue.close;
   const settings: LedgerSettings = { holdHours: 24, jobs: queue.jobs };
-  const user = await database.db.insertInto('users').values({
-    username: 'crash_payout', email: 'crash@example.com', password_hash: 'x', user_type: 'personal', perms: [], birthday: '1990-01-01',
-    country: 'CA', currency: 'USD', terms_accepted: true, created_at: new Date(), updated_at: new Date(),
-  }).returning('user_id').executeTakeFirstOrThrow();
+  const user = await database.db
+    .insertInto('users')
+    .values({
+      username: 'crash_payout',
+      email: 'crash@example.com',
+      password_hash: 'x',
+      user_type: 'personal',
+      perms: [],
+      birthday: '1990-01-01',
+      country: 'CA',
+      currency: 'USD',
+      terms_accepted: true,
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
   owner = userOwnerId(user.user_id);
   const token = `424242${randomUUID().replaceAll('-', '').slice(0, 16)}4242`;
-  await database.db.insertInto('sandbox_cards').values({ token, card_number: '4242424242424242', brand: 'visa', mask: '************4242', expiry_month: 8, expiry_year: 2030, created_at: new Date() }).execute();
-  const method = await database.db.insertInto('payment_methods').values({
-    user_id: user.user_id, type: 'CC', state: 'E', validated: 'V', is_default: true, fingerprint: `CC:${token}`, billing_address: '{}', shipping_address: null,
-    type_specific: JSON.stringify({ token, token_type: 'sandbox' }), entry_date: new Date(), updated_at: new Date(),
-  }).returning('payment_method_id').executeTakeFirstOrThrow();
+  await database.db
+    .insertInto('sandbox_cards')
+    .values({
+      token,
+      card_number: '4242424242424242',
+      brand: 'visa',
+      mask: '************4242',
+      expiry_month: 8,
+      expiry_year: 2030,
+      created_at: new Date(),
+    })
+    .execute();
+  const method = await database.db
+    .insertInto('payment_methods')
+    .values({
+      user_id: user.user_id,
+      type: 'CC',
+      state: 'E',
+      validated: 'V',
+      is_default: true,
+      fingerprint: `CC:${token}`,
+      billing_address: '{}',
+      shipping_address: null,
+      type_specific: JSON.stringify({ token, token_type: 'sandbox' }),
+      entry_date: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('payment_method_id')
+    .executeTakeFirstOrThrow();
   await openWallets(database.db, owner, { currencies: ['USD'] });
-  await executeLedgerCommand(database.db, { type: 'CorrectBalance', txId: randomUUID(), ownerId: owner, amount: WITHDRAWALS * AMOUNT, currency: 'USD', reason: 'test funds', operatorId: 'test' }, settings);
-  await Promise.all(Array.from({ length: WITHDRAWALS }, () => executeLedgerCommand(database.db, {
-    type: 'RequestWithdrawal', txId: randomUUID(), ownerId: owner, amount: AMOUNT, currency: 'USD', destination: { kind: 'card', paymentMethodId: String(method.payment_method_id) },
-  }, settings)));
+  await executeLedgerCommand(
+    database.db,
+    {
+      type: 'CorrectBalance',
+      txId: randomUUID(),
+      ownerId: owner,
+      amount: WITHDRAWALS * AMOUNT,
+      currency: 'USD',
+      reason: 'test funds',
+      operatorId: 'test',
+    },
+    settings,
+  );
+  await Promise.all(
+    Array.from({ length: WITHDRAWALS }, () =>
+      executeLedgerCommand(
+        database.db,
+        {
+          type: 'RequestWithdrawal',
+          txId: randomUUID(),
+          ownerId: owner,
+          amount: AMOUNT,
+          currency: 'USD',
+          destination: { kind: 'card', paymentMethodId: String(method.payment_method_id) },
+        },
+        settings,
+      ),
+    ),
+  );
 });
 afterAll(async () => {
   await worker?.kill();
@@ -68,7 +130,9 @@ describe('withdrawal payouts when the worker is killed', () => {
     expect((await progress()).processed).toBeLessThan(WITHDRAWALS);
 
     worker = await startWorkerProcess({ databaseUrl: database.url });
-    await expect.poll(progress, { timeout: 60_000, interval: 250 }).toEqual({ processed: WITHDRAWALS, payouts: WITHDRAWALS, mismatched: 0 });
+    await expect
+      .poll(progress, { timeout: 60_000, interval: 250 })
+      .toEqual({ processed: WITHDRAWALS, payouts: WITHDRAWALS, mismatched: 0 });
     const wallet = (await walletsOf(database.db, owner)).find((each) => each.currency === 'USD');
     expect(wallet).toMatchObject({ total: 0, available: 0, reserved: 0 });
     expect(await verifyLedger(database.db)).toMatchObject({ ok: true });

@@ -1,6 +1,13 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { userOwnerId } from '@peeks/ledger';
-import { executeLedgerCommand, loadTransaction, openWallets, verifyLedger, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
+import {
+  executeLedgerCommand,
+  loadTransaction,
+  openWallets,
+  verifyLedger,
+  walletsOf,
+  type LedgerSettings,
+} from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
@@ -21,19 +28,44 @@ const log = createLogger({ LOG_LEVEL: 'silent' });
 beforeAll(async () => {
   database = await createTestDatabase();
   workers = await startWorkers({
-    databaseUrl: database.url, db: database.db, log,
+    databaseUrl: database.url,
+    db: database.db,
+    log,
     config: readConfig({ PAYOUT_SANDBOX_FAIL_ACCOUNT: FAILING_ACCOUNT }),
   });
   settings = { holdHours: 24, jobs: workers.jobs };
-  const user = await database.db.insertInto('users').values({
-    username: 'payout_user', email: 'payout@example.com', password_hash: 'x', user_type: 'personal', perms: [], birthday: '1990-01-01',
-    country: 'CA', currency: 'USD', terms_accepted: true, created_at: new Date(), updated_at: new Date(),
-  }).returning('user_id').executeTakeFirstOrThrow();
+  const user = await database.db
+    .insertInto('users')
+    .values({
+      username: 'payout_user',
+      email: 'payout@example.com',
+      password_hash: 'x',
+      user_type: 'personal',
+      perms: [],
+      birthday: '1990-01-01',
+      country: 'CA',
+      currency: 'USD',
+      terms_accepted: true,
+      created_at: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
   userId = user.user_id;
   await openWallets(database.db, owner(), { currencies: ['USD'] });
-  await executeLedgerCommand(database.db, {
-    type: 'CorrectBalance', txId: randomUUID(), ownerId: owner(), amount: 1_000_00, currency: 'USD', reason: 'test funds', operatorId: 'test',
-  }, settings);
+  await executeLedgerCommand(
+    database.db,
+    {
+      type: 'CorrectBalance',
+      txId: randomUUID(),
+      ownerId: owner(),
+      amount: 1_000_00,
+      currency: 'USD',
+      reason: 'test funds',
+      operatorId: 'test',
+    },
+    settings,
+  );
 });
 afterAll(async () => {
   await workers.stop();
@@ -46,33 +78,82 @@ const wallet = async () => (await walletsOf(database.db, owner())).find((each) =
 /** A stored card, as the card processor's tokenizer and the payment-methods API leave it. */
 async function card(number: string): Promise<string> {
   const token = `${number.slice(0, 6)}${randomUUID().replaceAll('-', '').slice(0, 16)}${number.slice(-4)}`;
-  await database.db.insertInto('sandbox_cards').values({ token, card_number: number, brand: 'visa', mask: `************${number.slice(-4)}`, expiry_month: 8, expiry_year: 2030, created_at: new Date() }).execute();
+  await database.db
+    .insertInto('sandbox_cards')
+    .values({
+      token,
+      card_number: number,
+      brand: 'visa',
+      mask: `************${number.slice(-4)}`,
+      expiry_month: 8,
+      expiry_year: 2030,
+      created_at: new Date(),
+    })
+    .execute();
   return method('CC', { token, token_type: 'sandbox' }, `CC:${token}`);
 }
 
 async function bankAccount(accountNo: string): Promise<string> {
-  return method('CHQ', { account_no: accountNo, transit_no: '12345', institution_no: '003' }, `CHQ:CA:${accountNo}:${randomUUID()}`);
+  return method(
+    'CHQ',
+    { account_no: accountNo, transit_no: '12345', institution_no: '003' },
+    `CHQ:CA:${accountNo}:${randomUUID()}`,
+  );
 }
 
 async function method(type: 'CC' | 'CHQ', typeSpecific: Record<string, unknown>, fingerprint: string): Promise<string> {
-  const row = await database.db.insertInto('payment_methods').values({
-    user_id: userId, type, state: 'E', validated: 'V', is_default: false, fingerprint, billing_address: '{}', shipping_address: null,
-    type_specific: JSON.stringify(typeSpecific), entry_date: new Date(), updated_at: new Date(),
-  }).returning('payment_method_id').executeTakeFirstOrThrow();
+  const row = await database.db
+    .insertInto('payment_methods')
+    .values({
+      user_id: userId,
+      type,
+      state: 'E',
+      validated: 'V',
+      is_default: false,
+      fingerprint,
+      billing_address: '{}',
+      shipping_address: null,
+      type_specific: JSON.stringify(typeSpecific),
+      entry_date: new Date(),
+      updated_at: new Date(),
+    })
+    .returning('payment_method_id')
+    .executeTakeFirstOrThrow();
   return String(row.payment_method_id);
 }
 
 /** What POST /api/account/withdraw does: reserve the money, which enqueues the payout job in the same transaction. */
-async function requestWithdrawal(paymentMethodId: string, kind: 'card' | 'bank', amount: number, ledgerSettings = settings): Promise<string> {
+async function requestWithdrawal(
+  paymentMethodId: string,
+  kind: 'card' | 'bank',
+  amount: number,
+  ledgerSettings = settings,
+): Promise<string> {
   const txId = randomUUID();
-  await executeLedgerCommand(database.db, { type: 'RequestWithdrawal', txId, ownerId: owner(), amount, currency: 'USD', destination: { kind, paymentMethodId } }, ledgerSettings);
+  await executeLedgerCommand(
+    database.db,
+    {
+      type: 'RequestWithdrawal',
+      txId,
+      ownerId: owner(),
+      amount,
+      currency: 'USD',
+      destination: { kind, paymentMethodId },
+    },
+    ledgerSettings,
+  );
   return txId;
 }
 
 const payouts = async (txId: string) =>
-  (await database.db.selectFrom('sandbox_payouts').select(['payout_id', 'status', 'amount']).where('idempotency_key', '=', payoutKeyOf(txId)).execute());
+  await database.db
+    .selectFrom('sandbox_payouts')
+    .select(['payout_id', 'status', 'amount'])
+    .where('idempotency_key', '=', payoutKeyOf(txId))
+    .execute();
 
-const settled = (txId: string) => expect.poll(async () => (await loadTransaction(database.db, txId))?.state, { timeout: 15_000, interval: 100 });
+const settled = (txId: string) =>
+  expect.poll(async () => (await loadTransaction(database.db, txId))?.state, { timeout: 15_000, interval: 100 });
 
 describe('withdrawal payouts', () => {
   it('pays a withdrawal out to a card and burns the reserved money', async () => {
@@ -82,7 +163,11 @@ describe('withdrawal payouts', () => {
     const [payout] = await payouts(txId);
     expect(payout).toMatchObject({ status: 'paid', amount: 100_00 });
     expect((await loadTransaction(database.db, txId))?.reference).toBe(payout?.payout_id);
-    expect(await wallet()).toMatchObject({ total: (before?.total ?? 0) - 100_00, available: (before?.available ?? 0) - 100_00, reserved: 0 });
+    expect(await wallet()).toMatchObject({
+      total: (before?.total ?? 0) - 100_00,
+      available: (before?.available ?? 0) - 100_00,
+      reserved: 0,
+    });
   });
 
   it('fails a payout to the declined test card and gives the reserved money back', async () => {
@@ -100,7 +185,11 @@ describe('withdrawal payouts', () => {
     const refused = await requestWithdrawal(await bankAccount(FAILING_ACCOUNT), 'bank', 30_00);
     await settled(paid).toBe('completed');
     await settled(refused).toBe('failed');
-    expect(await wallet()).toMatchObject({ total: (before?.total ?? 0) - 20_00, available: (before?.available ?? 0) - 20_00, reserved: 0 });
+    expect(await wallet()).toMatchObject({
+      total: (before?.total ?? 0) - 20_00,
+      available: (before?.available ?? 0) - 20_00,
+      reserved: 0,
+    });
   });
 
   it('pays once when the job died after the payout and before the ledger, and runs again', async () => {
@@ -112,9 +201,20 @@ describe('withdrawal payouts', () => {
     try {
       const provider = sandboxPayouts({ baseUrl: server.url, timeoutMs: 5_000 });
       const tx = await loadTransaction(database.db, txId);
-      const token = (await database.db.selectFrom('payment_methods').select('type_specific').where('payment_method_id', '=', Number(method)).executeTakeFirstOrThrow()).type_specific.token as string;
+      const token = (
+        await database.db
+          .selectFrom('payment_methods')
+          .select('type_specific')
+          .where('payment_method_id', '=', Number(method))
+          .executeTakeFirstOrThrow()
+      ).type_specific.token as string;
       // The first run: paid, then died before ProcessWithdrawal.
-      const first = await provider.payout({ idempotencyKey: payoutKeyOf(txId), destination: { kind: 'card', account: token }, amount: tx?.amount ?? 0, currency: 'USD' });
+      const first = await provider.payout({
+        idempotencyKey: payoutKeyOf(txId),
+        destination: { kind: 'card', account: token },
+        amount: tx?.amount ?? 0,
+        currency: 'USD',
+      });
       expect(first.status).toBe('paid');
       expect((await wallet())?.reserved).toBe(70_00);
       // The retry.
@@ -133,19 +233,41 @@ describe('withdrawal payouts', () => {
   it('leaves a withdrawal an operator already settled by hand alone: no payout, no ledger step', async () => {
     const before = await wallet();
     const txId = await requestWithdrawal(await card('4242424242424242'), 'card', 40_00, { holdHours: 24 });
-    await executeLedgerCommand(database.db, { type: 'FailWithdrawal', txId, reason: 'customer asked to cancel' }, settings, { actor: 'operator-1' });
+    await executeLedgerCommand(
+      database.db,
+      { type: 'FailWithdrawal', txId, reason: 'customer asked to cancel' },
+      settings,
+      { actor: 'operator-1' },
+    );
     // Now its job runs (late, or again).
-    await workers.jobs.enqueue(database.db, [{ queue: WITHDRAWAL_PAYOUT_QUEUE.name, id: randomUUID(), data: { txId } }]);
-    await expect.poll(async () => (await sql<{ count: number }>`
+    await workers.jobs.enqueue(database.db, [
+      { queue: WITHDRAWAL_PAYOUT_QUEUE.name, id: randomUUID(), data: { txId } },
+    ]);
+    await expect
+      .poll(
+        async () =>
+          (
+            await sql<{ count: number }>`
       SELECT count(*)::int AS count FROM pgboss.job WHERE name = ${WITHDRAWAL_PAYOUT_QUEUE.name} AND data->>'txId' = ${txId} AND state = 'completed'
-    `.execute(database.db)).rows[0]?.count, { timeout: 15_000, interval: 100 }).toBe(1);
+    `.execute(database.db)
+          ).rows[0]?.count,
+        { timeout: 15_000, interval: 100 },
+      )
+      .toBe(1);
     expect(await payouts(txId)).toEqual([]);
-    expect(await loadTransaction(database.db, txId)).toMatchObject({ state: 'failed', reason: 'customer asked to cancel' });
+    expect(await loadTransaction(database.db, txId)).toMatchObject({
+      state: 'failed',
+      reason: 'customer asked to cancel',
+    });
     expect(await wallet()).toEqual(before);
   });
 
   it('keeps the ledger whole', async () => {
     const report = await verifyLedger(database.db);
-    expect({ differences: report.differences, invariantFailures: report.invariantFailures, ok: report.ok }).toEqual({ differences: [], invariantFailures: [], ok: true });
+    expect({ differences: report.differences, invariantFailures: report.invariantFailures, ok: report.ok }).toEqual({
+      differences: [],
+      invariantFailures: [],
+      ok: true,
+    });
   });
 });

@@ -8,7 +8,12 @@ import { jobId, productQueue, workEach } from '../job.ts';
 import type { PayoutProvider, PayoutRequest } from './payout-provider.ts';
 
 /** Retried while the provider does not answer: soon at first (a worker killed mid-job is retried in seconds), backing off to an hour apart. */
-export const WITHDRAWAL_PAYOUT_QUEUE = productQueue('withdrawal-payout', { retryLimit: 30, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
+export const WITHDRAWAL_PAYOUT_QUEUE = productQueue('withdrawal-payout', {
+  retryLimit: 30,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 /** The actor the worker's ledger events carry, so an audit tells its steps from an operator's. */
 export const PAYOUT_ACTOR = 'worker:withdrawal-payout';
@@ -47,11 +52,17 @@ export async function payOutWithdrawal(
 
   const destination = await destinationOf(db, tx.paymentMethodId, tx.paymentMethodType);
   const outcome = destination
-    ? await provider.payout({ idempotencyKey: payoutKeyOf(txId), destination, amount: tx.amount, currency: tx.currency })
+    ? await provider.payout({
+        idempotencyKey: payoutKeyOf(txId),
+        destination,
+        amount: tx.amount,
+        currency: tx.currency,
+      })
     : { status: 'failed' as const, reason: 'The payment method has no account to pay out to' };
-  const command: LedgerCommand = outcome.status === 'paid'
-    ? { type: 'ProcessWithdrawal', txId, payoutReference: outcome.payoutId }
-    : { type: 'FailWithdrawal', txId, reason: outcome.reason };
+  const command: LedgerCommand =
+    outcome.status === 'paid'
+      ? { type: 'ProcessWithdrawal', txId, payoutReference: outcome.payoutId }
+      : { type: 'FailWithdrawal', txId, reason: outcome.reason };
   try {
     await executeLedgerCommand(db, command, settings, { actor: PAYOUT_ACTOR });
   } catch (error) {
@@ -61,23 +72,37 @@ export async function payOutWithdrawal(
     const now = await loadTransaction(db, txId);
     if (!now || now.state === 'pending') throw error;
     const level = outcome.status === 'paid' && now.state !== 'completed' ? 'error' : 'warn';
-    log[level]({ txId, provider: outcome, ledgerState: now.state }, 'an operator settled the withdrawal while it was being paid out; reconcile by hand');
+    log[level](
+      { txId, provider: outcome, ledgerState: now.state },
+      'an operator settled the withdrawal while it was being paid out; reconcile by hand',
+    );
     return 'left to the operator';
   }
   return outcome.status === 'paid' ? 'processed' : 'failed';
 }
 
 /** Where the withdrawal goes: the card's processor token, or the bank account's number. */
-async function destinationOf(db: Kysely<Database>, paymentMethodId: string | null, kind: string | null): Promise<PayoutRequest['destination'] | null> {
+async function destinationOf(
+  db: Kysely<Database>,
+  paymentMethodId: string | null,
+  kind: string | null,
+): Promise<PayoutRequest['destination'] | null> {
   if (paymentMethodId === null || !/^\d+$/.test(paymentMethodId)) return null;
-  const method = await db.selectFrom('payment_methods').select(['type', 'type_specific']).where('payment_method_id', '=', Number(paymentMethodId)).executeTakeFirst();
+  const method = await db
+    .selectFrom('payment_methods')
+    .select(['type', 'type_specific'])
+    .where('payment_method_id', '=', Number(paymentMethodId))
+    .executeTakeFirst();
   if (!method) return null;
   const account = method.type === 'CC' ? method.type_specific.token : method.type_specific.account_no;
   if (typeof account !== 'string' || account === '') return null;
   return { kind: kind === 'card' ? 'card' : 'bank', account };
 }
 
-export async function runWithdrawalPayouts(boss: PgBoss, deps: { db: Kysely<Database>; settings: LedgerSettings; provider: PayoutProvider; log: Logger }): Promise<void> {
+export async function runWithdrawalPayouts(
+  boss: PgBoss,
+  deps: { db: Kysely<Database>; settings: LedgerSettings; provider: PayoutProvider; log: Logger },
+): Promise<void> {
   await workEach<{ txId: string }>(boss, WITHDRAWAL_PAYOUT_QUEUE.name, async (job) => {
     const outcome = await payOutWithdrawal(deps, job.data.txId);
     deps.log.info({ txId: job.data.txId, outcome }, 'withdrawal payout');

@@ -26,7 +26,19 @@ beforeAll(async () => {
   for (let merchant = 1; merchant <= MERCHANTS; merchant++) {
     const ownerId = merchantOwnerId(merchant);
     await openWallets(database.db, ownerId, { currencies: ['USD'] });
-    await executeLedgerCommand(database.db, { type: 'CorrectBalance', txId: randomUUID(), ownerId, amount: merchant * 1_00, currency: 'USD', reason: 'sales', operatorId: 'test' }, settings);
+    await executeLedgerCommand(
+      database.db,
+      {
+        type: 'CorrectBalance',
+        txId: randomUUID(),
+        ownerId,
+        amount: merchant * 1_00,
+        currency: 'USD',
+        reason: 'sales',
+        operatorId: 'test',
+      },
+      settings,
+    );
   }
 });
 afterAll(async () => {
@@ -52,9 +64,15 @@ describe('merchant settlement when the worker is killed', () => {
     expect((await settled()).batches).toBeLessThan(MERCHANTS);
 
     worker = await startWorkerProcess({ databaseUrl: database.url });
-    const total = (MERCHANTS * (MERCHANTS + 1) / 2) * 1_00;
-    await expect.poll(settled, { timeout: 60_000, interval: 250 }).toEqual({ batches: MERCHANTS, merchants: MERCHANTS, amount: total });
-    const { rows } = await sql<{ total: number }>`SELECT coalesce(sum(total), 0)::int8 AS total FROM wallets WHERE owner_id LIKE 'merchant-%'`.execute(database.db);
+    const total = ((MERCHANTS * (MERCHANTS + 1)) / 2) * 1_00;
+    await expect
+      .poll(settled, { timeout: 60_000, interval: 250 })
+      .toEqual({ batches: MERCHANTS, merchants: MERCHANTS, amount: total });
+    const { rows } = await sql<{
+      total: number;
+    }>`SELECT coalesce(sum(total), 0)::int8 AS total FROM wallets WHERE owner_id LIKE 'merchant-%'`.execute(
+      database.db,
+    );
     expect(rows[0]?.total).toBe(0);
     expect(await verifyLedger(database.db)).toMatchObject({ ok: true });
   }, 150_000);

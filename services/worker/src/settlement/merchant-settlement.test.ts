@@ -6,7 +6,13 @@ import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
-import { MERCHANT_SETTLEMENT_QUEUE, merchantBatchIdOf, SETTLEMENT_RUN_QUEUE, settleMerchantBatch, settlementTxIdOf } from './merchant-settlement.ts';
+import {
+  MERCHANT_SETTLEMENT_QUEUE,
+  merchantBatchIdOf,
+  SETTLEMENT_RUN_QUEUE,
+  settleMerchantBatch,
+  settlementTxIdOf,
+} from './merchant-settlement.ts';
 
 const HOLD_HOURS = 24;
 const coffee = merchantOwnerId(1);
@@ -18,7 +24,12 @@ let settings: LedgerSettings;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  workers = await startWorkers({ databaseUrl: database.url, db: database.db, config: readConfig({ HOLD_HOURS: String(HOLD_HOURS) }), log: createLogger({ LOG_LEVEL: 'silent' }) });
+  workers = await startWorkers({
+    databaseUrl: database.url,
+    db: database.db,
+    config: readConfig({ HOLD_HOURS: String(HOLD_HOURS) }),
+    log: createLogger({ LOG_LEVEL: 'silent' }),
+  });
   settings = { holdHours: HOLD_HOURS, jobs: workers.jobs };
   for (const owner of [coffee, books, payer]) await openWallets(database.db, owner, { currencies: ['USD', 'CAD'] });
   await correct(payer, 1_000_00, 'USD');
@@ -29,13 +40,32 @@ afterAll(async () => {
 });
 
 const correct = (ownerId: string, amount: number, currency: Currency) =>
-  executeLedgerCommand(database.db, { type: 'CorrectBalance', txId: randomUUID(), ownerId, amount, currency, reason: 'test funds', operatorId: 'test' }, settings);
+  executeLedgerCommand(
+    database.db,
+    { type: 'CorrectBalance', txId: randomUUID(), ownerId, amount, currency, reason: 'test funds', operatorId: 'test' },
+    settings,
+  );
 
 /** A checkout payment to the merchant: on hold for HOLD_HOURS, unless `settingsAt` places it in the past. */
 const sale = (merchant: string, amount: number, settingsAt = settings) =>
-  executeLedgerCommand(database.db, { type: 'Transfer', txId: randomUUID(), kind: 'PURCHASE', fromOwnerId: payer, toOwnerId: merchant, amount, fee: 0, currency: 'USD', memo: null }, settingsAt);
+  executeLedgerCommand(
+    database.db,
+    {
+      type: 'Transfer',
+      txId: randomUUID(),
+      kind: 'PURCHASE',
+      fromOwnerId: payer,
+      toOwnerId: merchant,
+      amount,
+      fee: 0,
+      currency: 'USD',
+      memo: null,
+    },
+    settingsAt,
+  );
 
-const wallet = async (owner: string, currency: Currency) => (await walletsOf(database.db, owner)).find((each) => each.currency === currency);
+const wallet = async (owner: string, currency: Currency) =>
+  (await walletsOf(database.db, owner)).find((each) => each.currency === currency);
 
 async function settlementAccount(currency: Currency): Promise<number> {
   const { rows } = await sql<{ total: number }>`
@@ -45,31 +75,67 @@ async function settlementAccount(currency: Currency): Promise<number> {
 }
 
 const batchesOf = (merchant: string) =>
-  database.db.selectFrom('ledger_transactions').select(['tx_id', 'merchant_batch_id', 'amount', 'currency']).where('type', '=', 'settlement').where('payer_owner_id', '=', merchant).orderBy('merchant_batch_id').execute();
+  database.db
+    .selectFrom('ledger_transactions')
+    .select(['tx_id', 'merchant_batch_id', 'amount', 'currency'])
+    .where('type', '=', 'settlement')
+    .where('payer_owner_id', '=', merchant)
+    .orderBy('merchant_batch_id')
+    .execute();
 
 /** What SETTLEMENT_CRON does, for a given day: the run, then its batch jobs, done by the workers. */
 async function runSettlement(period: string, expectedBatches: number): Promise<void> {
   await workers.boss.send(SETTLEMENT_RUN_QUEUE.name, { period });
-  await expect.poll(async () => (await database.db.selectFrom('ledger_transactions').select('tx_id').where('merchant_batch_id', 'like', `%:${period}`).execute()).length, { timeout: 20_000, interval: 200 })
+  await expect
+    .poll(
+      async () =>
+        (
+          await database.db
+            .selectFrom('ledger_transactions')
+            .select('tx_id')
+            .where('merchant_batch_id', 'like', `%:${period}`)
+            .execute()
+        ).length,
+      { timeout: 20_000, interval: 200 },
+    )
     .toBe(expectedBatches);
   // Every batch job of the period has finished (a batch with nothing to settle writes nothing).
-  await expect.poll(async () => (await sql<{ count: number }>`
+  await expect
+    .poll(
+      async () =>
+        (
+          await sql<{ count: number }>`
     SELECT count(*)::int AS count FROM pgboss.job WHERE name IN (${SETTLEMENT_RUN_QUEUE.name}, ${MERCHANT_SETTLEMENT_QUEUE.name}) AND state <> 'completed'
-  `.execute(database.db)).rows[0]?.count, { timeout: 20_000, interval: 200 }).toBe(0);
+  `.execute(database.db)
+        ).rows[0]?.count,
+      { timeout: 20_000, interval: 200 },
+    )
+    .toBe(0);
 }
 
 describe('merchant settlement', () => {
-  it('moves each merchant wallet\'s withdrawable money to the settlement account, once per period; money on hold at the run is not in its batch', async () => {
+  it("moves each merchant wallet's withdrawable money to the settlement account, once per period; money on hold at the run is not in its batch", async () => {
     const past = { ...settings, now: () => new Date(Date.now() - (HOLD_HOURS + 1) * 3_600_000) };
     await sale(coffee, 120_00, past);
-    await expect.poll(async () => (await wallet(coffee, 'USD'))?.withdrawable, { timeout: 15_000, interval: 200 }).toBe(120_00);
+    await expect
+      .poll(async () => (await wallet(coffee, 'USD'))?.withdrawable, { timeout: 15_000, interval: 200 })
+      .toBe(120_00);
     await sale(coffee, 30_00); // today's sale: still on hold
     await correct(books, 45_00, 'CAD');
     const userBefore = await wallet(payer, 'USD');
 
     await runSettlement('2026-11-20', 2);
-    expect(await batchesOf(coffee)).toEqual([{ tx_id: settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-20' }), merchant_batch_id: `${coffee}:USD:2026-11-20`, amount: 120_00, currency: 'USD' }]);
-    expect(await batchesOf(books)).toMatchObject([{ merchant_batch_id: `${books}:CAD:2026-11-20`, amount: 45_00, currency: 'CAD' }]);
+    expect(await batchesOf(coffee)).toEqual([
+      {
+        tx_id: settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-20' }),
+        merchant_batch_id: `${coffee}:USD:2026-11-20`,
+        amount: 120_00,
+        currency: 'USD',
+      },
+    ]);
+    expect(await batchesOf(books)).toMatchObject([
+      { merchant_batch_id: `${books}:CAD:2026-11-20`, amount: 45_00, currency: 'CAD' },
+    ]);
     expect(await wallet(coffee, 'USD')).toMatchObject({ total: 30_00, available: 30_00 });
     expect(await wallet(books, 'CAD')).toMatchObject({ total: 0 });
     expect(await settlementAccount('USD')).toBe(120_00);
@@ -79,24 +145,39 @@ describe('merchant settlement', () => {
     // The same period again (a retry, a catch-up, a second worker): nothing more moves.
     await correct(books, 5_00, 'CAD');
     await runSettlement('2026-11-20', 2);
-    expect(await settleMerchantBatch(database.db, settings, { ownerId: books, currency: 'CAD', period: '2026-11-20' })).toBe('already settled');
+    expect(
+      await settleMerchantBatch(database.db, settings, { ownerId: books, currency: 'CAD', period: '2026-11-20' }),
+    ).toBe('already settled');
     expect(await settlementAccount('CAD')).toBe(45_00);
     expect((await batchesOf(books)).length).toBe(1);
 
     // The next period settles what became withdrawable since.
     await runSettlement('2026-11-21', 2);
     expect(await settlementAccount('CAD')).toBe(50_00);
-    expect((await batchesOf(books)).map((batch) => batch.merchant_batch_id)).toEqual([`${books}:CAD:2026-11-20`, `${books}:CAD:2026-11-21`]);
+    expect((await batchesOf(books)).map((batch) => batch.merchant_batch_id)).toEqual([
+      `${books}:CAD:2026-11-20`,
+      `${books}:CAD:2026-11-21`,
+    ]);
   });
 
   it('names each batch by merchant, currency and day', () => {
-    expect(merchantBatchIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).toBe('merchant-1:USD:2026-11-21');
-    expect(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).toBe(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' }));
-    expect(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).not.toBe(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-22' }));
+    expect(merchantBatchIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).toBe(
+      'merchant-1:USD:2026-11-21',
+    );
+    expect(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).toBe(
+      settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' }),
+    );
+    expect(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).not.toBe(
+      settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-22' }),
+    );
   });
 
   it('keeps the ledger whole', async () => {
     const report = await verifyLedger(database.db);
-    expect({ differences: report.differences, invariantFailures: report.invariantFailures, ok: report.ok }).toEqual({ differences: [], invariantFailures: [], ok: true });
+    expect({ differences: report.differences, invariantFailures: report.invariantFailures, ok: report.ok }).toEqual({
+      differences: [],
+      invariantFailures: [],
+      ok: true,
+    });
   });
 });

@@ -1,15 +1,32 @@
 import type { Database } from '@peeks/db';
 import { walletIdOf, type Currency } from '@peeks/ledger';
-import { executeLedgerCommand, loadTransaction, lockWallets, type LedgerJob, type LedgerJobs, type LedgerSettings } from '@peeks/ledger-store';
+import {
+  executeLedgerCommand,
+  loadTransaction,
+  lockWallets,
+  type LedgerJob,
+  type LedgerJobs,
+  type LedgerSettings,
+} from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
 import { jobId, productQueue, workEach } from '../job.ts';
 
 /** The scheduled run: finds the merchants with money to settle and enqueues one batch job for each. */
-export const SETTLEMENT_RUN_QUEUE = productQueue('settlement-run', { retryLimit: 10, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
+export const SETTLEMENT_RUN_QUEUE = productQueue('settlement-run', {
+  retryLimit: 10,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 /** One merchant wallet's batch of one period. */
-export const MERCHANT_SETTLEMENT_QUEUE = productQueue('merchant-settlement', { retryLimit: 20, retryDelay: 5, retryBackoff: true, retryDelayMax: 3600 });
+export const MERCHANT_SETTLEMENT_QUEUE = productQueue('merchant-settlement', {
+  retryLimit: 20,
+  retryDelay: 5,
+  retryBackoff: true,
+  retryDelayMax: 3600,
+});
 
 export const SETTLEMENT_ACTOR = 'worker:merchant-settlement';
 
@@ -36,7 +53,11 @@ export const merchantBatchIdOf = (batch: MerchantBatch) => `${batch.ownerId}:${b
 export const settlementTxIdOf = (batch: MerchantBatch) => jobId('merchant-settlement', merchantBatchIdOf(batch));
 
 export function merchantSettlementJob(batch: MerchantBatch): LedgerJob {
-  return { queue: MERCHANT_SETTLEMENT_QUEUE.name, id: jobId('merchant-settlement-job', merchantBatchIdOf(batch)), data: { ...batch } };
+  return {
+    queue: MERCHANT_SETTLEMENT_QUEUE.name,
+    id: jobId('merchant-settlement-job', merchantBatchIdOf(batch)),
+    data: { ...batch },
+  };
 }
 
 /**
@@ -44,7 +65,11 @@ export function merchantSettlementJob(batch: MerchantBatch): LedgerJob {
  * The job ids come from the batch ids, so a second run in the same period
  * (a retry, a catch-up, another worker) enqueues nothing new.
  */
-export async function enqueueSettlementBatches(db: Kysely<Database>, jobs: Pick<LedgerJobs, 'enqueue'>, period: string): Promise<number> {
+export async function enqueueSettlementBatches(
+  db: Kysely<Database>,
+  jobs: Pick<LedgerJobs, 'enqueue'>,
+  period: string,
+): Promise<number> {
   const wallets = await db
     .selectFrom('wallets')
     .select(['owner_id', 'currency'])
@@ -54,7 +79,9 @@ export async function enqueueSettlementBatches(db: Kysely<Database>, jobs: Pick<
     .where('withdrawable', '>', 0)
     .orderBy('wallet_id')
     .execute();
-  const batches = wallets.map((wallet) => merchantSettlementJob({ ownerId: wallet.owner_id, currency: wallet.currency as Currency, period }));
+  const batches = wallets.map((wallet) =>
+    merchantSettlementJob({ ownerId: wallet.owner_id, currency: wallet.currency as Currency, period }),
+  );
   await jobs.enqueue(db, batches);
   return batches.length;
 }
@@ -68,7 +95,11 @@ export type SettlementResult = { settled: number; batchId: string } | 'nothing t
  * later period. The wallet is locked while its balance is read and debited,
  * so a withdrawal at the same moment cannot make the batch overdraw it.
  */
-export async function settleMerchantBatch(db: Kysely<Database>, settings: LedgerSettings, batch: MerchantBatch): Promise<SettlementResult> {
+export async function settleMerchantBatch(
+  db: Kysely<Database>,
+  settings: LedgerSettings,
+  batch: MerchantBatch,
+): Promise<SettlementResult> {
   const txId = settlementTxIdOf(batch);
   const batchId = merchantBatchIdOf(batch);
   if (await loadTransaction(db, txId)) return 'already settled';
@@ -76,9 +107,20 @@ export async function settleMerchantBatch(db: Kysely<Database>, settings: Ledger
     const walletId = walletIdOf(batch.ownerId, batch.currency);
     const wallet = (await lockWallets(trx, [walletId])).get(walletId);
     if (!wallet || wallet.status !== 'open' || wallet.withdrawable <= 0) return 'nothing to settle';
-    const { replayed } = await executeLedgerCommand(trx, {
-      type: 'SettleMerchantBatch', txId, merchantId: batch.ownerId, batchId, amount: wallet.withdrawable, fee: 0, currency: batch.currency,
-    }, settings, { actor: SETTLEMENT_ACTOR });
+    const { replayed } = await executeLedgerCommand(
+      trx,
+      {
+        type: 'SettleMerchantBatch',
+        txId,
+        merchantId: batch.ownerId,
+        batchId,
+        amount: wallet.withdrawable,
+        fee: 0,
+        currency: batch.currency,
+      },
+      settings,
+      { actor: SETTLEMENT_ACTOR },
+    );
     return replayed ? 'already settled' : { settled: wallet.withdrawable, batchId };
   });
 }

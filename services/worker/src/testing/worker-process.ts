@@ -23,7 +23,10 @@ export interface WorkerProcess {
  * until they run. They look for jobs of dead workers every second, so a job
  * left active by a killed worker is retried a few seconds after its heartbeat stops.
  */
-export async function startWorkerProcess(options: { databaseUrl: string; env?: Record<string, string> }): Promise<WorkerProcess> {
+export async function startWorkerProcess(options: {
+  databaseUrl: string;
+  env?: Record<string, string>;
+}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--max-semi-space-size=8', WORKER_MAIN], {
     env: {
       ...process.env,
@@ -70,10 +73,20 @@ export async function startWorkerProcess(options: { databaseUrl: string; env?: R
     const seen = lines.find((line) => pattern.test(line));
     if (seen !== undefined) return Promise.resolve(seen);
     return new Promise<string>((resolve, reject) => {
-      const waiter = { pattern, resolve: (line: string) => { clearTimeout(timer); resolve(line); } };
+      const waiter = {
+        pattern,
+        resolve: (line: string) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      };
       const timer = setTimeout(() => {
         waiting.delete(waiter);
-        reject(new Error(`the worker logged nothing matching ${String(pattern)} in ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`));
+        reject(
+          new Error(
+            `the worker logged nothing matching ${String(pattern)} in ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`,
+          ),
+        );
       }, timeoutMs);
       waiting.add(waiter);
     });

@@ -17,7 +17,12 @@ import { signMessage } from './signing.ts';
  * its handler failed before recording the attempt (the database was away):
  * the schedule's retries are new jobs, each enqueued by the attempt before.
  */
-export const WEBHOOK_ATTEMPT_QUEUE = productQueue('webhook-attempt', { retryLimit: 20, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 });
+export const WEBHOOK_ATTEMPT_QUEUE = productQueue('webhook-attempt', {
+  retryLimit: 20,
+  retryDelay: 10,
+  retryBackoff: true,
+  retryDelayMax: 600,
+});
 
 export interface AttemptData {
   deliveryId: string;
@@ -30,7 +35,12 @@ export interface AttemptData {
 /** The job of one attempt. Its id is the delivery and the attempt's number, so an attempt is enqueued once however often its cause runs. */
 export function attemptJob(deliveryId: string, attempt: number, step: number, startAfter?: Date): LedgerJob {
   const data: AttemptData = { deliveryId, attempt, step };
-  return { queue: WEBHOOK_ATTEMPT_QUEUE.name, id: jobId('webhook-attempt', deliveryId, attempt), data: { ...data }, ...(startAfter ? { startAfter } : {}) };
+  return {
+    queue: WEBHOOK_ATTEMPT_QUEUE.name,
+    id: jobId('webhook-attempt', deliveryId, attempt),
+    data: { ...data },
+    ...(startAfter ? { startAfter } : {}),
+  };
 }
 
 /** What came back from one POST. */
@@ -61,7 +71,14 @@ export async function postMessage(
   const url = new URL(target.url);
   if (literalAddress(url.hostname) !== null) {
     const checked = await checkedAddresses(url.hostname, options.policy);
-    if (typeof checked === 'string') return { statusCode: null, error: `destination refused: ${checked}`, latencyMs: latency(), responseBody: null, retryAfter: undefined };
+    if (typeof checked === 'string')
+      return {
+        statusCode: null,
+        error: `destination refused: ${checked}`,
+        latencyMs: latency(),
+        responseBody: null,
+        retryAfter: undefined,
+      };
   }
   const timestamp = Math.floor(target.sentAt.getTime() / 1000);
   const headers = {
@@ -74,29 +91,48 @@ export async function postMessage(
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Answer>((resolve) => {
     const failed = (error: Error) => {
-      const reason = error.name === 'TimeoutError' || error.name === 'AbortError' ? `timed out after ${options.timeoutMs} ms` : (error as { code?: string }).code ?? error.message;
-      resolve({ statusCode: null, error: error.name === 'DestinationRefused' ? error.message : reason, latencyMs: latency(), responseBody: null, retryAfter: undefined });
+      const reason =
+        error.name === 'TimeoutError' || error.name === 'AbortError'
+          ? `timed out after ${options.timeoutMs} ms`
+          : ((error as { code?: string }).code ?? error.message);
+      resolve({
+        statusCode: null,
+        error: error.name === 'DestinationRefused' ? error.message : reason,
+        latencyMs: latency(),
+        responseBody: null,
+        retryAfter: undefined,
+      });
     };
-    const request = client.request(url, {
-      method: 'POST', headers, agent: url.protocol === 'https:' ? agents.https : agents.http,
-      lookup: checkedLookup(options.policy), signal: AbortSignal.timeout(options.timeoutMs),
-    }, (response) => {
-      const kept: Buffer[] = [];
-      let keptBytes = 0;
-      response.on('data', (chunk: Buffer) => {
-        if (keptBytes >= RESPONSE_KEPT_BYTES) return;
-        kept.push(chunk.subarray(0, RESPONSE_KEPT_BYTES - keptBytes));
-        keptBytes += Math.min(chunk.length, RESPONSE_KEPT_BYTES - keptBytes);
-      });
-      response.on('error', failed);
-      response.on('end', () => {
-        const retryAfter: string | undefined = response.headers['retry-after'];
-        resolve({
-          statusCode: response.statusCode ?? null, error: null, latencyMs: latency(),
-          responseBody: Buffer.concat(kept).toString('utf8'), retryAfter,
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        headers,
+        agent: url.protocol === 'https:' ? agents.https : agents.http,
+        lookup: checkedLookup(options.policy),
+        signal: AbortSignal.timeout(options.timeoutMs),
+      },
+      (response) => {
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          if (keptBytes >= RESPONSE_KEPT_BYTES) return;
+          kept.push(chunk.subarray(0, RESPONSE_KEPT_BYTES - keptBytes));
+          keptBytes += Math.min(chunk.length, RESPONSE_KEPT_BYTES - keptBytes);
         });
-      });
-    });
+        response.on('error', failed);
+        response.on('end', () => {
+          const retryAfter: string | undefined = response.headers['retry-after'];
+          resolve({
+            statusCode: response.statusCode ?? null,
+            error: null,
+            latencyMs: latency(),
+            responseBody: Buffer.concat(kept).toString('utf8'),
+            retryAfter,
+          });
+        });
+      },
+    );
     request.on('error', failed);
     request.end(target.body);
   });
@@ -112,57 +148,103 @@ type Outcome = 'delivered' | 'retrying' | 'failed' | 'disabled' | 'skipped';
  * twice with the same webhook-id, which the receiver drops, but records
  * once and never enqueues a second next attempt.
  */
-export async function attemptDelivery(db: Kysely<Database>, jobs: LedgerJobs, settings: WebhookSettings, job: AttemptData): Promise<Outcome> {
+export async function attemptDelivery(
+  db: Kysely<Database>,
+  jobs: LedgerJobs,
+  settings: WebhookSettings,
+  job: AttemptData,
+): Promise<Outcome> {
   const target = await db
     .selectFrom('webhook_deliveries as d')
     .innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
-    .leftJoin('webhook_attempts as a', (join) => join.onRef('a.delivery_id', '=', 'd.delivery_id').on('a.attempt', '=', job.attempt))
+    .leftJoin('webhook_attempts as a', (join) =>
+      join.onRef('a.delivery_id', '=', 'd.delivery_id').on('a.attempt', '=', job.attempt),
+    )
     .select(['d.body', 'w.url', 'w.secret', 'w.state as webhookState', 'a.attempt as recorded'])
     .where('d.delivery_id', '=', job.deliveryId)
     .executeTakeFirst();
   // The webhook was deleted, with its deliveries; or this attempt is already on record.
   if (!target || target.recorded !== null) return 'skipped';
   if (target.webhookState === 'disabled') {
-    await db.updateTable('webhook_deliveries').set({ state: 'failed', next_attempt_at: null })
-      .where('delivery_id', '=', job.deliveryId).where('attempts_scheduled', '=', job.attempt).where('state', '=', 'pending').execute();
+    await db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'failed', next_attempt_at: null })
+      .where('delivery_id', '=', job.deliveryId)
+      .where('attempts_scheduled', '=', job.attempt)
+      .where('state', '=', 'pending')
+      .execute();
     return 'skipped';
   }
 
   const sentAt = settings.now();
-  const answer = await postMessage({ url: target.url, secret: target.secret, webhookId: job.deliveryId, body: target.body, sentAt }, settings);
+  const answer = await postMessage(
+    { url: target.url, secret: target.secret, webhookId: job.deliveryId, body: target.body, sentAt },
+    settings,
+  );
   return recordAttempt(db, jobs, settings, job, answer, sentAt);
 }
 
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 
-async function recordAttempt(db: Kysely<Database>, jobs: LedgerJobs, settings: WebhookSettings, job: AttemptData, answer: Answer, at: Date): Promise<Outcome> {
+async function recordAttempt(
+  db: Kysely<Database>,
+  jobs: LedgerJobs,
+  settings: WebhookSettings,
+  job: AttemptData,
+  answer: Answer,
+  at: Date,
+): Promise<Outcome> {
   if (isSuccess(answer.statusCode)) return recordSuccess(db, job, answer, at);
   return db.transaction().execute(async (trx): Promise<Outcome> => {
-    const delivery = await trx.selectFrom('webhook_deliveries').select(['webhook_id', 'attempts_scheduled'])
-      .where('delivery_id', '=', job.deliveryId).forUpdate().executeTakeFirst();
+    const delivery = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['webhook_id', 'attempts_scheduled'])
+      .where('delivery_id', '=', job.deliveryId)
+      .forUpdate()
+      .executeTakeFirst();
     if (!delivery) return 'skipped';
-    const recorded = await trx.insertInto('webhook_attempts')
+    const recorded = await trx
+      .insertInto('webhook_attempts')
       .values({
-        delivery_id: job.deliveryId, attempt: job.attempt, attempted_at: at, status_code: answer.statusCode, error: answer.error,
-        latency_ms: answer.latencyMs, response_body: answer.responseBody,
+        delivery_id: job.deliveryId,
+        attempt: job.attempt,
+        attempted_at: at,
+        status_code: answer.statusCode,
+        error: answer.error,
+        latency_ms: answer.latencyMs,
+        response_body: answer.responseBody,
       })
       .onConflict((conflict) => conflict.columns(['delivery_id', 'attempt']).doNothing())
       .returning('attempt')
       .executeTakeFirst();
     if (!recorded) return 'skipped';
-    const settle = (state: 'failed') => trx.updateTable('webhook_deliveries').set({ state, next_attempt_at: null }).where('delivery_id', '=', job.deliveryId).execute();
+    const settle = (state: 'failed') =>
+      trx
+        .updateTable('webhook_deliveries')
+        .set({ state, next_attempt_at: null })
+        .where('delivery_id', '=', job.deliveryId)
+        .execute();
 
     if (answer.statusCode === 410) {
       await disableWebhook(trx, delivery.webhook_id, 'The endpoint answered 410 Gone.', at);
       await settle('failed');
       return 'disabled';
     }
-    const webhook = await trx.updateTable('webhooks').set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
-      .where('webhook_id', '=', delivery.webhook_id).returning('failing_since').executeTakeFirstOrThrow();
+    const webhook = await trx
+      .updateTable('webhooks')
+      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
+      .where('webhook_id', '=', delivery.webhook_id)
+      .returning('failing_since')
+      .executeTakeFirstOrThrow();
     const failingFor = at.getTime() - (webhook.failing_since ?? at).getTime();
     if (failingFor >= settings.disableAfterMs) {
       const days = Math.round(failingFor / (24 * 3600e3));
-      await disableWebhook(trx, delivery.webhook_id, `Every delivery failed for ${days} day${days === 1 ? '' : 's'}.`, at);
+      await disableWebhook(
+        trx,
+        delivery.webhook_id,
+        `Every delivery failed for ${days} day${days === 1 ? '' : 's'}.`,
+        at,
+      );
       await settle('failed');
       return 'disabled';
     }
@@ -174,7 +256,11 @@ async function recordAttempt(db: Kysely<Database>, jobs: LedgerJobs, settings: W
       return 'failed';
     }
     const next = new Date(at.getTime() + wait);
-    await trx.updateTable('webhook_deliveries').set({ attempts_scheduled: job.attempt + 1, next_attempt_at: next }).where('delivery_id', '=', job.deliveryId).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ attempts_scheduled: job.attempt + 1, next_attempt_at: next })
+      .where('delivery_id', '=', job.deliveryId)
+      .execute();
     await jobs.enqueue(trx, [attemptJob(job.deliveryId, job.attempt + 1, job.step + 1, next)]);
     return 'retrying';
   });
@@ -208,14 +294,29 @@ async function recordSuccess(db: Kysely<Database>, job: AttemptData, answer: Ans
 
 /** Disables a webhook the worker gave up on and tells whoever set it up, by e-mail, in the same transaction. */
 async function disableWebhook(trx: Kysely<Database>, webhookId: number, reason: string, at: Date): Promise<void> {
-  const disabled = await trx.updateTable('webhooks').set({ state: 'disabled', disabled_reason: reason, updated_at: at })
-    .where('webhook_id', '=', webhookId).where('state', '=', 'enabled').returning(['user_id', 'url']).executeTakeFirst();
+  const disabled = await trx
+    .updateTable('webhooks')
+    .set({ state: 'disabled', disabled_reason: reason, updated_at: at })
+    .where('webhook_id', '=', webhookId)
+    .where('state', '=', 'enabled')
+    .returning(['user_id', 'url'])
+    .executeTakeFirst();
   if (!disabled) return;
-  const owner = await trx.selectFrom('users').select('email').where('user_id', '=', disabled.user_id).executeTakeFirstOrThrow();
-  await trx.insertInto('email_outbox').values({
-    recipient: owner.email, template: 'webhook-disabled', subject: 'Your webhook has been disabled',
-    payload: JSON.stringify({ webhook_id: webhookId, url: disabled.url, reason }), created_at: at,
-  }).execute();
+  const owner = await trx
+    .selectFrom('users')
+    .select('email')
+    .where('user_id', '=', disabled.user_id)
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('email_outbox')
+    .values({
+      recipient: owner.email,
+      template: 'webhook-disabled',
+      subject: 'Your webhook has been disabled',
+      payload: JSON.stringify({ webhook_id: webhookId, url: disabled.url, reason }),
+      created_at: at,
+    })
+    .execute();
 }
 
 /**
@@ -224,16 +325,27 @@ async function disableWebhook(trx: Kysely<Database>, webhookId: number, reason: 
  * would run side by side) and while its webhook is disabled.
  */
 export async function replayDelivery(
-  trx: Kysely<Database>, jobs: LedgerJobs, deliveryId: string, now: Date,
+  trx: Kysely<Database>,
+  jobs: LedgerJobs,
+  deliveryId: string,
+  now: Date,
 ): Promise<'replaying' | 'still pending' | 'webhook disabled' | 'not found'> {
-  const delivery = await trx.selectFrom('webhook_deliveries as d').innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
+  const delivery = await trx
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
     .select(['d.state', 'd.attempts_scheduled', 'w.state as webhookState'])
-    .where('d.delivery_id', '=', deliveryId).forUpdate('d').executeTakeFirst();
+    .where('d.delivery_id', '=', deliveryId)
+    .forUpdate('d')
+    .executeTakeFirst();
   if (!delivery) return 'not found';
   if (delivery.state === 'pending') return 'still pending';
   if (delivery.webhookState === 'disabled') return 'webhook disabled';
   const attempt = delivery.attempts_scheduled + 1;
-  await trx.updateTable('webhook_deliveries').set({ state: 'pending', attempts_scheduled: attempt, next_attempt_at: now }).where('delivery_id', '=', deliveryId).execute();
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ state: 'pending', attempts_scheduled: attempt, next_attempt_at: now })
+    .where('delivery_id', '=', deliveryId)
+    .execute();
   await jobs.enqueue(trx, [attemptJob(deliveryId, attempt, 0)]);
   return 'replaying';
 }
@@ -241,10 +353,22 @@ export async function replayDelivery(
 /** How many attempt jobs one fetch takes; `concurrency` of them are in flight across the process's pollers. */
 const BATCH = 10;
 
-export async function runWebhookAttempts(boss: PgBoss, deps: { db: Kysely<Database>; jobs: LedgerJobs; settings: WebhookSettings; log: Logger }): Promise<void> {
+export async function runWebhookAttempts(
+  boss: PgBoss,
+  deps: { db: Kysely<Database>; jobs: LedgerJobs; settings: WebhookSettings; log: Logger },
+): Promise<void> {
   const batchSize = Math.min(BATCH, deps.settings.concurrency);
-  await workEach<AttemptData>(boss, WEBHOOK_ATTEMPT_QUEUE.name, async (job) => {
-    const outcome = await attemptDelivery(deps.db, deps.jobs, deps.settings, job.data);
-    deps.log.debug({ deliveryId: job.data.deliveryId, attempt: job.data.attempt, outcome }, 'webhook attempt');
-  }, { batchSize, localConcurrency: Math.ceil(deps.settings.concurrency / batchSize), pollingIntervalSeconds: deps.settings.pollingIntervalSeconds });
+  await workEach<AttemptData>(
+    boss,
+    WEBHOOK_ATTEMPT_QUEUE.name,
+    async (job) => {
+      const outcome = await attemptDelivery(deps.db, deps.jobs, deps.settings, job.data);
+      deps.log.debug({ deliveryId: job.data.deliveryId, attempt: job.data.attempt, outcome }, 'webhook attempt');
+    },
+    {
+      batchSize,
+      localConcurrency: Math.ceil(deps.settings.concurrency / batchSize),
+      pollingIntervalSeconds: deps.settings.pollingIntervalSeconds,
+    },
+  );
 }

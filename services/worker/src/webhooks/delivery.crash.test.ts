@@ -34,10 +34,18 @@ beforeAll(async () => {
   await newWebhook(database.db, shop, { url: receiver.url, events: ['purchase'], secret });
   const settings: LedgerSettings = { holdHours: 24, jobs: queue.jobs };
   for (let sale = 0; sale < SALES; sale++) {
-    await executeLedgerCommand(database.db, {
-      type: 'PurchaseCoins', txId: randomUUID(), ownerId: shop.ownerId, charge: { amount: 1_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS,
-      paymentMethod: { id: 'test', type: 'CC' },
-    }, settings);
+    await executeLedgerCommand(
+      database.db,
+      {
+        type: 'PurchaseCoins',
+        txId: randomUUID(),
+        ownerId: shop.ownerId,
+        charge: { amount: 1_00, currency: 'USD' },
+        rateMicros: DEFAULT_RATE_MICROS,
+        paymentMethod: { id: 'test', type: 'CC' },
+      },
+      settings,
+    );
   }
 });
 afterAll(async () => {
@@ -48,7 +56,11 @@ afterAll(async () => {
 });
 
 const deliveredCount = async () =>
-  (await sql<{ count: number }>`SELECT count(*)::int AS count FROM webhook_deliveries WHERE state = 'delivered'`.execute(database.db)).rows[0]?.count;
+  (
+    await sql<{
+      count: number;
+    }>`SELECT count(*)::int AS count FROM webhook_deliveries WHERE state = 'delivered'`.execute(database.db)
+  ).rows[0]?.count;
 
 describe('webhook delivery when the worker is killed', () => {
   it('delivers every message once, records every attempt once and schedules none twice, across a SIGKILL and a restart', async () => {
@@ -62,7 +74,13 @@ describe('webhook delivery when the worker is killed', () => {
 
     expect(receiver.forged).toBe(0);
     expect(receiver.accepted.size).toBe(SALES);
-    const { rows: deliveries } = await sql<{ delivery_id: string; attempts_scheduled: number; recorded: number[]; successes: number; jobs: number }>`
+    const { rows: deliveries } = await sql<{
+      delivery_id: string;
+      attempts_scheduled: number;
+      recorded: number[];
+      successes: number;
+      jobs: number;
+    }>`
       SELECT d.delivery_id, d.attempts_scheduled,
         array_agg(a.attempt ORDER BY a.attempt) AS recorded,
         count(*) FILTER (WHERE a.status_code = 200)::int AS successes,
@@ -81,7 +99,9 @@ describe('webhook delivery when the worker is killed', () => {
     // re-sent ones with their message's webhook-id, and accepted each message once all the same.
     const recordedAttempts = deliveries.reduce((sum, each) => sum + each.attempts_scheduled, 0);
     expect(receiver.requests).toBeGreaterThan(recordedAttempts);
-    expect(new Set(receiver.received.map((each) => each.id))).toEqual(new Set(deliveries.map((each) => each.delivery_id)));
+    expect(new Set(receiver.received.map((each) => each.id))).toEqual(
+      new Set(deliveries.map((each) => each.delivery_id)),
+    );
     expect(await verifyLedger(database.db)).toMatchObject({ ok: true });
   }, 180_000);
 });

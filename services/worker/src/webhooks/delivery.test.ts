@@ -13,7 +13,15 @@ import { postMessage } from './attempt.ts';
 import { resolveWithDns, type ResolveHost } from './destination.ts';
 import { fanOut } from './fan-out.ts';
 import { RETRY_SCHEDULE_MS } from './schedule.ts';
-import { newMerchant, newSecret, newWebhook, startReceiver, verifyStandardWebhook, type Answer, type Receiver } from './testing.ts';
+import {
+  newMerchant,
+  newSecret,
+  newWebhook,
+  startReceiver,
+  verifyStandardWebhook,
+  type Answer,
+  type Receiver,
+} from './testing.ts';
 
 let database: TestDatabase;
 let workers: Workers;
@@ -26,8 +34,11 @@ const SCHEDULE = RETRY_SCHEDULE_MS.map((wait) => wait / 1000);
 beforeAll(async () => {
   database = await createTestDatabase();
   workers = await startWorkers({
-    databaseUrl: database.url, db: database.db, config: readConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }),
-    log: createLogger({ LOG_LEVEL: 'silent' }), webhooks: { schedule: SCHEDULE, pollingIntervalSeconds: 0.5 },
+    databaseUrl: database.url,
+    db: database.db,
+    config: readConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }),
+    log: createLogger({ LOG_LEVEL: 'silent' }),
+    webhooks: { schedule: SCHEDULE, pollingIntervalSeconds: 0.5 },
   });
   ledger = { holdHours: 24, jobs: workers.jobs };
 });
@@ -52,22 +63,35 @@ async function merchantHearing(answer?: (attempt: number, id: string) => Answer)
   return { ...merchant, receiver, webhookId, secret };
 }
 
-const purchase = (ownerId: string, txId = randomUUID()) => ({
-  type: 'PurchaseCoins', txId, ownerId, charge: { amount: 10_00, currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS, paymentMethod: { id: 'test', type: 'CC' },
-}) as const;
+const purchase = (ownerId: string, txId = randomUUID()) =>
+  ({
+    type: 'PurchaseCoins',
+    txId,
+    ownerId,
+    charge: { amount: 10_00, currency: 'USD' },
+    rateMicros: DEFAULT_RATE_MICROS,
+    paymentMethod: { id: 'test', type: 'CC' },
+  }) as const;
 
 const deliveriesOf = (webhookId: number) =>
   database.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).execute();
 
 const attemptsOf = (deliveryId: string) =>
-  database.db.selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('attempt').execute();
+  database.db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('attempt')
+    .execute();
 
 const settled = async (webhookId: number, state: 'delivered' | 'failed') =>
   expect.poll(async () => (await deliveriesOf(webhookId))[0]?.state, { timeout: 20_000, interval: 100 }).toBe(state);
 
 describe('webhook delivery', () => {
   it('retries a failing endpoint until it answers 2xx: one delivery accepted, three attempts recorded, one webhook-id', async () => {
-    const shop = await merchantHearing((attempt) => (attempt < 2 ? { status: 500, body: 'try later' } : { status: 200, body: 'ok' }));
+    const shop = await merchantHearing((attempt) =>
+      attempt < 2 ? { status: 500, body: 'try later' } : { status: 200, body: 'ok' },
+    );
     const txId = randomUUID();
     await executeLedgerCommand(database.db, purchase(shop.ownerId, txId), ledger);
     await settled(shop.webhookId, 'delivered');
@@ -78,13 +102,28 @@ describe('webhook delivery', () => {
     expect(new Set(shop.receiver.received.map((each) => each.id))).toEqual(new Set([delivery?.delivery_id]));
     expect([...shop.receiver.accepted.values()]).toEqual([1]);
     const attempts = await attemptsOf(delivery?.delivery_id ?? '');
-    expect(attempts.map((each) => [each.attempt, each.status_code, each.response_body])).toEqual([[1, 500, 'try later'], [2, 500, 'try later'], [3, 200, 'ok']]);
+    expect(attempts.map((each) => [each.attempt, each.status_code, each.response_body])).toEqual([
+      [1, 500, 'try later'],
+      [2, 500, 'try later'],
+      [3, 200, 'ok'],
+    ]);
     expect(attempts.every((each) => each.latency_ms >= 0 && each.error === null)).toBe(true);
     // The 500s made the webhook failing; the 200 ended that.
-    expect((await database.db.selectFrom('webhooks').select('failing_since').where('webhook_id', '=', shop.webhookId).executeTakeFirstOrThrow()).failing_since).toBeNull();
+    expect(
+      (
+        await database.db
+          .selectFrom('webhooks')
+          .select('failing_since')
+          .where('webhook_id', '=', shop.webhookId)
+          .executeTakeFirstOrThrow()
+      ).failing_since,
+    ).toBeNull();
 
     const body = JSON.parse(shop.receiver.received[0]?.body ?? '{}') as Record<string, unknown>;
-    expect(body).toMatchObject({ type: 'purchase', data: { transaction_id: txId, ledger_event: 'CoinsPurchased', currency: 'CON' } });
+    expect(body).toMatchObject({
+      type: 'purchase',
+      data: { transaction_id: txId, ledger_event: 'CoinsPurchased', currency: 'CON' },
+    });
     expect(new Date(String(body.timestamp)).getTime()).not.toBeNaN();
 
     // The fan-out once more, as after a worker died before reporting it: no second delivery, no second attempt.
@@ -110,7 +149,9 @@ describe('webhook delivery', () => {
     const webhookId = await newWebhook(database.db, merchant, { url: receiver.url, events: ['settlement'], secret });
     const txId = randomUUID();
     await executeLedgerCommand(database.db, purchase(merchant.ownerId, txId), ledger);
-    await expect.poll(() => jobState(jobId('webhook-fan-out', txId, 1)), { timeout: 20_000, interval: 100 }).toBe('completed');
+    await expect
+      .poll(() => jobState(jobId('webhook-fan-out', txId, 1)), { timeout: 20_000, interval: 100 })
+      .toBe('completed');
     expect(await deliveriesOf(webhookId)).toHaveLength(0);
   });
 
@@ -124,11 +165,13 @@ describe('webhook delivery', () => {
   it('leaves no fan-out job behind when the command rolls back', async () => {
     const shop = await newMerchant(database.db);
     const txId = randomUUID();
-    await expect(database.db.transaction().execute(async (trx) => {
-      await executeLedgerCommand(trx, purchase(shop.ownerId, txId), ledger);
-      expect(await jobCount(jobId('webhook-fan-out', txId, 1), trx)).toBe(1);
-      throw new Error('the request failed after the purchase');
-    })).rejects.toThrow('the request failed after the purchase');
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await executeLedgerCommand(trx, purchase(shop.ownerId, txId), ledger);
+        expect(await jobCount(jobId('webhook-fan-out', txId, 1), trx)).toBe(1);
+        throw new Error('the request failed after the purchase');
+      }),
+    ).rejects.toThrow('the request failed after the purchase');
     expect(await jobCount(jobId('webhook-fan-out', txId, 1))).toBe(0);
   });
 
@@ -136,10 +179,19 @@ describe('webhook delivery', () => {
     const shop = await merchantHearing(() => ({ status: 410 }));
     await executeLedgerCommand(database.db, purchase(shop.ownerId), ledger);
     await settled(shop.webhookId, 'failed');
-    const webhook = await database.db.selectFrom('webhooks').select(['state', 'disabled_reason']).where('webhook_id', '=', shop.webhookId).executeTakeFirstOrThrow();
+    const webhook = await database.db
+      .selectFrom('webhooks')
+      .select(['state', 'disabled_reason'])
+      .where('webhook_id', '=', shop.webhookId)
+      .executeTakeFirstOrThrow();
     expect(webhook).toEqual({ state: 'disabled', disabled_reason: 'The endpoint answered 410 Gone.' });
     expect(shop.receiver.received).toHaveLength(1);
-    expect(await emailsTo(shop.email)).toEqual([{ template: 'webhook-disabled', payload: { webhook_id: shop.webhookId, url: shop.receiver.url, reason: 'The endpoint answered 410 Gone.' } }]);
+    expect(await emailsTo(shop.email)).toEqual([
+      {
+        template: 'webhook-disabled',
+        payload: { webhook_id: shop.webhookId, url: shop.receiver.url, reason: 'The endpoint answered 410 Gone.' },
+      },
+    ]);
 
     // A later event is told to no disabled webhook.
     await executeLedgerCommand(database.db, purchase(shop.ownerId), ledger);
@@ -149,17 +201,28 @@ describe('webhook delivery', () => {
 
   it('disables a webhook whose deliveries have failed for days, and e-mails its owner once', async () => {
     const shop = await merchantHearing(() => ({ status: 503 }));
-    await database.db.updateTable('webhooks').set({ failing_since: new Date(Date.now() - 6 * 24 * 3600e3) }).where('webhook_id', '=', shop.webhookId).execute();
+    await database.db
+      .updateTable('webhooks')
+      .set({ failing_since: new Date(Date.now() - 6 * 24 * 3600e3) })
+      .where('webhook_id', '=', shop.webhookId)
+      .execute();
     await executeLedgerCommand(database.db, purchase(shop.ownerId), ledger);
     await settled(shop.webhookId, 'failed');
-    expect(await database.db.selectFrom('webhooks').select(['state', 'disabled_reason']).where('webhook_id', '=', shop.webhookId).executeTakeFirstOrThrow())
-      .toEqual({ state: 'disabled', disabled_reason: 'Every delivery failed for 6 days.' });
+    expect(
+      await database.db
+        .selectFrom('webhooks')
+        .select(['state', 'disabled_reason'])
+        .where('webhook_id', '=', shop.webhookId)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ state: 'disabled', disabled_reason: 'Every delivery failed for 6 days.' });
     expect(shop.receiver.received).toHaveLength(1);
     expect((await emailsTo(shop.email)).map((each) => each.template)).toEqual(['webhook-disabled']);
   });
 
   it('waits as long as Retry-After asks when that is later than the schedule', async () => {
-    const shop = await merchantHearing((attempt) => (attempt === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 }));
+    const shop = await merchantHearing((attempt) =>
+      attempt === 0 ? { status: 503, headers: { 'retry-after': '2' } } : { status: 200 },
+    );
     await executeLedgerCommand(database.db, purchase(shop.ownerId), ledger);
     await settled(shop.webhookId, 'delivered');
     const [delivery] = await deliveriesOf(shop.webhookId);
@@ -170,7 +233,13 @@ describe('webhook delivery', () => {
 });
 
 describe('the destination, checked again when sending', () => {
-  const target = (url: string) => ({ url, secret: newSecret(), webhookId: 'msg_0123456789abcdef0123456789abcdef', body: '{}', sentAt: new Date() });
+  const target = (url: string) => ({
+    url,
+    secret: newSecret(),
+    webhookId: 'msg_0123456789abcdef0123456789abcdef',
+    body: '{}',
+    sentAt: new Date(),
+  });
   const strict = (resolve: ResolveHost) => ({ policy: { allowPrivate: false, resolve }, timeoutMs: 2000 });
 
   it('refuses a loopback address, and a name that now resolves to one (DNS rebinding), sending nothing', async () => {
@@ -178,10 +247,22 @@ describe('the destination, checked again when sending', () => {
     const port = new URL(receiver.url).port;
     const rebound: ResolveHost = () => Promise.resolve(['127.0.0.1']);
     const mixed: ResolveHost = () => Promise.resolve(['93.184.215.14', '127.0.0.1']);
-    expect(await postMessage(target(receiver.url), strict(resolveWithDns))).toMatchObject({ statusCode: null, error: 'destination refused: private address' });
-    expect(await postMessage(target(`http://hooks.example.test:${port}/hooks`), strict(rebound))).toMatchObject({ statusCode: null, error: 'destination refused: private address' });
-    expect(await postMessage(target(`http://hooks.example.test:${port}/hooks`), strict(mixed))).toMatchObject({ statusCode: null, error: 'destination refused: private address' });
-    expect(await postMessage(target(`http://localhost:${port}/hooks`), strict(resolveWithDns))).toMatchObject({ statusCode: null, error: 'destination refused: private address' });
+    expect(await postMessage(target(receiver.url), strict(resolveWithDns))).toMatchObject({
+      statusCode: null,
+      error: 'destination refused: private address',
+    });
+    expect(await postMessage(target(`http://hooks.example.test:${port}/hooks`), strict(rebound))).toMatchObject({
+      statusCode: null,
+      error: 'destination refused: private address',
+    });
+    expect(await postMessage(target(`http://hooks.example.test:${port}/hooks`), strict(mixed))).toMatchObject({
+      statusCode: null,
+      error: 'destination refused: private address',
+    });
+    expect(await postMessage(target(`http://localhost:${port}/hooks`), strict(resolveWithDns))).toMatchObject({
+      statusCode: null,
+      error: 'destination refused: private address',
+    });
     expect(receiver.received).toHaveLength(0);
   });
 
@@ -189,18 +270,27 @@ describe('the destination, checked again when sending', () => {
     const secret = newSecret();
     const receiver = await receiving(secret);
     const port = new URL(receiver.url).port;
-    const answer = await postMessage({ ...target(`http://hooks.example.test:${port}/hooks`), secret }, {
-      policy: { allowPrivate: true, resolve: () => Promise.resolve(['127.0.0.1']) }, timeoutMs: 2000,
-    });
+    const answer = await postMessage(
+      { ...target(`http://hooks.example.test:${port}/hooks`), secret },
+      {
+        policy: { allowPrivate: true, resolve: () => Promise.resolve(['127.0.0.1']) },
+        timeoutMs: 2000,
+      },
+    );
     expect(answer).toMatchObject({ statusCode: 200, error: null });
     expect(receiver.received).toHaveLength(1);
   });
 
   it('gives up on an endpoint that does not answer in time', async () => {
-    const silent = http.createServer(() => { /* never answers */ });
+    const silent = http.createServer(() => {
+      /* never answers */
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
-    const answer = await postMessage(target(`http://127.0.0.1:${port}/`), { policy: { allowPrivate: true, resolve: resolveWithDns }, timeoutMs: 300 });
+    const answer = await postMessage(target(`http://127.0.0.1:${port}/`), {
+      policy: { allowPrivate: true, resolve: resolveWithDns },
+      timeoutMs: 300,
+    });
     expect(answer).toMatchObject({ statusCode: null, error: 'timed out after 300 ms' });
     silent.closeAllConnections();
     silent.close();
@@ -211,7 +301,11 @@ describe('verifyStandardWebhook (the receiver side)', () => {
   it('accepts the signature the spec describes and nothing else', () => {
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const body = '{"test": 2432232314}';
-    const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=' };
+    const headers = {
+      'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      'webhook-timestamp': '1614265330',
+      'webhook-signature': 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+    };
     // The example of the Standard Webhooks spec, at its own time.
     expect(verifyStandardWebhook(secret, headers, body, 1614265330_000)).toBe(true);
     expect(verifyStandardWebhook(secret, headers, body.replace('2', '3'), 1614265330_000)).toBe(false);
@@ -220,15 +314,24 @@ describe('verifyStandardWebhook (the receiver side)', () => {
 });
 
 async function jobCount(id: string, db = database.db): Promise<number> {
-  const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM pgboss.job WHERE id = ${id}::uuid`.execute(db);
+  const { rows } = await sql<{
+    count: number;
+  }>`SELECT count(*)::int AS count FROM pgboss.job WHERE id = ${id}::uuid`.execute(db);
   return rows[0]?.count ?? 0;
 }
 
 async function jobState(id: string): Promise<string | undefined> {
-  const { rows } = await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE id = ${id}::uuid`.execute(database.db);
+  const { rows } = await sql<{ state: string }>`SELECT state FROM pgboss.job WHERE id = ${id}::uuid`.execute(
+    database.db,
+  );
   return rows[0]?.state;
 }
 
 async function emailsTo(recipient: string) {
-  return database.db.selectFrom('email_outbox').select(['template', 'payload']).where('recipient', '=', recipient).orderBy('email_id').execute();
+  return database.db
+    .selectFrom('email_outbox')
+    .select(['template', 'payload'])
+    .where('recipient', '=', recipient)
+    .orderBy('email_id')
+    .execute();
 }

@@ -12,7 +12,8 @@ import ipaddr from 'ipaddr.js';
 /** Every address a host name resolves to. */
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
-export const resolveWithDns: ResolveHost = async (hostname) => (await lookup(hostname, { all: true, order: 'verbatim' })).map((each) => each.address);
+export const resolveWithDns: ResolveHost = async (hostname) =>
+  (await lookup(hostname, { all: true, order: 'verbatim' })).map((each) => each.address);
 
 /**
  * True for an address a webhook may be sent to: ordinary public unicast.
@@ -45,7 +46,10 @@ export interface DestinationPolicy {
  * every answer must be public (one private answer among public ones is
  * enough for an attacker who controls the name's DNS).
  */
-export async function checkedAddresses(hostname: string, policy: DestinationPolicy): Promise<string[] | DestinationProblem> {
+export async function checkedAddresses(
+  hostname: string,
+  policy: DestinationPolicy,
+): Promise<string[] | DestinationProblem> {
   const literal = literalAddress(hostname);
   let addresses: string[];
   if (literal === null) {

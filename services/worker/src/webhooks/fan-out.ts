@@ -8,11 +8,20 @@ import { jobId, productQueue, workEach } from '../job.ts';
 import { attemptJob } from './attempt.ts';
 import { deliveryIdOf, messageBody, toldOwnerOf, webhookEventOf } from './messages.ts';
 
-export const WEBHOOK_FAN_OUT_QUEUE = productQueue('webhook-fan-out', { retryLimit: 20, retryDelay: 10, retryBackoff: true, retryDelayMax: 600 });
+export const WEBHOOK_FAN_OUT_QUEUE = productQueue('webhook-fan-out', {
+  retryLimit: 20,
+  retryDelay: 10,
+  retryBackoff: true,
+  retryDelayMax: 600,
+});
 
 /** The one job that turns a ledger event into deliveries, enqueued with the event. */
 export function webhookFanOutJob(txId: string, eventVersion: number): LedgerJob {
-  return { queue: WEBHOOK_FAN_OUT_QUEUE.name, id: jobId('webhook-fan-out', txId, eventVersion), data: { txId, eventVersion } };
+  return {
+    queue: WEBHOOK_FAN_OUT_QUEUE.name,
+    id: jobId('webhook-fan-out', txId, eventVersion),
+    data: { txId, eventVersion },
+  };
 }
 
 /**
@@ -24,7 +33,13 @@ export function webhookFanOutJob(txId: string, eventVersion: number): LedgerJob 
  * made on the Webhooks page while acting for a merchant): an event of a
  * user's personal wallet is told to no one.
  */
-export async function fanOut(db: Kysely<Database>, jobs: LedgerJobs, txId: string, eventVersion: number, now: Date): Promise<number> {
+export async function fanOut(
+  db: Kysely<Database>,
+  jobs: LedgerJobs,
+  txId: string,
+  eventVersion: number,
+  now: Date,
+): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const stream = await readStream(trx, transactionStream(txId));
     const stored = stream.find((each) => each.streamVersion === eventVersion);
@@ -46,21 +61,42 @@ export async function fanOut(db: Kysely<Database>, jobs: LedgerJobs, txId: strin
     const body = messageBody(type, stored.createdAt, event);
     const made = await trx
       .insertInto('webhook_deliveries')
-      .values(webhooks.map(({ webhook_id }) => ({
-        delivery_id: deliveryIdOf(txId, eventVersion, webhook_id), webhook_id, event_type: type, tx_id: txId, event_version: eventVersion,
-        body, state: 'pending' as const, attempts_scheduled: 1, created_at: now, next_attempt_at: now, delivered_at: null,
-      })))
+      .values(
+        webhooks.map(({ webhook_id }) => ({
+          delivery_id: deliveryIdOf(txId, eventVersion, webhook_id),
+          webhook_id,
+          event_type: type,
+          tx_id: txId,
+          event_version: eventVersion,
+          body,
+          state: 'pending' as const,
+          attempts_scheduled: 1,
+          created_at: now,
+          next_attempt_at: now,
+          delivered_at: null,
+        })),
+      )
       .onConflict((conflict) => conflict.column('delivery_id').doNothing())
       .returning('delivery_id')
       .execute();
-    await jobs.enqueue(trx, made.map(({ delivery_id }) => attemptJob(delivery_id, 1, 0)));
+    await jobs.enqueue(
+      trx,
+      made.map(({ delivery_id }) => attemptJob(delivery_id, 1, 0)),
+    );
     return made.length;
   });
 }
 
-export async function runWebhookFanOut(boss: PgBoss, deps: { db: Kysely<Database>; jobs: LedgerJobs; now: () => Date; log: Logger }): Promise<void> {
+export async function runWebhookFanOut(
+  boss: PgBoss,
+  deps: { db: Kysely<Database>; jobs: LedgerJobs; now: () => Date; log: Logger },
+): Promise<void> {
   await workEach<{ txId: string; eventVersion: number }>(boss, WEBHOOK_FAN_OUT_QUEUE.name, async (job) => {
     const deliveries = await fanOut(deps.db, deps.jobs, job.data.txId, job.data.eventVersion, deps.now());
-    if (deliveries > 0) deps.log.info({ txId: job.data.txId, eventVersion: job.data.eventVersion, deliveries }, 'webhook deliveries made');
+    if (deliveries > 0)
+      deps.log.info(
+        { txId: job.data.txId, eventVersion: job.data.eventVersion, deliveries },
+        'webhook deliveries made',
+      );
   });
 }

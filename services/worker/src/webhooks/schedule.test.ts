@@ -5,7 +5,9 @@ const now = new Date('2026-11-21T12:00:00Z');
 
 describe('the retry schedule', () => {
   it('is the Standard Webhooks one, and runs out after ten attempts', () => {
-    expect(RETRY_SCHEDULE_MS.map((wait) => wait / 1000)).toEqual([0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
+    expect(RETRY_SCHEDULE_MS.map((wait) => wait / 1000)).toEqual([
+      0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400,
+    ]);
     expect(waitBefore(RETRY_SCHEDULE_MS, 1, null)).toBe(5000);
     expect(waitBefore(RETRY_SCHEDULE_MS, 10, null)).toBeNull();
   });

@@ -4,7 +4,18 @@
  * (immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h):
  * ten attempts over about three and a half days.
  */
-export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5e3, 5 * 60e3, 30 * 60e3, 2 * 3600e3, 5 * 3600e3, 10 * 3600e3, 14 * 3600e3, 20 * 3600e3, 24 * 3600e3];
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  0,
+  5e3,
+  5 * 60e3,
+  30 * 60e3,
+  2 * 3600e3,
+  5 * 3600e3,
+  10 * 3600e3,
+  14 * 3600e3,
+  20 * 3600e3,
+  24 * 3600e3,
+];
 
 /** A Retry-After longer than the schedule's longest wait is cut to it: an endpoint cannot park a delivery for ever. */
 const LONGEST_WAIT_MS = 24 * 3600e3;

@@ -16,7 +16,10 @@ export interface WebhookSettings {
   now: () => Date;
 }
 
-export type WebhookConfig = Pick<Config, 'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_DISABLE_AFTER_DAYS' | 'WEBHOOK_CONCURRENCY'>;
+export type WebhookConfig = Pick<
+  Config,
+  'WEBHOOK_ALLOW_PRIVATE' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_DISABLE_AFTER_DAYS' | 'WEBHOOK_CONCURRENCY'
+>;
 
 export function webhookSettingsFrom(config: WebhookConfig, overrides: Partial<WebhookSettings> = {}): WebhookSettings {
   return {

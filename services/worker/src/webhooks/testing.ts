@@ -14,7 +14,12 @@ import type { AddressInfo } from 'node:net';
  */
 
 /** Standard Webhooks verification: any "v1,<sig>" of the space-separated list matches, and the timestamp is within 5 minutes. */
-export function verifyStandardWebhook(secret: string, headers: http.IncomingHttpHeaders, body: string, now = Date.now()): boolean {
+export function verifyStandardWebhook(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  body: string,
+  now = Date.now(),
+): boolean {
   const id = headers['webhook-id'];
   const timestamp = headers['webhook-timestamp'];
   const signatures = headers['webhook-signature'];
@@ -108,43 +113,110 @@ export async function startReceiver(
     get requests() {
       return requests;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => { resolve(); });
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          resolve();
+        });
+      }),
   };
 }
 
 export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** A merchant (and the business user who manages it) with wallets, minimal rows written straight to the tables. */
-export async function newMerchant(db: Kysely<Database>): Promise<{ merchantId: number; userId: number; ownerId: string; email: string }> {
+export async function newMerchant(
+  db: Kysely<Database>,
+): Promise<{ merchantId: number; userId: number; ownerId: string; email: string }> {
   const tag = randomBytes(5).toString('hex');
   const now = new Date();
   const email = `shop_${tag}@example.com`;
-  const user = await db.insertInto('users').values({
-    username: `shop_${tag}`, email, password_hash: 'not-a-hash', user_type: 'business', perms: [], birthday: '1990-01-01',
-    country: 'US', currency: 'USD', terms_accepted: true, created_at: now, updated_at: now,
-  }).returning('user_id').executeTakeFirstOrThrow();
-  const merchant = await db.insertInto('merchants').values({
-    name: `Shop ${tag}`, dba: 'Shop', website: 'https://shop.example.com', phone: '5555550100', phone_region: '+1', category_id: 1, sub_category_id: 1,
-    business_type: 'LLC', date_established: '2020-01-01', monthly_sales: 1000, business_number: 'BN-1', business_country: 'US',
-    address_email: email, address_phone: '5555550100', address_name_first: 'Sam', address_name_last: 'Shop', address1: '1 Main St', city: 'Town',
-    province_state: 'CA', postal_code: '90210', country: 'US', support_url: 'https://shop.example.com/help', support_phone: '5555550100',
-    support_phone_region: '+1', support_email: email, contact_name: 'Sam Shop', contact_email: email, contact_phone: '5555550100',
-    contact_phone_region: '+1', owner_citizenship: 'US', owner_dob: '1980-01-01', owner_name: 'Sam Shop', owner_phone: '5555550100',
-    owner_phone_region: '+1', owner_email: email, created_at: now, updated_at: now,
-  }).returning('merchant_id').executeTakeFirstOrThrow();
+  const user = await db
+    .insertInto('users')
+    .values({
+      username: `shop_${tag}`,
+      email,
+      password_hash: 'not-a-hash',
+      user_type: 'business',
+      perms: [],
+      birthday: '1990-01-01',
+      country: 'US',
+      currency: 'USD',
+      terms_accepted: true,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
+  const merchant = await db
+    .insertInto('merchants')
+    .values({
+      name: `Shop ${tag}`,
+      dba: 'Shop',
+      website: 'https://shop.example.com',
+      phone: '5555550100',
+      phone_region: '+1',
+      category_id: 1,
+      sub_category_id: 1,
+      business_type: 'LLC',
+      date_established: '2020-01-01',
+      monthly_sales: 1000,
+      business_number: 'BN-1',
+      business_country: 'US',
+      address_email: email,
+      address_phone: '5555550100',
+      address_name_first: 'Sam',
+      address_name_last: 'Shop',
+      address1: '1 Main St',
+      city: 'Town',
+      province_state: 'CA',
+      postal_code: '90210',
+      country: 'US',
+      support_url: 'https://shop.example.com/help',
+      support_phone: '5555550100',
+      support_phone_region: '+1',
+      support_email: email,
+      contact_name: 'Sam Shop',
+      contact_email: email,
+      contact_phone: '5555550100',
+      contact_phone_region: '+1',
+      owner_citizenship: 'US',
+      owner_dob: '1980-01-01',
+      owner_name: 'Sam Shop',
+      owner_phone: '5555550100',
+      owner_phone_region: '+1',
+      owner_email: email,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('merchant_id')
+    .executeTakeFirstOrThrow();
   const ownerId = merchantOwnerId(merchant.merchant_id);
   await openWallets(db, ownerId, { currencies: ['CON'] });
   return { merchantId: merchant.merchant_id, userId: user.user_id, ownerId, email };
 }
 
 /** A webhook of the merchant, as the API's create-webhook stores it. */
-export async function newWebhook(db: Kysely<Database>, owner: { merchantId: number; userId: number }, fields: { url: string; events: string[]; secret: string }): Promise<number> {
+export async function newWebhook(
+  db: Kysely<Database>,
+  owner: { merchantId: number; userId: number },
+  fields: { url: string; events: string[]; secret: string },
+): Promise<number> {
   const now = new Date();
-  const row = await db.insertInto('webhooks').values({
-    merchant_id: owner.merchantId, user_id: owner.userId, state: 'enabled', url: fields.url, events: fields.events, secret: fields.secret, created_at: now, updated_at: now,
-  }).returning('webhook_id').executeTakeFirstOrThrow();
+  const row = await db
+    .insertInto('webhooks')
+    .values({
+      merchant_id: owner.merchantId,
+      user_id: owner.userId,
+      state: 'enabled',
+      url: fields.url,
+      events: fields.events,
+      secret: fields.secret,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('webhook_id')
+    .executeTakeFirstOrThrow();
   return row.webhook_id;
 }

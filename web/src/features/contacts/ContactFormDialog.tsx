@@ -13,8 +13,18 @@ function splitPhone(phone: string): { phone_region: string; phone: string } {
 }
 
 const blank = {
-  name_first: '', name_last: '', phone_region: DEFAULT_DIALLING_CODE, phone: '', email: '', confirm_email: '',
-  address1: '', address2: '', country: '', province: '', city: '', postal: '',
+  name_first: '',
+  name_last: '',
+  phone_region: DEFAULT_DIALLING_CODE,
+  phone: '',
+  email: '',
+  confirm_email: '',
+  address1: '',
+  address2: '',
+  country: '',
+  province: '',
+  city: '',
+  postal: '',
 };
 
 function formOf(contact: Contact) {
@@ -40,11 +50,23 @@ function formOf(contact: Contact) {
  * Each opening is a fresh form, so prior errors and validation are gone; on
  * success the page reloads the list and closes it.
  */
-export function ContactFormDialog({ contact, onSaved, onClose }: { contact?: Contact; onSaved: () => void; onClose: () => void }) {
+export function ContactFormDialog({
+  contact,
+  onSaved,
+  onClose,
+}: {
+  contact?: Contact;
+  onSaved: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog title={t(contact ? 'contacts.edit_title' : 'contacts.add_title')} onClose={onClose}>
-      {contact ? <EditContactForm contact={contact} onSaved={onSaved} onClose={onClose} /> : <AddContactForm onSaved={onSaved} onClose={onClose} />}
+      {contact ? (
+        <EditContactForm contact={contact} onSaved={onSaved} onClose={onClose} />
+      ) : (
+        <AddContactForm onSaved={onSaved} onClose={onClose} />
+      )}
     </Dialog>
   );
 }
@@ -52,16 +74,36 @@ export function ContactFormDialog({ contact, onSaved, onClose }: { contact?: Con
 function AddContactForm({ onSaved, onClose }: { onSaved: () => void; onClose: () => void }) {
   const spec = useSpecForm(createContactRequest, blank);
   return (
-    <Form spec={spec} onSubmit={async (form) => { await createContact(form); onSaved(); }}>
+    <Form
+      spec={spec}
+      onSubmit={async (form) => {
+        await createContact(form);
+        onSaved();
+      }}
+    >
       <ContactFields onClose={onClose} />
     </Form>
   );
 }
 
-function EditContactForm({ contact, onSaved, onClose }: { contact: Contact; onSaved: () => void; onClose: () => void }) {
+function EditContactForm({
+  contact,
+  onSaved,
+  onClose,
+}: {
+  contact: Contact;
+  onSaved: () => void;
+  onClose: () => void;
+}) {
   const spec = useSpecForm(updateContactRequest, formOf(contact));
   return (
-    <Form spec={spec} onSubmit={async (form) => { await updateContact(form); onSaved(); }}>
+    <Form
+      spec={spec}
+      onSubmit={async (form) => {
+        await updateContact(form);
+        onSaved();
+      }}
+    >
       <ContactFields onClose={onClose} />
     </Form>
   );
@@ -84,7 +126,12 @@ function ContactFields({ onClose }: { onClose: () => void }) {
         <legend>{t('contacts.residence_information')}</legend>
         <TextField name="address1" label={t('contacts.address1')} autoComplete="off" />
         <TextField name="address2" label={t('contacts.address2')} autoComplete="off" />
-        <SelectField name="country" label={t('contacts.country')} placeholder={t('contacts.choose_country')} choices={countries} />
+        <SelectField
+          name="country"
+          label={t('contacts.country')}
+          placeholder={t('contacts.choose_country')}
+          choices={countries}
+        />
         <TextField name="province" label={t('contacts.province')} autoComplete="off" />
         <TextField name="city" label={t('contacts.city')} autoComplete="off" />
         <TextField name="postal" label={t('contacts.postal')} autoComplete="off" />

@@ -53,7 +53,13 @@ export default function ContactsPage() {
     <section className="panel" aria-labelledby={titleId}>
       <div className="panel-heading">
         <h1 id={titleId}>{t('screens.contacts')}</h1>
-        <button type="button" className="button primary" onClick={() => { setOpen({ dialog: 'form' }); }}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => {
+            setOpen({ dialog: 'form' });
+          }}
+        >
           {t('contacts.invite')}
         </button>
       </div>
@@ -69,18 +75,26 @@ export default function ContactsPage() {
       {list.status === 'ready' && (
         <ContactGrid
           contacts={list.contacts.filter((contact) => contact.guser_id !== user?.guser_id)}
-          onOpen={(contact) => { setOpen({ dialog: 'choice', contact }); }}
+          onOpen={(contact) => {
+            setOpen({ dialog: 'choice', contact });
+          }}
         />
       )}
       {open.dialog === 'choice' && (
         <ChoiceDialog
           contact={open.contact}
-          onEdit={() => { setOpen({ dialog: 'form', contact: open.contact }); }}
-          onDelete={() => { setOpen({ dialog: 'delete', contact: open.contact }); }}
+          onEdit={() => {
+            setOpen({ dialog: 'form', contact: open.contact });
+          }}
+          onDelete={() => {
+            setOpen({ dialog: 'delete', contact: open.contact });
+          }}
           onClose={close}
         />
       )}
-      {open.dialog === 'form' && <ContactFormDialog {...(open.contact ? { contact: open.contact } : {})} onSaved={saved} onClose={close} />}
+      {open.dialog === 'form' && (
+        <ContactFormDialog {...(open.contact ? { contact: open.contact } : {})} onSaved={saved} onClose={close} />
+      )}
       {open.dialog === 'delete' && (
         <DeleteDialog
           contact={open.contact}
@@ -92,7 +106,15 @@ export default function ContactsPage() {
         />
       )}
       {open.dialog === 'deleted' && (
-        <Dialog title={t('contacts.deleted_title')} onClose={close} footer={<button type="button" className="button primary" onClick={close}>{t('contacts.ok')}</button>}>
+        <Dialog
+          title={t('contacts.deleted_title')}
+          onClose={close}
+          footer={
+            <button type="button" className="button primary" onClick={close}>
+              {t('contacts.ok')}
+            </button>
+          }
+        >
           <p>{t('contacts.deleted_body')}</p>
         </Dialog>
       )}
@@ -107,10 +129,23 @@ function ContactGrid({ contacts, onOpen }: { contacts: readonly Contact[]; onOpe
     <ul className="cards contact-cards" aria-label={t('contacts.list')}>
       {contacts.map((contact) => (
         // The whole card answers a click; its name is the button that keyboards and screen readers use.
-        <li key={contact.contact_id} className="contact-card" onClick={() => { onOpen(contact); }}>
+        <li
+          key={contact.contact_id}
+          className="contact-card"
+          onClick={() => {
+            onOpen(contact);
+          }}
+        >
           <Avatar user={{ avatar: contact.avatar, username: contact.name_first }} size={48} />
           <h2>
-            <button type="button" className="link-button" onClick={(event) => { event.stopPropagation(); onOpen(contact); }}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={(event) => {
+                event.stopPropagation();
+                onOpen(contact);
+              }}
+            >
               {fullName(contact)}
             </button>
           </h2>
@@ -130,7 +165,17 @@ function ContactGrid({ contacts, onOpen }: { contacts: readonly Contact[]; onOpe
   );
 }
 
-function ChoiceDialog({ contact, onEdit, onDelete, onClose }: { contact: Contact; onEdit: () => void; onDelete: () => void; onClose: () => void }) {
+function ChoiceDialog({
+  contact,
+  onEdit,
+  onDelete,
+  onClose,
+}: {
+  contact: Contact;
+  onEdit: () => void;
+  onDelete: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
@@ -151,7 +196,15 @@ function ChoiceDialog({ contact, onEdit, onDelete, onClose }: { contact: Contact
 }
 
 /** 'Are you sure you want to delete?'; a refusal stays in the dialog (spec §8: forms stay open on failure). */
-function DeleteDialog({ contact, onDeleted, onClose }: { contact: Contact; onDeleted: () => void; onClose: () => void }) {
+function DeleteDialog({
+  contact,
+  onDeleted,
+  onClose,
+}: {
+  contact: Contact;
+  onDeleted: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const action = useApiAction();
   const confirm = () =>

@@ -9,13 +9,16 @@ import {
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, callApi } from '../../lib/api.ts';
 
-export const createContact = async (form: CreateContactRequest) => (await callApi('/user/contact-create', contactResponse, { body: form })).contact;
-export const updateContact = async (form: UpdateContactRequest) => (await callApi('/user/contact-update', contactResponse, { body: form })).contact;
+export const createContact = async (form: CreateContactRequest) =>
+  (await callApi('/user/contact-create', contactResponse, { body: form })).contact;
+export const updateContact = async (form: UpdateContactRequest) =>
+  (await callApi('/user/contact-update', contactResponse, { body: form })).contact;
 export const deleteContact = async (contactId: number) => {
   await callApi('/user/contact-delete', contactDeletedResponse, { body: { contact_id: contactId } });
 };
 
-type ContactList = { status: 'loading' } | { status: 'ready'; contacts: Contact[] } | { status: 'failed'; errors: readonly string[] };
+type ContactList =
+  { status: 'loading' } | { status: 'ready'; contacts: Contact[] } | { status: 'failed'; errors: readonly string[] };
 
 /** The signed-in user's contacts, loaded on mount; `reload` after a save or a delete (spec §4 Contact modal: "the list reloads"). */
 export function useContacts() {

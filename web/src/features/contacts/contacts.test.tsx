@@ -1,15 +1,40 @@
 import type { Contact } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Answer, type Handler } from '../../testing/app.tsx';
+import {
+  fakeApi,
+  held,
+  ok,
+  refused,
+  renderApp,
+  resetSession,
+  sessionUser,
+  type Answer,
+  type Handler,
+} from '../../testing/app.tsx';
 
 const me = sessionUser();
 
 function contact(overrides: Partial<Contact> = {}): Contact {
   return {
-    contact_id: 1, guser_id: '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41', user_id: 12, username: 'marie_g', fullname: 'Marie Gagnon', avatar: null, currency: 'CAD',
-    name_first: 'Marie', name_last: 'Gagnon', phone: '+16135550199', phone_region: '+1', email: 'marie@example.com',
-    address1: '200 Rideau Street', address2: 'Unit 5', city: 'Ottawa', province: 'ON', country: 'CA', postal: 'K1N 5Y1',
+    contact_id: 1,
+    guser_id: '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41',
+    user_id: 12,
+    username: 'marie_g',
+    fullname: 'Marie Gagnon',
+    avatar: null,
+    currency: 'CAD',
+    name_first: 'Marie',
+    name_last: 'Gagnon',
+    phone: '+16135550199',
+    phone_region: '+1',
+    email: 'marie@example.com',
+    address1: '200 Rideau Street',
+    address2: 'Unit 5',
+    city: 'Ottawa',
+    province: 'ON',
+    country: 'CA',
+    postal: 'K1N 5Y1',
     ...overrides,
   };
 }
@@ -26,8 +51,16 @@ function contactsApi(list: () => Contact[] | Answer | Promise<Answer>, handlers:
 }
 
 const A_VALID_CONTACT = {
-  'First Name': 'Luc', 'Last Name': 'Tremblay', 'Phone Number': '6135550123', Email: 'luc@example.com', 'Confirm Email': 'luc@example.com',
-  'Address Line 1': '12 Sparks Street', 'Apartment/Unit/Suite': 'Suite 3', 'Province/State': 'on', City: 'Ottawa', 'Postal/Zip Code': 'K1P 5B9',
+  'First Name': 'Luc',
+  'Last Name': 'Tremblay',
+  'Phone Number': '6135550123',
+  Email: 'luc@example.com',
+  'Confirm Email': 'luc@example.com',
+  'Address Line 1': '12 Sparks Street',
+  'Apartment/Unit/Suite': 'Suite 3',
+  'Province/State': 'on',
+  City: 'Ottawa',
+  'Postal/Zip Code': 'K1P 5B9',
 };
 
 describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form variant A)', () => {
@@ -57,12 +90,23 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
   });
 
   it("shows each contact's card (name, phone, e-mail, address, city, province, country) and hides the user's own entry", async () => {
-    contactsApi(() => [contact(), contact({ contact_id: 2, guser_id: me.guser_id, user_id: me.user_id, name_first: 'Anne', name_last: 'Tremblay', email: me.email })]);
+    contactsApi(() => [
+      contact(),
+      contact({
+        contact_id: 2,
+        guser_id: me.guser_id,
+        user_id: me.user_id,
+        name_first: 'Anne',
+        name_last: 'Tremblay',
+        email: me.email,
+      }),
+    ]);
     renderApp('/contacts');
     const cards = await screen.findByRole('list', { name: 'Your contacts' });
     const card = within(cards).getByRole('listitem');
     expect(within(card).getByRole('button', { name: 'Marie Gagnon' })).toBeTruthy();
-    for (const text of ['+16135550199', 'marie@example.com', '200 Rideau Street, Ottawa, ON, Canada']) expect(within(card).getByText(text)).toBeTruthy();
+    for (const text of ['+16135550199', 'marie@example.com', '200 Rideau Street, Ottawa, ON, Canada'])
+      expect(within(card).getByText(text)).toBeTruthy();
     expect(screen.queryByText('Anne Tremblay', { selector: 'button' })).toBeNull();
   });
 
@@ -77,8 +121,16 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     expect(within(dialog).getByLabelText<HTMLSelectElement>('Phone Number: Dialling code').value).toBe('+1');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     for (const text of [
-      'Please enter First Name', 'Please enter Last Name', 'Please enter Phone Number', 'Please enter Email', 'Please enter Confirm Email',
-      'Please enter Address Line 1', 'Please select Country', 'Please enter Province/State', 'Please enter City', 'Please enter Postal/Zip Code',
+      'Please enter First Name',
+      'Please enter Last Name',
+      'Please enter Phone Number',
+      'Please enter Email',
+      'Please enter Confirm Email',
+      'Please enter Address Line 1',
+      'Please select Country',
+      'Please enter Province/State',
+      'Please enter City',
+      'Please enter Postal/Zip Code',
     ]) {
       expect(await within(dialog).findByText(text)).toBeTruthy();
     }
@@ -136,14 +188,25 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     let saved: Contact[] = [];
     const api = contactsApi(() => saved, {
       'POST /api/user/contact-create': () => {
-        saved = [contact({ contact_id: 9, guser_id: null, user_id: null, name_first: 'Luc', name_last: 'Tremblay', email: 'luc@example.com', phone: '+446135550123' })];
+        saved = [
+          contact({
+            contact_id: 9,
+            guser_id: null,
+            user_id: null,
+            name_first: 'Luc',
+            name_last: 'Tremblay',
+            email: 'luc@example.com',
+            phone: '+446135550123',
+          }),
+        ];
         return ok({ contact: saved[0] });
       },
     });
     const { user } = renderApp('/contacts');
     await user.click(await screen.findByRole('button', { name: 'Invite A New Contact' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add New Contact' });
-    for (const [label, text] of Object.entries(A_VALID_CONTACT)) await user.type(within(dialog).getByLabelText(label), text);
+    for (const [label, text] of Object.entries(A_VALID_CONTACT))
+      await user.type(within(dialog).getByLabelText(label), text);
     await user.selectOptions(within(dialog).getByLabelText('Phone Number: Dialling code'), '+44');
     await user.selectOptions(within(dialog).getByLabelText('Country'), 'CA');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -151,19 +214,33 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     expect(await screen.findByRole('button', { name: 'Luc Tremblay' })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(api.sent('POST', '/api/user/contact-create')[0]?.body).toEqual({
-      name_first: 'Luc', name_last: 'Tremblay', phone_region: '+44', phone: '6135550123', email: 'luc@example.com', confirm_email: 'luc@example.com',
-      address1: '12 Sparks Street', address2: 'Suite 3', country: 'CA', province: 'ON', city: 'Ottawa', postal: 'K1P 5B9',
+      name_first: 'Luc',
+      name_last: 'Tremblay',
+      phone_region: '+44',
+      phone: '6135550123',
+      email: 'luc@example.com',
+      confirm_email: 'luc@example.com',
+      address1: '12 Sparks Street',
+      address2: 'Suite 3',
+      country: 'CA',
+      province: 'ON',
+      city: 'Ottawa',
+      postal: 'K1P 5B9',
     });
     expect(api.sent('POST', '/api/user/contact-create')[0]?.headers['x-csrf-token']).toBe('csrf-signed-in');
     expect(api.sent('GET', '/api/user/contact-list')).toHaveLength(2);
   });
 
   it("a duplicate (23201) reads 'Sorry, This Contact Already Exist' and the form stays open; reopening starts clean", async () => {
-    contactsApi(() => [], { 'POST /api/user/contact-create': () => refused(409, [{ code: 23201, field: 'email', message: 'Contact already exists' }]) });
+    contactsApi(() => [], {
+      'POST /api/user/contact-create': () =>
+        refused(409, [{ code: 23201, field: 'email', message: 'Contact already exists' }]),
+    });
     const { user } = renderApp('/contacts');
     await user.click(await screen.findByRole('button', { name: 'Invite A New Contact' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add New Contact' });
-    for (const [label, text] of Object.entries(A_VALID_CONTACT)) await user.type(within(dialog).getByLabelText(label), text);
+    for (const [label, text] of Object.entries(A_VALID_CONTACT))
+      await user.type(within(dialog).getByLabelText(label), text);
     await user.selectOptions(within(dialog).getByLabelText('Country'), 'CA');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(within(dialog).getByRole('alert')).getByText('Sorry, This Contact Already Exist')).toBeTruthy();
@@ -182,7 +259,11 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     const { user, router } = renderApp('/contacts');
     await user.click(await screen.findByText('marie@example.com'));
     const choice = screen.getByRole('dialog', { name: 'Marie Gagnon' });
-    expect(within(choice).getAllByRole('button').map((button) => button.textContent)).toEqual(['×', 'Send A Money Transfer', 'Edit Contact', 'Delete Contact']);
+    expect(
+      within(choice)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['×', 'Send A Money Transfer', 'Edit Contact', 'Delete Contact']);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
 
@@ -195,7 +276,9 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
   });
 
   it('Edit Contact opens Update Contact Details filled in, the phone split into region and 10 digits, and saves with the id', async () => {
-    const api = contactsApi(() => [contact({ phone: '+446135550199', phone_region: '+44' })], { 'POST /api/user/contact-update': () => ok({ contact: contact({ city: 'Gatineau' }) }) });
+    const api = contactsApi(() => [contact({ phone: '+446135550199', phone_region: '+44' })], {
+      'POST /api/user/contact-update': () => ok({ contact: contact({ city: 'Gatineau' }) }),
+    });
     const { user } = renderApp('/contacts');
     await user.click(await screen.findByRole('button', { name: 'Marie Gagnon' }));
     await user.click(screen.getByRole('button', { name: 'Edit Contact' }));
@@ -209,7 +292,14 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     await waitFor(() => {
       expect(screen.queryByRole('dialog')).toBeNull();
     });
-    expect(api.sent('POST', '/api/user/contact-update')[0]?.body).toMatchObject({ contact_id: 1, city: 'Gatineau', phone: '6135550199', phone_region: '+44', email: 'marie@example.com', confirm_email: 'marie@example.com' });
+    expect(api.sent('POST', '/api/user/contact-update')[0]?.body).toMatchObject({
+      contact_id: 1,
+      city: 'Gatineau',
+      phone: '6135550199',
+      phone_region: '+44',
+      email: 'marie@example.com',
+      confirm_email: 'marie@example.com',
+    });
     expect(api.sent('GET', '/api/user/contact-list')).toHaveLength(2);
   });
 
@@ -242,7 +332,10 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
   });
 
   it('a refused delete shows its text in the confirmation and keeps it open', async () => {
-    contactsApi(() => [contact()], { 'POST /api/user/contact-delete': () => refused(404, [{ code: 40411, field: 'contact_id', message: 'Contact not found' }]) });
+    contactsApi(() => [contact()], {
+      'POST /api/user/contact-delete': () =>
+        refused(404, [{ code: 40411, field: 'contact_id', message: 'Contact not found' }]),
+    });
     const { user } = renderApp('/contacts');
     await user.click(await screen.findByRole('button', { name: 'Marie Gagnon' }));
     await user.click(screen.getByRole('button', { name: 'Delete Contact' }));

@@ -23,7 +23,14 @@ export interface AccountDialogProps<Input extends FieldValues, Output extends Pa
  * holder's address, their bank fields, Cancel and Save; saving adds the
  * method, says so and closes.
  */
-export function AccountDialog<Input extends FieldValues, Output extends PaymentMethodRequest>({ title, spec, saved, saveLabel, onClose, children }: AccountDialogProps<Input, Output>) {
+export function AccountDialog<Input extends FieldValues, Output extends PaymentMethodRequest>({
+  title,
+  spec,
+  saved,
+  saveLabel,
+  onClose,
+  children,
+}: AccountDialogProps<Input, Output>) {
   const { t } = useTranslation();
   const submit = async (request: Output) => {
     await addPaymentMethod(request);

@@ -11,7 +11,9 @@ import { addPaymentMethod, cardTokenizer, type CardForm } from './payment-method
 
 /** The shipping address is the billing one, under its shipping_ names (spec §3). */
 const asShipping = (billing: CardPayMethodRequest['billing_address']) =>
-  Object.fromEntries(Object.entries(billing).map(([key, value]) => [`shipping_${key}`, value])) as NonNullable<CardPayMethodRequest['shipping_address']>;
+  Object.fromEntries(Object.entries(billing).map(([key, value]) => [`shipping_${key}`, value])) as NonNullable<
+    CardPayMethodRequest['shipping_address']
+  >;
 
 /**
  * The Add Credit Card modal (spec §2, §5 Credit card): the billing address
@@ -76,10 +78,18 @@ export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
             <AddressFields prefix="shipping_address.shipping_" />
           </fieldset>
         )}
-        <TextField name="type_specific.cardholder_name" label={t('payment_methods.cardholder_name')} autoComplete="cc-name" />
+        <TextField
+          name="type_specific.cardholder_name"
+          label={t('payment_methods.cardholder_name')}
+          autoComplete="cc-name"
+        />
         {tokenizer === null && <LoadingOverlay />}
         {tokenizer !== null && 'url' in tokenizer && <CardEntry tokenizerUrl={tokenizer.url} />}
-        {tokenizer !== null && 'failed' in tokenizer && <p role="alert" className="server-errors">{t('payment_methods.tokenizer_failed')}</p>}
+        {tokenizer !== null && 'failed' in tokenizer && (
+          <p role="alert" className="server-errors">
+            {t('payment_methods.tokenizer_failed')}
+          </p>
+        )}
         <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('payment_methods.cancel')}

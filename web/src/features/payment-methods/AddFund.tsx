@@ -38,7 +38,11 @@ export default function AddFund() {
   const buy = (values: AddFundForm, forex: CoinRate) => {
     // A second submit while the first runs (a double click) waits for the first instead of buying again.
     pending.current ??= (async () => {
-      const request = { payment_method_id: values.payment_method_id, coin_amt: coinsBoughtWith(values.amount, forex), currency: CURRENCY } as const;
+      const request = {
+        payment_method_id: values.payment_method_id,
+        coin_amt: coinsBoughtWith(values.amount, forex),
+        currency: CURRENCY,
+      } as const;
       try {
         await purchase(request, keys.keyFor(request));
         keys.settled(200);
@@ -113,7 +117,17 @@ export default function AddFund() {
 const asId = (value: string) => (value === '' ? undefined : Number(value));
 const asWholeAmount = (value: string) => (value === '' ? undefined : Number(value));
 
-function FundForm({ cards, forex, onBuy, onGoBack }: { cards: PaymentMethod[]; forex: CoinRate; onBuy: (values: AddFundForm, forex: CoinRate) => Promise<void>; onGoBack: () => void }) {
+function FundForm({
+  cards,
+  forex,
+  onBuy,
+  onGoBack,
+}: {
+  cards: PaymentMethod[];
+  forex: CoinRate;
+  onBuy: (values: AddFundForm, forex: CoinRate) => Promise<void>;
+  onGoBack: () => void;
+}) {
   const { t } = useTranslation();
   const spec = useSpecForm(addFundForm);
   return (
@@ -123,7 +137,10 @@ function FundForm({ cards, forex, onBuy, onGoBack }: { cards: PaymentMethod[]; f
         name="payment_method_id"
         label={t('add_fund.payment_method')}
         placeholder={t('add_fund.choose_method')}
-        choices={cards.map((card) => ({ value: String(card.payment_method_id), label: `${card.brand.toUpperCase()} ${card.number}` }))}
+        choices={cards.map((card) => ({
+          value: String(card.payment_method_id),
+          label: `${card.brand.toUpperCase()} ${card.number}`,
+        }))}
         setValueAs={asId}
       />
       {cards.length === 0 && (
@@ -145,12 +162,31 @@ function FundForm({ cards, forex, onBuy, onGoBack }: { cards: PaymentMethod[]; f
 function AmountField({ forex }: { forex: CoinRate }) {
   const { t } = useTranslation();
   const amount = useFormContext<{ amount?: number }>().watch('amount');
-  const coins = addFundForm.shape.amount.safeParse(amount).success && amount !== undefined ? coinCountLabel(coinsBoughtWith(amount, forex)) : null;
+  const coins =
+    addFundForm.shape.amount.safeParse(amount).success && amount !== undefined
+      ? coinCountLabel(coinsBoughtWith(amount, forex))
+      : null;
   // The modal opens on the loading overlay; the amount takes the focus when the form appears.
-  return <DigitsField name="amount" label={t('add_fund.amount')} hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')} setValueAs={asWholeAmount} autoFocus />;
+  return (
+    <DigitsField
+      name="amount"
+      label={t('add_fund.amount')}
+      hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')}
+      setValueAs={asWholeAmount}
+      autoFocus
+    />
+  );
 }
 
-function ErrorDialog({ texts, onTryAgain, onCancel }: { texts: readonly string[]; onTryAgain: () => void; onCancel: () => void }) {
+function ErrorDialog({
+  texts,
+  onTryAgain,
+  onCancel,
+}: {
+  texts: readonly string[];
+  onTryAgain: () => void;
+  onCancel: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog

@@ -6,7 +6,16 @@ import { countryChoices } from '../../ui/geo.ts';
 import { provinceChoices } from '../../ui/provinces.ts';
 
 /** A blank address for a modal's defaults. */
-export const emptyAddress = { name_first: '', name_last: '', address1: '', address2: '', city: '', province: '', postal_code: '', country: '' };
+export const emptyAddress = {
+  name_first: '',
+  name_last: '',
+  address1: '',
+  address2: '',
+  city: '',
+  province: '',
+  postal_code: '',
+  country: '',
+};
 
 /** A payment method's address (spec §3 billing_address): names, street, city, then its region. */
 export function AddressFields({ prefix }: { prefix: string }) {
@@ -21,7 +30,11 @@ export function AddressFields({ prefix }: { prefix: string }) {
       <TextField name={name('city')} label={t('payment_methods.city')} autoComplete="address-level2" />
       <RegionFields
         names={{ country: name('country'), province: name('province'), postal: name('postal_code') }}
-        labels={{ country: t('payment_methods.country'), province: t('payment_methods.province'), postal: t('payment_methods.postal_code') }}
+        labels={{
+          country: t('payment_methods.country'),
+          province: t('payment_methods.province'),
+          postal: t('payment_methods.postal_code'),
+        }}
       />
     </>
   );
@@ -53,7 +66,13 @@ export function RegionFields({ names, labels }: { names: Region; labels: Region 
         }}
       />
       {provinces ? (
-        <SelectField key="list" name={names.province} label={labels.province} choices={provinces} placeholder={t('payment_methods.choose_province')} />
+        <SelectField
+          key="list"
+          name={names.province}
+          label={labels.province}
+          choices={provinces}
+          placeholder={t('payment_methods.choose_province')}
+        />
       ) : (
         <TextField key="typed" name={names.province} label={labels.province} autoComplete="address-level1" />
       )}

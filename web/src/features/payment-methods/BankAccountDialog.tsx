@@ -20,7 +20,11 @@ const ELSEWHERE = ['routing_no', 'account_type'] as const;
  */
 export function BankAccountDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const spec = useSpecForm(bankPayMethodRequest, { type: 'CHQ', billing_address: emptyAddress, type_specific: { account_no: '', cardholder_name: '' } } satisfies BankForm);
+  const spec = useSpecForm(bankPayMethodRequest, {
+    type: 'CHQ',
+    billing_address: emptyAddress,
+    type_specific: { account_no: '', cardholder_name: '' },
+  } satisfies BankForm);
   const canadian = spec.form.watch('billing_address.country') === 'CA';
   const { unregister } = spec.form;
 
@@ -30,15 +34,29 @@ export function BankAccountDialog({ onClose }: { onClose: () => void }) {
   }, [canadian, unregister]);
 
   return (
-    <AccountDialog title={t('payment_methods.add_bank_title')} spec={spec} saved={t('payment_methods.bank_added')} saveLabel={t('payment_methods.save_bank')} onClose={onClose}>
+    <AccountDialog
+      title={t('payment_methods.add_bank_title')}
+      spec={spec}
+      saved={t('payment_methods.bank_added')}
+      saveLabel={t('payment_methods.save_bank')}
+      onClose={onClose}
+    >
       <fieldset>
         <legend>{t('payment_methods.bank_details')}</legend>
-        <TextField name="type_specific.cardholder_name" label={t('payment_methods.account_holder_name')} autoComplete="name" />
+        <TextField
+          name="type_specific.cardholder_name"
+          label={t('payment_methods.account_holder_name')}
+          autoComplete="name"
+        />
         <DigitsField name="type_specific.account_no" label={t('payment_methods.account_no')} />
         {canadian ? (
           <>
             <DigitsField key="transit_no" name="type_specific.transit_no" label={t('payment_methods.transit_no')} />
-            <DigitsField key="institution_no" name="type_specific.institution_no" label={t('payment_methods.institution_no')} />
+            <DigitsField
+              key="institution_no"
+              name="type_specific.institution_no"
+              label={t('payment_methods.institution_no')}
+            />
           </>
         ) : (
           <>
@@ -47,7 +65,10 @@ export function BankAccountDialog({ onClose }: { onClose: () => void }) {
               name="type_specific.account_type"
               label={t('payment_methods.account_type')}
               placeholder={t('payment_methods.choose_account_type')}
-              choices={bankAccountTypes.map((type) => ({ value: type, label: t(`payment_methods.account_types.${type}`) }))}
+              choices={bankAccountTypes.map((type) => ({
+                value: type,
+                label: t(`payment_methods.account_types.${type}`),
+              }))}
             />
           </>
         )}

@@ -29,7 +29,9 @@ export function CardEntry({ tokenizerUrl }: { tokenizerUrl: string }) {
   const [card, setCard] = useState<Card | null>(null);
   const hintId = useId();
   const errorId = useId();
-  const error = [useFieldError(TOKEN), useFieldError(`${EXPIRY}.month`), useFieldError(`${EXPIRY}.year`)].find((each) => each !== undefined);
+  const error = [useFieldError(TOKEN), useFieldError(`${EXPIRY}.month`), useFieldError(`${EXPIRY}.year`)].find(
+    (each) => each !== undefined,
+  );
   const origin = new URL(tokenizerUrl, window.location.href).origin;
 
   useEffect(() => {
@@ -41,7 +43,10 @@ export function CardEntry({ tokenizerUrl }: { tokenizerUrl: string }) {
       if (message.data.type === 'card-token-error') {
         setCard(null);
         setValue(TOKEN, '', { shouldDirty: true });
-        setError(TOKEN, { type: 'server', message: [...new Set(message.data.errors.map((each) => each.message))].join(' ') });
+        setError(TOKEN, {
+          type: 'server',
+          message: [...new Set(message.data.errors.map((each) => each.message))].join(' '),
+        });
         return;
       }
       const { token, brand, mask, expiry_month: month, expiry_year: year } = message.data;
@@ -61,10 +66,20 @@ export function CardEntry({ tokenizerUrl }: { tokenizerUrl: string }) {
       <p id={hintId} className="field-hint">
         {t('payment_methods.card_hint')}
       </p>
-      <iframe ref={frame} className="card-frame" title={t('payment_methods.card_details')} src={tokenizerUrl} aria-describedby={`${hintId} ${errorId}`} />
+      <iframe
+        ref={frame}
+        className="card-frame"
+        title={t('payment_methods.card_details')}
+        src={tokenizerUrl}
+        aria-describedby={`${hintId} ${errorId}`}
+      />
       {card && !error && (
         <p className="card-ready" role="status">
-          {t('payment_methods.card_ready', { brand: card.brand.toUpperCase(), mask: card.mask, expiry: `${card.month}/${card.year}` })}
+          {t('payment_methods.card_ready', {
+            brand: card.brand.toUpperCase(),
+            mask: card.mask,
+            expiry: `${card.month}/${card.year}`,
+          })}
         </p>
       )}
       <p id={errorId} className="field-error" role="alert">

@@ -106,7 +106,13 @@ function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
       <ul className="add-menu-list" {...menu.menuProps}>
         {entries.map(([modal, label]) => (
           <li key={modal}>
-            <button type="button" className="link-button" onClick={() => { choose(modal); }}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                choose(modal);
+              }}
+            >
               {label}
             </button>
           </li>
@@ -136,13 +142,31 @@ export function entryDate(iso: string, language: string): string {
   return `${month} ${ordinal(date.getDate())}, ${String(date.getFullYear())}`;
 }
 
-const ICONS: Record<string, string> = { visa: 'VISA', mastercard: 'MC', amex: 'AMEX', discover: 'DISC', bank: 'BANK', wire: 'WIRE' };
+const ICONS: Record<string, string> = {
+  visa: 'VISA',
+  mastercard: 'MC',
+  amex: 'AMEX',
+  discover: 'DISC',
+  bank: 'BANK',
+  wire: 'WIRE',
+};
 
-function MethodCard({ method, busy, onSelect, onDelete }: { method: PaymentMethod; busy: boolean; onSelect: () => void; onDelete: () => void }) {
+function MethodCard({
+  method,
+  busy,
+  onSelect,
+  onDelete,
+}: {
+  method: PaymentMethod;
+  busy: boolean;
+  onSelect: () => void;
+  onDelete: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const nameId = useId();
   const expiry = expiryOf(method);
-  const name = method.type === 'CC' ? `${method.brand.toUpperCase()} ${method.number}` : `${method.brand} ${method.number}`;
+  const name =
+    method.type === 'CC' ? `${method.brand.toUpperCase()} ${method.number}` : `${method.brand} ${method.number}`;
   return (
     <li className={`method-card${method.is_default ? ' default' : ''}`} aria-labelledby={nameId}>
       <span className="method-icon" aria-hidden="true">
@@ -150,7 +174,9 @@ function MethodCard({ method, busy, onSelect, onDelete }: { method: PaymentMetho
       </span>
       <div className="method-details">
         <strong id={nameId}>{name}</strong>
-        {method.type === 'WIRE' && <span>{t('payment_methods.entered', { date: entryDate(method.entry_date, i18n.language) })}</span>}
+        {method.type === 'WIRE' && (
+          <span>{t('payment_methods.entered', { date: entryDate(method.entry_date, i18n.language) })}</span>
+        )}
         {expiry && <span>{t('payment_methods.expires', { expiry })}</span>}
         {method.is_default && <span className="badge">{t('payment_methods.default')}</span>}
       </div>

@@ -24,20 +24,45 @@ export function WireAccountDialog({ onClose }: { onClose: () => void }) {
     billing_address: { ...emptyAddress, country: user?.country ?? '' },
     type_specific: {
       account_no: '',
-      instructions: { bank_name: '', bank_address: '', bank_city: '', bank_province: '', bank_postal_code: '', bank_country: '', account_no: '', bank_swift_code: '', iban_no: '', unit_no: '' },
+      instructions: {
+        bank_name: '',
+        bank_address: '',
+        bank_city: '',
+        bank_province: '',
+        bank_postal_code: '',
+        bank_country: '',
+        account_no: '',
+        bank_swift_code: '',
+        iban_no: '',
+        unit_no: '',
+      },
     },
   });
 
   return (
-    <AccountDialog title={t('payment_methods.add_wire_title')} spec={spec} saved={t('payment_methods.wire_added')} saveLabel={t('payment_methods.save_wire')} onClose={onClose}>
+    <AccountDialog
+      title={t('payment_methods.add_wire_title')}
+      spec={spec}
+      saved={t('payment_methods.wire_added')}
+      saveLabel={t('payment_methods.save_wire')}
+      onClose={onClose}
+    >
       <fieldset>
         <legend>{t('payment_methods.wire_bank')}</legend>
         <TextField name={`${BANK}bank_name`} label={t('payment_methods.bank_name')} />
         <TextField name={`${BANK}bank_address`} label={t('payment_methods.bank_address')} />
         <TextField name={`${BANK}bank_city`} label={t('payment_methods.bank_city')} />
         <RegionFields
-          names={{ country: `${BANK}bank_country`, province: `${BANK}bank_province`, postal: `${BANK}bank_postal_code` }}
-          labels={{ country: t('payment_methods.bank_country'), province: t('payment_methods.bank_province'), postal: t('payment_methods.bank_postal_code') }}
+          names={{
+            country: `${BANK}bank_country`,
+            province: `${BANK}bank_province`,
+            postal: `${BANK}bank_postal_code`,
+          }}
+          labels={{
+            country: t('payment_methods.bank_country'),
+            province: t('payment_methods.bank_province'),
+            postal: t('payment_methods.bank_postal_code'),
+          }}
         />
         <AccountNumberField />
         <TextField name={`${BANK}bank_swift_code`} label={t('payment_methods.swift_code')} />

@@ -7,10 +7,37 @@ const approved = () => ok({ transaction: purchaseTransaction() });
 /** The transaction a purchase of 156 coins answers (the contract's shape, checked on arrival). */
 function purchaseTransaction() {
   return {
-    tx_id: 'tx-1', entry_date: '2026-11-21T20:00:00.000Z', return_date: null, user_id: 7, merchant_id: null, state: 'completed', type: 'purchase', tx_class: 'PURCHASE_COINS',
-    merchant_batch_id: null, billing_address: null, shipping_address: null, debit_credit: 'C', amount: 15_600, fee: 0, currency: 'CON', terminal_id: null, invoice_no: null,
-    custom_1: null, error_code: null, fi_response_code: null, fi_response_text: null, parent_tx_id: null, ip_address: null, refunded: false, cart: [],
-    payment_method_type: 'CC', payment_method: '11', customer_Name: null, reference: null, hold_amount: null, hold_release_at: null,
+    tx_id: 'tx-1',
+    entry_date: '2026-11-21T20:00:00.000Z',
+    return_date: null,
+    user_id: 7,
+    merchant_id: null,
+    state: 'completed',
+    type: 'purchase',
+    tx_class: 'PURCHASE_COINS',
+    merchant_batch_id: null,
+    billing_address: null,
+    shipping_address: null,
+    debit_credit: 'C',
+    amount: 15_600,
+    fee: 0,
+    currency: 'CON',
+    terminal_id: null,
+    invoice_no: null,
+    custom_1: null,
+    error_code: null,
+    fi_response_code: null,
+    fi_response_text: null,
+    parent_tx_id: null,
+    ip_address: null,
+    refunded: false,
+    cart: [],
+    payment_method_type: 'CC',
+    payment_method: '11',
+    customer_Name: null,
+    reference: null,
+    hold_amount: null,
+    hold_release_at: null,
   };
 }
 
@@ -42,9 +69,22 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     expect(within(modal).queryByRole('button', { name: 'Close' }), 'static: no close button').toBeNull();
     await user.keyboard('{Escape}');
     expect(screen.getByRole('dialog', { name: 'Add Fund' }), 'static: Escape does not close it').toBeTruthy();
-    methods.resolve(ok({ methods: [storedCard(), storedCard({ payment_method_id: 13, type: 'WIRE', brand: 'WIRE Account', number: '******7788' })], total: 2 }));
+    methods.resolve(
+      ok({
+        methods: [
+          storedCard(),
+          storedCard({ payment_method_id: 13, type: 'WIRE', brand: 'WIRE Account', number: '******7788' }),
+        ],
+        total: 2,
+      }),
+    );
     const select = await within(modal).findByLabelText('Payment Method');
-    expect(within(select).getAllByRole('option').map((option) => option.textContent), 'cards only: a purchase charges a card').toEqual(['--Select Payment Method--', 'VISA ************4242']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+      'cards only: a purchase charges a card',
+    ).toEqual(['--Select Payment Method--', 'VISA ************4242']);
     expect(within(modal).queryByRole('status')).toBeNull();
   });
 
@@ -102,7 +142,8 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
 
   it("a declined card (4000…0002) shows 'Error' with the server's text; Try Again gives a fresh form, Cancel goes to /", async () => {
     const api = paymentApi([storedCard({ number: '************0002' })], {
-      'POST /api/account/purchase': () => refused(422, [{ code: 42250, field: 'payment_method_id', message: 'Your card was declined' }]),
+      'POST /api/account/purchase': () =>
+        refused(422, [{ code: 42250, field: 'payment_method_id', message: 'Your card was declined' }]),
     });
     const { user, router } = renderApp('/add-fund');
     let modal = await screen.findByRole('dialog', { name: 'Add Fund' });
@@ -122,22 +163,31 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************0002');
     await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
     const [first, second] = api.sent('POST', '/api/account/purchase');
-    expect(second?.headers['idempotency-key'], 'a new attempt after a refusal').not.toBe(first?.headers['idempotency-key']);
-    await user.click(within(await screen.findByRole('dialog', { name: 'Error' })).getByRole('button', { name: 'Cancel' }));
+    expect(second?.headers['idempotency-key'], 'a new attempt after a refusal').not.toBe(
+      first?.headers['idempotency-key'],
+    );
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Error' })).getByRole('button', { name: 'Cancel' }),
+    );
     expect(router.state.location.pathname).toBe('/');
   });
 
   it("says 'Something went wrong' when the methods cannot be loaded, Try Again loads them again, and Go Back goes to /", async () => {
     let down = true;
     paymentApi([storedCard()], {
-      'POST /api/account/pay-method': () => (down ? refused(503, [{ code: 50300, message: 'Service unavailable' }]) : ok({ methods: [storedCard()], total: 1 })),
+      'POST /api/account/pay-method': () =>
+        down
+          ? refused(503, [{ code: 50300, message: 'Service unavailable' }])
+          : ok({ methods: [storedCard()], total: 1 }),
     });
     const { user, router } = renderApp('/add-fund');
     let error = await screen.findByRole('dialog', { name: 'Error' });
     expect(within(error).getByRole('alert').textContent).toBe('Something went wrong');
     down = false;
     await user.click(within(error).getByRole('button', { name: 'Try Again' }));
-    expect(await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByLabelText('Payment Method')).toBeTruthy();
+    expect(
+      await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByLabelText('Payment Method'),
+    ).toBeTruthy();
 
     down = true;
     await router.navigate('/payment-method-list');
@@ -149,7 +199,9 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
 
     paymentApi([storedCard()]);
     await router.navigate('/add-fund');
-    await user.click(await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByRole('button', { name: 'Go Back' }));
+    await user.click(
+      await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByRole('button', { name: 'Go Back' }),
+    );
     expect(router.state.location.pathname).toBe('/');
   });
 });
@@ -186,7 +238,9 @@ describe('/add-fund never charges twice for one attempt', () => {
     const { user } = renderApp('/add-fund');
     await user.click(within(await fill(user, '10')).getByRole('button', { name: 'Confirm Deposit' }));
     const error = await screen.findByRole('dialog', { name: 'Error' });
-    expect(within(error).getByText('The service could not be reached. Check your connection and try again.')).toBeTruthy();
+    expect(
+      within(error).getByText('The service could not be reached. Check your connection and try again.'),
+    ).toBeTruthy();
     await user.click(within(error).getByRole('button', { name: 'Try Again' }));
     await user.click(within(await fill(user, '10')).getByRole('button', { name: 'Confirm Deposit' }));
     expect(await screen.findByRole('dialog', { name: 'Success' })).toBeTruthy();

@@ -23,10 +23,13 @@ const CARD_PROVIDER = 'sandbox';
  * non-empty mark) are shown. The types are CC, CHQ or WIRE by the contract,
  * which refuses a list with any other.
  */
-const shownMethods = (methods: readonly PaymentMethod[]) => methods.filter((method) => method.state === 'E' && method.validated !== '');
+const shownMethods = (methods: readonly PaymentMethod[]) =>
+  methods.filter((method) => method.state === 'E' && method.validated !== '');
 
 async function listPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
-  return shownMethods((await callApi('/account/pay-method', payMethodListResponse, { body: {}, ...(signal ? { signal } : {}) })).methods);
+  return shownMethods(
+    (await callApi('/account/pay-method', payMethodListResponse, { body: {}, ...(signal ? { signal } : {}) })).methods,
+  );
 }
 
 /** The signed-in user's payment methods: loading until the first answer, `reload` after any change. */
@@ -68,7 +71,9 @@ export async function addPaymentMethod(request: PaymentMethodRequest) {
 
 /** Select: makes the method the default (spec §4). */
 export async function makeDefault(paymentMethodId: number) {
-  await callApi('/account/user-payment-method-update', paymentMethodResponse, { body: { paymentMethodId, make_default: true } });
+  await callApi('/account/user-payment-method-update', paymentMethodResponse, {
+    body: { paymentMethodId, make_default: true },
+  });
 }
 
 export async function deletePaymentMethod(paymentMethodId: number) {
@@ -76,7 +81,9 @@ export async function deletePaymentMethod(paymentMethodId: number) {
 }
 
 export async function cardTokenizer() {
-  return (await callApi('/wallet/payment-provider-lookup', providerLookupResponse, { query: { provider: CARD_PROVIDER } })).detail;
+  return (
+    await callApi('/wallet/payment-provider-lookup', providerLookupResponse, { query: { provider: CARD_PROVIDER } })
+  ).detail;
 }
 
 export type CoinRate = z.infer<typeof forex>;

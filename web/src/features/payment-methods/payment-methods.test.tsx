@@ -6,25 +6,58 @@ import { paymentApi, storedCard } from './testing.ts';
 
 const mastercard = () =>
   storedCard({
-    payment_method_id: 12, paymentMethodId: 12, is_default: false, selected: false, brand: 'mastercard', icon: 'mastercard', number: '************4444',
+    payment_method_id: 12,
+    paymentMethodId: 12,
+    is_default: false,
+    selected: false,
+    brand: 'mastercard',
+    icon: 'mastercard',
+    number: '************4444',
     type_specific: { card_brand: 'mastercard', card_mask: '************4444', card_expiry: { year: 2031, month: 1 } },
   });
 const wire = () =>
-  storedCard({ payment_method_id: 13, paymentMethodId: 13, type: 'WIRE', is_default: false, selected: false, brand: 'WIRE Account', icon: 'wire', number: '******7788', type_specific: { account_no: '******7788' } });
+  storedCard({
+    payment_method_id: 13,
+    paymentMethodId: 13,
+    type: 'WIRE',
+    is_default: false,
+    selected: false,
+    brand: 'WIRE Account',
+    icon: 'wire',
+    number: '******7788',
+    type_specific: { account_no: '******7788' },
+  });
 
 /** What the tokenizer's page posts to the app (services/api card-processor/tokenizer-page.ts), from its iframe. */
 function postFromTokenizer(data: unknown, { fromFrame = true } = {}) {
   const frame = screen.getByTitle<HTMLIFrameElement>('Card details');
   act(() => {
-    window.dispatchEvent(new MessageEvent('message', { data, origin: window.location.origin, source: fromFrame ? frame.contentWindow : window }));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data,
+        origin: window.location.origin,
+        source: fromFrame ? frame.contentWindow : window,
+      }),
+    );
   });
 }
-const tokenFor = (token: string) => ({ type: 'card-token', token, brand: 'visa', mask: '************4242', expiry_month: '08', expiry_year: '2029' });
+const tokenFor = (token: string) => ({
+  type: 'card-token',
+  token,
+  brand: 'visa',
+  mask: '************4242',
+  expiry_month: '08',
+  expiry_year: '2029',
+});
 
 const cardAlert = (modal: HTMLElement) => within(within(modal).getByRole('group', { name: 'Card' })).getByRole('alert');
 
 /** The Add Credit Card modal's holder fields, filled for Anne Tremblay at 100 Rideau St, Ottawa (Canada unless `place` says otherwise). */
-async function fillCardHolder(user: ReturnType<typeof renderApp>['user'], modal: HTMLElement, place = { country: 'CA', province: 'ON', postal: 'K1N 5X8' }) {
+async function fillCardHolder(
+  user: ReturnType<typeof renderApp>['user'],
+  modal: HTMLElement,
+  place = { country: 'CA', province: 'ON', postal: 'K1N 5X8' },
+) {
   await user.type(within(modal).getByLabelText('First Name'), 'Anne');
   await user.type(within(modal).getByLabelText('Last Name'), 'Tremblay');
   await user.type(within(modal).getByLabelText('Address'), '100 Rideau St');
@@ -41,15 +74,23 @@ async function openAddModal(user: ReturnType<typeof renderApp>['user'], entry: s
   await user.click(screen.getByRole('button', { name: entry }));
   return screen.findByRole('dialog', { name: title });
 }
-const openCardModal = (user: ReturnType<typeof renderApp>['user']) => openAddModal(user, 'Credit Card', 'Add Credit Card');
-const openBankModal = (user: ReturnType<typeof renderApp>['user']) => openAddModal(user, 'Bank Account', 'Add Bank Account');
-const openWireModal = (user: ReturnType<typeof renderApp>['user']) => openAddModal(user, 'Wired Account', 'Add Wire Account');
+const openCardModal = (user: ReturnType<typeof renderApp>['user']) =>
+  openAddModal(user, 'Credit Card', 'Add Credit Card');
+const openBankModal = (user: ReturnType<typeof renderApp>['user']) =>
+  openAddModal(user, 'Bank Account', 'Add Bank Account');
+const openWireModal = (user: ReturnType<typeof renderApp>['user']) =>
+  openAddModal(user, 'Wired Account', 'Add Wire Account');
 
 describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
   beforeEach(resetSession);
 
   it('shows the count and a selector card per method: icon, number, expiry, the default highlighted, Select only when not default; a wire shows its entry date', async () => {
-    paymentApi([storedCard(), mastercard(), wire(), storedCard({ payment_method_id: 14, state: 'D', number: '************0000' })]);
+    paymentApi([
+      storedCard(),
+      mastercard(),
+      wire(),
+      storedCard({ payment_method_id: 14, state: 'D', number: '************0000' }),
+    ]);
     renderApp('/payment-method-list');
     expect(await screen.findByRole('heading', { name: 'Payment Methods' })).toBeTruthy();
     expect(await screen.findByText('You have 3 Payment Methods.')).toBeTruthy();
@@ -75,24 +116,43 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     const methods = [storedCard(), mastercard()];
     const api = paymentApi(methods, {
       'POST /api/account/user-payment-method-update': (body) => {
-        for (const method of methods) method.is_default = method.payment_method_id === (body as { paymentMethodId: number }).paymentMethodId;
+        for (const method of methods)
+          method.is_default = method.payment_method_id === (body as { paymentMethodId: number }).paymentMethodId;
         return ok({ payment_method: methods[1] });
       },
       'POST /api/account/user-payment-method-delete': (body) => {
-        methods.splice(methods.findIndex((method) => method.payment_method_id === (body as { paymentMethodId: number }).paymentMethodId), 1);
+        methods.splice(
+          methods.findIndex(
+            (method) => method.payment_method_id === (body as { paymentMethodId: number }).paymentMethodId,
+          ),
+          1,
+        );
         return ok({ message: 'Payment method deleted successfully.' });
       },
     });
     const { user } = renderApp('/payment-method-list');
-    await user.click(within(await screen.findByRole('listitem', { name: 'MASTERCARD ************4444' })).getByRole('button', { name: 'Select' }));
+    await user.click(
+      within(await screen.findByRole('listitem', { name: 'MASTERCARD ************4444' })).getByRole('button', {
+        name: 'Select',
+      }),
+    );
     await waitFor(() => {
-      expect(within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Select' })).toBeTruthy();
+      expect(
+        within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Select' }),
+      ).toBeTruthy();
     });
-    expect(api.sent('POST', '/api/account/user-payment-method-update')[0]?.body).toEqual({ paymentMethodId: 12, make_default: true });
+    expect(api.sent('POST', '/api/account/user-payment-method-update')[0]?.body).toEqual({
+      paymentMethodId: 12,
+      make_default: true,
+    });
 
-    await user.click(within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Delete' }));
+    await user.click(
+      within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Delete' }),
+    );
     expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
-    expect(document.activeElement, 'focus goes to the heading, not lost with the button').toBe(screen.getByRole('heading', { name: 'Payment Methods' }));
+    expect(document.activeElement, 'focus goes to the heading, not lost with the button').toBe(
+      screen.getByRole('heading', { name: 'Payment Methods' }),
+    );
     expect(api.sent('POST', '/api/account/user-payment-method-delete')[0]?.body).toEqual({ paymentMethodId: 11 });
     expect(api.sent('POST', '/api/account/pay-method')).toHaveLength(3);
   });
@@ -105,7 +165,8 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     expect(menu.getAttribute('aria-expanded')).toBe('false');
     await user.click(menu);
     expect(menu.getAttribute('aria-expanded')).toBe('true');
-    for (const entry of ['Credit Card', 'Bank Account', 'Wired Account']) expect(screen.getByRole('button', { name: entry })).toBeTruthy();
+    for (const entry of ['Credit Card', 'Bank Account', 'Wired Account'])
+      expect(screen.getByRole('button', { name: entry })).toBeTruthy();
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('button', { name: 'Bank Account' })).toBeNull();
     expect(document.activeElement).toBe(menu);
@@ -148,7 +209,9 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
       expect(document.getElementById(field.getAttribute('aria-describedby') ?? '')?.textContent, label).toBe(text);
     }
     expect(cardAlert(modal).textContent).toBe('Please enter valid Card Number');
-    expect(within(modal).getByTitle('Card details').getAttribute('aria-describedby')).toContain(within(modal).getByText('Please enter valid Card Number').id);
+    expect(within(modal).getByTitle('Card details').getAttribute('aria-describedby')).toContain(
+      within(modal).getByText('Please enter valid Card Number').id,
+    );
 
     await user.type(within(modal).getByLabelText('First Name'), 'A');
     expect(await within(modal).findByText('Please enter at least 2 characters First Name')).toBeTruthy();
@@ -213,12 +276,26 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     });
     expect(await screen.findByText('Credit Card added successfully.')).toBeTruthy();
     expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
-    const billing = { name_first: 'Anne', name_last: 'Tremblay', address1: '100 Rideau St', address2: '', city: 'Ottawa', province: 'ON', postal_code: 'K1N 5X8', country: 'CA' };
+    const billing = {
+      name_first: 'Anne',
+      name_last: 'Tremblay',
+      address1: '100 Rideau St',
+      address2: '',
+      city: 'Ottawa',
+      province: 'ON',
+      postal_code: 'K1N 5X8',
+      country: 'CA',
+    };
     expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.body).toEqual({
       type: 'CC',
       billing_address: billing,
       shipping_address: Object.fromEntries(Object.entries(billing).map(([key, value]) => [`shipping_${key}`, value])),
-      type_specific: { token: '424242AbCdEfGhJkLmNpQrSt4242', token_type: 'sandbox', cardholder_name: 'Anne Tremblay', card_expiry: { year: '2029', month: '08' } },
+      type_specific: {
+        token: '424242AbCdEfGhJkLmNpQrSt4242',
+        token_type: 'sandbox',
+        cardholder_name: 'Anne Tremblay',
+        card_expiry: { year: '2029', month: '08' },
+      },
     });
     expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.headers['x-csrf-token']).toBe('csrf-signed-in');
   });
@@ -238,7 +315,10 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     expect(within(shipping).getByText('Please enter City')).toBeTruthy();
 
     postFromTokenizer(tokenFor('424242AbCdEfGhJkLmNpQrSt4242'));
-    for (const [group, city, postal] of [[billing, 'Ottawa', 'K1N 5X8'], [shipping, 'Toronto', 'M5V 2T6']] as const) {
+    for (const [group, city, postal] of [
+      [billing, 'Ottawa', 'K1N 5X8'],
+      [shipping, 'Toronto', 'M5V 2T6'],
+    ] as const) {
       await user.type(within(group).getByLabelText('First Name'), 'Anne');
       await user.type(within(group).getByLabelText('Last Name'), 'Tremblay');
       await user.type(within(group).getByLabelText('Address'), '100 Main St');
@@ -252,9 +332,17 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     await waitFor(() => {
       expect(api.sent('POST', '/api/wallet/add-pay-method')).toHaveLength(1);
     });
-    expect((api.sent('POST', '/api/wallet/add-pay-method')[0]?.body as { shipping_address: unknown }).shipping_address).toEqual({
-      shipping_name_first: 'Anne', shipping_name_last: 'Tremblay', shipping_address1: '100 Main St', shipping_address2: '', shipping_city: 'Toronto',
-      shipping_province: 'ON', shipping_postal_code: 'M5V 2T6', shipping_country: 'CA',
+    expect(
+      (api.sent('POST', '/api/wallet/add-pay-method')[0]?.body as { shipping_address: unknown }).shipping_address,
+    ).toEqual({
+      shipping_name_first: 'Anne',
+      shipping_name_last: 'Tremblay',
+      shipping_address1: '100 Main St',
+      shipping_address2: '',
+      shipping_city: 'Toronto',
+      shipping_province: 'ON',
+      shipping_postal_code: 'M5V 2T6',
+      shipping_country: 'CA',
     });
   });
 
@@ -272,7 +360,10 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     await waitFor(() => {
       expect(api.sent('POST', '/api/wallet/add-pay-method')).toHaveLength(1);
     });
-    expect((api.sent('POST', '/api/wallet/add-pay-method')[0]?.body as { shipping_address: { shipping_city: string } }).shipping_address.shipping_city).toBe('Ottawa');
+    expect(
+      (api.sent('POST', '/api/wallet/add-pay-method')[0]?.body as { shipping_address: { shipping_city: string } })
+        .shipping_address.shipping_city,
+    ).toBe('Ottawa');
   });
 
   it("alerts 'Payment method not supported' for a token outside 4, 22-27 and 51-55, and shows the tokenizer's refusals", async () => {
@@ -285,7 +376,10 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     });
     expect(within(modal).queryByText(/Card ready/)).toBeNull();
 
-    postFromTokenizer({ type: 'card-token-error', errors: [{ code: 4001, field: 'expiry_year', message: 'Please enter valid Expiry Year' }] });
+    postFromTokenizer({
+      type: 'card-token-error',
+      errors: [{ code: 4001, field: 'expiry_year', message: 'Please enter valid Expiry Year' }],
+    });
     expect(await within(modal).findByText('Please enter valid Expiry Year')).toBeTruthy();
     postFromTokenizer(tokenFor('222100AbCdEfGhJkLmNp0009'));
     await waitFor(() => {
@@ -307,15 +401,23 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
 
   it("the tokenizer's own fields check the §5 card rules in the spec words (the schema of its tokenize call)", () => {
     const thisYear = new Date().getUTCFullYear();
-    const good = { card_number: '4242 4242 4242 4242', cvv: '123', expiry_month: '12', expiry_year: String(thisYear + 1) };
-    const first = (entry: Record<string, unknown>) => tokenizeRequest.safeParse({ ...good, ...entry }).error?.issues[0]?.message;
+    const good = {
+      card_number: '4242 4242 4242 4242',
+      cvv: '123',
+      expiry_month: '12',
+      expiry_year: String(thisYear + 1),
+    };
+    const first = (entry: Record<string, unknown>) =>
+      tokenizeRequest.safeParse({ ...good, ...entry }).error?.issues[0]?.message;
     expect(tokenizeRequest.safeParse(good).success).toBe(true);
     expect(first({ card_number: '4242 4242 4242 4241' })).toBe('Please enter valid Card Number');
     expect(first({ cvv: '12' })).toBe('Please enter at least 3 characters CVV');
     expect(first({ cvv: '12a' })).toBe('Please enter valid CVV');
     expect(first({ expiry_month: '' })).toBe('Please enter Expiry Month');
     expect(first({ expiry_year: String(thisYear - 1) })).toBe('Please enter valid Expiry Year');
-    expect(first({ expiry_year: String(thisYear + 10) }), 'the list ends nine years on').toBe('Please enter valid Expiry Year');
+    expect(first({ expiry_year: String(thisYear + 10) }), 'the list ends nine years on').toBe(
+      'Please enter valid Expiry Year',
+    );
   });
 });
 
@@ -355,7 +457,9 @@ describe('Add Bank Account modal (spec §2, §4, §5 Bank account)', () => {
     const methods: ReturnType<typeof storedCard>[] = [];
     const api = paymentApi(methods, {
       'POST /api/wallet/add-pay-method': () => {
-        methods.push(storedCard({ type: 'CHQ', brand: 'Bank Account', icon: 'bank', number: '*****6789', type_specific: {} }));
+        methods.push(
+          storedCard({ type: 'CHQ', brand: 'Bank Account', icon: 'bank', number: '*****6789', type_specific: {} }),
+        );
         return ok({ payment_method: methods[0] });
       },
     });
@@ -380,7 +484,16 @@ describe('Add Bank Account modal (spec §2, §4, §5 Bank account)', () => {
     expect(screen.getByRole('listitem', { name: 'Bank Account *****6789' })).toBeTruthy();
     expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.body).toEqual({
       type: 'CHQ',
-      billing_address: { name_first: 'Anne', name_last: 'Tremblay', address1: '100 Rideau St', address2: '', city: 'Ottawa', province: 'ON', postal_code: 'K1N 5X8', country: 'CA' },
+      billing_address: {
+        name_first: 'Anne',
+        name_last: 'Tremblay',
+        address1: '100 Rideau St',
+        address2: '',
+        city: 'Ottawa',
+        province: 'ON',
+        postal_code: 'K1N 5X8',
+        country: 'CA',
+      },
       type_specific: { account_no: '123456789', cardholder_name: '', transit_no: '12345', institution_no: '003' },
     });
   });
@@ -418,14 +531,19 @@ describe('Add Wire Account modal (spec §2, §4, §5 Wire bank fields)', () => {
     expect(await within(bank).findByText('Please select country first')).toBeTruthy();
     await user.selectOptions(within(bank).getByLabelText('Bank Country'), 'US');
     await user.click(within(modal).getByRole('button', { name: 'Save Wire Account' }));
-    expect(await within(bank).findByText('Please enter valid Postal/Zip Code'), 'the contract words it without Bank').toBeTruthy();
+    expect(
+      await within(bank).findByText('Please enter valid Postal/Zip Code'),
+      'the contract words it without Bank',
+    ).toBeTruthy();
   });
 
   it('sends the bank details as instructions, with the account number beside them too, then closes and reloads the list', async () => {
     const methods: ReturnType<typeof storedCard>[] = [];
     const api = paymentApi(methods, {
       'POST /api/wallet/add-pay-method': () => {
-        methods.push(storedCard({ type: 'WIRE', brand: 'WIRE Account', icon: 'wire', number: '******7788', type_specific: {} }));
+        methods.push(
+          storedCard({ type: 'WIRE', brand: 'WIRE Account', icon: 'wire', number: '******7788', type_specific: {} }),
+        );
         return ok({ payment_method: methods[0] });
       },
     });
@@ -455,12 +573,29 @@ describe('Add Wire Account modal (spec §2, §4, §5 Wire bank fields)', () => {
     expect(screen.getByText('Wire Account added successfully.')).toBeTruthy();
     expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.body).toEqual({
       type: 'WIRE',
-      billing_address: { name_first: 'Anne', name_last: 'Tremblay', address1: '100 Rideau St', address2: '', city: 'Ottawa', province: 'ON', postal_code: 'K1N 5X8', country: 'CA' },
+      billing_address: {
+        name_first: 'Anne',
+        name_last: 'Tremblay',
+        address1: '100 Rideau St',
+        address2: '',
+        city: 'Ottawa',
+        province: 'ON',
+        postal_code: 'K1N 5X8',
+        country: 'CA',
+      },
       type_specific: {
         account_no: '4455667788',
         instructions: {
-          bank_name: 'Banque Laurentienne', bank_address: '1360 Boulevard René-Lévesque', bank_city: 'Montreal', bank_province: 'QC', bank_postal_code: 'H3G 0E5',
-          bank_country: 'CA', account_no: '4455667788', bank_swift_code: 'BLCMCAMM', iban_no: 'CA0012345', unit_no: '12',
+          bank_name: 'Banque Laurentienne',
+          bank_address: '1360 Boulevard René-Lévesque',
+          bank_city: 'Montreal',
+          bank_province: 'QC',
+          bank_postal_code: 'H3G 0E5',
+          bank_country: 'CA',
+          account_no: '4455667788',
+          bank_swift_code: 'BLCMCAMM',
+          iban_no: 'CA0012345',
+          unit_no: '12',
         },
       },
     });

@@ -17,7 +17,13 @@ export function storedCard(overrides: Partial<PaymentMethod> = {}): PaymentMetho
     icon: 'visa',
     billing_address: {},
     shipping_address: null,
-    type_specific: { card_brand: 'visa', card_mask: '************4242', card_expiry: { year: 2029, month: 8 }, cardholder_name: 'Anne Tremblay', token_type: 'sandbox' },
+    type_specific: {
+      card_brand: 'visa',
+      card_mask: '************4242',
+      card_expiry: { year: 2029, month: 8 },
+      cardholder_name: 'Anne Tremblay',
+      token_type: 'sandbox',
+    },
     ...overrides,
   };
 }
@@ -28,9 +34,28 @@ export function paymentApi(methods: PaymentMethod[], handlers: Record<string, Ha
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
     'POST /api/account/pay-method': () => ok({ methods, total: methods.length }),
     'GET /api/wallet/payment-provider-lookup': () =>
-      ok({ detail: { provider: 'sandbox', timestamp: '2026-11-21T20:00:00.000Z', domain: 'http://localhost:3000', authkey: 'ab12', token_type: 'sandbox', tokenizer_url: '/api/sandbox/tokenizer' } }),
-    'POST /api/account/forex-lookup': () => ok({ forex: { currency: 'USD', target: 'CON', rate_micros: 780_000, coins_per_unit: 20, coin_micros_per_unit: 15_600_000 } }),
-    'GET /api/account/balance': () => ok({ balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] } }),
+      ok({
+        detail: {
+          provider: 'sandbox',
+          timestamp: '2026-11-21T20:00:00.000Z',
+          domain: 'http://localhost:3000',
+          authkey: 'ab12',
+          token_type: 'sandbox',
+          tokenizer_url: '/api/sandbox/tokenizer',
+        },
+      }),
+    'POST /api/account/forex-lookup': () =>
+      ok({
+        forex: {
+          currency: 'USD',
+          target: 'CON',
+          rate_micros: 780_000,
+          coins_per_unit: 20,
+          coin_micros_per_unit: 15_600_000,
+        },
+      }),
+    'GET /api/account/balance': () =>
+      ok({ balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] } }),
     ...handlers,
   });
 }

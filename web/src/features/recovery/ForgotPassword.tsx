@@ -12,7 +12,12 @@ import { checkRecoveryCode, recoveryEmail, resetPassword, sendRecoveryCode } fro
  * password, 5 done. Errors show the server's text under 'Error!'; buttons
  * are disabled while a request runs.
  */
-type Step = { step: 1 } | { step: 2; username: string; email: string } | { step: 3; username: string } | { step: 4; username: string; recoveryCode: string } | { step: 5 };
+type Step =
+  | { step: 1 }
+  | { step: 2; username: string; email: string }
+  | { step: 3; username: string }
+  | { step: 4; username: string; recoveryCode: string }
+  | { step: 5 };
 
 export default function ForgotPassword() {
   const { t } = useTranslation();
@@ -22,10 +27,39 @@ export default function ForgotPassword() {
     <section className="panel narrow" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('recovery.title')}</h1>
       <p className="step">{t('recovery.step', { step: state.step })}</p>
-      {state.step === 1 && <UsernameStep onDone={(username, email) => { setState({ step: 2, username, email }); }} />}
-      {state.step === 2 && <SendCodeStep username={state.username} email={state.email} onDone={() => { setState({ step: 3, username: state.username }); }} />}
-      {state.step === 3 && <CodeStep username={state.username} onDone={(recoveryCode) => { setState({ step: 4, username: state.username, recoveryCode }); }} />}
-      {state.step === 4 && <PasswordStep username={state.username} recoveryCode={state.recoveryCode} onDone={() => { setState({ step: 5 }); }} />}
+      {state.step === 1 && (
+        <UsernameStep
+          onDone={(username, email) => {
+            setState({ step: 2, username, email });
+          }}
+        />
+      )}
+      {state.step === 2 && (
+        <SendCodeStep
+          username={state.username}
+          email={state.email}
+          onDone={() => {
+            setState({ step: 3, username: state.username });
+          }}
+        />
+      )}
+      {state.step === 3 && (
+        <CodeStep
+          username={state.username}
+          onDone={(recoveryCode) => {
+            setState({ step: 4, username: state.username, recoveryCode });
+          }}
+        />
+      )}
+      {state.step === 4 && (
+        <PasswordStep
+          username={state.username}
+          recoveryCode={state.recoveryCode}
+          onDone={() => {
+            setState({ step: 5 });
+          }}
+        />
+      )}
       {state.step === 5 && (
         <div role="status">
           <p>{t('recovery.changed')}</p>
@@ -47,7 +81,13 @@ function UsernameStep({ onDone }: { onDone: (username: string, email: string) =>
   const { t } = useTranslation();
   const spec = useSpecForm(recoveryUsername, { username: '' });
   return (
-    <Form spec={spec} errorTitle={t('recovery.error')} onSubmit={async ({ username }) => { onDone(username, await recoveryEmail(username)); }}>
+    <Form
+      spec={spec}
+      errorTitle={t('recovery.error')}
+      onSubmit={async ({ username }) => {
+        onDone(username, await recoveryEmail(username));
+      }}
+    >
       <TextField name="username" label={t('recovery.username')} autoComplete="username" autoFocus />
       <SubmitButton>{t('recovery.submit')}</SubmitButton>
     </Form>
@@ -63,7 +103,17 @@ function SendCodeStep({ username, email, onDone }: { username: string; email: st
       <p>
         {t('recovery.code_sent_to')} <strong>{email}</strong>
       </p>
-      <button type="button" className="button primary" disabled={action.busy} onClick={() => void action.run(async () => { await sendRecoveryCode(username); onDone(); })}>
+      <button
+        type="button"
+        className="button primary"
+        disabled={action.busy}
+        onClick={() =>
+          void action.run(async () => {
+            await sendRecoveryCode(username);
+            onDone();
+          })
+        }
+      >
         {t('recovery.send_code')}
       </button>
       {action.busy && <LoadingOverlay />}
@@ -79,10 +129,28 @@ function CodeStep({ username, onDone }: { username: string; onDone: (recoveryCod
   return (
     <>
       <ServerErrors texts={resend.errors} title={t('recovery.error')} />
-      <Form spec={spec} errorTitle={t('recovery.error')} onSubmit={async (request) => { await checkRecoveryCode(request); onDone(request.recoveryCode); }}>
-        <TextField name="recoveryCode" label={t('recovery.recovery_code')} inputMode="numeric" autoComplete="one-time-code" autoFocus />
+      <Form
+        spec={spec}
+        errorTitle={t('recovery.error')}
+        onSubmit={async (request) => {
+          await checkRecoveryCode(request);
+          onDone(request.recoveryCode);
+        }}
+      >
+        <TextField
+          name="recoveryCode"
+          label={t('recovery.recovery_code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          autoFocus
+        />
         <div className="buttons">
-          <button type="button" className="button" disabled={busy} onClick={() => void resend.run(() => sendRecoveryCode(username))}>
+          <button
+            type="button"
+            className="button"
+            disabled={busy}
+            onClick={() => void resend.run(() => sendRecoveryCode(username))}
+          >
             {t('recovery.resend')}
           </button>
           <SubmitButton>{t('recovery.next')}</SubmitButton>
@@ -92,13 +160,39 @@ function CodeStep({ username, onDone }: { username: string; onDone: (recoveryCod
   );
 }
 
-function PasswordStep({ username, recoveryCode, onDone }: { username: string; recoveryCode: string; onDone: () => void }) {
+function PasswordStep({
+  username,
+  recoveryCode,
+  onDone,
+}: {
+  username: string;
+  recoveryCode: string;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const spec = useSpecForm(resetPasswordRequest, { username, recoveryCode, userPassword: '', confirmPassword: '' });
   return (
-    <Form spec={spec} errorTitle={t('recovery.error')} onSubmit={async (request) => { await resetPassword(request); onDone(); }}>
-      <TextField name="userPassword" label={t('recovery.password')} type="password" autoComplete="new-password" autoFocus />
-      <TextField name="confirmPassword" label={t('recovery.confirm_password')} type="password" autoComplete="new-password" />
+    <Form
+      spec={spec}
+      errorTitle={t('recovery.error')}
+      onSubmit={async (request) => {
+        await resetPassword(request);
+        onDone();
+      }}
+    >
+      <TextField
+        name="userPassword"
+        label={t('recovery.password')}
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+      />
+      <TextField
+        name="confirmPassword"
+        label={t('recovery.confirm_password')}
+        type="password"
+        autoComplete="new-password"
+      />
       <SubmitButton>{t('recovery.save')}</SubmitButton>
     </Form>
   );

@@ -47,11 +47,19 @@ describe('/forgot-password, five steps (spec §2, §4, §5 Forgot password)', ()
 
     expect(await screen.findByText('Your Password has been changed successfully!')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Take me Home' }).getAttribute('href')).toBe('/login');
-    expect(api.sent('POST', '/api/user/reset-password')[0]?.body).toEqual({ username: 'anne_tremblay', recoveryCode: '123456', userPassword: 'Changed34', confirmPassword: 'Changed34' });
+    expect(api.sent('POST', '/api/user/reset-password')[0]?.body).toEqual({
+      username: 'anne_tremblay',
+      recoveryCode: '123456',
+      userPassword: 'Changed34',
+      confirmPassword: 'Changed34',
+    });
   });
 
   it("shows a refused step's server text under 'Error!' and stays on the step", async () => {
-    recoveryApi({ 'POST /api/user/check-recovery-code': () => refused(422, [{ code: 42220, field: 'recoveryCode', message: 'Recovery Code is invalid' }]) });
+    recoveryApi({
+      'POST /api/user/check-recovery-code': () =>
+        refused(422, [{ code: 42220, field: 'recoveryCode', message: 'Recovery Code is invalid' }]),
+    });
     const { user } = renderApp('/forgot-password');
     await user.type(await screen.findByLabelText('Username'), 'anne_tremblay');
     await user.click(screen.getByRole('button', { name: 'Submit' }));

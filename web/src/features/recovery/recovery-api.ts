@@ -7,7 +7,8 @@ import {
 import { callApi } from '../../lib/api.ts';
 
 /** Step 1: the masked address the code will go to. */
-export const recoveryEmail = async (username: string) => (await callApi('/user/get-recovery-email', recoveryEmailResponse, { body: { username } })).email;
+export const recoveryEmail = async (username: string) =>
+  (await callApi('/user/get-recovery-email', recoveryEmailResponse, { body: { username } })).email;
 /** Steps 2 and 3 (Resend Recovery Code repeats it). */
 export const sendRecoveryCode = async (username: string) => {
   await callApi('/user/send-recovery-code', recoveryStepResponse, { body: { username } });

@@ -44,7 +44,9 @@ export default function BusinessSignUp() {
     spec.form.setValue('sub_category_id', undefined as never);
   };
 
-  const section = (key: 'user_details' | 'merchant_details' | 'address' | 'support' | 'owner') => <legend>{t(`signup.${key}`)}</legend>;
+  const section = (key: 'user_details' | 'merchant_details' | 'address' | 'support' | 'owner') => (
+    <legend>{t(`signup.${key}`)}</legend>
+  );
 
   return (
     <section className="panel wide">
@@ -81,9 +83,19 @@ export default function BusinessSignUp() {
             choices={businessTypes.map((type) => ({ value: type, label: t(`signup.business_types.${type}`) }))}
           />
           <DateField name="date_established" label={t('signup.date_established')} />
-          <TextField name="monthly_sales" label={t('signup.monthly_sales')} inputMode="decimal" setValueAs={dollarsToCents} />
+          <TextField
+            name="monthly_sales"
+            label={t('signup.monthly_sales')}
+            inputMode="decimal"
+            setValueAs={dollarsToCents}
+          />
           <TextField name="business_number" label={t('signup.business_number')} inputMode="numeric" />
-          <SelectField name="business_country" label={t('signup.business_country')} choices={countries} placeholder={t('signup.choose_country')} />
+          <SelectField
+            name="business_country"
+            label={t('signup.business_country')}
+            choices={countries}
+            placeholder={t('signup.choose_country')}
+          />
           <PhoneField name="phone" regionName="phone_region" label={t('signup.phone')} />
         </fieldset>
         <fieldset>
@@ -96,7 +108,12 @@ export default function BusinessSignUp() {
           <TextField name="address.address2" label={t('signup.address2')} autoComplete="address-line2" />
           <TextField name="address.city" label={t('signup.city')} autoComplete="address-level2" />
           <TextField name="address.province_state" label={t('signup.province_state')} autoComplete="address-level1" />
-          <SelectField name="address.country" label={t('signup.country')} choices={countries} placeholder={t('signup.choose_country')} />
+          <SelectField
+            name="address.country"
+            label={t('signup.country')}
+            choices={countries}
+            placeholder={t('signup.choose_country')}
+          />
           <TextField name="address.postal_code" label={t('signup.postal_code')} autoComplete="postal-code" />
         </fieldset>
         <fieldset>

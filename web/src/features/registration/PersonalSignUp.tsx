@@ -12,7 +12,14 @@ export default function PersonalSignUp() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const titleId = useId();
-  const spec = useSpecForm(personalRegistration, { username: '', email: '', password: '', confirm_password: '', birthday: '', country: '' });
+  const spec = useSpecForm(personalRegistration, {
+    username: '',
+    email: '',
+    password: '',
+    confirm_password: '',
+    birthday: '',
+    country: '',
+  });
 
   const submit = async (form: PersonalRegistration) => {
     await registerPersonal(form);

@@ -7,8 +7,18 @@ export default function RegisterLanding() {
   const { t } = useTranslation();
   const [learnMore, setLearnMore] = useState(false);
   const cards = [
-    { key: 'personal', title: t('register.personal_title'), body: t('register.personal_body'), to: '/register/personal' },
-    { key: 'business', title: t('register.business_title'), body: t('register.business_body'), to: '/register/business' },
+    {
+      key: 'personal',
+      title: t('register.personal_title'),
+      body: t('register.personal_body'),
+      to: '/register/personal',
+    },
+    {
+      key: 'business',
+      title: t('register.business_title'),
+      body: t('register.business_body'),
+      to: '/register/business',
+    },
   ];
   return (
     <section className="register-landing">
@@ -21,7 +31,13 @@ export default function RegisterLanding() {
             <Link to={card.to} className="button primary" aria-describedby={`register-${card.key}`}>
               {t('register.sign_up')}
             </Link>
-            <button type="button" className="link-button" onClick={() => { setLearnMore(true); }}>
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                setLearnMore(true);
+              }}
+            >
               {t('register.learn_more')}
             </button>
           </article>

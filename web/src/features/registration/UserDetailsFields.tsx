@@ -13,9 +13,19 @@ export function UserDetailsFields() {
       <TextField name="username" label={t('signup.username')} autoComplete="username" />
       <TextField name="email" label={t('signup.email')} type="email" autoComplete="email" />
       <TextField name="password" label={t('signup.password')} type="password" autoComplete="new-password" />
-      <TextField name="confirm_password" label={t('signup.confirm_password')} type="password" autoComplete="new-password" />
+      <TextField
+        name="confirm_password"
+        label={t('signup.confirm_password')}
+        type="password"
+        autoComplete="new-password"
+      />
       <DateField name="birthday" label={t('signup.birthday')} />
-      <SelectField name="country" label={t('signup.country')} choices={countries} placeholder={t('signup.choose_country')} />
+      <SelectField
+        name="country"
+        label={t('signup.country')}
+        choices={countries}
+        placeholder={t('signup.choose_country')}
+      />
     </>
   );
 }
@@ -26,7 +36,14 @@ export function TermsLabel() {
   return (
     <>
       {t('signup.terms_before')}
-      <a href="#terms" aria-disabled="true" title={t('nav.not_available')} onClick={(event) => { event.preventDefault(); }}>
+      <a
+        href="#terms"
+        aria-disabled="true"
+        title={t('nav.not_available')}
+        onClick={(event) => {
+          event.preventDefault();
+        }}
+      >
         {t('signup.terms_link')}
       </a>
     </>

@@ -4,7 +4,13 @@ import { fakeApi, ok, renderApp, resetSession } from '../../testing/app.tsx';
 
 const categories = () =>
   fakeApi({
-    'GET /api/category': () => ok({ categories: [{ category_id: 1, name: 'Food' }, { category_id: 2, name: 'Retail' }] }),
+    'GET /api/category': () =>
+      ok({
+        categories: [
+          { category_id: 1, name: 'Food' },
+          { category_id: 2, name: 'Retail' },
+        ],
+      }),
     'GET /api/category/subcategory': (_body, url) =>
       ok({
         subCategories:
@@ -21,7 +27,8 @@ describe('/register/business, Sign up for an Business account (spec §2, §5)', 
     categories();
     renderApp('/register/business');
     await screen.findByRole('heading', { name: 'Sign up for an Business account' });
-    for (const section of ['User Details', 'Merchant Details', 'Address', 'Support', 'Owner']) expect(screen.getByRole('group', { name: section })).toBeTruthy();
+    for (const section of ['User Details', 'Merchant Details', 'Address', 'Support', 'Owner'])
+      expect(screen.getByRole('group', { name: section })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/login');
     for (const phone of ['Phone Number', 'Support Phone', 'Contact Phone', 'Owner Phone']) {
       const selector = screen.getAllByLabelText<HTMLSelectElement>(`${phone}: Dialling code`)[0]!;
@@ -35,7 +42,10 @@ describe('/register/business, Sign up for an Business account (spec §2, §5)', 
     const category = await screen.findByLabelText('Category');
     await screen.findByRole('option', { name: 'Food' });
     await user.selectOptions(category, '1');
-    await user.selectOptions(await screen.findByLabelText('Sub Category'), await screen.findByRole('option', { name: 'Coffee shop' }));
+    await user.selectOptions(
+      await screen.findByLabelText('Sub Category'),
+      await screen.findByRole('option', { name: 'Coffee shop' }),
+    );
     expect(screen.getByLabelText<HTMLSelectElement>('Sub Category').value).toBe('11');
     await user.selectOptions(category, '2');
     await screen.findByRole('option', { name: 'Books' });
@@ -65,11 +75,24 @@ describe('/register/business, Sign up for an Business account (spec §2, §5)', 
       expect(await within(merchant).findByText(text)).toBeTruthy();
     }
     const support = screen.getByRole('group', { name: 'Support' });
-    for (const text of ['Please enter Support Url', 'Please enter Support Phone', 'Please enter Support Email', 'Please enter Contact Name', 'Please enter Contact Email', 'Please enter Contact Phone']) {
+    for (const text of [
+      'Please enter Support Url',
+      'Please enter Support Phone',
+      'Please enter Support Email',
+      'Please enter Contact Name',
+      'Please enter Contact Email',
+      'Please enter Contact Phone',
+    ]) {
       expect(within(support).getByText(text)).toBeTruthy();
     }
     const owner = screen.getByRole('group', { name: 'Owner' });
-    for (const text of ['Please enter Owner Citizenship', 'Please enter Owner Birth Date', 'Please enter Owner Name', 'Please enter Owner Phone', 'Please enter Owner Email']) {
+    for (const text of [
+      'Please enter Owner Citizenship',
+      'Please enter Owner Birth Date',
+      'Please enter Owner Name',
+      'Please enter Owner Phone',
+      'Please enter Owner Email',
+    ]) {
       expect(within(owner).getByText(text)).toBeTruthy();
     }
     expect(within(screen.getByRole('group', { name: 'Address' })).getByText('Please enter First Name')).toBeTruthy();

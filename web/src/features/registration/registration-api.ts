@@ -45,7 +45,10 @@ export function useCategories(categoryId: number | undefined) {
     const controller = new AbortController();
     callApi('/category/subcategory', subCategoriesResponse, { query: { categoryId }, signal: controller.signal })
       .then((answer) => {
-        setSubCategories({ categoryId, list: answer.subCategories.map((each) => ({ id: each.sub_category_id, name: each.name })) });
+        setSubCategories({
+          categoryId,
+          list: answer.subCategories.map((each) => ({ id: each.sub_category_id, name: each.name })),
+        });
       })
       .catch(() => undefined);
     return () => {
@@ -54,5 +57,8 @@ export function useCategories(categoryId: number | undefined) {
   }, [categoryId]);
 
   // Only the chosen category's list: the previous one's never shows while the new one loads.
-  return { categories, subCategories: subCategories !== null && subCategories.categoryId === categoryId ? subCategories.list : [] };
+  return {
+    categories,
+    subCategories: subCategories !== null && subCategories.categoryId === categoryId ? subCategories.list : [],
+  };
 }

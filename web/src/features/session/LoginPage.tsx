@@ -28,7 +28,10 @@ export default function LoginPage() {
       await navigate(returnPath(location.state), { replace: true });
     } catch (error) {
       // Spec §8: "Login failure: the server message, or the login-failed text."
-      if (error instanceof ApiError && error.has(errorCodes.loginFailed)) throw new ApiError(error.status, [{ code: errorCodes.loginFailed, message: t('login.failed'), text: t('login.failed') }]);
+      if (error instanceof ApiError && error.has(errorCodes.loginFailed))
+        throw new ApiError(error.status, [
+          { code: errorCodes.loginFailed, message: t('login.failed'), text: t('login.failed') },
+        ]);
       throw error;
     }
   };

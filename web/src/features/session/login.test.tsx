@@ -17,7 +17,9 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
     expect(await screen.findByText('Please enter Username/Email')).toBeTruthy();
     expect(screen.queryByText('Please enter Password')).toBeNull();
     expect(field('Email').getAttribute('aria-invalid')).toBe('true');
-    expect(field('Email').getAttribute('aria-describedby')).toContain(screen.getByText('Please enter Username/Email').id);
+    expect(field('Email').getAttribute('aria-describedby')).toContain(
+      screen.getByText('Please enter Username/Email').id,
+    );
   });
 
   it('submitting empty shows every rule; a short password reads as the spec says; editing clears', async () => {
@@ -38,7 +40,9 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
   });
 
   it('a refused login shows the login-failed text once, keeps the form, re-enables it, and an edit clears the text', async () => {
-    const api = fakeApi({ 'POST /api/login': () => refused(401, [{ code: 1006, message: 'Incorrect Username/Email or Password' }]) });
+    const api = fakeApi({
+      'POST /api/login': () => refused(401, [{ code: 1006, message: 'Incorrect Username/Email or Password' }]),
+    });
     const { user } = renderApp('/login');
     await user.type(await screen.findByLabelText('Email'), 'anne_tremblay');
     await user.type(field('Password'), 'Secret123');
@@ -54,7 +58,12 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
   it('disables the button and shows the loading overlay while submitting, then goes to /', async () => {
     let answer: (value: ReturnType<typeof ok>) => void = () => undefined;
     const user0 = sessionUser();
-    fakeApi({ 'POST /api/login': () => new Promise((resolve) => { answer = resolve; }) });
+    fakeApi({
+      'POST /api/login': () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    });
     const { user, router } = renderApp('/login');
     await user.type(await screen.findByLabelText('Email'), 'anne_tremblay');
     await user.type(field('Password'), 'Secret123');

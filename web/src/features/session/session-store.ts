@@ -32,7 +32,11 @@ interface CachedSession {
 const cache = cached<CachedSession>('peeks.session');
 const fromCache = cache.read();
 
-export const session = proxy<SessionState>({ status: 'unknown', user: fromCache?.user ?? null, merchant: fromCache?.merchant ?? null });
+export const session = proxy<SessionState>({
+  status: 'unknown',
+  user: fromCache?.user ?? null,
+  merchant: fromCache?.merchant ?? null,
+});
 
 /** A user is a merchant when merchant_id is set (spec §6). */
 export const isMerchant = (user: { merchant_id: number | null } | null) => user?.merchant_id != null;
@@ -94,6 +98,8 @@ export async function logOut() {
 }
 
 export async function switchMerchant(merchantId: number) {
-  const answer = await callApi('/merchant/switch-merchant', switchMerchantResponse, { body: { merchant_id: merchantId } });
+  const answer = await callApi('/merchant/switch-merchant', switchMerchantResponse, {
+    body: { merchant_id: merchantId },
+  });
   await settle(answer.user);
 }

@@ -27,11 +27,31 @@ export function AccountMenu() {
           <span>{user.email}</span>
         </p>
         <ul>
-          <li><Link to="/wallet" onClick={close}>{t('nav.wallet')}</Link></li>
-          <li><Link to="/profile" onClick={close}>{t('nav.profile')}</Link></li>
-          <li><Link to="/agreement" onClick={close}>{t('nav.agreement')}</Link></li>
-          <li><Link to="/webhook" onClick={close}>{t('nav.webhook')}</Link></li>
-          <li><Link to="/login/logout" onClick={close}>{t('nav.sign_out')}</Link></li>
+          <li>
+            <Link to="/wallet" onClick={close}>
+              {t('nav.wallet')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/profile" onClick={close}>
+              {t('nav.profile')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/agreement" onClick={close}>
+              {t('nav.agreement')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/webhook" onClick={close}>
+              {t('nav.webhook')}
+            </Link>
+          </li>
+          <li>
+            <Link to="/login/logout" onClick={close}>
+              {t('nav.sign_out')}
+            </Link>
+          </li>
         </ul>
       </div>
     </div>

@@ -30,7 +30,8 @@ export function DashboardLayout() {
   }, [userId, merchantId]);
 
   if (!user) return null;
-  const merchantName = user.merchant_id === null ? null : (merchant?.name ?? user.merchants[String(user.merchant_id)] ?? null);
+  const merchantName =
+    user.merchant_id === null ? null : (merchant?.name ?? user.merchants[String(user.merchant_id)] ?? null);
 
   return (
     <div className="dashboard">
@@ -42,21 +43,47 @@ export function DashboardLayout() {
           <span>{user.email}</span>
           {merchantName && <span className="merchant-name">{merchantName}</span>}
           {isMerchant(user) && (
-            <button type="button" className="button" onClick={() => { setSwitching(true); }}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                setSwitching(true);
+              }}
+            >
               {t('nav.switch_merchant')}
             </button>
           )}
         </section>
         <nav aria-label={t('nav.main')}>
           <ul>
-            <li><NavLink to="/" end>{t('nav.dashboard')}</NavLink></li>
-            <li><NavLink to="/transaction">{t('nav.transactions')}</NavLink></li>
-            <li><NavLink to="/contacts">{t('nav.contacts')}</NavLink></li>
-            <li><NavLink to="/payment-method-list">{t('nav.payment_methods')}</NavLink></li>
-            <li><NavLink to="/add-fund">{t('nav.fund_wallet')}</NavLink></li>
-            <li><NavLink to="/profile">{t('nav.edit_profile')}</NavLink></li>
-            <li><NavLink to="/setting">{t('nav.settings')}</NavLink></li>
-            <li><span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>{t('nav.support')}</span></li>
+            <li>
+              <NavLink to="/" end>
+                {t('nav.dashboard')}
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/transaction">{t('nav.transactions')}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/contacts">{t('nav.contacts')}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/payment-method-list">{t('nav.payment_methods')}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/add-fund">{t('nav.fund_wallet')}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/profile">{t('nav.edit_profile')}</NavLink>
+            </li>
+            <li>
+              <NavLink to="/setting">{t('nav.settings')}</NavLink>
+            </li>
+            <li>
+              <span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>
+                {t('nav.support')}
+              </span>
+            </li>
           </ul>
         </nav>
         <nav aria-label={t('nav.merchant_menu')} className="sidebar-placeholders">
@@ -74,7 +101,13 @@ export function DashboardLayout() {
       <main className="dashboard-main" id="main">
         <Outlet />
       </main>
-      {switching && <SwitchMerchantDialog onClose={() => { setSwitching(false); }} />}
+      {switching && (
+        <SwitchMerchantDialog
+          onClose={() => {
+            setSwitching(false);
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -6,7 +6,14 @@ export function Footer() {
   return (
     <footer className="footer">
       <span>{t('footer.copyright', { year: new Date().getFullYear() })}</span>
-      <a href="#terms" aria-disabled="true" title={t('nav.not_available')} onClick={(event) => { event.preventDefault(); }}>
+      <a
+        href="#terms"
+        aria-disabled="true"
+        title={t('nav.not_available')}
+        onClick={(event) => {
+          event.preventDefault();
+        }}
+      >
         {t('footer.terms')}
       </a>
     </footer>

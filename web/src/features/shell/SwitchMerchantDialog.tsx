@@ -55,7 +55,15 @@ export function SwitchMerchantDialog({ onClose }: { onClose: () => void }) {
           <legend>{t('merchant_switch.choose')}</legend>
           {Object.entries(user.merchants).map(([id, name]) => (
             <label key={id} className="radio">
-              <input type="radio" name="merchant_id" value={id} checked={chosen === id} onChange={() => { setChosen(id); }} />
+              <input
+                type="radio"
+                name="merchant_id"
+                value={id}
+                checked={chosen === id}
+                onChange={() => {
+                  setChosen(id);
+                }}
+              />
               {name} {Number(id) === user.merchant_id && t('merchant_switch.current')}
             </label>
           ))}

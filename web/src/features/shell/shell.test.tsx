@@ -8,24 +8,46 @@ const signedIn = (overrides = {}) => {
     'GET /api/session': () => ok({ user, csrfToken: 'csrf-signed-in' }),
     'GET /api/user/merchant-lookup': () => ok({ merchantInfo: merchantInfo() }),
     'POST /api/logout': () => ok({}),
-    'POST /api/merchant/switch-merchant': (body) => ok({ user: { ...user, merchant_id: (body as { merchant_id: number }).merchant_id } }),
+    'POST /api/merchant/switch-merchant': (body) =>
+      ok({ user: { ...user, merchant_id: (body as { merchant_id: number }).merchant_id } }),
   });
 };
 
 function merchantInfo() {
   return {
-    merchant_id: 3, name: 'Demo Coffee', dba: 'Demo Coffee', website: 'https://coffee.example', phone: '6135550101', phone_region: '+1',
-    address: { address1: '1 Main Street', address2: null, city: 'Ottawa', province: 'ON', postal_code: 'K1A 0B1', country: 'CA' },
-    support_url: 'https://coffee.example/help', support_phone: '6135550102', support_email: 'help@coffee.example',
-    contact_name: 'Anne', contact_email: 'anne@coffee.example', contact_phone: '6135550103', perms: [],
+    merchant_id: 3,
+    name: 'Demo Coffee',
+    dba: 'Demo Coffee',
+    website: 'https://coffee.example',
+    phone: '6135550101',
+    phone_region: '+1',
+    address: {
+      address1: '1 Main Street',
+      address2: null,
+      city: 'Ottawa',
+      province: 'ON',
+      postal_code: 'K1A 0B1',
+      country: 'CA',
+    },
+    support_url: 'https://coffee.example/help',
+    support_phone: '6135550102',
+    support_email: 'help@coffee.example',
+    contact_name: 'Anne',
+    contact_email: 'anne@coffee.example',
+    contact_phone: '6135550103',
+    perms: [],
   };
 }
 
 /** Spec §2 route table: screens not built yet show the dashboard layout and say so. */
 const COMING_SOON = [
-  ['/profile', 'Profile'], ['/profile/personal', 'Personal profile'],
-  ['/agreement', 'Agreements'], ['/webhook', 'Webhooks'], ['/scan-qr-code', 'Scan QR code'],
-  ['/generate-qr-code', 'Generate QR code'], ['/transaction', 'Transactions'],
+  ['/profile', 'Profile'],
+  ['/profile/personal', 'Personal profile'],
+  ['/agreement', 'Agreements'],
+  ['/webhook', 'Webhooks'],
+  ['/scan-qr-code', 'Scan QR code'],
+  ['/generate-qr-code', 'Generate QR code'],
+  ['/transaction', 'Transactions'],
   ['/setting', 'Settings'],
 ] as const;
 
@@ -61,26 +83,51 @@ describe('the shell (spec §2 Navigation)', () => {
     expect(menuButton.getAttribute('aria-expanded')).toBe('true');
     const menu = document.getElementById(menuButton.getAttribute('aria-controls') ?? '')!;
     expect(within(menu).getByText('anne@example.com')).toBeTruthy();
-    expect(within(menu).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
-      ['Wallet', '/wallet'], ['Profile', '/profile'], ['Agreement', '/agreement'], ['Webhook', '/webhook'], ['Sign Out', '/login/logout'],
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Wallet', '/wallet'],
+      ['Profile', '/profile'],
+      ['Agreement', '/agreement'],
+      ['Webhook', '/webhook'],
+      ['Sign Out', '/login/logout'],
     ]);
     await user.keyboard('{Escape}');
     expect(menuButton.getAttribute('aria-expanded')).toBe('false');
 
     const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
-    expect(within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
-      ['Dashboard', '/'], ['Transactions', '/transaction'], ['Contacts', '/contacts'], ['Payment Methods', '/payment-method-list'],
-      ['Fund Wallet', '/add-fund'], ['Edit Profile', '/profile'], ['Settings', '/setting'],
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Dashboard', '/'],
+      ['Transactions', '/transaction'],
+      ['Contacts', '/contacts'],
+      ['Payment Methods', '/payment-method-list'],
+      ['Fund Wallet', '/add-fund'],
+      ['Edit Profile', '/profile'],
+      ['Settings', '/setting'],
     ]);
     expect(within(nav).getByText('Support').getAttribute('aria-disabled')).toBe('true');
     const placeholders = screen.getByRole('navigation', { name: 'Merchant' });
-    expect(within(placeholders).getAllByText(/./).map((each) => each.textContent)).toEqual(['Merchant Dashboard', 'Transfers', 'Returns', 'Settlements', 'Reports']);
+    expect(
+      within(placeholders)
+        .getAllByText(/./)
+        .map((each) => each.textContent),
+    ).toEqual(['Merchant Dashboard', 'Transfers', 'Returns', 'Settlements', 'Reports']);
     expect(screen.getByText('Anne Tremblay')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Switch Merchant' })).toBeNull();
   });
 
   it('a merchant sees the merchant name and Switch Merchant; switching reloads the user and goes to /', async () => {
-    const api = signedIn({ user_type: 'business', merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Demo Books' } });
+    const api = signedIn({
+      user_type: 'business',
+      merchant_id: 3,
+      merchants: { '3': 'Demo Coffee', '4': 'Demo Books' },
+    });
     const { user, router } = renderApp('/contacts');
     await user.click(await screen.findByRole('button', { name: 'Switch Merchant' }));
     const dialog = screen.getByRole('dialog', { name: 'Switch Merchant' });

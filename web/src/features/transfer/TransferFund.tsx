@@ -33,7 +33,10 @@ interface Typed {
 }
 
 /** The process modal's states (spec §4 Funds). */
-type Process = { stage: 'sending'; attempt: Attempt } | { stage: 'completed'; attempt: Attempt } | { stage: 'failed'; attempt: Attempt; errors: readonly string[] };
+type Process =
+  | { stage: 'sending'; attempt: Attempt }
+  | { stage: 'completed'; attempt: Attempt }
+  | { stage: 'failed'; attempt: Attempt; errors: readonly string[] };
 
 type Stage = { stage: 'amount'; typed: Typed } | { stage: 'confirm'; attempt: Attempt } | Process;
 
@@ -79,7 +82,11 @@ export default function TransferFund() {
       setStage({ stage: 'completed', attempt });
       void loadBalance();
     } catch (error) {
-      setStage({ stage: 'failed', attempt, errors: error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')] });
+      setStage({
+        stage: 'failed',
+        attempt,
+        errors: error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')],
+      });
     } finally {
       sending.current = false;
     }
@@ -90,7 +97,14 @@ export default function TransferFund() {
       <h1 id={titleId}>{t('screens.transfer_fund')}</h1>
       {lookup.status === 'loading' && <PageLoader label={t('transfer.looking_up')} />}
       {lookup.status === 'missing' && (
-        <Dialog title={t('transfer.user_not_found')} footer={<Link to="/" className="button primary">{t('transfer.go_back')}</Link>}>
+        <Dialog
+          title={t('transfer.user_not_found')}
+          footer={
+            <Link to="/" className="button primary">
+              {t('transfer.go_back')}
+            </Link>
+          }
+        >
           <p>{t('transfer.user_not_found')}</p>
         </Dialog>
       )}
@@ -102,14 +116,24 @@ export default function TransferFund() {
               typed={stage.typed}
               fixedCurrency={first.fixedCurrency}
               onBack={leave}
-              onNext={(transfer) => { setStage({ stage: 'confirm', attempt: { transfer, idempotencyKey: crypto.randomUUID() } }); }}
+              onNext={(transfer) => {
+                setStage({ stage: 'confirm', attempt: { transfer, idempotencyKey: crypto.randomUUID() } });
+              }}
             />
           )}
           {stage.stage === 'confirm' && (
             <ConfirmDialog
               recipient={lookup.recipient}
               transfer={stage.attempt.transfer}
-              onBack={() => { setStage({ stage: 'amount', typed: { amount: minorToTyped(stage.attempt.transfer.amount, stage.attempt.transfer.currency), currency: stage.attempt.transfer.currency } }); }}
+              onBack={() => {
+                setStage({
+                  stage: 'amount',
+                  typed: {
+                    amount: minorToTyped(stage.attempt.transfer.amount, stage.attempt.transfer.currency),
+                    currency: stage.attempt.transfer.currency,
+                  },
+                });
+              }}
               onComplete={() => void send(lookup.recipient, stage.attempt)}
             />
           )}
@@ -162,14 +186,27 @@ function AmountDialog({
   return (
     <Dialog title={t('transfer.amount_title')} onClose={onBack}>
       <RecipientCard recipient={recipient} />
-      <Form spec={spec} onSubmit={(transfer) => { onNext(transfer); return Promise.resolve(); }}>
+      <Form
+        spec={spec}
+        onSubmit={(transfer) => {
+          onNext(transfer);
+          return Promise.resolve();
+        }}
+      >
         <TextField
           name="amount"
           label={fixedCurrency ? `${t('transfer.amount')} (${t(`currencies.${fixedCurrency}`)})` : t('transfer.amount')}
           inputMode="decimal"
           autoComplete="off"
         />
-        {!fixedCurrency && <SelectField name="currency" label={t('transfer.currency')} placeholder={t('transfer.choose_currency')} choices={choices} />}
+        {!fixedCurrency && (
+          <SelectField
+            name="currency"
+            label={t('transfer.currency')}
+            placeholder={t('transfer.choose_currency')}
+            choices={choices}
+          />
+        )}
         <p className="notice">{t('transfer.notice')}</p>
         <div className="buttons">
           <button type="button" className="button" onClick={onBack}>
@@ -182,7 +219,17 @@ function AmountDialog({
   );
 }
 
-function ConfirmDialog({ recipient, transfer, onBack, onComplete }: { recipient: Recipient; transfer: TransferAmount; onBack: () => void; onComplete: () => void }) {
+function ConfirmDialog({
+  recipient,
+  transfer,
+  onBack,
+  onComplete,
+}: {
+  recipient: Recipient;
+  transfer: TransferAmount;
+  onBack: () => void;
+  onComplete: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog
@@ -242,7 +289,12 @@ function ProcessDialog({
   if (stage.stage === 'completed') {
     return (
       <Dialog key="completed" title={t('transfer.completed')} footer={close}>
-        <p role="status">{t('transfer.completed_body', { amount: formatMoney(transfer.amount, transfer.currency), recipient: recipientName(recipient) })}</p>
+        <p role="status">
+          {t('transfer.completed_body', {
+            amount: formatMoney(transfer.amount, transfer.currency),
+            recipient: recipientName(recipient),
+          })}
+        </p>
       </Dialog>
     );
   }

@@ -5,14 +5,49 @@ import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type 
 import { wallet } from '../wallet/wallet-store.ts';
 
 const GID = '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41';
-const marie: Recipient = { user_id: 12, guser_id: GID, username: 'marie_g', fullname: 'Marie Gagnon', avatar: null, city: 'Ottawa', country: 'CA' };
+const marie: Recipient = {
+  user_id: 12,
+  guser_id: GID,
+  username: 'marie_g',
+  fullname: 'Marie Gagnon',
+  avatar: null,
+  city: 'Ottawa',
+  country: 'CA',
+};
 
 function transaction(amount: number, currency: string) {
   return {
-    tx_id: 'tx_1', entry_date: '2026-11-21 20:00:00', return_date: null, user_id: 7, merchant_id: null, state: 'completed', type: 'P2P_SENT', tx_class: 'P2P',
-    merchant_batch_id: null, billing_address: null, shipping_address: null, debit_credit: 'D', amount, fee: 0, currency, terminal_id: null, invoice_no: null,
-    custom_1: null, error_code: null, fi_response_code: null, fi_response_text: null, parent_tx_id: null, ip_address: null, refunded: false, cart: [],
-    payment_method_type: null, payment_method: null, customer_Name: null, reference: null, hold_amount: null, hold_release_at: null,
+    tx_id: 'tx_1',
+    entry_date: '2026-11-21 20:00:00',
+    return_date: null,
+    user_id: 7,
+    merchant_id: null,
+    state: 'completed',
+    type: 'P2P_SENT',
+    tx_class: 'P2P',
+    merchant_batch_id: null,
+    billing_address: null,
+    shipping_address: null,
+    debit_credit: 'D',
+    amount,
+    fee: 0,
+    currency,
+    terminal_id: null,
+    invoice_no: null,
+    custom_1: null,
+    error_code: null,
+    fi_response_code: null,
+    fi_response_text: null,
+    parent_tx_id: null,
+    ip_address: null,
+    refunded: false,
+    cart: [],
+    payment_method_type: null,
+    payment_method: null,
+    customer_Name: null,
+    reference: null,
+    hold_amount: null,
+    hold_release_at: null,
   };
 }
 
@@ -21,7 +56,10 @@ const balance = { currency: 'CON', balance: 0, available_balance: 0, withdrawabl
 function transferApi(handlers: Record<string, Handler> = {}) {
   return fakeApi({
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
-    'GET /api/user/recipient-lookup': (_body, url) => (url.searchParams.get('guser_id') === GID ? ok({ user: marie }) : refused(404, [{ code: 40440, field: 'guser_id', message: 'User not found' }])),
+    'GET /api/user/recipient-lookup': (_body, url) =>
+      url.searchParams.get('guser_id') === GID
+        ? ok({ user: marie })
+        : refused(404, [{ code: 40440, field: 'guser_id', message: 'User not found' }]),
     'POST /api/account/send-fund': (body) => {
       const { amount, currency } = body as { amount: number; currency: string };
       return ok({ transaction: transaction(amount, currency) });
@@ -31,7 +69,8 @@ function transferApi(handlers: Record<string, Handler> = {}) {
   });
 }
 
-const idempotencyKeys = (api: ReturnType<typeof transferApi>) => api.sent('POST', '/api/account/send-fund').map((call) => call.headers['idempotency-key']);
+const idempotencyKeys = (api: ReturnType<typeof transferApi>) =>
+  api.sent('POST', '/api/account/send-fund').map((call) => call.headers['idempotency-key']);
 
 describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5 Transfer fund amount)', () => {
   beforeEach(() => {
@@ -62,7 +101,9 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     const dialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
     expect(within(dialog).getByText('Marie Gagnon')).toBeTruthy();
     expect(within(dialog).getByText('Ottawa, Canada')).toBeTruthy();
-    expect(within(dialog).getByText('Recipient will be notified of your transfer within 1-60 mins of completion..')).toBeTruthy();
+    expect(
+      within(dialog).getByText('Recipient will be notified of your transfer within 1-60 mins of completion..'),
+    ).toBeTruthy();
     expect(within(dialog).getByLabelText<HTMLSelectElement>('Currency').value).toBe('CON');
     expect(within(dialog).getByRole('button', { name: 'Go Back' })).toBeTruthy();
 
@@ -94,8 +135,18 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
 
     let confirm = await screen.findByRole('dialog', { name: 'Confirm Transfer' });
-    const summary = () => Object.fromEntries(within(screen.getByRole('dialog', { name: 'Confirm Transfer' })).getAllByRole('term').map((term) => [term.textContent, term.nextElementSibling?.textContent]));
-    expect(summary()).toEqual({ Recipient: 'Marie Gagnon', Amount: '$12.50 USD', Fee: '$0.00 USD', Total: '$12.50 USD' });
+    const summary = () =>
+      Object.fromEntries(
+        within(screen.getByRole('dialog', { name: 'Confirm Transfer' }))
+          .getAllByRole('term')
+          .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+      );
+    expect(summary()).toEqual({
+      Recipient: 'Marie Gagnon',
+      Amount: '$12.50 USD',
+      Fee: '$0.00 USD',
+      Total: '$12.50 USD',
+    });
     await user.click(within(confirm).getByRole('button', { name: 'Go Back' }));
     const again = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
     expect(within(again).getByLabelText('Amount')).toHaveProperty('value', '12.50');
@@ -113,7 +164,9 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
 
     const done = await screen.findByRole('dialog', { name: 'Transfer Completed' });
     expect(within(done).getByText('$12.50 USD sent to Marie Gagnon.')).toBeTruthy();
-    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual([{ guser_id: GID, amount: 1250, currency: 'USD' }]);
+    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual([
+      { guser_id: GID, amount: 1250, currency: 'USD' },
+    ]);
     expect(idempotencyKeys(api)[0]).toMatch(/^[0-9a-f-]{36}$/);
     await waitFor(() => {
       expect(api.sent('GET', '/api/account/balance')).toHaveLength(balanceReads + 1);
@@ -142,11 +195,18 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     await screen.findByRole('dialog', { name: 'Transfer Completed' });
     expect(api.sent('POST', '/api/account/send-fund')).toHaveLength(1);
     expect(idempotencyKeys(api)).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
-    expect(api.sent('POST', '/api/account/send-fund')[0]?.body).toEqual({ guser_id: GID, amount: 300, currency: 'CON' });
+    expect(api.sent('POST', '/api/account/send-fund')[0]?.body).toEqual({
+      guser_id: GID,
+      amount: 300,
+      currency: 'CON',
+    });
   });
 
   it('Transfer Failed shows why; Retry Transaction sends the same attempt under the same key, a new confirmation under a new one', async () => {
-    const answers = [refused(422, [{ code: 42201, message: 'Insufficient funds' }]), refused(503, [{ code: 50300, message: 'Service Unavailable' }])];
+    const answers = [
+      refused(422, [{ code: 42201, message: 'Insufficient funds' }]),
+      refused(503, [{ code: 50300, message: 'Service Unavailable' }]),
+    ];
     const api = transferApi({
       'POST /api/account/send-fund': (body) => {
         const next = answers.shift();
@@ -160,7 +220,11 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     expect(within(amountDialog).getByLabelText('Amount (CAD)')).toHaveProperty('value', '5.00');
     expect(within(amountDialog).queryByLabelText('Currency')).toBeNull();
     await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', { name: 'Complete Transfer' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', {
+        name: 'Complete Transfer',
+      }),
+    );
 
     let failed = await screen.findByRole('dialog', { name: 'Transfer Failed' });
     expect(within(failed).getByText('Insufficient funds')).toBeTruthy();
@@ -175,17 +239,31 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     const keys = idempotencyKeys(api);
     expect(keys).toHaveLength(3);
     expect(new Set(keys).size).toBe(1);
-    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual(Array(3).fill({ guser_id: GID, amount: 500, currency: 'CAD' }));
+    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual(
+      Array(3).fill({ guser_id: GID, amount: 500, currency: 'CAD' }),
+    );
   });
 
   it('a transfer made again after leaving the page is a new attempt with a new key', async () => {
-    const api = transferApi({ 'POST /api/account/send-fund': () => refused(422, [{ code: 42201, message: 'Insufficient funds' }]) });
+    const api = transferApi({
+      'POST /api/account/send-fund': () => refused(422, [{ code: 42201, message: 'Insufficient funds' }]),
+    });
     const path = `/transfer-fund?gid=${GID}&uid=12&amt=100&cur=USD`;
     const { user, router } = renderApp(path);
     for (let attempt = 1; attempt <= 2; attempt += 1) {
-      await user.click(within(await screen.findByRole('dialog', { name: 'Send A Money Transfer' })).getByRole('button', { name: 'Send Money Transfer' }));
-      await user.click(within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', { name: 'Complete Transfer' }));
-      await user.click(within(await screen.findByRole('dialog', { name: 'Transfer Failed' })).getByRole('button', { name: 'Close' }));
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Send A Money Transfer' })).getByRole('button', {
+          name: 'Send Money Transfer',
+        }),
+      );
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', {
+          name: 'Complete Transfer',
+        }),
+      );
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Transfer Failed' })).getByRole('button', { name: 'Close' }),
+      );
       await waitFor(() => {
         expect(router.state.location.pathname).toBe('/');
       });

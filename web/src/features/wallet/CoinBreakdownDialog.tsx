@@ -28,22 +28,40 @@ export function CoinBreakdownDialog({ coinBalance, onClose }: { coinBalance: num
 
   useEffect(() => {
     const abort = new AbortController();
-    callApi('/wallet/list-coins', coinListResponse, { query: { offset: (page - 1) * COIN_PAGE_SIZE, limit: COIN_PAGE_SIZE }, signal: abort.signal })
+    callApi('/wallet/list-coins', coinListResponse, {
+      query: { offset: (page - 1) * COIN_PAGE_SIZE, limit: COIN_PAGE_SIZE },
+      signal: abort.signal,
+    })
       .then((answer) => {
         setCoins(answer);
         setSettled({ page, failure: null });
       })
       .catch((error: unknown) => {
-        if (!abort.signal.aborted) setSettled({ page, failure: error instanceof Error ? error.message : String(error) });
+        if (!abort.signal.aborted)
+          setSettled({ page, failure: error instanceof Error ? error.message : String(error) });
       });
-    return () => { abort.abort(); };
+    return () => {
+      abort.abort();
+    };
   }, [page]);
 
   const today = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date());
   return (
-    <Dialog title={t('wallet.coin_breakdown.title')} onClose={onClose} footer={<button type="button" className="button" onClick={onClose}>{t('dialog.close')}</button>}>
+    <Dialog
+      title={t('wallet.coin_breakdown.title')}
+      onClose={onClose}
+      footer={
+        <button type="button" className="button" onClick={onClose}>
+          {t('dialog.close')}
+        </button>
+      }
+    >
       {loading && <PageLoader />}
-      {failure !== null && <p role="alert" className="field-error">{failure}</p>}
+      {failure !== null && (
+        <p role="alert" className="field-error">
+          {failure}
+        </p>
+      )}
       {coins?.total === 0 && <p>{t('wallet.coin_breakdown.empty')}</p>}
       {coins !== null && coins.total > 0 && (
         <div aria-busy={loading}>
@@ -54,7 +72,9 @@ export function CoinBreakdownDialog({ coinBalance, onClose }: { coinBalance: num
             <thead>
               <tr>
                 <th scope="col">{t('wallet.coin_breakdown.serial')}</th>
-                <th scope="col" className="amount">{t('wallet.coin_breakdown.value')}</th>
+                <th scope="col" className="amount">
+                  {t('wallet.coin_breakdown.value')}
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -66,7 +86,13 @@ export function CoinBreakdownDialog({ coinBalance, onClose }: { coinBalance: num
               ))}
             </tbody>
           </table>
-          <Paginator page={page} total={coins.total} pageSize={COIN_PAGE_SIZE} onPage={setPage} label={t('wallet.coin_breakdown.pages')} />
+          <Paginator
+            page={page}
+            total={coins.total}
+            pageSize={COIN_PAGE_SIZE}
+            onPage={setPage}
+            label={t('wallet.coin_breakdown.pages')}
+          />
         </div>
       )}
     </Dialog>

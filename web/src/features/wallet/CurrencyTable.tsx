@@ -17,7 +17,13 @@ function useRowLabel() {
 const ROW_ORDER: readonly Currency[] = ['CON', 'USD', 'CAD', 'IMP'];
 
 /** Balance, Holds and Available of every open wallet; the coin row's balance opens the coin breakdown. */
-export function CurrencyTable({ balances, onCoinBreakdown }: { balances: readonly Balance['balances'][number][]; onCoinBreakdown: () => void }) {
+export function CurrencyTable({
+  balances,
+  onCoinBreakdown,
+}: {
+  balances: readonly Balance['balances'][number][];
+  onCoinBreakdown: () => void;
+}) {
   const { t } = useTranslation();
   const rowLabel = useRowLabel();
   const holdHelpId = useId();
@@ -27,33 +33,51 @@ export function CurrencyTable({ balances, onCoinBreakdown }: { balances: readonl
       <thead>
         <tr>
           <th scope="col">{t('wallet.table.currency')}</th>
-          <th scope="col" className="amount">{t('wallet.table.balance')}</th>
+          <th scope="col" className="amount">
+            {t('wallet.table.balance')}
+          </th>
           <th scope="col" className="amount">
             <span aria-describedby={holdHelpId} tabIndex={0} className="help" title={t('wallet.hold_help')}>
-              {t('wallet.table.holds')} <span className="help-mark" aria-hidden="true">?</span>
+              {t('wallet.table.holds')}{' '}
+              <span className="help-mark" aria-hidden="true">
+                ?
+              </span>
             </span>
-            <span id={holdHelpId} role="tooltip" className="visually-hidden">{t('wallet.hold_help')}</span>
+            <span id={holdHelpId} role="tooltip" className="visually-hidden">
+              {t('wallet.hold_help')}
+            </span>
           </th>
-          <th scope="col" className="amount">{t('wallet.table.available')}</th>
+          <th scope="col" className="amount">
+            {t('wallet.table.available')}
+          </th>
         </tr>
       </thead>
       <tbody>
-        {[...balances].sort((a, b) => ROW_ORDER.indexOf(a.currency) - ROW_ORDER.indexOf(b.currency)).map((line) => (
-          <tr key={line.currency}>
-            <th scope="row">{rowLabel(line.currency)}</th>
-            <td className="amount">
-              {line.combined ? (
-                <button type="button" className="link-button" onClick={onCoinBreakdown} aria-label={t('wallet.open_coin_breakdown', { amount: formatMoney(line.balance, line.currency) })}>
-                  {formatMoney(line.balance, line.currency)}
-                </button>
-              ) : (
-                formatMoney(line.balance, line.currency)
-              )}
-            </td>
-            <td className="amount">{formatMoney(line.available_balance - line.withdrawable_balance, line.currency)}</td>
-            <td className="amount">{formatMoney(line.available_balance, line.currency)}</td>
-          </tr>
-        ))}
+        {[...balances]
+          .sort((a, b) => ROW_ORDER.indexOf(a.currency) - ROW_ORDER.indexOf(b.currency))
+          .map((line) => (
+            <tr key={line.currency}>
+              <th scope="row">{rowLabel(line.currency)}</th>
+              <td className="amount">
+                {line.combined ? (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={onCoinBreakdown}
+                    aria-label={t('wallet.open_coin_breakdown', { amount: formatMoney(line.balance, line.currency) })}
+                  >
+                    {formatMoney(line.balance, line.currency)}
+                  </button>
+                ) : (
+                  formatMoney(line.balance, line.currency)
+                )}
+              </td>
+              <td className="amount">
+                {formatMoney(line.available_balance - line.withdrawable_balance, line.currency)}
+              </td>
+              <td className="amount">{formatMoney(line.available_balance, line.currency)}</td>
+            </tr>
+          ))}
       </tbody>
     </table>
   );

@@ -16,7 +16,10 @@ const CARD_LINKS = [
 ] as const;
 
 /** The dashboard's card: who the user is, what they can spend, and the shortcuts the spec lists. */
-export function WalletCard({ user, balance }: {
+export function WalletCard({
+  user,
+  balance,
+}: {
   user: Pick<SessionUser, 'fullname' | 'username' | 'avatar' | 'city' | 'country'>;
   balance: Pick<Balance, 'currency' | 'balance' | 'available_balance'>;
 }) {

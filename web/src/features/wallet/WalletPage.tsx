@@ -27,7 +27,15 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         <section className="panel" aria-labelledby="wallet-title">
           <h1 id="wallet-title">{t('wallet.title')}</h1>
           <p role="alert">{t('wallet.failed')}</p>
-          <button type="button" className="button" onClick={() => { void loadBalance(); }}>{t('wallet.retry')}</button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              void loadBalance();
+            }}
+          >
+            {t('wallet.retry')}
+          </button>
         </section>
       );
     }
@@ -38,7 +46,9 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   const tile = (key: 'available' | 'hold' | 'total', amount: number) => (
     <div className="tile" key={key}>
       <span className="tile-label">{t(`wallet.tiles.${key}`)}</span>
-      <strong className="tile-amount" data-testid={`balance-${key}`}>{formatMoney(amount, balance.currency)}</strong>
+      <strong className="tile-amount" data-testid={`balance-${key}`}>
+        {formatMoney(amount, balance.currency)}
+      </strong>
     </div>
   );
 
@@ -46,7 +56,9 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
     <section className="panel wallet" aria-labelledby="wallet-title">
       <header className="wallet-header">
         <h1 id="wallet-title">{withCard ? t('wallet.dashboard_title') : t('wallet.title')}</h1>
-        <span className={live ? 'live-badge on' : 'live-badge'}>{live ? t('wallet.live_on') : t('wallet.live_off')}</span>
+        <span className={live ? 'live-badge on' : 'live-badge'}>
+          {live ? t('wallet.live_on') : t('wallet.live_off')}
+        </span>
       </header>
       {withCard && user && <WalletCard user={user} balance={balance} />}
       <div className="tiles" aria-live="polite">
@@ -56,15 +68,31 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
       </div>
       <p className="field-hint">{t('wallet.hold_help')}</p>
       <div className="tiles">
-        <Link to="/add-fund" className="tile tile-action">{t('wallet.tiles.add_funds')}</Link>
-        <Link to="/add-fund" className="tile tile-action">{t('wallet.tiles.trade')}</Link>
+        <Link to="/add-fund" className="tile tile-action">
+          {t('wallet.tiles.add_funds')}
+        </Link>
+        <Link to="/add-fund" className="tile tile-action">
+          {t('wallet.tiles.trade')}
+        </Link>
         <div className="tile tile-action tile-soon" aria-disabled="true">
           {t('wallet.tiles.withdraw')}
           <span className="field-hint">{t('wallet.tiles.withdraw_soon')}</span>
         </div>
       </div>
-      <CurrencyTable balances={balance.balances} onCoinBreakdown={() => { setBreakdown(true); }} />
-      {breakdown && <CoinBreakdownDialog coinBalance={balance.balance} onClose={() => { setBreakdown(false); }} />}
+      <CurrencyTable
+        balances={balance.balances}
+        onCoinBreakdown={() => {
+          setBreakdown(true);
+        }}
+      />
+      {breakdown && (
+        <CoinBreakdownDialog
+          coinBalance={balance.balance}
+          onClose={() => {
+            setBreakdown(false);
+          }}
+        />
+      )}
     </section>
   );
 }

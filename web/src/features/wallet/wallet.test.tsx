@@ -4,13 +4,43 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 import { pageWindow } from '../../ui/Paginator.tsx';
 
-function balanceOf(con: { balance: number; available: number; withdrawable: number }, cash: { currency: 'USD' | 'CAD'; balance: number } | null = null): Balance {
-  const coinLine = { currency: 'CON' as const, balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, combined: true };
-  const cashLines = cash ? [{ currency: cash.currency, balance: cash.balance, available_balance: cash.balance, withdrawable_balance: cash.balance, combined: false }] : [];
-  return { currency: 'CON', balance: con.balance, available_balance: con.available, withdrawable_balance: con.withdrawable, balances: [...cashLines, coinLine] };
+function balanceOf(
+  con: { balance: number; available: number; withdrawable: number },
+  cash: { currency: 'USD' | 'CAD'; balance: number } | null = null,
+): Balance {
+  const coinLine = {
+    currency: 'CON' as const,
+    balance: con.balance,
+    available_balance: con.available,
+    withdrawable_balance: con.withdrawable,
+    combined: true,
+  };
+  const cashLines = cash
+    ? [
+        {
+          currency: cash.currency,
+          balance: cash.balance,
+          available_balance: cash.balance,
+          withdrawable_balance: cash.balance,
+          combined: false,
+        },
+      ]
+    : [];
+  return {
+    currency: 'CON',
+    balance: con.balance,
+    available_balance: con.available,
+    withdrawable_balance: con.withdrawable,
+    balances: [...cashLines, coinLine],
+  };
 }
 
-const coins = (count: number, offset = 0) => Array.from({ length: count }, (_, index) => ({ serial: `C-${String(offset + index).padStart(4, '0')}`, value: 100, currency: 'CON' }));
+const coins = (count: number, offset = 0) =>
+  Array.from({ length: count }, (_, index) => ({
+    serial: `C-${String(offset + index).padStart(4, '0')}`,
+    value: 100,
+    currency: 'CON',
+  }));
 
 function signedInWith(balance: Balance, coinTotal = 0) {
   return fakeApi({
@@ -28,7 +58,9 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
   beforeEach(resetSession);
 
   it('shows available, hold (available − withdrawable) and total tiles, and the per-currency table with the spec row labels, coins first', async () => {
-    signedInWith(balanceOf({ balance: 125_050, available: 120_000, withdrawable: 100_000 }, { currency: 'CAD', balance: 4_200 }));
+    signedInWith(
+      balanceOf({ balance: 125_050, available: 120_000, withdrawable: 100_000 }, { currency: 'CAD', balance: 4_200 }),
+    );
     renderApp('/wallet');
     expect(await screen.findByRole('heading', { name: 'Wallet' })).toBeTruthy();
     expect(screen.getByTestId('balance-available').textContent).toBe('1,200.00 Coins');
@@ -36,14 +68,20 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     expect(screen.getByTestId('balance-total').textContent).toBe('1,250.50 Coins');
 
     const table = screen.getByRole('table', { name: 'Balances by currency' });
-    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.firstChild?.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.firstChild?.textContent);
     expect(headers).toEqual(['Currency', 'Balance', 'Holds ?', 'Available']);
-    const rows = within(table).getAllByRole('row').slice(1).map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent));
     expect(rows).toEqual([
       ['Coin', '1,250.50 Coins', '200.00 Coins', '1,200.00 Coins'],
       ['Cash (CAD)', '$42.00 CAD', '$0.00 CAD', '$42.00 CAD'],
     ]);
-    const help = 'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.';
+    const help =
+      'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.';
     expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
   });
 
@@ -62,7 +100,9 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     const card = await screen.findByRole('region', { name: 'Your wallet' });
     expect(within(card).getByText('Anne Tremblay')).toBeTruthy();
     expect(within(card).getByText('Ottawa, CA')).toBeTruthy();
-    const links = within(card).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+    const links = within(card)
+      .getAllByRole('link')
+      .map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual([
       ['Add Funds', '/add-fund'],
       ['Transfer Funds', '/contacts'],
@@ -107,7 +147,10 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     renderApp('/wallet');
     await screen.findByText('Live');
     expect(screen.getByTestId('balance-total').textContent).toBe('10.00 Coins');
-    FakeLiveSocket.push({ type: 'balance', balance: balanceOf({ balance: 3_500, available: 3_500, withdrawable: 1_000 }) });
+    FakeLiveSocket.push({
+      type: 'balance',
+      balance: balanceOf({ balance: 3_500, available: 3_500, withdrawable: 1_000 }),
+    });
     await waitFor(() => {
       expect(screen.getByTestId('balance-total').textContent).toBe('35.00 Coins');
     });

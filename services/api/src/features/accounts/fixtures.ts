@@ -3,7 +3,9 @@ import type { BusinessRegistration, PersonalRegistration } from '@peeks/contract
 import { addressForm } from '../addresses/fixtures.ts';
 
 /** A fresh, valid personal sign-up; override any field. Used by tests and the login benchmark. */
-export function personalSignUp(overrides: Partial<Record<keyof PersonalRegistration, unknown>> = {}): Record<string, unknown> {
+export function personalSignUp(
+  overrides: Partial<Record<keyof PersonalRegistration, unknown>> = {},
+): Record<string, unknown> {
   const tag = randomBytes(4).toString('hex');
   return {
     username: `user_${tag}`,
@@ -18,7 +20,9 @@ export function personalSignUp(overrides: Partial<Record<keyof PersonalRegistrat
 }
 
 /** A fresh, valid business sign-up; override any field (and `address` as a whole). */
-export function businessSignUp(overrides: Partial<Record<keyof BusinessRegistration, unknown>> = {}): Record<string, unknown> {
+export function businessSignUp(
+  overrides: Partial<Record<keyof BusinessRegistration, unknown>> = {},
+): Record<string, unknown> {
   return {
     ...personalSignUp(),
     name: 'Maple Coffee',

@@ -24,7 +24,14 @@ const unpadded = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
 
 // node:crypto's argon2 runs on the libuv thread pool, so hashing never blocks the event loop.
 function derive(password: string, salt: Buffer, parameters: Argon2Parameters, length: number): Promise<Buffer> {
-  return deriveKey('argon2id', { message: password, nonce: salt, memory: parameters.memory, passes: parameters.passes, parallelism: parameters.parallelism, tagLength: length });
+  return deriveKey('argon2id', {
+    message: password,
+    nonce: salt,
+    memory: parameters.memory,
+    passes: parameters.passes,
+    parallelism: parameters.parallelism,
+    tagLength: length,
+  });
 }
 
 /** A PHC string, `$argon2id$v=19$m=…,t=…,p=…$salt$hash`, that carries everything needed to verify it. */
@@ -57,7 +64,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** True when the hash was made with weaker parameters than today's. */
 export function needsRehash(stored: string, parameters = CURRENT_PARAMETERS): boolean {
   const parsed = parse(stored);
-  return !parsed || parsed.parameters.memory < parameters.memory || parsed.parameters.passes < parameters.passes || parsed.parameters.parallelism !== parameters.parallelism;
+  return (
+    !parsed ||
+    parsed.parameters.memory < parameters.memory ||
+    parsed.parameters.passes < parameters.passes ||
+    parsed.parameters.parallelism !== parameters.parallelism
+  );
 }
 
 let decoy: Promise<string> | undefined;

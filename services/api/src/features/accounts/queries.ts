@@ -54,16 +54,28 @@ function conflict(problems: readonly { code: ErrorCode; field: string }[]): ApiE
 async function refuseTaken(db: Kysely<Database>, username: string, email: string): Promise<void> {
   const rows = await db
     .selectFrom('users')
-    .select((eb) => [eb(eb.fn('lower', ['username']), '=', username.toLowerCase()).as('username_taken'), eb(eb.fn('lower', ['email']), '=', email.toLowerCase()).as('email_taken')])
-    .where((eb) => eb.or([eb(eb.fn('lower', ['username']), '=', username.toLowerCase()), eb(eb.fn('lower', ['email']), '=', email.toLowerCase())]))
+    .select((eb) => [
+      eb(eb.fn('lower', ['username']), '=', username.toLowerCase()).as('username_taken'),
+      eb(eb.fn('lower', ['email']), '=', email.toLowerCase()).as('email_taken'),
+    ])
+    .where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['username']), '=', username.toLowerCase()),
+        eb(eb.fn('lower', ['email']), '=', email.toLowerCase()),
+      ]),
+    )
     .execute();
-  const problems = [...(rows.some((row) => row.username_taken) ? [takenUsername] : []), ...(rows.some((row) => row.email_taken) ? [takenEmail] : [])];
+  const problems = [
+    ...(rows.some((row) => row.username_taken) ? [takenUsername] : []),
+    ...(rows.some((row) => row.email_taken) ? [takenEmail] : []),
+  ];
   if (problems.length > 0) throw conflict(problems);
 }
 
 /** A registration that lost a race for its username or e-mail gets the same answer as one that came second. */
 function asConflict(error: unknown): unknown {
-  if (typeof error !== 'object' || error === null || !('code' in error) || error.code !== UNIQUE_VIOLATION) return error;
+  if (typeof error !== 'object' || error === null || !('code' in error) || error.code !== UNIQUE_VIOLATION)
+    return error;
   const constraint = 'constraint' in error ? error.constraint : undefined;
   if (constraint === 'users_username_key') return conflict([takenUsername]);
   if (constraint === 'users_email_key') return conflict([takenEmail]);
@@ -96,11 +108,20 @@ function newUser(input: PersonalRegistration, userType: UsersTable['user_type'],
 }
 
 /** A personal account with its wallets; 409 with 4503/4507 under the field when the username or e-mail is taken. */
-export async function createPersonalUser(db: Kysely<Database>, input: PersonalRegistration, passwordHash: string, now: Date): Promise<number> {
+export async function createPersonalUser(
+  db: Kysely<Database>,
+  input: PersonalRegistration,
+  passwordHash: string,
+  now: Date,
+): Promise<number> {
   await refuseTaken(db, input.username, input.email);
   try {
     return await db.transaction().execute(async (trx) => {
-      const { user_id: userId } = await trx.insertInto('users').values(newUser(input, 'personal', passwordHash, now)).returning('user_id').executeTakeFirstOrThrow();
+      const { user_id: userId } = await trx
+        .insertInto('users')
+        .values(newUser(input, 'personal', passwordHash, now))
+        .returning('user_id')
+        .executeTakeFirstOrThrow();
       await openWallets(trx, userOwnerId(userId), { now: () => now });
       return userId;
     });
@@ -113,11 +134,20 @@ export async function createPersonalUser(db: Kysely<Database>, input: PersonalRe
  * A business account: the user, the merchant, and the user's membership of it
  * with every merchant permission, in one transaction.
  */
-export async function createBusinessUser(db: Kysely<Database>, input: BusinessRegistration, passwordHash: string, now: Date): Promise<{ userId: number; merchantId: number }> {
+export async function createBusinessUser(
+  db: Kysely<Database>,
+  input: BusinessRegistration,
+  passwordHash: string,
+  now: Date,
+): Promise<{ userId: number; merchantId: number }> {
   await refuseTaken(db, input.username, input.email);
   try {
     return await db.transaction().execute(async (trx) => {
-      const { user_id: userId } = await trx.insertInto('users').values(newUser(input, 'business', passwordHash, now)).returning('user_id').executeTakeFirstOrThrow();
+      const { user_id: userId } = await trx
+        .insertInto('users')
+        .values(newUser(input, 'business', passwordHash, now))
+        .returning('user_id')
+        .executeTakeFirstOrThrow();
       const { address } = input;
       const { merchant_id: merchantId } = await trx
         .insertInto('merchants')
@@ -156,7 +186,10 @@ export async function createBusinessUser(db: Kysely<Database>, input: BusinessRe
         })
         .returning('merchant_id')
         .executeTakeFirstOrThrow();
-      await trx.insertInto('merchant_users').values({ merchant_id: merchantId, user_id: userId, perms: [...merchantPermissions], created_at: now }).execute();
+      await trx
+        .insertInto('merchant_users')
+        .values({ merchant_id: merchantId, user_id: userId, perms: [...merchantPermissions], created_at: now })
+        .execute();
       await openWallets(trx, userOwnerId(userId), { now: () => now });
       await openWallets(trx, merchantOwnerId(merchantId), { now: () => now });
       return { userId, merchantId };
@@ -176,8 +209,17 @@ export function findByLogin(db: Kysely<Database>, usernameOrEmail: string) {
     .executeTakeFirst();
 }
 
-export async function replacePasswordHash(db: Kysely<Database>, userId: number, passwordHash: string, now: Date): Promise<void> {
-  await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('user_id', '=', userId).execute();
+export async function replacePasswordHash(
+  db: Kysely<Database>,
+  userId: number,
+  passwordHash: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export function findUser(db: Kysely<Database>, userId: number): Promise<UserRow | undefined> {

@@ -34,11 +34,25 @@ describe('POST /api/register/personal', () => {
     const response = await browser.post('/api/register/personal', signUp);
     expect(response.statusCode).toBe(200);
     const answer = signedInResponse.parse(response.json());
-    expect(answer.user).toMatchObject({ username: signUp.username, email: signUp.email, birthday: '15-06-1990', country: 'CA', currency: 'CAD', user_type: 'personal', merchant_id: null, merchants: {}, perms: ['UPDATE_USER'] });
+    expect(answer.user).toMatchObject({
+      username: signUp.username,
+      email: signUp.email,
+      birthday: '15-06-1990',
+      country: 'CA',
+      currency: 'CAD',
+      user_type: 'personal',
+      merchant_id: null,
+      merchants: {},
+      perms: ['UPDATE_USER'],
+    });
     expect(browser.cookie).not.toBe(before);
     expect((await browser.get('/api/session')).json()).toMatchObject({ user: { user_id: answer.user.user_id } });
 
-    const { password_hash } = await subject.database.db.selectFrom('users').select('password_hash').where('user_id', '=', answer.user.user_id).executeTakeFirstOrThrow();
+    const { password_hash } = await subject.database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('user_id', '=', answer.user.user_id)
+      .executeTakeFirstOrThrow();
     expect(password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(password_hash).not.toContain(String(signUp.password));
   });
@@ -76,19 +90,24 @@ describe('POST /api/register/personal', () => {
     expect(problem).toEqual({ code, field, message });
   });
 
-  it("asks for the password first when only the confirmation is given", async () => {
+  it('asks for the password first when only the confirmation is given', async () => {
     const { problem } = await refusal('/api/register/personal', personalSignUp({ password: '' }), 'confirm_password');
     expect(problem?.message).toBe('Please enter Password first');
   });
 
   it('takes a birthday exactly 18 years ago', async () => {
-    expect((await browser.post('/api/register/personal', personalSignUp({ birthday: yearsAgo(18) }))).statusCode).toBe(200);
+    expect((await browser.post('/api/register/personal', personalSignUp({ birthday: yearsAgo(18) }))).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses a taken username and a taken e-mail, whatever their case, with 409 under each field', async () => {
     const first = personalSignUp();
     expect((await browser.post('/api/register/personal', first)).statusCode).toBe(200);
-    const again = personalSignUp({ username: String(first.username).toUpperCase(), email: String(first.email).toUpperCase() });
+    const again = personalSignUp({
+      username: String(first.username).toUpperCase(),
+      email: String(first.email).toUpperCase(),
+    });
     const response = await browser.post('/api/register/personal', again);
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
@@ -104,9 +123,14 @@ describe('POST /api/register/personal', () => {
   it('answers two concurrent sign-ups with one name with one account and one 409', async () => {
     const signUp = personalSignUp();
     const [a, b] = await Promise.all([subject.browser(), subject.browser()]);
-    const answers = await Promise.all([a.post('/api/register/personal', signUp), b.post('/api/register/personal', { ...signUp, email: `x${String(signUp.email)}` })]);
+    const answers = await Promise.all([
+      a.post('/api/register/personal', signUp),
+      b.post('/api/register/personal', { ...signUp, email: `x${String(signUp.email)}` }),
+    ]);
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
-    expect(answers.find((answer) => answer.statusCode === 409)?.json()).toMatchObject({ errors: [{ code: 4503, field: 'username' }] });
+    expect(answers.find((answer) => answer.statusCode === 409)?.json()).toMatchObject({
+      errors: [{ code: 4503, field: 'username' }],
+    });
   });
 });
 
@@ -122,11 +146,18 @@ describe('POST /api/register/business', () => {
     const lookup = await browser.get(`/api/user/merchant-lookup/?id=${String(user.merchant_id)}`);
     expect(lookup.statusCode).toBe(200);
     const { merchantInfo } = merchantLookupResponse.parse(lookup.json());
-    expect(merchantInfo).toMatchObject({ name: 'Maple Coffee', dba: 'Maple Coffee Ltd', address: { city: 'Ottawa', province: 'ON', postal_code: 'K1A 0B1', country: 'CA' } });
+    expect(merchantInfo).toMatchObject({
+      name: 'Maple Coffee',
+      dba: 'Maple Coffee Ltd',
+      address: { city: 'Ottawa', province: 'ON', postal_code: 'K1A 0B1', country: 'CA' },
+    });
     expect(merchantInfo.perms).toContain('UPDATE_MERCHANT');
   });
 
-  const address = (overrides: Record<string, unknown>) => ({ ...(businessSignUp().address as Record<string, unknown>), ...overrides });
+  const address = (overrides: Record<string, unknown>) => ({
+    ...(businessSignUp().address as Record<string, unknown>),
+    ...overrides,
+  });
 
   it.each([
     ['name', 'M', 'Please enter at least 2 characters Name'],
@@ -172,7 +203,12 @@ describe('POST /api/register/business', () => {
   ])('checks the address postal code %j against its country', async (fields, message) => {
     const response = await browser.post('/api/register/business', businessSignUp({ address: address(fields) }));
     if (message === undefined) expect(response.statusCode).toBe(200);
-    else expect(errorEnvelope.parse(response.json()).errors).toContainEqual({ code: 4002, field: 'address.postal_code', message });
+    else
+      expect(errorEnvelope.parse(response.json()).errors).toContainEqual({
+        code: 4002,
+        field: 'address.postal_code',
+        message,
+      });
   });
 
   it.each([
@@ -184,13 +220,26 @@ describe('POST /api/register/business', () => {
     ['email', 'office', 'Please enter valid Email'],
     ['phone', '61355501', 'Please enter 10 digit Phone Number'],
   ])('refuses address.%s = %j with "%s"', async (field, value, message) => {
-    const { problem } = await refusal('/api/register/business', businessSignUp({ address: address({ [field]: value }) }), `address.${field}`);
+    const { problem } = await refusal(
+      '/api/register/business',
+      businessSignUp({ address: address({ [field]: value }) }),
+      `address.${field}`,
+    );
     expect(problem?.message).toBe(message);
   });
 
   it('writes nothing when the merchant cannot be written: user, merchant and membership are one transaction', async () => {
     const db = subject.database.db;
-    const count = async () => Number((await sql<{ n: string }>`SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM merchants) + (SELECT count(*) FROM merchant_users) AS n`.execute(db)).rows[0]?.n);
+    const count = async () =>
+      Number(
+        (
+          await sql<{
+            n: string;
+          }>`SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM merchants) + (SELECT count(*) FROM merchant_users) AS n`.execute(
+            db,
+          )
+        ).rows[0]?.n,
+      );
     const before = await count();
     await sql`ALTER TABLE merchant_users ADD CONSTRAINT refuse_all CHECK (false) NOT VALID`.execute(db);
     try {

@@ -28,7 +28,12 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/register/personal',
     { schema: { ...registration, body: personalRegistration }, config: { rateLimit: app.rateLimits.registration } },
     async (request, reply) => {
-      const userId = await createPersonalUser(app.db, request.body, await hashPassword(request.body.password), app.clock());
+      const userId = await createPersonalUser(
+        app.db,
+        request.body,
+        await hashPassword(request.body.password),
+        app.clock(),
+      );
       return signIn(request, reply, userId);
     },
   );
@@ -37,7 +42,12 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/register/business',
     { schema: { ...registration, body: businessRegistration }, config: { rateLimit: app.rateLimits.registration } },
     async (request, reply) => {
-      const { userId } = await createBusinessUser(app.db, request.body, await hashPassword(request.body.password), app.clock());
+      const { userId } = await createBusinessUser(
+        app.db,
+        request.body,
+        await hashPassword(request.body.password),
+        app.clock(),
+      );
       return signIn(request, reply, userId);
     },
   );
@@ -46,28 +56,44 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     if (id !== userId) throw refuse(404, errorCodes.userNotFound);
   };
 
-  app.get('/api/user/user-lookup', { schema: { querystring: lookupQuery, response: { 200: userLookupResponse } } }, async (request) => {
-    const session = signedIn(request);
-    ownUser(session.userId, request.query.id);
-    return { response: 'success' as const, userInfo: await sessionUserOf(app.db, session) };
-  });
+  app.get(
+    '/api/user/user-lookup',
+    { schema: { querystring: lookupQuery, response: { 200: userLookupResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      ownUser(session.userId, request.query.id);
+      return { response: 'success' as const, userInfo: await sessionUserOf(app.db, session) };
+    },
+  );
 
-  app.get('/api/user/perm', { schema: { querystring: lookupQuery, response: { 200: permResponse } } }, async (request) => {
-    const session = signedIn(request);
-    ownUser(session.userId, request.query.id);
-    const [user, membership] = await Promise.all([
-      findUser(app.db, session.userId),
-      session.merchantId === null ? undefined : findMembership(app.db, session.userId, session.merchantId),
-    ]);
-    return { response: 'success' as const, permissions: user?.perms ?? [], merchant_permissions: membership?.perms ?? [] };
-  });
+  app.get(
+    '/api/user/perm',
+    { schema: { querystring: lookupQuery, response: { 200: permResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      ownUser(session.userId, request.query.id);
+      const [user, membership] = await Promise.all([
+        findUser(app.db, session.userId),
+        session.merchantId === null ? undefined : findMembership(app.db, session.userId, session.merchantId),
+      ]);
+      return {
+        response: 'success' as const,
+        permissions: user?.perms ?? [],
+        merchant_permissions: membership?.perms ?? [],
+      };
+    },
+  );
 
-  app.get('/api/user/merchant-lookup', { schema: { querystring: lookupQuery, response: { 200: merchantLookupResponse } } }, async (request) => {
-    const session = signedIn(request);
-    const membership = await findMembership(app.db, session.userId, request.query.id);
-    if (!membership) throw refuse(404, errorCodes.merchantNotFound);
-    return { response: 'success' as const, merchantInfo: toMerchantInfo(membership, membership.perms) };
-  });
+  app.get(
+    '/api/user/merchant-lookup',
+    { schema: { querystring: lookupQuery, response: { 200: merchantLookupResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      const membership = await findMembership(app.db, session.userId, request.query.id);
+      if (!membership) throw refuse(404, errorCodes.merchantNotFound);
+      return { response: 'success' as const, merchantInfo: toMerchantInfo(membership, membership.perms) };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -5,7 +5,11 @@ import type { MerchantRow, UserRow } from './queries.ts';
 export const dayMonthYear = (isoDate: string) => isoDate.split('-').reverse().join('-');
 
 /** The spec's Session user: the account, its permissions, and the merchants it may act for. */
-export function toSessionUser(user: UserRow, memberships: readonly { merchant_id: number; name: string }[], actingFor: number | null): SessionUser {
+export function toSessionUser(
+  user: UserRow,
+  memberships: readonly { merchant_id: number; name: string }[],
+  actingFor: number | null,
+): SessionUser {
   return {
     user_id: user.user_id,
     guser_id: user.guser_id,

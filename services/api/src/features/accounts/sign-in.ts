@@ -8,7 +8,10 @@ import { findUser, membershipsOf } from './queries.ts';
 import { toSessionUser } from './session-user.ts';
 
 /** The Session user of a signed-in session, acting for the merchant the session has chosen. */
-export async function sessionUserOf(db: Kysely<Database>, session: Pick<SignedInSession, 'userId' | 'merchantId'>): Promise<SessionUser> {
+export async function sessionUserOf(
+  db: Kysely<Database>,
+  session: Pick<SignedInSession, 'userId' | 'merchantId'>,
+): Promise<SessionUser> {
   const [user, memberships] = await Promise.all([findUser(db, session.userId), membershipsOf(db, session.userId)]);
   if (!user) throw refuse(401, errorCodes.notSignedIn);
   return toSessionUser(user, memberships, session.merchantId);

@@ -19,7 +19,6 @@ async function signedUp(): Promise<TestBrowser> {
   return browser;
 }
 
-
 async function added(browser: TestBrowser, form = addressForm()): Promise<Address> {
   const response = await browser.post('/api/user/add-address', form);
   expect(response.statusCode).toBe(200);
@@ -34,7 +33,8 @@ async function listOf(browser: TestBrowser) {
   return addressListResponse.parse(response.json());
 }
 
-const primaries = async (browser: TestBrowser) => (await listOf(browser)).address.filter((each) => each.is_primary).map((each) => each.address_id);
+const primaries = async (browser: TestBrowser) =>
+  (await listOf(browser)).address.filter((each) => each.is_primary).map((each) => each.address_id);
 
 describe('choosePrimary', () => {
   it.each([
@@ -63,8 +63,14 @@ describe('is_primary', () => {
     const first = await added(browser);
     const second = await added(browser, addressForm({ is_primary: true }));
     expect(await primaries(browser)).toEqual([second.address_id]);
-    const updated = await browser.post('/api/user/update-address', addressForm({ address_id: first.address_id, is_primary: true }));
-    expect(addressResponse.parse(updated.json())).toMatchObject({ message: 'Address Updated successfully.', address: { is_primary: true } });
+    const updated = await browser.post(
+      '/api/user/update-address',
+      addressForm({ address_id: first.address_id, is_primary: true }),
+    );
+    expect(addressResponse.parse(updated.json())).toMatchObject({
+      message: 'Address Updated successfully.',
+      address: { is_primary: true },
+    });
     expect(await primaries(browser)).toEqual([first.address_id]);
   });
 
@@ -92,7 +98,9 @@ describe('is_primary', () => {
 
   it('keeps exactly one primary when several are added as primary at once', async () => {
     const browser = await signedUp();
-    await Promise.all(Array.from({ length: 5 }, () => browser.post('/api/user/add-address', addressForm({ is_primary: true }))));
+    await Promise.all(
+      Array.from({ length: 5 }, () => browser.post('/api/user/add-address', addressForm({ is_primary: true }))),
+    );
     const list = await listOf(browser);
     expect(list.total).toBe(5);
     expect(list.address.filter((each) => each.is_primary)).toHaveLength(1);
@@ -134,7 +142,9 @@ describe('Address modal rules', () => {
   });
 
   it('takes a US zip with a US address', async () => {
-    expect((await added(alice, addressForm({ country: 'US', province_state: 'NY', postal_code: '10001' }))).postal_code).toBe('10001');
+    expect(
+      (await added(alice, addressForm({ country: 'US', province_state: 'NY', postal_code: '10001' }))).postal_code,
+    ).toBe('10001');
   });
 });
 
@@ -142,7 +152,10 @@ describe("another user's address", () => {
   it('is 404 to update and delete, and stays unchanged', async () => {
     const mallory = await signedUp();
     const address = await added(alice);
-    const update = await mallory.post('/api/user/update-address', addressForm({ address_id: address.address_id, city: 'Hacked' }));
+    const update = await mallory.post(
+      '/api/user/update-address',
+      addressForm({ address_id: address.address_id, city: 'Hacked' }),
+    );
     expect(update.statusCode).toBe(404);
     expect(update.json()).toMatchObject({ errors: [{ code: 40410 }] });
     expect((await mallory.post('/api/user/delete-address', { address_id: address.address_id })).statusCode).toBe(404);
@@ -165,11 +178,14 @@ describe('signed out and CSRF', () => {
     expect(response.json()).toMatchObject({ errors: [{ code: 40100 }] });
   });
 
-  it.each(calls.filter(([method]) => method === 'POST'))('%s %s is 403 without the CSRF token and changes nothing', async (method, url, body) => {
-    const before = await listOf(alice);
-    const response = await alice.request(method, url, body, { 'x-csrf-token': '' });
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ errors: [{ code: 40300 }] });
-    expect(await listOf(alice)).toEqual(before);
-  });
+  it.each(calls.filter(([method]) => method === 'POST'))(
+    '%s %s is 403 without the CSRF token and changes nothing',
+    async (method, url, body) => {
+      const before = await listOf(alice);
+      const response = await alice.request(method, url, body, { 'x-csrf-token': '' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ errors: [{ code: 40300 }] });
+      expect(await listOf(alice)).toEqual(before);
+    },
+  );
 });

@@ -9,7 +9,15 @@
  *   deleted. The modal sends is_primary unchanged on edit anyway.
  * - Left out, an edit keeps what the address was.
  */
-export function choosePrimary({ asked, wasPrimary, othersExist }: { asked: boolean | undefined; wasPrimary: boolean; othersExist: boolean }): boolean {
+export function choosePrimary({
+  asked,
+  wasPrimary,
+  othersExist,
+}: {
+  asked: boolean | undefined;
+  wasPrimary: boolean;
+  othersExist: boolean;
+}): boolean {
   if (!othersExist || wasPrimary) return true;
   return asked ?? false;
 }

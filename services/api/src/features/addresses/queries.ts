@@ -42,7 +42,11 @@ export async function listAddresses(db: Kysely<Database>, userId: number, page: 
       .offset(page.offset)
       .limit(page.limit)
       .execute(),
-    db.selectFrom('addresses').select((eb) => eb.fn.countAll<string>().as('total')).where('user_id', '=', userId).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('addresses')
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow(),
   ]);
   return { address: rows.map(toAddress), total: Number(count.total) };
 }
@@ -52,7 +56,11 @@ export async function listAddresses(db: Kysely<Database>, userId: number, page: 
  * user's addresses at once cannot both leave it without a primary (or, past
  * the unique index, fail on two).
  */
-function forUser<T>(db: Kysely<Database>, userId: number, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+function forUser<T>(
+  db: Kysely<Database>,
+  userId: number,
+  work: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
   return db.transaction().execute(async (trx) => {
     await trx.selectFrom('users').select('user_id').where('user_id', '=', userId).forUpdate().executeTakeFirstOrThrow();
     return work(trx);
@@ -60,15 +68,33 @@ function forUser<T>(db: Kysely<Database>, userId: number, work: (trx: Transactio
 }
 
 async function unmarkPrimary(trx: Transaction<Database>, userId: number, now: Date, except?: number) {
-  let query = trx.updateTable('addresses').set({ is_primary: false, updated_at: now }).where('user_id', '=', userId).where('is_primary', '=', true);
+  let query = trx
+    .updateTable('addresses')
+    .set({ is_primary: false, updated_at: now })
+    .where('user_id', '=', userId)
+    .where('is_primary', '=', true);
   if (except !== undefined) query = query.where('address_id', '!=', except);
   await query.execute();
 }
 
-export function addAddress(db: Kysely<Database>, userId: number, input: AddAddressRequest, now: Date): Promise<Address> {
+export function addAddress(
+  db: Kysely<Database>,
+  userId: number,
+  input: AddAddressRequest,
+  now: Date,
+): Promise<Address> {
   return forUser(db, userId, async (trx) => {
-    const existing = await trx.selectFrom('addresses').select('address_id').where('user_id', '=', userId).limit(1).executeTakeFirst();
-    const isPrimary = choosePrimary({ asked: input.is_primary, wasPrimary: false, othersExist: existing !== undefined });
+    const existing = await trx
+      .selectFrom('addresses')
+      .select('address_id')
+      .where('user_id', '=', userId)
+      .limit(1)
+      .executeTakeFirst();
+    const isPrimary = choosePrimary({
+      asked: input.is_primary,
+      wasPrimary: false,
+      othersExist: existing !== undefined,
+    });
     if (isPrimary) await unmarkPrimary(trx, userId, now);
     const row = await trx
       .insertInto('addresses')
@@ -80,9 +106,19 @@ export function addAddress(db: Kysely<Database>, userId: number, input: AddAddre
 }
 
 /** The updated address, or undefined when the user has none with that id. */
-export function updateAddress(db: Kysely<Database>, userId: number, input: UpdateAddressRequest, now: Date): Promise<Address | undefined> {
+export function updateAddress(
+  db: Kysely<Database>,
+  userId: number,
+  input: UpdateAddressRequest,
+  now: Date,
+): Promise<Address | undefined> {
   return forUser(db, userId, async (trx) => {
-    const current = await trx.selectFrom('addresses').select('is_primary').where('user_id', '=', userId).where('address_id', '=', input.address_id).executeTakeFirst();
+    const current = await trx
+      .selectFrom('addresses')
+      .select('is_primary')
+      .where('user_id', '=', userId)
+      .where('address_id', '=', input.address_id)
+      .executeTakeFirst();
     if (!current) return undefined;
     const isPrimary = choosePrimary({ asked: input.is_primary, wasPrimary: current.is_primary, othersExist: true });
     if (isPrimary) await unmarkPrimary(trx, userId, now, input.address_id);
@@ -100,11 +136,27 @@ export function updateAddress(db: Kysely<Database>, userId: number, input: Updat
 /** False when the user has no address with that id. Deleting the primary makes the oldest remaining one primary. */
 export function deleteAddress(db: Kysely<Database>, userId: number, addressId: number, now: Date): Promise<boolean> {
   return forUser(db, userId, async (trx) => {
-    const deleted = await trx.deleteFrom('addresses').where('user_id', '=', userId).where('address_id', '=', addressId).returning('is_primary').executeTakeFirst();
+    const deleted = await trx
+      .deleteFrom('addresses')
+      .where('user_id', '=', userId)
+      .where('address_id', '=', addressId)
+      .returning('is_primary')
+      .executeTakeFirst();
     if (!deleted) return false;
     if (deleted.is_primary) {
-      const successor = await trx.selectFrom('addresses').select('address_id').where('user_id', '=', userId).orderBy('address_id').limit(1).executeTakeFirst();
-      if (successor) await trx.updateTable('addresses').set({ is_primary: true, updated_at: now }).where('address_id', '=', successor.address_id).execute();
+      const successor = await trx
+        .selectFrom('addresses')
+        .select('address_id')
+        .where('user_id', '=', userId)
+        .orderBy('address_id')
+        .limit(1)
+        .executeTakeFirst();
+      if (successor)
+        await trx
+          .updateTable('addresses')
+          .set({ is_primary: true, updated_at: now })
+          .where('address_id', '=', successor.address_id)
+          .execute();
     }
     return true;
   });

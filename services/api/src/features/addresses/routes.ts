@@ -20,29 +20,45 @@ export const addressRoutes: FastifyPluginAsyncZod = (app) => {
 
   const notFound = () => refuse(404, errorCodes.addressNotFound, { field: 'address_id' });
 
-  app.get('/api/user/address-list', { schema: { querystring: addressListQuery, response: { 200: addressListResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    return { response: 'success' as const, ...(await listAddresses(app.db, userId, request.query)) };
-  });
+  app.get(
+    '/api/user/address-list',
+    { schema: { querystring: addressListQuery, response: { 200: addressListResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      return { response: 'success' as const, ...(await listAddresses(app.db, userId, request.query)) };
+    },
+  );
 
-  app.post('/api/user/add-address', { schema: { body: addAddressRequest, response: { 200: addressResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const address = await addAddress(app.db, userId, request.body, app.clock());
-    return { response: 'success' as const, address, message: addressMessages.added };
-  });
+  app.post(
+    '/api/user/add-address',
+    { schema: { body: addAddressRequest, response: { 200: addressResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const address = await addAddress(app.db, userId, request.body, app.clock());
+      return { response: 'success' as const, address, message: addressMessages.added };
+    },
+  );
 
-  app.post('/api/user/update-address', { schema: { body: updateAddressRequest, response: { 200: addressResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const address = await updateAddress(app.db, userId, request.body, app.clock());
-    if (!address) throw notFound();
-    return { response: 'success' as const, address, message: addressMessages.updated };
-  });
+  app.post(
+    '/api/user/update-address',
+    { schema: { body: updateAddressRequest, response: { 200: addressResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const address = await updateAddress(app.db, userId, request.body, app.clock());
+      if (!address) throw notFound();
+      return { response: 'success' as const, address, message: addressMessages.updated };
+    },
+  );
 
-  app.post('/api/user/delete-address', { schema: { body: deleteAddressRequest, response: { 200: addressDeletedResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    if (!(await deleteAddress(app.db, userId, request.body.address_id, app.clock()))) throw notFound();
-    return { response: 'success' as const, message: addressMessages.deleted };
-  });
+  app.post(
+    '/api/user/delete-address',
+    { schema: { body: deleteAddressRequest, response: { 200: addressDeletedResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      if (!(await deleteAddress(app.db, userId, request.body.address_id, app.clock()))) throw notFound();
+      return { response: 'success' as const, message: addressMessages.deleted };
+    },
+  );
 
   return Promise.resolve();
 };

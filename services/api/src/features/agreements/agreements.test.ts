@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => subject.close());
 
 const problems = (response: { json: () => unknown }) => errorEnvelope.parse(response.json()).errors;
-const list = async (who: SignedIn, filters: Record<string, unknown> = {}) => agreementListResponse.parse((await who.browser.post('/api/agreement/agreement-list', filters)).json()).agreements;
+const list = async (who: SignedIn, filters: Record<string, unknown> = {}) =>
+  agreementListResponse.parse((await who.browser.post('/api/agreement/agreement-list', filters)).json()).agreements;
 const byName = (agreements: Agreement[], name: string) => {
   const found = agreements.find((each) => each.name === name);
   if (!found) throw new Error(`no ${name}`);
@@ -24,7 +25,14 @@ const byName = (agreements: Agreement[], name: string) => {
 };
 
 /** An agreement of its own for one test, so tests do not share acceptances. */
-async function newAgreement(fields: { audience?: 'user' | 'merchant'; agree_by?: Date | null; effective_date?: Date; expiry_date?: Date | null } = {}) {
+async function newAgreement(
+  fields: {
+    audience?: 'user' | 'merchant';
+    agree_by?: Date | null;
+    effective_date?: Date;
+    expiry_date?: Date | null;
+  } = {},
+) {
   const row = await subject.database.db
     .insertInto('agreements')
     .values({
@@ -41,14 +49,24 @@ async function newAgreement(fields: { audience?: 'user' | 'merchant'; agree_by?:
     .executeTakeFirstOrThrow();
   return row.agreement_id;
 }
-const answer = (who: SignedIn, body: Record<string, unknown>) => who.browser.post('/api/agreement/update-agreement', body);
-const lookup = async (who: SignedIn, id: number) => agreementLookupResponse.parse((await who.browser.get(`/api/agreement/agreement-lookup?id=${id}`)).json()).agreement;
+const answer = (who: SignedIn, body: Record<string, unknown>) =>
+  who.browser.post('/api/agreement/update-agreement', body);
+const lookup = async (who: SignedIn, id: number) =>
+  agreementLookupResponse.parse((await who.browser.get(`/api/agreement/agreement-lookup?id=${id}`)).json()).agreement;
 
 describe('seeded agreements', () => {
   it('a merchant sees both, pending; a personal user only the user one', async () => {
     const forMerchant = await list(merchant);
-    expect(byName(forMerchant, 'Terms and Conditions')).toMatchObject({ version: 1, audience: 'user', is_accepted: false, agreed_to: null });
-    expect(byName(forMerchant, 'Merchant Services Agreement')).toMatchObject({ audience: 'merchant', is_accepted: false });
+    expect(byName(forMerchant, 'Terms and Conditions')).toMatchObject({
+      version: 1,
+      audience: 'user',
+      is_accepted: false,
+      agreed_to: null,
+    });
+    expect(byName(forMerchant, 'Merchant Services Agreement')).toMatchObject({
+      audience: 'merchant',
+      is_accepted: false,
+    });
     const forPersonal = await list(personal);
     expect(forPersonal.map((each) => each.name)).toContain('Terms and Conditions');
     expect(forPersonal.map((each) => each.name)).not.toContain('Merchant Services Agreement');
@@ -61,8 +79,14 @@ describe('POST /api/agreement/update-agreement', () => {
     const id = await newAgreement();
     const response = await answer(personal, { agreement_id: id, agreed_to: true });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ agreement: { agreement_id: id, is_accepted: true, is_skipped: false, agreed_to: now.toISOString() } });
-    const row = await subject.database.db.selectFrom('agreement_acceptances').selectAll().where('agreement_id', '=', id).executeTakeFirstOrThrow();
+    expect(response.json()).toMatchObject({
+      agreement: { agreement_id: id, is_accepted: true, is_skipped: false, agreed_to: now.toISOString() },
+    });
+    const row = await subject.database.db
+      .selectFrom('agreement_acceptances')
+      .selectAll()
+      .where('agreement_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ user_id: personal.user.user_id, merchant_id: null, agreed_at: now });
     expect((await list(personal, { agreed_to: true })).map((each) => each.agreement_id)).toContain(id);
     expect((await list(personal, { agreed_to: false })).map((each) => each.agreement_id)).not.toContain(id);
@@ -75,7 +99,9 @@ describe('POST /api/agreement/update-agreement', () => {
     for (const body of [{ agreement_id: id }, { agreement_id: id, agreed_to: false }]) {
       const response = await answer(personal, body);
       expect(response.statusCode).toBe(400);
-      expect(problems(response)).toContainEqual(expect.objectContaining({ field: 'agreed_to', message: 'Please accept terms and conditions' }));
+      expect(problems(response)).toContainEqual(
+        expect.objectContaining({ field: 'agreed_to', message: 'Please accept terms and conditions' }),
+      );
     }
     expect((await lookup(personal, id)).is_accepted).toBe(false);
   });
@@ -97,7 +123,10 @@ describe('POST /api/agreement/update-agreement', () => {
 
   it('an agreement not yet or no longer in effect cannot be accepted, and valid_only leaves it out', async () => {
     const future = await newAgreement({ effective_date: new Date('2031-01-01T00:00:00Z') });
-    const expired = await newAgreement({ effective_date: new Date('2028-01-01T00:00:00Z'), expiry_date: new Date('2029-01-01T00:00:00Z') });
+    const expired = await newAgreement({
+      effective_date: new Date('2028-01-01T00:00:00Z'),
+      expiry_date: new Date('2029-01-01T00:00:00Z'),
+    });
     for (const id of [future, expired]) {
       const response = await answer(personal, { agreement_id: id, agreed_to: true });
       expect(response.statusCode).toBe(422);
@@ -112,23 +141,44 @@ describe('POST /api/agreement/update-agreement', () => {
   it('a merchant agreement is accepted once for the merchant; a personal user cannot see or answer it', async () => {
     const id = await newAgreement({ audience: 'merchant' });
     expect((await answer(merchant, { agreement_id: id, agreed_to: true })).statusCode).toBe(200);
-    const row = await subject.database.db.selectFrom('agreement_acceptances').selectAll().where('agreement_id', '=', id).executeTakeFirstOrThrow();
+    const row = await subject.database.db
+      .selectFrom('agreement_acceptances')
+      .selectAll()
+      .where('agreement_id', '=', id)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ user_id: merchant.user.user_id, merchant_id: merchant.merchantId });
 
     const response = await answer(personal, { agreement_id: id, agreed_to: true });
     expect(response.statusCode).toBe(404);
     expect(problems(response)[0]?.code).toBe(40413);
     expect((await personal.browser.get(`/api/agreement/agreement-lookup?id=${id}`)).statusCode).toBe(404);
-    const rows = await subject.database.db.selectFrom('agreement_acceptances').select('user_id').where('agreement_id', '=', id).execute();
+    const rows = await subject.database.db
+      .selectFrom('agreement_acceptances')
+      .select('user_id')
+      .where('agreement_id', '=', id)
+      .execute();
     expect(rows).toEqual([{ user_id: merchant.user.user_id }]);
   });
 
-  it("naming another user or merchant is 404 and records nothing", async () => {
+  it('naming another user or merchant is 404 and records nothing', async () => {
     const id = await newAgreement();
-    expect((await answer(personal, { agreement_id: id, agreed_to: true, user_id: merchant.user.user_id })).statusCode).toBe(404);
-    expect((await answer(merchant, { agreement_id: id, agreed_to: true, merchant_id: merchant.merchantId + 1000 })).statusCode).toBe(404);
-    expect((await personal.browser.post('/api/agreement/agreement-list', { user_id: merchant.user.user_id })).statusCode).toBe(404);
-    expect(await subject.database.db.selectFrom('agreement_acceptances').select('user_id').where('agreement_id', '=', id).execute()).toEqual([]);
+    expect(
+      (await answer(personal, { agreement_id: id, agreed_to: true, user_id: merchant.user.user_id })).statusCode,
+    ).toBe(404);
+    expect(
+      (await answer(merchant, { agreement_id: id, agreed_to: true, merchant_id: merchant.merchantId + 1000 }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await personal.browser.post('/api/agreement/agreement-list', { user_id: merchant.user.user_id })).statusCode,
+    ).toBe(404);
+    expect(
+      await subject.database.db
+        .selectFrom('agreement_acceptances')
+        .select('user_id')
+        .where('agreement_id', '=', id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('an unknown agreement is 404', async () => {

@@ -12,5 +12,6 @@ export function checkAnswer(agreement: Agreement, answer: 'accept' | 'skip', now
   const time = now.getTime();
   const inEffect = Date.parse(agreement.effective_date) <= time && (at(agreement.expiry_date) ?? Infinity) > time;
   if (!inEffect) throw refuse(422, errorCodes.agreementNotInEffect);
-  if (answer === 'skip' && !agreement.is_accepted && (at(agreement.agree_by) ?? Infinity) <= time) throw refuse(422, errorCodes.agreementSkipClosed);
+  if (answer === 'skip' && !agreement.is_accepted && (at(agreement.agree_by) ?? Infinity) <= time)
+    throw refuse(422, errorCodes.agreementSkipClosed);
 }

@@ -16,25 +16,41 @@ type Filters = Omit<AgreementListRequest, 'merchant_id' | 'user_id'> & { agreeme
  * merchant's (whichever of its users gave it). Without a merchant only user
  * agreements are seen.
  */
-export async function findAgreements(db: Kysely<Database>, party: AgreementParty, filters: Filters, now: Date): Promise<Agreement[]> {
+export async function findAgreements(
+  db: Kysely<Database>,
+  party: AgreementParty,
+  filters: Filters,
+  now: Date,
+): Promise<Agreement[]> {
   const { merchantId } = party;
   let query = db
     .selectFrom('agreements')
     .leftJoin('agreement_acceptances as acceptance', (join) =>
-      join.onRef('acceptance.agreement_id', '=', 'agreements.agreement_id').on((eb) =>
-        eb.or([
-          eb.and([eb('agreements.audience', '=', 'user'), eb('acceptance.merchant_id', 'is', null), eb('acceptance.user_id', '=', party.userId)]),
-          ...(merchantId === null ? [] : [eb.and([eb('agreements.audience', '=', 'merchant'), eb('acceptance.merchant_id', '=', merchantId)])]),
-        ]),
-      ),
+      join
+        .onRef('acceptance.agreement_id', '=', 'agreements.agreement_id')
+        .on((eb) =>
+          eb.or([
+            eb.and([
+              eb('agreements.audience', '=', 'user'),
+              eb('acceptance.merchant_id', 'is', null),
+              eb('acceptance.user_id', '=', party.userId),
+            ]),
+            ...(merchantId === null
+              ? []
+              : [eb.and([eb('agreements.audience', '=', 'merchant'), eb('acceptance.merchant_id', '=', merchantId)])]),
+          ]),
+        ),
     )
     .selectAll('agreements')
     .select(['acceptance.agreed_at', 'acceptance.skipped_at']);
   if (merchantId === null || filters.user_only === true) query = query.where('agreements.audience', '=', 'user');
   if (filters.agreementId !== undefined) query = query.where('agreements.agreement_id', '=', filters.agreementId);
-  if (filters.agreed_to !== undefined) query = query.where('acceptance.agreed_at', filters.agreed_to ? 'is not' : 'is', null);
+  if (filters.agreed_to !== undefined)
+    query = query.where('acceptance.agreed_at', filters.agreed_to ? 'is not' : 'is', null);
   if (filters.valid_only === true) {
-    query = query.where('agreements.effective_date', '<=', now).where((eb) => eb.or([eb('agreements.expiry_date', 'is', null), eb('agreements.expiry_date', '>', now)]));
+    query = query
+      .where('agreements.effective_date', '<=', now)
+      .where((eb) => eb.or([eb('agreements.expiry_date', 'is', null), eb('agreements.expiry_date', '>', now)]));
   }
   const rows = await query.orderBy('agreements.name').orderBy('agreements.version', 'desc').execute();
   return rows.map((row) => ({
@@ -76,7 +92,9 @@ export async function recordResponse(
           ? conflict.columns(['agreement_id', 'user_id']).where('merchant_id', 'is', null)
           : conflict.columns(['agreement_id', 'merchant_id']).where('merchant_id', 'is not', null);
       // Who answered last is who the row names, until someone accepts.
-      return target.doUpdateSet({ ...stamp, user_id: party.userId }).where('agreement_acceptances.agreed_at', 'is', null);
+      return target
+        .doUpdateSet({ ...stamp, user_id: party.userId })
+        .where('agreement_acceptances.agreed_at', 'is', null);
     })
     .execute();
 }

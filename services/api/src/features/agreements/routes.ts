@@ -21,7 +21,10 @@ import { findAgreements, recordResponse, type AgreementParty } from './queries.t
  * permission on it.
  */
 export const agreementRoutes: FastifyPluginAsyncZod = (app) => {
-  const partyOf = (session: { userId: number; merchantId: number | null }, given: { merchant_id?: number | undefined; user_id?: number | undefined }): AgreementParty => {
+  const partyOf = (
+    session: { userId: number; merchantId: number | null },
+    given: { merchant_id?: number | undefined; user_id?: number | undefined },
+  ): AgreementParty => {
     onlyOwn(given.user_id, session.userId, errorCodes.userNotFound);
     onlyOwn(given.merchant_id, session.merchantId, errorCodes.merchantNotFound);
     return { userId: session.userId, merchantId: session.merchantId };
@@ -33,29 +36,45 @@ export const agreementRoutes: FastifyPluginAsyncZod = (app) => {
     return agreement;
   };
 
-  app.post('/api/agreement/agreement-list', { schema: { body: agreementListRequest, response: { 200: agreementListResponse } } }, async (request) => {
-    const party = partyOf(signedIn(request), request.body);
-    return { response: 'success' as const, agreements: await findAgreements(app.db, party, request.body, app.clock()) };
-  });
+  app.post(
+    '/api/agreement/agreement-list',
+    { schema: { body: agreementListRequest, response: { 200: agreementListResponse } } },
+    async (request) => {
+      const party = partyOf(signedIn(request), request.body);
+      return {
+        response: 'success' as const,
+        agreements: await findAgreements(app.db, party, request.body, app.clock()),
+      };
+    },
+  );
 
-  app.get('/api/agreement/agreement-lookup', { schema: { querystring: lookupQuery, response: { 200: agreementLookupResponse } } }, async (request) => {
-    const session = signedIn(request);
-    return { response: 'success' as const, agreement: await findOne(session, request.query.id) };
-  });
+  app.get(
+    '/api/agreement/agreement-lookup',
+    { schema: { querystring: lookupQuery, response: { 200: agreementLookupResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      return { response: 'success' as const, agreement: await findOne(session, request.query.id) };
+    },
+  );
 
-  app.post('/api/agreement/update-agreement', { schema: { body: updateAgreementRequest, response: { 200: updateAgreementResponse } } }, async (request) => {
-    const party = partyOf(signedIn(request), request.body);
-    const agreement = await findOne(party, request.body.agreement_id);
-    if (agreement.audience === 'merchant') {
-      const membership = party.merchantId === null ? undefined : await findMembership(app.db, party.userId, party.merchantId);
-      if (!membership?.perms.includes('MANAGE_AGREEMENTS')) throw refuse(403, errorCodes.notAuthorized);
-    }
-    const answer = request.body.agreed_to === true ? 'accept' : 'skip';
-    const now = app.clock();
-    checkAnswer(agreement, answer, now);
-    await recordResponse(app.db, agreement, party, answer, now);
-    return { response: 'success' as const, agreement: await findOne(party, agreement.agreement_id) };
-  });
+  app.post(
+    '/api/agreement/update-agreement',
+    { schema: { body: updateAgreementRequest, response: { 200: updateAgreementResponse } } },
+    async (request) => {
+      const party = partyOf(signedIn(request), request.body);
+      const agreement = await findOne(party, request.body.agreement_id);
+      if (agreement.audience === 'merchant') {
+        const membership =
+          party.merchantId === null ? undefined : await findMembership(app.db, party.userId, party.merchantId);
+        if (!membership?.perms.includes('MANAGE_AGREEMENTS')) throw refuse(403, errorCodes.notAuthorized);
+      }
+      const answer = request.body.agreed_to === true ? 'accept' : 'skip';
+      const now = app.clock();
+      checkAnswer(agreement, answer, now);
+      await recordResponse(app.db, agreement, party, answer, now);
+      return { response: 'success' as const, agreement: await findOne(party, agreement.agreement_id) };
+    },
+  );
 
   return Promise.resolve();
 };

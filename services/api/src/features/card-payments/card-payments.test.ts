@@ -18,16 +18,37 @@ beforeAll(async () => {
 afterAll(() => subject.close());
 
 const balance = async (who: SignedIn, currency: Currency) => {
-  const wallet = (await walletsOf(subject.database.db, userOwnerId(who.user.user_id))).find((each) => each.currency === currency);
+  const wallet = (await walletsOf(subject.database.db, userOwnerId(who.user.user_id))).find(
+    (each) => each.currency === currency,
+  );
   return { available: wallet?.available ?? 0, total: wallet?.total ?? 0 };
 };
-const chargesFor = (txId: string) => subject.database.db.selectFrom('sandbox_charges').select(['amount', 'currency', 'status']).where('idempotency_key', '=', txId).execute();
+const chargesFor = (txId: string) =>
+  subject.database.db
+    .selectFrom('sandbox_charges')
+    .select(['amount', 'currency', 'status'])
+    .where('idempotency_key', '=', txId)
+    .execute();
 const ledgerRowsOf = async (who: SignedIn) =>
-  (await subject.database.db.selectFrom('ledger_transactions').select('tx_id').where('payee_owner_id', '=', userOwnerId(who.user.user_id)).execute()).length;
+  (
+    await subject.database.db
+      .selectFrom('ledger_transactions')
+      .select('tx_id')
+      .where('payee_owner_id', '=', userOwnerId(who.user.user_id))
+      .execute()
+  ).length;
 const cardToken = async (paymentMethodId: number) =>
-  (await subject.database.db.selectFrom('payment_methods').select('type_specific').where('payment_method_id', '=', paymentMethodId).executeTakeFirstOrThrow()).type_specific.token as string;
-const purchase = (who: SignedIn, body: unknown, key?: string) => who.browser.request('POST', '/api/account/purchase', body, key === undefined ? {} : { 'idempotency-key': key });
-const problems = (body: string) => (JSON.parse(body) as { errors: { code: number; field?: string; message: string }[] }).errors;
+  (
+    await subject.database.db
+      .selectFrom('payment_methods')
+      .select('type_specific')
+      .where('payment_method_id', '=', paymentMethodId)
+      .executeTakeFirstOrThrow()
+  ).type_specific.token as string;
+const purchase = (who: SignedIn, body: unknown, key?: string) =>
+  who.browser.request('POST', '/api/account/purchase', body, key === undefined ? {} : { 'idempotency-key': key });
+const problems = (body: string) =>
+  (JSON.parse(body) as { errors: { code: number; field?: string; message: string }[] }).errors;
 
 async function buyer(cardNumber?: string) {
   const who = await signedUp(subject, 'personal');
@@ -40,7 +61,14 @@ describe('purchase', () => {
     const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD' });
     expect(response.statusCode, response.body).toBe(200);
     const { transaction } = transactionResponse.parse(response.json());
-    expect(transaction).toMatchObject({ amount: 10_000, currency: 'CON', state: 'completed', debit_credit: 'C', payment_method: String(card), payment_method_type: 'CC' });
+    expect(transaction).toMatchObject({
+      amount: 10_000,
+      currency: 'CON',
+      state: 'completed',
+      debit_credit: 'C',
+      payment_method: String(card),
+      payment_method_type: 'CC',
+    });
     // 100 coins at 20 × 0.78 coins a dollar: $6.4102… rounds up to $6.42, which buys floor(100.152) = 100 coins.
     expect(await chargesFor(transaction.tx_id)).toEqual([{ amount: 642, currency: 'USD', status: 'approved' }]);
     expect(await balance(who, 'CON')).toEqual({ available: 10_000, total: 10_000 });
@@ -72,7 +100,12 @@ describe('purchase', () => {
     expect(transactionResponse.parse(again.json()).transaction.tx_id).toBe(txId);
     expect(await chargesFor(txId)).toHaveLength(1);
     expect(await balance(who, 'CON')).toEqual({ available: 5_000, total: 5_000 });
-    expectRefusal(await purchase(who, { ...body, coin_amt: 6_000 }, 'buy-once'), 409, errorCodes.idempotencyKeyReused, 'the key for another purchase');
+    expectRefusal(
+      await purchase(who, { ...body, coin_amt: 6_000 }, 'buy-once'),
+      409,
+      errorCodes.idempotencyKeyReused,
+      'the key for another purchase',
+    );
   });
 
   it('charges once and mints once for concurrent duplicates', async () => {
@@ -89,9 +122,17 @@ describe('purchase', () => {
   it('refunds the charge when the ledger refuses the coins after it (the wallet was closed meanwhile)', async () => {
     const { who, card } = await buyer();
     await closeWallet(subject.database.db, walletIdOf(userOwnerId(who.user.user_id), 'CON'));
-    const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD' }, 'closed-wallet');
+    const response = await purchase(
+      who,
+      { payment_method_id: card, coin_amt: 10_000, currency: 'USD' },
+      'closed-wallet',
+    );
     expectRefusal(response, 422, errorCodes.walletClosed, 'closed wallet');
-    const charges = await subject.database.db.selectFrom('sandbox_charges').select(['status', 'refunded_at']).where('token', '=', await cardToken(card)).execute();
+    const charges = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select(['status', 'refunded_at'])
+      .where('token', '=', await cardToken(card))
+      .execute();
     expect(charges).toEqual([{ status: 'approved', refunded_at: expect.any(Date) as Date }]);
     expect(await ledgerRowsOf(who)).toBe(0);
   });
@@ -102,7 +143,11 @@ describe('purchase', () => {
     const body = { payment_method_id: card, coin_amt: 3_000, currency: 'USD' };
     const crashed = await crashingBefore(db, 'CoinsPurchased', () => purchase(who, body, 'crash-then-retry'));
     expect(crashed.statusCode).toBe(500);
-    const charged = await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute();
+    const charged = await db
+      .selectFrom('sandbox_charges')
+      .select('idempotency_key')
+      .where('amount', '=', 193)
+      .execute();
     expect(charged).toHaveLength(1);
     expect(await balance(who, 'CON')).toEqual({ available: 0, total: 0 });
 
@@ -111,7 +156,9 @@ describe('purchase', () => {
     const txId = transactionResponse.parse(retried.json()).transaction.tx_id;
     expect(charged[0]?.idempotency_key).toBe(txId);
     expect(await chargesFor(txId)).toHaveLength(1);
-    expect(await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute()).toHaveLength(1);
+    expect(
+      await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute(),
+    ).toHaveLength(1);
     expect(await balance(who, 'CON')).toEqual({ available: 3_000, total: 3_000 });
   });
 
@@ -127,30 +174,49 @@ describe('purchase', () => {
     [{ payment_method_id: undefined }, 'payment_method_id', 'Please select Payment Method'],
   ])('refuses %j: %s reads %s, and charges nothing', async (overrides, field, message) => {
     const { who, card } = await buyer();
-    const before = await subject.database.db.selectFrom('sandbox_charges').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
+    const before = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .executeTakeFirstOrThrow();
     const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD', ...overrides });
     expect(response.statusCode, response.body).toBe(400);
     expect(problems(response.body).map((each) => [each.field, each.message])).toContainEqual([field, message]);
-    expect(await subject.database.db.selectFrom('sandbox_charges').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow()).toEqual(before);
+    expect(
+      await subject.database.db
+        .selectFrom('sandbox_charges')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .executeTakeFirstOrThrow(),
+    ).toEqual(before);
   });
 
   it('takes the ends of the range: 16 coins for $1.03 and 7800 coins for $500.00', async () => {
     const { who, card } = await buyer();
-    for (const [coins, cents] of [[1_600, 103], [780_000, 50_000]] as const) {
+    for (const [coins, cents] of [
+      [1_600, 103],
+      [780_000, 50_000],
+    ] as const) {
       const response = await purchase(who, { payment_method_id: card, coin_amt: coins, currency: 'USD' });
       expect(response.statusCode, response.body).toBe(200);
-      expect(await chargesFor(transactionResponse.parse(response.json()).transaction.tx_id)).toEqual([{ amount: cents, currency: 'USD', status: 'approved' }]);
+      expect(await chargesFor(transactionResponse.parse(response.json()).transaction.tx_id)).toEqual([
+        { amount: cents, currency: 'USD', status: 'approved' },
+      ]);
     }
   });
 
   it('refuses a bank account for a purchase', async () => {
     const who = await signedUp(subject, 'personal');
-    expectRefusal(await purchase(who, { payment_method_id: await storedBank(who), coin_amt: 10_000 }), 422, errorCodes.paymentMethodWrongUse, 'bank account');
+    expectRefusal(
+      await purchase(who, { payment_method_id: await storedBank(who), coin_amt: 10_000 }),
+      422,
+      errorCodes.paymentMethodWrongUse,
+      'bank account',
+    );
   });
 });
 
 describe('deposit-fund', () => {
-  const deposit = (who: SignedIn, body: unknown, key?: string) => who.browser.request('POST', '/api/account/deposit-fund', body, key === undefined ? {} : { 'idempotency-key': key });
+  const deposit = (who: SignedIn, body: unknown, key?: string) =>
+    who.browser.request('POST', '/api/account/deposit-fund', body, key === undefined ? {} : { 'idempotency-key': key });
 
   it("charges the card and credits the cash wallet: 'Fund deposit successfully'", async () => {
     const { who, card } = await buyer();
@@ -159,15 +225,24 @@ describe('deposit-fund', () => {
     const answer = depositFundResponse.parse(response.json());
     expect(answer.message).toBe('Fund deposit successfully');
     expect(answer.transaction).toMatchObject({ amount: 2_500, currency: 'CAD', state: 'completed' });
-    expect(await chargesFor(answer.transaction.tx_id)).toEqual([{ amount: 2_500, currency: 'CAD', status: 'approved' }]);
-    expect((await deposit(who, { amount: 2_500, currency: 'CAD', paymentMethodId: card }, 'deposit-1')).statusCode).toBe(200);
+    expect(await chargesFor(answer.transaction.tx_id)).toEqual([
+      { amount: 2_500, currency: 'CAD', status: 'approved' },
+    ]);
+    expect(
+      (await deposit(who, { amount: 2_500, currency: 'CAD', paymentMethodId: card }, 'deposit-1')).statusCode,
+    ).toBe(200);
     expect(await chargesFor(answer.transaction.tx_id)).toHaveLength(1);
     expect(await balance(who, 'CAD')).toEqual({ available: 2_500, total: 2_500 });
   });
 
   it('declines 4000000000000002 and credits nothing', async () => {
     const { who, card } = await buyer(DECLINED_CARD);
-    expectRefusal(await deposit(who, { amount: 2_500, paymentMethodId: card }), 422, errorCodes.cardDeclined, 'declined');
+    expectRefusal(
+      await deposit(who, { amount: 2_500, paymentMethodId: card }),
+      422,
+      errorCodes.cardDeclined,
+      'declined',
+    );
     expect(await balance(who, 'USD')).toEqual({ available: 0, total: 0 });
   });
 
@@ -195,21 +270,38 @@ describe('withdraw', () => {
     for (const paymentMethodId of [await storedBank(who), await storedCard(subject, who)]) {
       const response = await withdraw(who, { amount: 3_000, currency: 'USD', paymentMethodId });
       expect(response.statusCode, response.body).toBe(200);
-      expect(transactionResponse.parse(response.json()).transaction).toMatchObject({ state: 'pending', amount: 3_000, currency: 'USD', debit_credit: 'D', payment_method: String(paymentMethodId) });
+      expect(transactionResponse.parse(response.json()).transaction).toMatchObject({
+        state: 'pending',
+        amount: 3_000,
+        currency: 'USD',
+        debit_credit: 'D',
+        payment_method: String(paymentMethodId),
+      });
     }
     expect(await balance(who, 'USD')).toEqual({ available: 4_000, total: 10_000 });
   });
 
   it('refuses more than the balance', async () => {
     const who = await signedUp(subject, 'personal');
-    expectRefusal(await withdraw(who, { amount: 100, currency: 'USD', paymentMethodId: await storedBank(who) }), 422, errorCodes.insufficientFunds, 'empty wallet');
+    expectRefusal(
+      await withdraw(who, { amount: 100, currency: 'USD', paymentMethodId: await storedBank(who) }),
+      422,
+      errorCodes.insufficientFunds,
+      'empty wallet',
+    );
   });
 
   it('reserves once for retries with the same Idempotency-Key, and never more than the balance under concurrent requests', async () => {
     const who = await signedUp(subject, 'personal');
     await fund(subject, userOwnerId(who.user.user_id), 10_000, 'USD');
     const bank = await storedBank(who);
-    const keyed = (key: string) => who.browser.request('POST', '/api/account/withdraw', { amount: 3_000, currency: 'USD', paymentMethodId: bank }, { 'idempotency-key': key });
+    const keyed = (key: string) =>
+      who.browser.request(
+        'POST',
+        '/api/account/withdraw',
+        { amount: 3_000, currency: 'USD', paymentMethodId: bank },
+        { 'idempotency-key': key },
+      );
     // Eight requests under three keys: three withdrawals of 30.00 fit in 100.00, each key reserves once.
     const answers = await Promise.all(['a', 'a', 'a', 'b', 'b', 'c', 'c', 'c'].map((key) => keyed(`withdraw-${key}`)));
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(8).fill(200));
@@ -243,12 +335,20 @@ describe("someone else's payment method", () => {
 describe('an unreachable card processor', () => {
   it('answers 503 with a clear message after the timeout, and mints nothing', async () => {
     const { who, card } = await buyer();
-    const cut = await createTestApp({ ...testAppOptions, database: subject.database, cardProcessor: { url: 'http://127.0.0.1:9', timeoutMs: 300 } });
+    const cut = await createTestApp({
+      ...testAppOptions,
+      database: subject.database,
+      cardProcessor: { url: 'http://127.0.0.1:9', timeoutMs: 300 },
+    });
     try {
       const browser = await cut.browser();
       browser.cookie = who.browser.cookie;
       browser.csrfToken = who.browser.csrfToken;
-      const response = await browser.post('/api/account/purchase', { payment_method_id: card, coin_amt: 10_000, currency: 'USD' });
+      const response = await browser.post('/api/account/purchase', {
+        payment_method_id: card,
+        coin_amt: 10_000,
+        currency: 'USD',
+      });
       expectRefusal(response, 503, errorCodes.unavailable, 'processor down');
       expect(response.json()).toMatchObject({ message: 'The card processor is not answering; please try again' });
       expect(await balance(who, 'CON')).toEqual({ available: 0, total: 0 });

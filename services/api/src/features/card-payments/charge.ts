@@ -1,6 +1,14 @@
 import { errorCodes } from '@peeks/contracts';
 import { IdempotencyKeyReused, type Database, type PaymentMethodsTable } from '@peeks/db';
-import { DEFAULT_RATE_MICROS, LedgerRuleViolation, cashPriceOfCoins, type CardFunding, type Cash, type Currency, type LedgerCommand } from '@peeks/ledger';
+import {
+  DEFAULT_RATE_MICROS,
+  LedgerRuleViolation,
+  cashPriceOfCoins,
+  type CardFunding,
+  type Cash,
+  type Currency,
+  type LedgerCommand,
+} from '@peeks/ledger';
 import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
@@ -17,7 +25,12 @@ import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/que
 export type StoredMethod = Selectable<PaymentMethodsTable>;
 
 /** The caller's own live method, else 404 (10501) whoever's it is. */
-export async function ownMethod(db: Kysely<Database>, userId: number, paymentMethodId: number, field: string): Promise<StoredMethod> {
+export async function ownMethod(
+  db: Kysely<Database>,
+  userId: number,
+  paymentMethodId: number,
+  field: string,
+): Promise<StoredMethod> {
   const method = await findPaymentMethod(db, userId, paymentMethodId);
   if (!method) throw notFound(field);
   return method;
@@ -25,12 +38,18 @@ export async function ownMethod(db: Kysely<Database>, userId: number, paymentMet
 
 /** Only a card can be charged now; a bank account is for withdrawals. */
 function requireCard(method: StoredMethod, field: string): StoredMethod {
-  if (method.type !== 'CC') throw refuse(422, errorCodes.paymentMethodWrongUse, { field, message: 'Please select a credit card' });
+  if (method.type !== 'CC')
+    throw refuse(422, errorCodes.paymentMethodWrongUse, { field, message: 'Please select a credit card' });
   return method;
 }
 
 /** The caller's own stored card, else 404 (someone else's or none) or 422 (not a card). */
-export async function ownCard(db: Kysely<Database>, userId: number, paymentMethodId: number, field: string): Promise<StoredMethod> {
+export async function ownCard(
+  db: Kysely<Database>,
+  userId: number,
+  paymentMethodId: number,
+  field: string,
+): Promise<StoredMethod> {
   return requireCard(await ownMethod(db, userId, paymentMethodId, field), field);
 }
 
@@ -44,8 +63,14 @@ export const paymentMethodRef = (method: StoredMethod) => ({ id: String(method.p
  */
 export function cardFunding(card: StoredMethod, amount: number, currency: Currency, field: string): CardFunding {
   const paymentMethod = paymentMethodRef(card);
-  if (currency === 'USD' || currency === 'CAD') return { paymentMethod, charge: { amount, currency }, rateMicros: null };
-  if (currency === 'CON') return { paymentMethod, charge: { amount: cashPriceOfCoins(amount, 'USD', DEFAULT_RATE_MICROS), currency: 'USD' }, rateMicros: DEFAULT_RATE_MICROS };
+  if (currency === 'USD' || currency === 'CAD')
+    return { paymentMethod, charge: { amount, currency }, rateMicros: null };
+  if (currency === 'CON')
+    return {
+      paymentMethod,
+      charge: { amount: cashPriceOfCoins(amount, 'USD', DEFAULT_RATE_MICROS), currency: 'USD' },
+      rateMicros: DEFAULT_RATE_MICROS,
+    };
   throw refuse(422, errorCodes.paymentMethodWrongUse, { field, message: `A card cannot pay in ${currency}` });
 }
 
@@ -80,10 +105,20 @@ export interface ChargeIds {
  * without this card (someone else paid the checkout first); the caller
  * still gets that outcome.
  */
-export async function chargeThenRecord(request: FastifyRequest, payment: CardCharge, commandFor: (txId: string) => LedgerCommand, ids?: ChargeIds): Promise<LedgerOutcome> {
+export async function chargeThenRecord(
+  request: FastifyRequest,
+  payment: CardCharge,
+  commandFor: (txId: string) => LedgerCommand,
+  ids?: ChargeIds,
+): Promise<LedgerOutcome> {
   const { ownerId, card, charge, field } = payment;
   const { txId, chargeKey } = ids ?? requestIds(request, ownerId);
-  const result = await request.server.cardCharges.charge({ token: cardTokenOf(card), amount: charge.amount, currency: charge.currency, idempotencyKey: chargeKey });
+  const result = await request.server.cardCharges.charge({
+    token: cardTokenOf(card),
+    amount: charge.amount,
+    currency: charge.currency,
+    idempotencyKey: chargeKey,
+  });
   if (result.status === 'declined') throw refuse(422, errorCodes.cardDeclined, { field });
   // The charge key comes from the Idempotency-Key: the key's first request charged something else.
   if (result.status === 'key-reused') throw new IdempotencyKeyReused(idempotencyKeyOf(request) ?? chargeKey);
@@ -95,10 +130,12 @@ export async function chargeThenRecord(request: FastifyRequest, payment: CardCha
   try {
     outcome = await runLedgerCommand(request, ownerId, commandFor(txId));
   } catch (error) {
-    if (error instanceof LedgerRuleViolation) await refundUnrecorded(request, chargeKey, 'refunded a charge the ledger refused');
+    if (error instanceof LedgerRuleViolation)
+      await refundUnrecorded(request, chargeKey, 'refunded a charge the ledger refused');
     throw error;
   }
-  if (outcome.record.paymentMethodId !== String(card.payment_method_id)) await refundUnrecorded(request, chargeKey, 'refunded a charge for a transaction recorded without it');
+  if (outcome.record.paymentMethodId !== String(card.payment_method_id))
+    await refundUnrecorded(request, chargeKey, 'refunded a charge for a transaction recorded without it');
   return outcome;
 }
 

@@ -6,11 +6,16 @@ import { chargeForCoins, purchasableCoins } from './pricing.ts';
 describe('chargeForCoins', () => {
   it('is the smallest charge that buys the coins: it buys exactly them, a cent less buys fewer', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 10_000, max: 4_999_999 }), fc.constantFrom('USD' as const, 'CAD' as const), (coins, rate, currency) => {
-        const charge = chargeForCoins(coins * 100, currency, rate);
-        expect(coinsForCash(charge, currency, rate)).toBe(coins * 100);
-        expect(coinsForCash(charge - 1, currency, rate)).toBeLessThan(coins * 100);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 10_000, max: 4_999_999 }),
+        fc.constantFrom('USD' as const, 'CAD' as const),
+        (coins, rate, currency) => {
+          const charge = chargeForCoins(coins * 100, currency, rate);
+          expect(coinsForCash(charge, currency, rate)).toBe(coins * 100);
+          expect(coinsForCash(charge - 1, currency, rate)).toBeLessThan(coins * 100);
+        },
+      ),
     );
   });
 

@@ -13,7 +13,8 @@ import { cashPriceOfCoins, coinsForCash, minorUnitsPerMajor, type Currency, type
  */
 export function chargeForCoins(coinAmt: number, currency: Currency, rateMicros: RateMicros): number {
   const charge = cashPriceOfCoins(coinAmt, currency, rateMicros);
-  if (coinsForCash(charge, currency, rateMicros) !== coinAmt) throw new RangeError(`no charge in ${currency} buys exactly ${coinAmt} coin hundredths at ${rateMicros}`);
+  if (coinsForCash(charge, currency, rateMicros) !== coinAmt)
+    throw new RangeError(`no charge in ${currency} buys exactly ${coinAmt} coin hundredths at ${rateMicros}`);
   return charge;
 }
 
@@ -25,5 +26,8 @@ export function chargeForCoins(coinAmt: number, currency: Currency, rateMicros: 
 export function purchasableCoins(currency: Currency, rateMicros: RateMicros): { min: number; max: number } {
   const perMajor = minorUnitsPerMajor[currency];
   const wholeCoins = (cash: number) => coinsForCash(cash, currency, rateMicros) / minorUnitsPerMajor.CON;
-  return { min: wholeCoins(ADD_FUND_LIMITS.minMajor * perMajor - 1) + 1, max: wholeCoins(ADD_FUND_LIMITS.maxMajor * perMajor) };
+  return {
+    min: wholeCoins(ADD_FUND_LIMITS.minMajor * perMajor - 1) + 1,
+    max: wholeCoins(ADD_FUND_LIMITS.maxMajor * perMajor),
+  };
 }

@@ -11,7 +11,9 @@ export async function crashingBefore<T>(db: Kysely<Database>, eventType: string,
     CREATE FUNCTION simulated_crash() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN RAISE EXCEPTION 'simulated crash'; END $$
   `.execute(db);
-  await sql`CREATE TRIGGER simulated_crash BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.type = ${sql.lit(eventType)}) EXECUTE FUNCTION simulated_crash()`.execute(db);
+  await sql`CREATE TRIGGER simulated_crash BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.type = ${sql.lit(eventType)}) EXECUTE FUNCTION simulated_crash()`.execute(
+    db,
+  );
   try {
     return await step();
   } finally {

@@ -89,8 +89,10 @@ export function sandboxCardCharges({ baseUrl, timeoutMs }: SandboxCardChargesOpt
     async cardOf(token) {
       const answer = await post('/api/sandbox/card-lookup', { token });
       if (answer.status === 404) return null;
-      const card = answer.body.card as { brand: string; mask: string; expiry_month: number; expiry_year: number } | undefined;
-      if (answer.status !== 200 || card === undefined) throw new CardProcessorUnavailable(`card lookup answered HTTP ${answer.status}`);
+      const card = answer.body.card as
+        { brand: string; mask: string; expiry_month: number; expiry_year: number } | undefined;
+      if (answer.status !== 200 || card === undefined)
+        throw new CardProcessorUnavailable(`card lookup answered HTTP ${answer.status}`);
       return { brand: card.brand, mask: card.mask, expiryMonth: card.expiry_month, expiryYear: card.expiry_year };
     },
 
@@ -99,7 +101,11 @@ export function sandboxCardCharges({ baseUrl, timeoutMs }: SandboxCardChargesOpt
       const charge = answer.body.charge as { charge_id: string; status: 'approved' | 'declined' } | undefined;
       if (answer.status === 200 && charge !== undefined) return { status: charge.status, chargeId: charge.charge_id };
       if (answer.status === 409) return { status: 'key-reused' };
-      if (answer.status >= 400 && answer.status < 500) return { status: 'refused', reason: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}` };
+      if (answer.status >= 400 && answer.status < 500)
+        return {
+          status: 'refused',
+          reason: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}`,
+        };
       throw new CardProcessorUnavailable(`charge answered HTTP ${answer.status}`);
     },
 

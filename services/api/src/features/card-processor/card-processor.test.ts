@@ -16,8 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
-const tokenize = (entry: Record<string, unknown>) => subject.app.inject({ method: 'POST', url: '/api/sandbox/tokenize', payload: cardEntry(entry) });
-const messagesOf = (body: string) => (JSON.parse(body) as { errors: { field?: string; message: string }[] }).errors.map((each) => [each.field, each.message]);
+const tokenize = (entry: Record<string, unknown>) =>
+  subject.app.inject({ method: 'POST', url: '/api/sandbox/tokenize', payload: cardEntry(entry) });
+const messagesOf = (body: string) =>
+  (JSON.parse(body) as { errors: { field?: string; message: string }[] }).errors.map((each) => [
+    each.field,
+    each.message,
+  ]);
 
 describe('the sandbox tokenizer', () => {
   it('answers a token that keeps the first six and last four digits, with brand and mask, and no session or CSRF token', async () => {
@@ -32,7 +37,11 @@ describe('the sandbox tokenizer', () => {
 
   it('keeps the card number in its own table only, and never in the log', async () => {
     await tokenize({ card_number: '5555555555554444' });
-    const stored = await subject.database.db.selectFrom('sandbox_cards').select('card_number').where('card_number', '=', '5555555555554444').execute();
+    const stored = await subject.database.db
+      .selectFrom('sandbox_cards')
+      .select('card_number')
+      .where('card_number', '=', '5555555555554444')
+      .execute();
     expect(stored).toHaveLength(1);
     expect(JSON.stringify(subject.logLines)).not.toContain('5555555555554444');
   });
@@ -59,9 +68,15 @@ describe('the sandbox tokenizer', () => {
   it('refuses last month as the expiry, and takes this month', async () => {
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
-    const past = await tokenize({ expiry_month: String(lastMonth.getUTCMonth() + 1).padStart(2, '0'), expiry_year: String(lastMonth.getUTCFullYear()) });
+    const past = await tokenize({
+      expiry_month: String(lastMonth.getUTCMonth() + 1).padStart(2, '0'),
+      expiry_year: String(lastMonth.getUTCFullYear()),
+    });
     expect(messagesOf(past.body)).toContainEqual(['expiry_year', 'Please enter valid Expiry Year']);
-    const current = await tokenize({ expiry_month: String(now.getUTCMonth() + 1).padStart(2, '0'), expiry_year: String(now.getUTCFullYear()) });
+    const current = await tokenize({
+      expiry_month: String(now.getUTCMonth() + 1).padStart(2, '0'),
+      expiry_year: String(now.getUTCFullYear()),
+    });
     expect(current.statusCode, current.body).toBe(200);
   });
 
@@ -85,36 +100,74 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
   const key = () => `key-${Math.random().toString(36).slice(2)}`;
 
   it('approves 4242424242424242 and declines 4000000000000002', async () => {
-    const approved = await charges().charge({ token: await tokenFor(subject), amount: 642, currency: 'USD', idempotencyKey: key() });
+    const approved = await charges().charge({
+      token: await tokenFor(subject),
+      amount: 642,
+      currency: 'USD',
+      idempotencyKey: key(),
+    });
     expect(approved.status).toBe('approved');
-    const declined = await charges().charge({ token: await tokenFor(subject, { card_number: DECLINED_CARD }), amount: 642, currency: 'USD', idempotencyKey: key() });
+    const declined = await charges().charge({
+      token: await tokenFor(subject, { card_number: DECLINED_CARD }),
+      amount: 642,
+      currency: 'USD',
+      idempotencyKey: key(),
+    });
     expect(declined.status).toBe('declined');
   });
 
   it('charges once per idempotency key, for retries and concurrent duplicates alike', async () => {
     const token = await tokenFor(subject);
     const idempotencyKey = key();
-    const outcomes = await Promise.all(Array.from({ length: 8 }, () => charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey })));
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () => charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey })),
+    );
     const ids = new Set(outcomes.map((outcome) => ('chargeId' in outcome ? outcome.chargeId : outcome.status)));
     expect(ids.size).toBe(1);
-    const rows = await subject.database.db.selectFrom('sandbox_charges').select('charge_id').where('idempotency_key', '=', idempotencyKey).execute();
+    const rows = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select('charge_id')
+      .where('idempotency_key', '=', idempotencyKey)
+      .execute();
     expect(rows).toHaveLength(1);
   });
 
   it('refunds an approved charge once, however often asked, and knows no refund of a declined or unknown charge', async () => {
     const approvedKey = key();
-    await charges().charge({ token: await tokenFor(subject), amount: 700, currency: 'USD', idempotencyKey: approvedKey });
+    await charges().charge({
+      token: await tokenFor(subject),
+      amount: 700,
+      currency: 'USD',
+      idempotencyKey: approvedKey,
+    });
     await charges().refund(approvedKey);
-    const [first] = await subject.database.db.selectFrom('sandbox_charges').select('refunded_at').where('idempotency_key', '=', approvedKey).execute();
+    const [first] = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select('refunded_at')
+      .where('idempotency_key', '=', approvedKey)
+      .execute();
     expect(first?.refunded_at).toBeInstanceOf(Date);
     await charges().refund(approvedKey);
-    const [again] = await subject.database.db.selectFrom('sandbox_charges').select('refunded_at').where('idempotency_key', '=', approvedKey).execute();
+    const [again] = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select('refunded_at')
+      .where('idempotency_key', '=', approvedKey)
+      .execute();
     expect(again?.refunded_at).toEqual(first?.refunded_at);
 
     const declinedKey = key();
-    await charges().charge({ token: await tokenFor(subject, { card_number: DECLINED_CARD }), amount: 700, currency: 'USD', idempotencyKey: declinedKey });
+    await charges().charge({
+      token: await tokenFor(subject, { card_number: DECLINED_CARD }),
+      amount: 700,
+      currency: 'USD',
+      idempotencyKey: declinedKey,
+    });
     await expect(charges().refund(declinedKey)).rejects.toBeInstanceOf(CardProcessorUnavailable);
-    const unknown = await subject.app.inject({ method: 'POST', url: '/api/sandbox/refunds', payload: { idempotency_key: key() } });
+    const unknown = await subject.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/refunds',
+      payload: { idempotency_key: key() },
+    });
     expectRefusal(unknown, 404, errorCodes.cardChargeNotFound, 'unknown charge');
   });
 
@@ -122,8 +175,13 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const token = await tokenFor(subject);
     const idempotencyKey = key();
     await charges().charge({ token, amount: 1000, currency: 'USD', idempotencyKey });
-    expect((await charges().charge({ token, amount: 2000, currency: 'USD', idempotencyKey })).status).toBe('key-reused');
-    expect((await charges().charge({ token: '424242notatoken4242', amount: 100, currency: 'USD', idempotencyKey: key() })).status).toBe('refused');
+    expect((await charges().charge({ token, amount: 2000, currency: 'USD', idempotencyKey })).status).toBe(
+      'key-reused',
+    );
+    expect(
+      (await charges().charge({ token: '424242notatoken4242', amount: 100, currency: 'USD', idempotencyKey: key() }))
+        .status,
+    ).toBe('refused');
     expect(await charges().cardOf('424242notatoken4242')).toBeNull();
     expect(await charges().cardOf(token)).toMatchObject({ brand: 'visa', mask: '************4242' });
   });
@@ -134,7 +192,9 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const { port } = silent.address() as { port: number };
     const slow = sandboxCardCharges({ baseUrl: () => `http://127.0.0.1:${port}`, timeoutMs: 200 });
     const started = Date.now();
-    await expect(slow.charge({ token: 'x', amount: 1, currency: 'USD', idempotencyKey: key() })).rejects.toBeInstanceOf(CardProcessorUnavailable);
+    await expect(slow.charge({ token: 'x', amount: 1, currency: 'USD', idempotencyKey: key() })).rejects.toBeInstanceOf(
+      CardProcessorUnavailable,
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     silent.closeAllConnections();
     await new Promise((resolve) => silent.close(resolve));
@@ -143,7 +203,11 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
   });
 
   it('refuses a charge call with a malformed body', async () => {
-    const response = await subject.app.inject({ method: 'POST', url: '/api/sandbox/charges', payload: { token: 'x', amount: -5, currency: 'USD', idempotency_key: 'k' } });
+    const response = await subject.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/charges',
+      payload: { token: 'x', amount: -5, currency: 'USD', idempotency_key: 'k' },
+    });
     expectRefusal(response, 400, errorCodes.invalidArguments, 'negative amount');
   });
 });

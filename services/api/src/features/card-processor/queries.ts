@@ -4,11 +4,21 @@ import { randomBytes } from 'node:crypto';
 import { DECLINED_CARD, brandOf, maskOf, newToken } from './cards.ts';
 
 /** The sandbox processor's vault. Nothing outside this feature reads these tables. */
-export async function storeCard(db: Kysely<Database>, card: { number: string; expiryMonth: number; expiryYear: number }, now: Date) {
+export async function storeCard(
+  db: Kysely<Database>,
+  card: { number: string; expiryMonth: number; expiryYear: number },
+  now: Date,
+) {
   const stored = { token: newToken(card.number), brand: brandOf(card.number), mask: maskOf(card.number) };
   await db
     .insertInto('sandbox_cards')
-    .values({ ...stored, card_number: card.number, expiry_month: card.expiryMonth, expiry_year: card.expiryYear, created_at: now })
+    .values({
+      ...stored,
+      card_number: card.number,
+      expiry_month: card.expiryMonth,
+      expiry_year: card.expiryYear,
+      created_at: now,
+    })
     .execute();
   return stored;
 }
@@ -18,7 +28,10 @@ export function findCard(db: Kysely<Database>, token: string) {
 }
 
 export type ChargeResult =
-  | { kind: 'charged'; charge: { charge_id: string; status: 'approved' | 'declined'; amount: number; currency: string } }
+  | {
+      kind: 'charged';
+      charge: { charge_id: string; status: 'approved' | 'declined'; amount: number; currency: string };
+    }
   | { kind: 'unknown-card' }
   | { kind: 'key-reused' };
 
@@ -27,7 +40,11 @@ export type ChargeResult =
  * the first, gets the first charge back; the same key for another card or
  * amount is refused.
  */
-export async function chargeCard(db: Kysely<Database>, request: { token: string; amount: number; currency: string; idempotencyKey: string }, now: Date): Promise<ChargeResult> {
+export async function chargeCard(
+  db: Kysely<Database>,
+  request: { token: string; amount: number; currency: string; idempotencyKey: string },
+  now: Date,
+): Promise<ChargeResult> {
   const card = await findCard(db, request.token);
   if (!card) return { kind: 'unknown-card' };
   await db
@@ -43,9 +60,17 @@ export async function chargeCard(db: Kysely<Database>, request: { token: string;
     })
     .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
     .execute();
-  const charge = await db.selectFrom('sandbox_charges').selectAll().where('idempotency_key', '=', request.idempotencyKey).executeTakeFirstOrThrow();
-  if (charge.token !== request.token || charge.amount !== request.amount || charge.currency !== request.currency) return { kind: 'key-reused' };
-  return { kind: 'charged', charge: { charge_id: charge.charge_id, status: charge.status, amount: charge.amount, currency: charge.currency } };
+  const charge = await db
+    .selectFrom('sandbox_charges')
+    .selectAll()
+    .where('idempotency_key', '=', request.idempotencyKey)
+    .executeTakeFirstOrThrow();
+  if (charge.token !== request.token || charge.amount !== request.amount || charge.currency !== request.currency)
+    return { kind: 'key-reused' };
+  return {
+    kind: 'charged',
+    charge: { charge_id: charge.charge_id, status: charge.status, amount: charge.amount, currency: charge.currency },
+  };
 }
 
 /**

@@ -19,14 +19,22 @@ const chargeRequest = z.object(
   invalid,
 );
 const refundRequest = z.object({ idempotency_key: text('idempotency_key', { max: 255 }) }, invalid);
-const refundResponse = z.object({ response: z.literal('success'), refund: z.object({ charge_id: z.string(), refunded_at: z.date() }) });
+const refundResponse = z.object({
+  response: z.literal('success'),
+  refund: z.object({ charge_id: z.string(), refunded_at: z.date() }),
+});
 const cardLookupResponse = z.object({
   response: z.literal('success'),
   card: z.object({ brand: z.string(), mask: z.string(), expiry_month: z.number(), expiry_year: z.number() }),
 });
 const chargeResponse = z.object({
   response: z.literal('success'),
-  charge: z.object({ charge_id: z.string(), status: z.enum(['approved', 'declined']), amount: z.number(), currency: z.string() }),
+  charge: z.object({
+    charge_id: z.string(),
+    status: z.enum(['approved', 'declined']),
+    amount: z.number(),
+    currency: z.string(),
+  }),
 });
 
 export interface CardProcessorOptions {
@@ -58,31 +66,58 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
       .send(tokenizerPage({ nonce, parentOrigin: options.appOrigin ?? null }));
   });
 
-  app.post('/api/sandbox/tokenize', { config: noCsrf, schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } } }, async (request) => {
-    const { card_number, expiry_month, expiry_year } = request.body;
-    const card = await storeCard(app.db, { number: card_number, expiryMonth: expiry_month, expiryYear: expiry_year }, app.clock());
-    return { response: 'success' as const, ...card };
-  });
+  app.post(
+    '/api/sandbox/tokenize',
+    { config: noCsrf, schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } } },
+    async (request) => {
+      const { card_number, expiry_month, expiry_year } = request.body;
+      const card = await storeCard(
+        app.db,
+        { number: card_number, expiryMonth: expiry_month, expiryYear: expiry_year },
+        app.clock(),
+      );
+      return { response: 'success' as const, ...card };
+    },
+  );
 
-  app.post('/api/sandbox/card-lookup', { config: noCsrf, schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } } }, async (request) => {
-    const card = await findCard(app.db, request.body.token);
-    if (!card) throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
-    return { response: 'success' as const, card: { brand: card.brand, mask: card.mask, expiry_month: card.expiry_month, expiry_year: card.expiry_year } };
-  });
+  app.post(
+    '/api/sandbox/card-lookup',
+    { config: noCsrf, schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } } },
+    async (request) => {
+      const card = await findCard(app.db, request.body.token);
+      if (!card) throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
+      return {
+        response: 'success' as const,
+        card: { brand: card.brand, mask: card.mask, expiry_month: card.expiry_month, expiry_year: card.expiry_year },
+      };
+    },
+  );
 
-  app.post('/api/sandbox/charges', { config: noCsrf, schema: { body: chargeRequest, response: { 200: chargeResponse } } }, async (request) => {
-    const { idempotency_key: idempotencyKey, ...charge } = request.body;
-    const result = await chargeCard(app.db, { ...charge, idempotencyKey }, app.clock());
-    if (result.kind === 'unknown-card') throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
-    if (result.kind === 'key-reused') throw refuse(409, errorCodes.idempotencyKeyReused, { field: 'idempotency_key' });
-    return { response: 'success' as const, charge: result.charge };
-  });
+  app.post(
+    '/api/sandbox/charges',
+    { config: noCsrf, schema: { body: chargeRequest, response: { 200: chargeResponse } } },
+    async (request) => {
+      const { idempotency_key: idempotencyKey, ...charge } = request.body;
+      const result = await chargeCard(app.db, { ...charge, idempotencyKey }, app.clock());
+      if (result.kind === 'unknown-card') throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
+      if (result.kind === 'key-reused')
+        throw refuse(409, errorCodes.idempotencyKeyReused, { field: 'idempotency_key' });
+      return { response: 'success' as const, charge: result.charge };
+    },
+  );
 
-  app.post('/api/sandbox/refunds', { config: noCsrf, schema: { body: refundRequest, response: { 200: refundResponse } } }, async (request) => {
-    const refunded = await refundCharge(app.db, request.body.idempotency_key, app.clock());
-    if (!refunded?.refunded_at) throw refuse(404, errorCodes.cardChargeNotFound, { field: 'idempotency_key' });
-    return { response: 'success' as const, refund: { charge_id: refunded.charge_id, refunded_at: refunded.refunded_at } };
-  });
+  app.post(
+    '/api/sandbox/refunds',
+    { config: noCsrf, schema: { body: refundRequest, response: { 200: refundResponse } } },
+    async (request) => {
+      const refunded = await refundCharge(app.db, request.body.idempotency_key, app.clock());
+      if (!refunded?.refunded_at) throw refuse(404, errorCodes.cardChargeNotFound, { field: 'idempotency_key' });
+      return {
+        response: 'success' as const,
+        refund: { charge_id: refunded.charge_id, refunded_at: refunded.refunded_at },
+      };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -26,7 +26,11 @@ export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOr
   <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" maxlength="23" required>
   <div class="row">
     <div><label for="expiry_month">Expiry Month</label>
-      <select id="expiry_month" name="expiry_month">${Array.from({ length: 12 }, (_, index) => String(index + 1).padStart(2, '0')).map((month) => `<option>${month}</option>`).join('')}</select></div>
+      <select id="expiry_month" name="expiry_month">${Array.from({ length: 12 }, (_, index) =>
+        String(index + 1).padStart(2, '0'),
+      )
+        .map((month) => `<option>${month}</option>`)
+        .join('')}</select></div>
     <div><label for="expiry_year">Expiry Year</label>
       <select id="expiry_year" name="expiry_year">${years.map((year) => `<option>${year}</option>`).join('')}</select></div>
     <div><label for="cvv">CVV</label>

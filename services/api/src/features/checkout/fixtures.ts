@@ -16,7 +16,10 @@ export const checkoutForm = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** A new checkout session of `merchant`'s: its id and token. */
-export async function newCheckout(merchant: SignedIn, overrides: Record<string, unknown> = {}): Promise<{ id: number; token: string }> {
+export async function newCheckout(
+  merchant: SignedIn,
+  overrides: Record<string, unknown> = {},
+): Promise<{ id: number; token: string }> {
   const response = await merchant.browser.post('/api/checkout/create-session', checkoutForm(overrides));
   expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
   const { id, token } = createCheckoutResponse.parse(response.json());

@@ -1,4 +1,10 @@
-import { cartLine, type CartLine, type CheckoutSession, type CreateCheckoutRequest, type TransactionView } from '@peeks/contracts';
+import {
+  cartLine,
+  type CartLine,
+  type CheckoutSession,
+  type CreateCheckoutRequest,
+  type TransactionView,
+} from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { Currency } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
@@ -51,12 +57,31 @@ export async function createCheckout(
  * merchant's). Paid means the ledger has its transaction; expired means
  * unpaid past its expiry, as `now` sees it.
  */
-export async function findCheckout(db: Kysely<Database>, id: number, now: Date, merchantId?: number): Promise<StoredCheckout | null> {
+export async function findCheckout(
+  db: Kysely<Database>,
+  id: number,
+  now: Date,
+  merchantId?: number,
+): Promise<StoredCheckout | null> {
   let query = db
     .selectFrom('checkout_sessions as c')
     .innerJoin('merchants as m', 'm.merchant_id', 'c.merchant_id')
     .leftJoin('ledger_transactions as t', 't.tx_id', 'c.tx_id')
-    .select(['c.checkout_id', 'c.merchant_id', 'c.created_by', 'c.token_hash', 'c.tx_id', 'c.cart', 'c.total', 'c.currency', 'c.success_url', 'c.expires_at', 'm.name', 't.payer_owner_id', 't.tx_id as paid_tx_id'])
+    .select([
+      'c.checkout_id',
+      'c.merchant_id',
+      'c.created_by',
+      'c.token_hash',
+      'c.tx_id',
+      'c.cart',
+      'c.total',
+      'c.currency',
+      'c.success_url',
+      'c.expires_at',
+      'm.name',
+      't.payer_owner_id',
+      't.tx_id as paid_tx_id',
+    ])
     .where('c.checkout_id', '=', id);
   if (merchantId !== undefined) query = query.where('c.merchant_id', '=', merchantId);
   const row = await query.executeTakeFirst();
@@ -85,13 +110,21 @@ export async function findCheckout(db: Kysely<Database>, id: number, now: Date, 
 }
 
 /** Session `id` if `token` is its token; null otherwise, alike for a wrong token and no session. */
-export async function findCheckoutByToken(db: Kysely<Database>, id: number, token: string, now: Date): Promise<StoredCheckout | null> {
+export async function findCheckoutByToken(
+  db: Kysely<Database>,
+  id: number,
+  token: string,
+  now: Date,
+): Promise<StoredCheckout | null> {
   const found = await findCheckout(db, id, now);
   return found && timingSafeEqual(found.tokenHash, hashOf(token)) ? found : null;
 }
 
 /** The transaction a payer sees for a session it paid, with the session's cart on it. */
-export const withCart = (transaction: TransactionView, checkout: StoredCheckout): TransactionView => ({ ...transaction, cart: checkout.view.cart });
+export const withCart = (transaction: TransactionView, checkout: StoredCheckout): TransactionView => ({
+  ...transaction,
+  cart: checkout.view.cart,
+});
 
 /** The cart of the checkout session a transaction paid; empty for a transaction that paid none. */
 export async function cartPaidBy(db: Kysely<Database>, txId: string): Promise<CartLine[]> {

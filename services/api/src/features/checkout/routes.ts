@@ -33,53 +33,75 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
     async (request) => {
       const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
       const created = await createCheckout(app.db, acting, request.body, app.clock());
-      return { response: 'success' as const, id: created.id, token: created.token, expires_at: created.expiresAt.toISOString() };
+      return {
+        response: 'success' as const,
+        id: created.id,
+        token: created.token,
+        expires_at: created.expiresAt.toISOString(),
+      };
     },
   );
 
-  app.get('/api/checkout/session-details', { onRequest: requireSignIn, schema: { querystring: checkoutDetailsQuery, response: { 200: checkoutResponse } } }, async (request) => {
-    const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
-    const checkout = await findCheckout(app.db, request.query.id, app.clock(), acting.merchantId);
-    if (!checkout) throw noSuchTransaction('id');
-    return { response: 'success' as const, checkout: checkout.view };
-  });
+  app.get(
+    '/api/checkout/session-details',
+    { onRequest: requireSignIn, schema: { querystring: checkoutDetailsQuery, response: { 200: checkoutResponse } } },
+    async (request) => {
+      const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
+      const checkout = await findCheckout(app.db, request.query.id, app.clock(), acting.merchantId);
+      if (!checkout) throw noSuchTransaction('id');
+      return { response: 'success' as const, checkout: checkout.view };
+    },
+  );
 
   // Public: a guest sees the summary beside the login box.
-  app.get('/api/checkout/session', { schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } } }, async (request) => {
-    const checkout = await findCheckoutByToken(app.db, request.query.id, request.query.token, app.clock());
-    if (!checkout) throw noSuchTransaction('id');
-    return { response: 'success' as const, checkout: checkout.view };
-  });
+  app.get(
+    '/api/checkout/session',
+    { schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } } },
+    async (request) => {
+      const checkout = await findCheckoutByToken(app.db, request.query.id, request.query.token, app.clock());
+      if (!checkout) throw noSuchTransaction('id');
+      return { response: 'success' as const, checkout: checkout.view };
+    },
+  );
 
-  app.post('/api/checkout/pay', { onRequest: requireSignIn, schema: { body: payCheckoutRequest, response: { 200: transactionResponse } } }, async (request) => {
-    const payer = sessionWalletOwner(request);
-    const checkout = await findCheckoutByToken(app.db, request.body.id, request.body.token, app.clock());
-    if (!checkout || checkout.view.state === 'expired') throw noSuchTransaction('id');
-    if (checkout.view.state === 'paid' && checkout.payerOwnerId !== payer) throw noSuchTransaction('id');
+  app.post(
+    '/api/checkout/pay',
+    { onRequest: requireSignIn, schema: { body: payCheckoutRequest, response: { 200: transactionResponse } } },
+    async (request) => {
+      const payer = sessionWalletOwner(request);
+      const checkout = await findCheckoutByToken(app.db, request.body.id, request.body.token, app.clock());
+      if (!checkout || checkout.view.state === 'expired') throw noSuchTransaction('id');
+      if (checkout.view.state === 'paid' && checkout.payerOwnerId !== payer) throw noSuchTransaction('id');
 
-    // The session's own transaction id: a retry, or a second payer racing this one, finds it written and moves nothing.
-    const payment = {
-      txId: checkout.txId,
-      payerOwnerId: payer,
-      payee: merchantPayee(checkout.createdBy, checkout.view.merchant_id),
-      amount: checkout.view.total,
-      currency: checkout.currency,
-      memo: `checkout ${checkout.view.id}`,
-    };
-    const { paymentMethodId } = request.body;
-    let outcome;
-    if (paymentMethodId === undefined || checkout.view.state === 'paid') {
-      outcome = await runLedgerCommand(request, payer, payeePayment(payment));
-    } else {
-      const card = await ownCard(app.db, signedIn(request).userId, paymentMethodId, 'paymentMethodId');
-      const fundedBy = cardFunding(card, payment.amount, payment.currency, 'paymentMethodId');
-      // Each card racing for the session is charged under its own key; the ones that lose are refunded.
-      const ids = { txId: checkout.txId, chargeKey: `${checkout.txId}:card-${card.payment_method_id}` };
-      outcome = await chargeThenRecord(request, { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' }, (txId) => payeePayment({ ...payment, txId, fundedBy }), ids);
-    }
-    if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
-    return { response: 'success' as const, transaction: withCart(transactionView(outcome.record, payer), checkout) };
-  });
+      // The session's own transaction id: a retry, or a second payer racing this one, finds it written and moves nothing.
+      const payment = {
+        txId: checkout.txId,
+        payerOwnerId: payer,
+        payee: merchantPayee(checkout.createdBy, checkout.view.merchant_id),
+        amount: checkout.view.total,
+        currency: checkout.currency,
+        memo: `checkout ${checkout.view.id}`,
+      };
+      const { paymentMethodId } = request.body;
+      let outcome;
+      if (paymentMethodId === undefined || checkout.view.state === 'paid') {
+        outcome = await runLedgerCommand(request, payer, payeePayment(payment));
+      } else {
+        const card = await ownCard(app.db, signedIn(request).userId, paymentMethodId, 'paymentMethodId');
+        const fundedBy = cardFunding(card, payment.amount, payment.currency, 'paymentMethodId');
+        // Each card racing for the session is charged under its own key; the ones that lose are refunded.
+        const ids = { txId: checkout.txId, chargeKey: `${checkout.txId}:card-${card.payment_method_id}` };
+        outcome = await chargeThenRecord(
+          request,
+          { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' },
+          (txId) => payeePayment({ ...payment, txId, fundedBy }),
+          ids,
+        );
+      }
+      if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
+      return { response: 'success' as const, transaction: withCart(transactionView(outcome.record, payer), checkout) };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -18,7 +18,6 @@ async function signedUp(signUp = personalSignUp()): Promise<TestBrowser> {
   return browser;
 }
 
-
 async function created(browser: TestBrowser, form = contactForm()) {
   const response = await browser.post('/api/user/contact-create', form);
   expect(response.statusCode).toBe(200);
@@ -36,7 +35,15 @@ describe('POST /api/user/contact-create', () => {
   it('saves the contact for the signed-in user, phone as dialling code plus 10 digits, and lists it', async () => {
     const form = contactForm({ name_first: '  Zoé ', province: 'on' });
     const contact = await created(alice, form);
-    expect(contact).toMatchObject({ name_first: 'Zoé', phone: '+16135550199', phone_region: '+1', email: form.email, province: 'ON', postal: 'K1N 5Y1', guser_id: null });
+    expect(contact).toMatchObject({
+      name_first: 'Zoé',
+      phone: '+16135550199',
+      phone_region: '+1',
+      email: form.email,
+      province: 'ON',
+      postal: 'K1N 5Y1',
+      guser_id: null,
+    });
     const list = contactListResponse.parse((await alice.get('/api/user/contact-list')).json());
     expect(list.contacts.map((each) => each.contact_id)).toContain(contact.contact_id);
     expect(list.total).toBe(list.contacts.length);
@@ -44,7 +51,9 @@ describe('POST /api/user/contact-create', () => {
 
   it('links a contact whose e-mail belongs to a registered user, for Send A Money Transfer', async () => {
     const signUp = personalSignUp();
-    const bob = signedInResponse.parse((await (await subject.browser()).post('/api/register/personal', signUp)).json()).user;
+    const bob = signedInResponse.parse(
+      (await (await subject.browser()).post('/api/register/personal', signUp)).json(),
+    ).user;
     const email = String(signUp.email).toUpperCase();
     const contact = await created(alice, contactForm({ email, confirm_email: email }));
     expect(contact).toMatchObject({ guser_id: bob.guser_id, user_id: bob.user_id, username: bob.username });
@@ -91,7 +100,11 @@ describe('POST /api/user/contact-create', () => {
 
   it('takes a US zip (5 or 5+4) outside Canada and refuses a Canadian code there', async () => {
     await created(alice, contactForm({ country: 'US', province: 'NY', postal: '10001-1234' }));
-    const { problem } = await refusal('/api/user/contact-create', contactForm({ country: 'US', province: 'NY', postal: 'K1N 5Y1' }), 'postal');
+    const { problem } = await refusal(
+      '/api/user/contact-create',
+      contactForm({ country: 'US', province: 'NY', postal: 'K1N 5Y1' }),
+      'postal',
+    );
     expect(problem?.message).toBe('Please enter valid Postal/Zip Code');
   });
 
@@ -114,7 +127,7 @@ describe('POST /api/user/contact-create', () => {
     });
   });
 
-  it("lets another user keep a contact with the same e-mail: duplicates are per owner", async () => {
+  it('lets another user keep a contact with the same e-mail: duplicates are per owner', async () => {
     const form = contactForm();
     await created(alice, form);
     await created(await signedUp(), form);
@@ -124,24 +137,41 @@ describe('POST /api/user/contact-create', () => {
 describe('POST /api/user/contact-update', () => {
   it('replaces the fields of the own contact', async () => {
     const contact = await created(alice);
-    const response = await alice.post('/api/user/contact-update', contactForm({ contact_id: contact.contact_id, city: 'Gatineau', province: 'QC', postal: 'J8X 2K1' }));
+    const response = await alice.post(
+      '/api/user/contact-update',
+      contactForm({ contact_id: contact.contact_id, city: 'Gatineau', province: 'QC', postal: 'J8X 2K1' }),
+    );
     expect(response.statusCode).toBe(200);
-    expect(contactResponse.parse(response.json()).contact).toMatchObject({ contact_id: contact.contact_id, city: 'Gatineau', province: 'QC' });
+    expect(contactResponse.parse(response.json()).contact).toMatchObject({
+      contact_id: contact.contact_id,
+      city: 'Gatineau',
+      province: 'QC',
+    });
   });
 
   it('keeps the same e-mail on its own contact but answers 23201 for one another contact has', async () => {
     const first = await created(alice);
     const second = await created(alice);
-    const same = await alice.post('/api/user/contact-update', { ...contactForm({ email: first.email, confirm_email: first.email }), contact_id: first.contact_id });
+    const same = await alice.post('/api/user/contact-update', {
+      ...contactForm({ email: first.email, confirm_email: first.email }),
+      contact_id: first.contact_id,
+    });
     expect(same.statusCode).toBe(200);
-    const taken = await alice.post('/api/user/contact-update', { ...contactForm({ email: first.email, confirm_email: first.email }), contact_id: second.contact_id });
+    const taken = await alice.post('/api/user/contact-update', {
+      ...contactForm({ email: first.email, confirm_email: first.email }),
+      contact_id: second.contact_id,
+    });
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toMatchObject({ errors: [{ code: 23201, field: 'email' }] });
   });
 
   it('applies the form rules on update too', async () => {
     const contact = await created(alice);
-    const { statusCode, problem } = await refusal('/api/user/contact-update', contactForm({ contact_id: contact.contact_id, phone: '123' }), 'phone');
+    const { statusCode, problem } = await refusal(
+      '/api/user/contact-update',
+      contactForm({ contact_id: contact.contact_id, phone: '123' }),
+      'phone',
+    );
     expect(statusCode).toBe(400);
     expect(problem?.message).toBe('Please enter valid Phone Number');
   });
@@ -164,13 +194,18 @@ describe("another user's contact", () => {
     const contact = await created(alice);
     const id = contact.contact_id;
     expect((await mallory.get(`/api/user/contact-lookup?id=${id}`)).statusCode).toBe(404);
-    const update = await mallory.post('/api/user/contact-update', contactForm({ contact_id: id, name_first: 'Hacked' }));
+    const update = await mallory.post(
+      '/api/user/contact-update',
+      contactForm({ contact_id: id, name_first: 'Hacked' }),
+    );
     expect(update.statusCode).toBe(404);
     expect(update.json()).toMatchObject({ errors: [{ code: 40411 }] });
     expect((await mallory.post('/api/user/contact-delete', { contact_id: id })).statusCode).toBe(404);
     const list = contactListResponse.parse((await mallory.get('/api/user/contact-list')).json());
     expect(list.contacts).toEqual([]);
-    expect(contactResponse.parse((await alice.get(`/api/user/contact-lookup?id=${id}`)).json()).contact).toEqual(contact);
+    expect(contactResponse.parse((await alice.get(`/api/user/contact-lookup?id=${id}`)).json()).contact).toEqual(
+      contact,
+    );
   });
 
   it("hides the user's own entry from the list", async () => {
@@ -199,11 +234,14 @@ describe('signed out and CSRF', () => {
     expect(response.json()).toMatchObject({ errors: [{ code: 40100 }] });
   });
 
-  it.each(calls.filter(([method]) => method === 'POST'))('%s %s is 403 without the CSRF token and changes nothing', async (method, url, body) => {
-    const before = (await alice.get('/api/user/contact-list')).json<unknown>();
-    const response = await alice.request(method, url, body?.(), { 'x-csrf-token': '' });
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ errors: [{ code: 40300 }] });
-    expect((await alice.get('/api/user/contact-list')).json()).toEqual(before);
-  });
+  it.each(calls.filter(([method]) => method === 'POST'))(
+    '%s %s is 403 without the CSRF token and changes nothing',
+    async (method, url, body) => {
+      const before = (await alice.get('/api/user/contact-list')).json<unknown>();
+      const response = await alice.request(method, url, body?.(), { 'x-csrf-token': '' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ errors: [{ code: 40300 }] });
+      expect((await alice.get('/api/user/contact-list')).json()).toEqual(before);
+    },
+  );
 });

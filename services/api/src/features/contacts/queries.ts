@@ -10,7 +10,13 @@ const duplicate = () => refuse(409, errorCodes.contactExists, { field: 'email' }
 
 /** A save that lost a race for the same e-mail gets the same answer as one that came second. */
 function asDuplicate(error: unknown): unknown {
-  const isOurs = typeof error === 'object' && error !== null && 'code' in error && error.code === UNIQUE_VIOLATION && 'constraint' in error && error.constraint === 'contacts_email_key';
+  const isOurs =
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    error.code === UNIQUE_VIOLATION &&
+    'constraint' in error &&
+    error.constraint === 'contacts_email_key';
   return isOurs ? duplicate() : error;
 }
 
@@ -21,7 +27,9 @@ function asDuplicate(error: unknown): unknown {
 function contactsOf(db: Kysely<Database>, ownerId: number) {
   return db
     .selectFrom('contacts')
-    .leftJoin('users', (join) => join.on((eb) => eb(eb.fn('lower', ['users.email']), '=', eb.fn('lower', ['contacts.email']))))
+    .leftJoin('users', (join) =>
+      join.on((eb) => eb(eb.fn('lower', ['users.email']), '=', eb.fn('lower', ['contacts.email']))),
+    )
     .select([
       'contacts.contact_id',
       'contacts.name_first',
@@ -71,7 +79,11 @@ export async function listContacts(db: Kysely<Database>, ownerId: number): Promi
   return rows.map(toContact);
 }
 
-export async function findContact(db: Kysely<Database>, ownerId: number, contactId: number): Promise<Contact | undefined> {
+export async function findContact(
+  db: Kysely<Database>,
+  ownerId: number,
+  contactId: number,
+): Promise<Contact | undefined> {
   const row = await contactsOf(db, ownerId).where('contacts.contact_id', '=', contactId).executeTakeFirst();
   return row && toContact(row);
 }
@@ -102,7 +114,12 @@ async function emailTaken(db: Kysely<Database>, ownerId: number, email: string, 
 }
 
 /** The new contact; 409 with 23201 when the owner already has one with that e-mail. */
-export async function createContact(db: Kysely<Database>, ownerId: number, input: CreateContactRequest, now: Date): Promise<Contact> {
+export async function createContact(
+  db: Kysely<Database>,
+  ownerId: number,
+  input: CreateContactRequest,
+  now: Date,
+): Promise<Contact> {
   if (await emailTaken(db, ownerId, input.email)) throw duplicate();
   try {
     const { contact_id } = await db
@@ -119,7 +136,12 @@ export async function createContact(db: Kysely<Database>, ownerId: number, input
 }
 
 /** The updated contact, or undefined when the owner has none with that id; 23201 as for create. */
-export async function updateContact(db: Kysely<Database>, ownerId: number, input: UpdateContactRequest, now: Date): Promise<Contact | undefined> {
+export async function updateContact(
+  db: Kysely<Database>,
+  ownerId: number,
+  input: UpdateContactRequest,
+  now: Date,
+): Promise<Contact | undefined> {
   if (await emailTaken(db, ownerId, input.email, input.contact_id)) throw duplicate();
   try {
     const updated = await db
@@ -137,6 +159,11 @@ export async function updateContact(db: Kysely<Database>, ownerId: number, input
 
 /** False when the owner has no contact with that id. */
 export async function deleteContact(db: Kysely<Database>, ownerId: number, contactId: number): Promise<boolean> {
-  const deleted = await db.deleteFrom('contacts').where('owner_user_id', '=', ownerId).where('contact_id', '=', contactId).returning('contact_id').executeTakeFirst();
+  const deleted = await db
+    .deleteFrom('contacts')
+    .where('owner_user_id', '=', ownerId)
+    .where('contact_id', '=', contactId)
+    .returning('contact_id')
+    .executeTakeFirst();
   return deleted !== undefined;
 }

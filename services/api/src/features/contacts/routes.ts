@@ -26,30 +26,46 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
     return { response: 'success' as const, contacts, total: contacts.length };
   });
 
-  app.get('/api/user/contact-lookup', { schema: { querystring: lookupQuery, response: { 200: contactResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const contact = await findContact(app.db, userId, request.query.id);
-    if (!contact) throw refuse(404, errorCodes.contactNotFound, { field: 'id' });
-    return { response: 'success' as const, contact };
-  });
+  app.get(
+    '/api/user/contact-lookup',
+    { schema: { querystring: lookupQuery, response: { 200: contactResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const contact = await findContact(app.db, userId, request.query.id);
+      if (!contact) throw refuse(404, errorCodes.contactNotFound, { field: 'id' });
+      return { response: 'success' as const, contact };
+    },
+  );
 
-  app.post('/api/user/contact-create', { schema: { body: createContactRequest, response: { 200: contactResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    return { response: 'success' as const, contact: await createContact(app.db, userId, request.body, app.clock()) };
-  });
+  app.post(
+    '/api/user/contact-create',
+    { schema: { body: createContactRequest, response: { 200: contactResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      return { response: 'success' as const, contact: await createContact(app.db, userId, request.body, app.clock()) };
+    },
+  );
 
-  app.post('/api/user/contact-update', { schema: { body: updateContactRequest, response: { 200: contactResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const contact = await updateContact(app.db, userId, request.body, app.clock());
-    if (!contact) throw notFound();
-    return { response: 'success' as const, contact };
-  });
+  app.post(
+    '/api/user/contact-update',
+    { schema: { body: updateContactRequest, response: { 200: contactResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const contact = await updateContact(app.db, userId, request.body, app.clock());
+      if (!contact) throw notFound();
+      return { response: 'success' as const, contact };
+    },
+  );
 
-  app.post('/api/user/contact-delete', { schema: { body: deleteContactRequest, response: { 200: contactDeletedResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    if (!(await deleteContact(app.db, userId, request.body.contact_id))) throw notFound();
-    return { response: 'success' as const, message: contactMessages.deleted };
-  });
+  app.post(
+    '/api/user/contact-delete',
+    { schema: { body: deleteContactRequest, response: { 200: contactDeletedResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      if (!(await deleteContact(app.db, userId, request.body.contact_id))) throw notFound();
+      return { response: 'success' as const, message: contactMessages.deleted };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -20,7 +20,10 @@ export function findInstructions(db: Kysely<Database>, txId: string): Promise<De
  * first, and then they are that request's. A memo another deposit already
  * has is drawn again.
  */
-export async function storeInstructions(db: Kysely<Database>, instructions: NewInstructions): Promise<{ row: DepositInstructions; created: boolean }> {
+export async function storeInstructions(
+  db: Kysely<Database>,
+  instructions: NewInstructions,
+): Promise<{ row: DepositInstructions; created: boolean }> {
   for (let attempt = 0; attempt < REFERENCE_TRIES; attempt++) {
     const row = await db
       .insertInto('deposit_instructions')
@@ -36,8 +39,15 @@ export async function storeInstructions(db: Kysely<Database>, instructions: NewI
 }
 
 /** Who sends the transfer, as registered: what an operator matches the incoming transfer's sender with. */
-export async function senderOf(db: Kysely<Database>, userId: number): Promise<{ sender_name: string | null; sender_email: string }> {
-  const user = await db.selectFrom('users').select(['email', 'fullname', 'name_first', 'name_last']).where('user_id', '=', userId).executeTakeFirstOrThrow();
+export async function senderOf(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<{ sender_name: string | null; sender_email: string }> {
+  const user = await db
+    .selectFrom('users')
+    .select(['email', 'fullname', 'name_first', 'name_last'])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
   const parts = [user.name_first, user.name_last].filter((part): part is string => Boolean(part));
   return { sender_name: parts.length > 0 ? parts.join(' ') : user.fullname, sender_email: user.email };
 }

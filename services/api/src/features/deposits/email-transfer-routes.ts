@@ -1,4 +1,9 @@
-import { interacDepositRequest, interacDepositResponse, zelleDepositRequest, zelleDepositResponse } from '@peeks/contracts';
+import {
+  interacDepositRequest,
+  interacDepositResponse,
+  zelleDepositRequest,
+  zelleDepositResponse,
+} from '@peeks/contracts';
 import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,10 +31,16 @@ const networkName = { interac: 'Interac e-Transfer', zelle: 'Zelle' } as const;
  * transfer and clears it. With an Idempotency-Key a retry gets the same
  * deposit, memo and answer, and no second e-mail.
  */
-export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTransferRecipients }> = (app, { recipients }) => {
+export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTransferRecipients }> = (
+  app,
+  { recipients },
+) => {
   app.addHook('onRequest', requireSignIn);
 
-  async function enterDeposit(request: FastifyRequest, transfer: Transfer): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string }> {
+  async function enterDeposit(
+    request: FastifyRequest,
+    transfer: Transfer,
+  ): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string }> {
     const { userId } = signedIn(request);
     const owner = sessionWalletOwner(request);
     const txId = transactionIdFor(request, owner);
@@ -55,9 +66,14 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         request,
         owner,
         {
-          type: 'EnterDeposit', txId, ownerId: owner, method: instructions.method,
+          type: 'EnterDeposit',
+          txId,
+          ownerId: owner,
+          method: instructions.method,
           payment: { amount: instructions.amount, currency: instructions.currency },
-          rateMicros: instructions.rate_micros, reference: instructions.reference, expiresAt: null,
+          rateMicros: instructions.rate_micros,
+          reference: instructions.reference,
+          expiresAt: null,
         },
         trx,
       );
@@ -66,31 +82,51 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
     });
   }
 
-  app.post('/api/account/deposit-interac', { schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } } }, async (request) => {
-    const { amount, currency, securityQuestion } = request.body;
-    const { instructions, record, owner } = await enterDeposit(request, { method: 'interac', amount, currency, securityQuestion, securityAnswer: newSecurityAnswer() });
-    return {
-      response: 'success' as const,
-      answer: instructions.security_answer ?? '',
-      forexRate: instructions.rate_micros,
-      user: { userId: instructions.user_id },
-      deposit: depositView(instructions, record.entryDate),
-      transaction: transactionView(record, owner),
-    };
-  });
+  app.post(
+    '/api/account/deposit-interac',
+    { schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } } },
+    async (request) => {
+      const { amount, currency, securityQuestion } = request.body;
+      const { instructions, record, owner } = await enterDeposit(request, {
+        method: 'interac',
+        amount,
+        currency,
+        securityQuestion,
+        securityAnswer: newSecurityAnswer(),
+      });
+      return {
+        response: 'success' as const,
+        answer: instructions.security_answer ?? '',
+        forexRate: instructions.rate_micros,
+        user: { userId: instructions.user_id },
+        deposit: depositView(instructions, record.entryDate),
+        transaction: transactionView(record, owner),
+      };
+    },
+  );
 
-  app.post('/api/account/deposit-zell', { schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } } }, async (request) => {
-    const { amount, currency } = request.body;
-    const { instructions, record, owner } = await enterDeposit(request, { method: 'zelle', amount, currency, securityQuestion: null, securityAnswer: null });
-    return {
-      response: 'success' as const,
-      forexRate: instructions.rate_micros,
-      memo: instructions.reference,
-      zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
-      deposit: depositView(instructions, record.entryDate),
-      transaction: transactionView(record, owner),
-    };
-  });
+  app.post(
+    '/api/account/deposit-zell',
+    { schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } } },
+    async (request) => {
+      const { amount, currency } = request.body;
+      const { instructions, record, owner } = await enterDeposit(request, {
+        method: 'zelle',
+        amount,
+        currency,
+        securityQuestion: null,
+        securityAnswer: null,
+      });
+      return {
+        response: 'success' as const,
+        forexRate: instructions.rate_micros,
+        memo: instructions.reference,
+        zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
+        deposit: depositView(instructions, record.entryDate),
+        transaction: transactionView(record, owner),
+      };
+    },
+  );
 
   return Promise.resolve();
 };

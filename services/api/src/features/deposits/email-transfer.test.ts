@@ -1,4 +1,10 @@
-import { coinCountLabel, DEFAULT_SECURITY_QUESTION, errorCodes, interacDepositResponse, zelleDepositResponse } from '@peeks/contracts';
+import {
+  coinCountLabel,
+  DEFAULT_SECURITY_QUESTION,
+  errorCodes,
+  interacDepositResponse,
+  zelleDepositResponse,
+} from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, userOwnerId, walletIdOf } from '@peeks/ledger';
 import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,17 +30,31 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
-const deposit = (who: SignedIn, url: string, body: unknown, key?: string) => who.browser.request('POST', url, body, key === undefined ? {} : { 'idempotency-key': key });
+const deposit = (who: SignedIn, url: string, body: unknown, key?: string) =>
+  who.browser.request('POST', url, body, key === undefined ? {} : { 'idempotency-key': key });
 const conWallet = async (who: SignedIn) => {
   const owner = userOwnerId(who.user.user_id);
   return (await walletsOf(subject.database.db, owner)).find((wallet) => wallet.walletId === walletIdOf(owner, 'CON'));
 };
 const rowsFor = async (txId: string) => ({
-  instructions: await subject.database.db.selectFrom('deposit_instructions').selectAll().where('tx_id', '=', txId).execute(),
-  transactions: await subject.database.db.selectFrom('ledger_transactions').select(['tx_id', 'state', 'amount']).where('tx_id', '=', txId).execute(),
+  instructions: await subject.database.db
+    .selectFrom('deposit_instructions')
+    .selectAll()
+    .where('tx_id', '=', txId)
+    .execute(),
+  transactions: await subject.database.db
+    .selectFrom('ledger_transactions')
+    .select(['tx_id', 'state', 'amount'])
+    .where('tx_id', '=', txId)
+    .execute(),
 });
 const emailsTo = (recipient: string) =>
-  subject.database.db.selectFrom('email_outbox').select(['template', 'subject', 'payload', 'sent_at']).where('recipient', '=', recipient).orderBy('email_id').execute();
+  subject.database.db
+    .selectFrom('email_outbox')
+    .select(['template', 'subject', 'payload', 'sent_at'])
+    .where('recipient', '=', recipient)
+    .orderBy('email_id')
+    .execute();
 /** floor(20 × amount × 0.78) whole coins, in CON minor units, worked out here in whole numbers. */
 const expectedCoins = (amount: number) => Math.floor((20 * amount * DEFAULT_RATE_MICROS) / 1_000_000) * 100;
 
@@ -49,34 +69,63 @@ describe('POST /api/account/deposit-interac', () => {
     expect(answer.forexRate).toBe(780_000);
     expect(answer.user).toEqual({ userId: ann.user.user_id });
     expect(answer.deposit).toMatchObject({
-      method: 'interac', recipient: { name: 'Peeks Wallet', email: 'etransfer@deposits.example' },
-      security_question: DEFAULT_SECURITY_QUESTION, security_answer: answer.answer,
-      amount: 5_000, currency: 'CAD', rate_micros: 780_000, coin_estimate: 78_000, tx_id: answer.transaction.tx_id,
+      method: 'interac',
+      recipient: { name: 'Peeks Wallet', email: 'etransfer@deposits.example' },
+      security_question: DEFAULT_SECURITY_QUESTION,
+      security_answer: answer.answer,
+      amount: 5_000,
+      currency: 'CAD',
+      rate_micros: 780_000,
+      coin_estimate: 78_000,
+      tx_id: answer.transaction.tx_id,
     });
     expect(answer.deposit.reference).toMatch(/^PKS-[2-9A-HJKMNP-TV-Z]{4}-[2-9A-HJKMNP-TV-Z]{4}$/);
     expect(coinCountLabel(answer.deposit.coin_estimate)).toBe('780 Coins');
-    expect(answer.transaction).toMatchObject({ state: 'pending', type: 'deposit', amount: 78_000, currency: 'CON', reference: answer.deposit.reference, payment_method_type: 'interac', debit_credit: 'C' });
+    expect(answer.transaction).toMatchObject({
+      state: 'pending',
+      type: 'deposit',
+      amount: 78_000,
+      currency: 'CON',
+      reference: answer.deposit.reference,
+      payment_method_type: 'interac',
+      debit_credit: 'C',
+    });
 
     const [email, ...more] = await emailsTo(ann.user.email);
     expect(more).toEqual([]);
     expect(email).toMatchObject({ template: 'email-transfer-deposit-instructions', sent_at: null });
     expect(email?.subject).toContain(answer.deposit.reference);
-    expect(email?.payload).toMatchObject({ reference: answer.deposit.reference, security_answer: answer.answer, recipient_email: 'etransfer@deposits.example', amount: 5_000, currency: 'CAD', coin_estimate: 78_000 });
+    expect(email?.payload).toMatchObject({
+      reference: answer.deposit.reference,
+      security_answer: answer.answer,
+      recipient_email: 'etransfer@deposits.example',
+      amount: 5_000,
+      currency: 'CAD',
+      coin_estimate: 78_000,
+    });
 
     const wallet = await conWallet(ann);
     expect([wallet?.available, wallet?.total]).toEqual([1_234, 1_234]);
   });
 
-  it('takes the user\'s own security question, 5 to 40 characters', async () => {
+  it("takes the user's own security question, 5 to 40 characters", async () => {
     const ann = await signedUp(subject, 'personal');
-    const response = await deposit(ann, INTERAC, { amount: 20, currency: 'CAD', securityQuestion: 'Name of my first cat?' });
+    const response = await deposit(ann, INTERAC, {
+      amount: 20,
+      currency: 'CAD',
+      securityQuestion: 'Name of my first cat?',
+    });
     expect(response.statusCode, response.body).toBe(200);
     expect(interacDepositResponse.parse(response.json()).deposit.security_question).toBe('Name of my first cat?');
     const short = await deposit(ann, INTERAC, { amount: 20, securityQuestion: 'Why?' });
     expectRefusal(short, 400, errorCodes.invalidArguments, 'short question');
-    expect(short.json()).toMatchObject({ errors: [{ field: 'securityQuestion', message: 'Please enter at least 5 characters Security Question' }] });
+    expect(short.json()).toMatchObject({
+      errors: [{ field: 'securityQuestion', message: 'Please enter at least 5 characters Security Question' }],
+    });
     const long = await deposit(ann, INTERAC, { amount: 20, securityQuestion: 'x'.repeat(41) });
-    expect(long.json()).toMatchObject({ errors: [{ field: 'securityQuestion', message: 'Please enter at most 40 characters Security Question' }] });
+    expect(long.json()).toMatchObject({
+      errors: [{ field: 'securityQuestion', message: 'Please enter at most 40 characters Security Question' }],
+    });
   });
 
   it('moves Canadian dollars only', async () => {
@@ -96,11 +145,25 @@ describe('POST /api/account/deposit-zell', () => {
     expect(answer.forexRate).toBe(780_000);
     expect(answer.memo).toBe(answer.deposit.reference);
     expect(answer.zelleRecipient).toEqual({ name: 'Peeks Wallet', email: 'zelle@deposits.example' });
-    expect(answer.deposit).toMatchObject({ method: 'zelle', amount: 700, currency: 'USD', coin_estimate: 10_900, security_question: null, security_answer: null });
+    expect(answer.deposit).toMatchObject({
+      method: 'zelle',
+      amount: 700,
+      currency: 'USD',
+      coin_estimate: 10_900,
+      security_question: null,
+      security_answer: null,
+    });
     expect(coinCountLabel(answer.deposit.coin_estimate)).toBe('109 Coins');
     expect(answer.transaction).toMatchObject({ state: 'pending', amount: 10_900, payment_method_type: 'zelle' });
-    expect((await emailsTo(bob.user.email)).map((email) => email.payload)).toEqual([expect.objectContaining({ method: 'zelle', reference: answer.memo, security_answer: null })]);
-    expectRefusal(await deposit(bob, ZELLE, { amount: 7, currency: 'CAD' }), 400, errorCodes.currencyMismatch, 'CAD by Zelle');
+    expect((await emailsTo(bob.user.email)).map((email) => email.payload)).toEqual([
+      expect.objectContaining({ method: 'zelle', reference: answer.memo, security_answer: null }),
+    ]);
+    expectRefusal(
+      await deposit(bob, ZELLE, { amount: 7, currency: 'CAD' }),
+      400,
+      errorCodes.currencyMismatch,
+      'CAD by Zelle',
+    );
   });
 });
 
@@ -110,7 +173,9 @@ describe.each([INTERAC, ZELLE])('%s', (url) => {
     for (const amount of [1, 3, 99, 333, 500]) {
       const response = await deposit(ann, url, { amount });
       expect(response.statusCode, response.body).toBe(200);
-      const { deposit: made } = (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(response.json());
+      const { deposit: made } = (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(
+        response.json(),
+      );
       expect([amount, made.coin_estimate]).toEqual([amount, expectedCoins(amount)]);
     }
     expect(coinCountLabel(expectedCoins(1))).toBe('15 Coins');
@@ -121,13 +186,21 @@ describe.each([INTERAC, ZELLE])('%s', (url) => {
     const response = await deposit(ann, url, body);
     expectRefusal(response, 400, code, JSON.stringify(body));
     expect(response.json()).toMatchObject({ errors: [{ field: 'amount', message, code }] });
-    expect((await subject.database.db.selectFrom('deposit_instructions').select('tx_id').where('user_id', '=', ann.user.user_id).execute())).toEqual([]);
+    expect(
+      await subject.database.db
+        .selectFrom('deposit_instructions')
+        .select('tx_id')
+        .where('user_id', '=', ann.user.user_id)
+        .execute(),
+    ).toEqual([]);
   });
 
   it('makes one deposit, one memo and one e-mail per Idempotency-Key, however often and however concurrently it is retried', async () => {
     const ann = await signedUp(subject, 'personal');
     const first = await deposit(ann, url, { amount: 40 }, 'deposit-once');
-    const retries = await Promise.all(Array.from({ length: 6 }, () => deposit(ann, url, { amount: 40 }, 'deposit-once')));
+    const retries = await Promise.all(
+      Array.from({ length: 6 }, () => deposit(ann, url, { amount: 40 }, 'deposit-once')),
+    );
     const answers = [first, ...retries].map((response) => {
       expect(response.statusCode, response.body).toBe(200);
       return (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(response.json()).deposit;
@@ -138,7 +211,9 @@ describe.each([INTERAC, ZELLE])('%s', (url) => {
     expect(await emailsTo(ann.user.email)).toHaveLength(1);
 
     const racing = await Promise.all(Array.from({ length: 6 }, () => deposit(ann, url, { amount: 41 }, 'race-once')));
-    const raced = racing.map((response) => (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(response.json()).deposit);
+    const raced = racing.map(
+      (response) => (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(response.json()).deposit,
+    );
     expect(new Set(raced.map((each) => each.reference)).size).toBe(1);
     expect(await emailsTo(ann.user.email)).toHaveLength(2);
 
@@ -149,7 +224,10 @@ describe.each([INTERAC, ZELLE])('%s', (url) => {
   it('gives every deposit its own reference memo, even many at once', async () => {
     const ann = await signedUp(subject, 'personal');
     const responses = await Promise.all(Array.from({ length: 25 }, () => deposit(ann, url, { amount: 10 })));
-    const references = responses.map((response) => (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(response.json()).deposit.reference);
+    const references = responses.map(
+      (response) =>
+        (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(response.json()).deposit.reference,
+    );
     expect(new Set(references).size).toBe(25);
   });
 
@@ -158,7 +236,13 @@ describe.each([INTERAC, ZELLE])('%s', (url) => {
     await closeWallet(subject.database.db, walletIdOf(userOwnerId(ann.user.user_id), 'CON'));
     const response = await deposit(ann, url, { amount: 10 });
     expectRefusal(response, 422, errorCodes.walletClosed, 'closed wallet');
-    expect(await subject.database.db.selectFrom('deposit_instructions').select('tx_id').where('user_id', '=', ann.user.user_id).execute()).toEqual([]);
+    expect(
+      await subject.database.db
+        .selectFrom('deposit_instructions')
+        .select('tx_id')
+        .where('user_id', '=', ann.user.user_id)
+        .execute(),
+    ).toEqual([]);
     expect(await emailsTo(ann.user.email)).toEqual([]);
   });
 });
@@ -169,13 +253,28 @@ describe('what a finance operator matches transfers with', () => {
     const made = interacDepositResponse.parse((await deposit(cy, INTERAC, { amount: 100 })).json()).deposit;
     const pending = await pendingEmailTransferDeposits(subject.database.db);
     expect(pending.find((each) => each.tx_id === made.tx_id)).toMatchObject({
-      reference: made.reference, amount: 10_000, currency: 'CAD', sender_email: cy.user.email, state: 'pending', coins: 156_000, security_answer: made.security_answer,
+      reference: made.reference,
+      amount: 10_000,
+      currency: 'CAD',
+      sender_email: cy.user.email,
+      state: 'pending',
+      coins: 156_000,
+      security_answer: made.security_answer,
     });
-    expect(await depositByReference(subject.database.db, ` ${made.reference.toLowerCase()} `)).toMatchObject({ tx_id: made.tx_id, state: 'pending' });
+    expect(await depositByReference(subject.database.db, ` ${made.reference.toLowerCase()} `)).toMatchObject({
+      tx_id: made.tx_id,
+      state: 'pending',
+    });
     expect((await conWallet(cy))?.available).toBe(0);
 
-    await executeLedgerCommand(subject.database.db, { type: 'ClearDeposit', txId: made.tx_id, clearedBy: 'operator-1' }, subject.app.ledgerSettings);
+    await executeLedgerCommand(
+      subject.database.db,
+      { type: 'ClearDeposit', txId: made.tx_id, clearedBy: 'operator-1' },
+      subject.app.ledgerSettings,
+    );
     expect((await conWallet(cy))?.available).toBe(156_000);
-    expect((await pendingEmailTransferDeposits(subject.database.db)).map((each) => each.tx_id)).not.toContain(made.tx_id);
+    expect((await pendingEmailTransferDeposits(subject.database.db)).map((each) => each.tx_id)).not.toContain(
+      made.tx_id,
+    );
   });
 });

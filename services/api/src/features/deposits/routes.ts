@@ -17,9 +17,18 @@ export const depositRoutes: FastifyPluginAsyncZod<DepositSettings> = async (app,
 };
 
 /** The deposit settings of a configuration (readConfig({}) gives the sandbox defaults). */
-export function depositSettingsFrom(config: Pick<Config, 'INTERAC_RECIPIENT' | 'ZELLE_RECIPIENT' | 'BITCOIN_NETWORK' | 'BITCOIN_XPUB' | 'BITCOIN_USD_RATE'>): DepositSettings {
+export function depositSettingsFrom(
+  config: Pick<
+    Config,
+    'INTERAC_RECIPIENT' | 'ZELLE_RECIPIENT' | 'BITCOIN_NETWORK' | 'BITCOIN_XPUB' | 'BITCOIN_USD_RATE'
+  >,
+): DepositSettings {
   return {
     recipients: { interac: config.INTERAC_RECIPIENT, zelle: config.ZELLE_RECIPIENT },
-    bitcoin: { network: config.BITCOIN_NETWORK, ...(config.BITCOIN_XPUB === undefined ? {} : { xpub: config.BITCOIN_XPUB }), price: fixedBitcoinPrice(config.BITCOIN_USD_RATE) },
+    bitcoin: {
+      network: config.BITCOIN_NETWORK,
+      ...(config.BITCOIN_XPUB === undefined ? {} : { xpub: config.BITCOIN_XPUB }),
+      price: fixedBitcoinPrice(config.BITCOIN_USD_RATE),
+    },
   };
 }

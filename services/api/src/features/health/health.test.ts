@@ -14,7 +14,11 @@ describe('GET /api/health', () => {
     const response = await subject.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
     const body = healthResponse.parse(response.json());
-    expect(body).toEqual({ response: 'success', database: 'up', migration: await latestMigration(subject.database.db) });
+    expect(body).toEqual({
+      response: 'success',
+      database: 'up',
+      migration: await latestMigration(subject.database.db),
+    });
     expect(body.migration).toMatch(/^\d{4}_/);
   });
 
@@ -24,6 +28,10 @@ describe('GET /api/health', () => {
     const response = await down.app.inject({ method: 'GET', url: '/api/health' });
     await down.app.close();
     expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ response: 'error', message: 'Database is unavailable', errors: [{ code: 50300, message: 'Service unavailable' }] });
+    expect(response.json()).toEqual({
+      response: 'error',
+      message: 'Database is unavailable',
+      errors: [{ code: 50300, message: 'Service unavailable' }],
+    });
   });
 });

@@ -11,7 +11,9 @@ export const healthRoutes: FastifyPluginAsyncZod = (app) => {
       migration = await latestMigration(app.db);
     } catch (error) {
       request.log.error({ err: error }, 'health check: database did not answer');
-      throw new ApiError(503, 'Database is unavailable', [{ code: errorCodes.unavailable, message: errorCatalogue[errorCodes.unavailable] }]);
+      throw new ApiError(503, 'Database is unavailable', [
+        { code: errorCodes.unavailable, message: errorCatalogue[errorCodes.unavailable] },
+      ]);
     }
     return { response: 'success' as const, database: 'up' as const, migration };
   });

@@ -15,7 +15,10 @@ export interface ActingMerchant {
  * Signed out is 401; a personal user (no merchant) or one without the
  * permission is 403. Merchant screens act on this merchant and no other.
  */
-export async function actingMerchant(request: FastifyRequest, permission: (typeof merchantPermissions)[number]): Promise<ActingMerchant> {
+export async function actingMerchant(
+  request: FastifyRequest,
+  permission: (typeof merchantPermissions)[number],
+): Promise<ActingMerchant> {
   const session = signedIn(request);
   if (session.merchantId === null) throw refuse(403, errorCodes.notAuthorized);
   const membership = await findMembership(request.server.db, session.userId, session.merchantId);

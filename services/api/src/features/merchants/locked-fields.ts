@@ -6,7 +6,10 @@ import { errorCodes, merchantNameLocked, type ApiErrorItem } from '@peeks/contra
  * a different value is refused rather than silently dropped, so the caller
  * knows it did not happen.
  */
-export function lockedFieldChanges(sent: { name?: string | undefined; dba?: string | undefined }, current: { name: string; dba: string }): ApiErrorItem[] {
+export function lockedFieldChanges(
+  sent: { name?: string | undefined; dba?: string | undefined },
+  current: { name: string; dba: string },
+): ApiErrorItem[] {
   return (['name', 'dba'] as const)
     .filter((field) => sent[field] !== undefined && sent[field].trim() !== current[field])
     .map((field) => ({ code: errorCodes.notAuthorized, field, message: merchantNameLocked }));

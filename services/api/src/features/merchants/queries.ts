@@ -1,4 +1,9 @@
-import { errorCodes, type CreateTerminalRequest, type MerchantTerminal, type UpdateMerchantRequest } from '@peeks/contracts';
+import {
+  errorCodes,
+  type CreateTerminalRequest,
+  type MerchantTerminal,
+  type UpdateMerchantRequest,
+} from '@peeks/contracts';
 import type { Database, MerchantTerminalsTable } from '@peeks/db';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
@@ -7,7 +12,12 @@ import { supportAndContactColumns } from '../accounts/queries.ts';
 const UNIQUE_VIOLATION = '23505';
 
 /** The editable part of the merchant (spec §2, Merchant Details); name and DBA are not in it. */
-export async function updateMerchant(db: Kysely<Database>, merchantId: number, input: UpdateMerchantRequest, now: Date): Promise<void> {
+export async function updateMerchant(
+  db: Kysely<Database>,
+  merchantId: number,
+  input: UpdateMerchantRequest,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('merchants')
     .set({
@@ -26,7 +36,12 @@ export function toTerminal(row: Selectable<MerchantTerminalsTable>): MerchantTer
 }
 
 export async function listTerminals(db: Kysely<Database>, merchantId: number): Promise<MerchantTerminal[]> {
-  const rows = await db.selectFrom('merchant_terminals').selectAll().where('merchant_id', '=', merchantId).orderBy('merchant_terminal_id').execute();
+  const rows = await db
+    .selectFrom('merchant_terminals')
+    .selectAll()
+    .where('merchant_id', '=', merchantId)
+    .orderBy('merchant_terminal_id')
+    .execute();
   return rows.map(toTerminal);
 }
 
@@ -38,11 +53,22 @@ function asTaken(error: unknown): unknown {
 
 type TerminalFields = Pick<CreateTerminalRequest, 'terminal_id' | 'comment' | 'registration_code'>;
 
-export async function createTerminal(db: Kysely<Database>, merchantId: number, input: TerminalFields, now: Date): Promise<MerchantTerminal> {
+export async function createTerminal(
+  db: Kysely<Database>,
+  merchantId: number,
+  input: TerminalFields,
+  now: Date,
+): Promise<MerchantTerminal> {
   try {
     const row = await db
       .insertInto('merchant_terminals')
-      .values({ merchant_id: merchantId, terminal_id: input.terminal_id, comment: input.comment, registration_code: input.registration_code, entry_date: now })
+      .values({
+        merchant_id: merchantId,
+        terminal_id: input.terminal_id,
+        comment: input.comment,
+        registration_code: input.registration_code,
+        entry_date: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toTerminal(row);
@@ -52,7 +78,12 @@ export async function createTerminal(db: Kysely<Database>, merchantId: number, i
 }
 
 /** The merchant's own terminal, changed; undefined when the merchant has no such terminal. */
-export async function updateTerminal(db: Kysely<Database>, merchantId: number, terminalId: number, input: TerminalFields): Promise<MerchantTerminal | undefined> {
+export async function updateTerminal(
+  db: Kysely<Database>,
+  merchantId: number,
+  terminalId: number,
+  input: TerminalFields,
+): Promise<MerchantTerminal | undefined> {
   try {
     const row = await db
       .updateTable('merchant_terminals')
@@ -69,7 +100,11 @@ export async function updateTerminal(db: Kysely<Database>, merchantId: number, t
 
 /** True when the merchant had that terminal. */
 export async function deleteTerminal(db: Kysely<Database>, merchantId: number, terminalId: number): Promise<boolean> {
-  const result = await db.deleteFrom('merchant_terminals').where('merchant_terminal_id', '=', terminalId).where('merchant_id', '=', merchantId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('merchant_terminals')
+    .where('merchant_terminal_id', '=', terminalId)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
 
@@ -79,7 +114,16 @@ export function listCategories(db: Kysely<Database>) {
 
 /** The category's sub categories; undefined when there is no such category. */
 export async function listSubCategories(db: Kysely<Database>, categoryId: number) {
-  const category = await db.selectFrom('categories').select('category_id').where('category_id', '=', categoryId).executeTakeFirst();
+  const category = await db
+    .selectFrom('categories')
+    .select('category_id')
+    .where('category_id', '=', categoryId)
+    .executeTakeFirst();
   if (!category) return undefined;
-  return db.selectFrom('sub_categories').select(['sub_category_id', 'category_id', 'name']).where('category_id', '=', categoryId).orderBy('sub_category_id').execute();
+  return db
+    .selectFrom('sub_categories')
+    .select(['sub_category_id', 'category_id', 'name'])
+    .where('category_id', '=', categoryId)
+    .orderBy('sub_category_id')
+    .execute();
 }

@@ -13,7 +13,10 @@ export interface SignedIn {
 /** A new business (or personal) account, signed in on a browser of its own. */
 export async function signedUp(subject: TestApp, kind: 'business' | 'personal'): Promise<SignedIn> {
   const browser = await subject.browser();
-  const response = await browser.post(`/api/register/${kind}`, kind === 'business' ? businessSignUp() : personalSignUp());
+  const response = await browser.post(
+    `/api/register/${kind}`,
+    kind === 'business' ? businessSignUp() : personalSignUp(),
+  );
   expect(response.statusCode).toBe(200);
   const { user } = signedInResponse.parse(response.json());
   return { browser, user, merchantId: user.merchant_id ?? 0 };
@@ -49,4 +52,10 @@ export const merchantEdit = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** A valid terminal of `who`'s merchant; override any field. */
-export const terminal = (who: SignedIn, overrides: Record<string, unknown> = {}) => ({ merchant_id: who.merchantId, terminal_id: 'POS-1', comment: 'Front counter', registration_code: 101, ...overrides });
+export const terminal = (who: SignedIn, overrides: Record<string, unknown> = {}) => ({
+  merchant_id: who.merchantId,
+  terminal_id: 'POS-1',
+  comment: 'Front counter',
+  registration_code: 101,
+  ...overrides,
+});

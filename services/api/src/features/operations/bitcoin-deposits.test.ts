@@ -19,7 +19,9 @@ beforeAll(async () => {
   subject = await createTestApp(testAppOptions);
   esplora = await startFakeEsplora();
   workers = await startWorkers({
-    databaseUrl: subject.database.url, db: subject.database.db, log: createLogger({ LOG_LEVEL: 'silent' }),
+    databaseUrl: subject.database.url,
+    db: subject.database.db,
+    log: createLogger({ LOG_LEVEL: 'silent' }),
     config: readConfig({ BITCOIN_ESPLORA_URL: esplora.url, BITCOIN_CONFIRMATIONS: '1', BITCOIN_POLL_SECONDS: '1' }),
   });
   operator = await signedUpOperator(subject);
@@ -53,19 +55,48 @@ describe('GET /api/operations/bitcoin-deposits', () => {
     esplora.pay(exact.recipientIdentifier, exact.expectedAmount);
     esplora.mine();
 
-    await expect.poll(async () => (await list('?state=flagged')).deposits.map((deposit) => deposit.tx_id), { timeout: 20_000, interval: 200 }).toEqual([over.futurePaymentId]);
-    const { deposits: [flagged], total } = await list('?state=flagged');
+    await expect
+      .poll(async () => (await list('?state=flagged')).deposits.map((deposit) => deposit.tx_id), {
+        timeout: 20_000,
+        interval: 200,
+      })
+      .toEqual([over.futurePaymentId]);
+    const {
+      deposits: [flagged],
+      total,
+    } = await list('?state=flagged');
     expect(total).toBe(1);
     expect(flagged).toMatchObject({
-      state: 'flagged', ledger_state: 'pending', address: over.recipientIdentifier, amount_sats: over.expectedAmount,
-      received_sats: over.expectedAmount + 1_000, confirmed_sats: over.expectedAmount + 1_000, usd_cents: 20_00, user_id: ann.user.user_id, username: ann.user.username,
-      flag: 'overpaid', flag_reason: `${String(over.expectedAmount + 1_000)} sats confirmed, 1000 more than the ${String(over.expectedAmount)} due`,
-      flagged_at: expect.any(String) as string, expires_at: over.expiresAt,
+      state: 'flagged',
+      ledger_state: 'pending',
+      address: over.recipientIdentifier,
+      amount_sats: over.expectedAmount,
+      received_sats: over.expectedAmount + 1_000,
+      confirmed_sats: over.expectedAmount + 1_000,
+      usd_cents: 20_00,
+      user_id: ann.user.user_id,
+      username: ann.user.username,
+      flag: 'overpaid',
+      flag_reason: `${String(over.expectedAmount + 1_000)} sats confirmed, 1000 more than the ${String(over.expectedAmount)} due`,
+      flagged_at: expect.any(String) as string,
+      expires_at: over.expiresAt,
     });
     expect(flagged?.payment_txids).toHaveLength(1);
 
-    await expect.poll(async () => (await list(`?state=cleared&user_id=${String(ann.user.user_id)}`)).deposits.map((deposit) => deposit.tx_id), { timeout: 20_000, interval: 200 }).toEqual([exact.futurePaymentId]);
-    expect((await list(`?user_id=${String(ann.user.user_id)}`)).deposits.map((deposit) => [deposit.tx_id, deposit.state, deposit.ledger_state])).toEqual([
+    await expect
+      .poll(
+        async () =>
+          (await list(`?state=cleared&user_id=${String(ann.user.user_id)}`)).deposits.map((deposit) => deposit.tx_id),
+        { timeout: 20_000, interval: 200 },
+      )
+      .toEqual([exact.futurePaymentId]);
+    expect(
+      (await list(`?user_id=${String(ann.user.user_id)}`)).deposits.map((deposit) => [
+        deposit.tx_id,
+        deposit.state,
+        deposit.ledger_state,
+      ]),
+    ).toEqual([
       [over.futurePaymentId, 'flagged', 'pending'],
       [exact.futurePaymentId, 'cleared', 'completed'],
     ]);
@@ -75,7 +106,14 @@ describe('GET /api/operations/bitcoin-deposits', () => {
     const bob = await signedUp(subject, 'personal');
     const waiting = await bitcoinDeposit(bob, 5);
     expect((await list(`?state=pending&user_id=${String(bob.user.user_id)}`)).deposits).toMatchObject([
-      { tx_id: waiting.futurePaymentId, state: 'pending', received_sats: 0, flag: null, flag_reason: null, seen_at: null },
+      {
+        tx_id: waiting.futurePaymentId,
+        state: 'pending',
+        received_sats: 0,
+        flag: null,
+        flag_reason: null,
+        seen_at: null,
+      },
     ]);
   });
 
@@ -88,7 +126,7 @@ describe('GET /api/operations/bitcoin-deposits', () => {
     }
   });
 
-  it('refuses a state that is not one of the watcher\'s', async () => {
+  it("refuses a state that is not one of the watcher's", async () => {
     expectRefusal(await operator.browser.get(`${LIST}?state=lost`), 400, undefined, 'bad state');
   });
 });

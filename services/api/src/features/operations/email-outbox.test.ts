@@ -8,7 +8,10 @@ import { signedUpOperator } from './testing.ts';
 
 let subject: TestApp;
 beforeAll(async () => {
-  subject = await createTestApp({ ...testAppOptions, rateLimits: { ...testAppOptions.rateLimits, recovery: { max: 1000, timeWindow: 60_000 } } });
+  subject = await createTestApp({
+    ...testAppOptions,
+    rateLimits: { ...testAppOptions.rateLimits, recovery: { max: 1000, timeWindow: 60_000 } },
+  });
 });
 afterAll(() => subject.close());
 
@@ -17,30 +20,50 @@ async function recoveryRequested() {
   const user = await signedUp(subject, 'personal');
   const stranger = await subject.browser();
   expect((await stranger.post('/api/user/send-recovery-code', { username: user.user.username })).statusCode).toBe(200);
-  const row = await subject.database.db.selectFrom('email_outbox').select(['email_id', 'payload']).where('recipient', '=', user.user.email).executeTakeFirstOrThrow();
+  const row = await subject.database.db
+    .selectFrom('email_outbox')
+    .select(['email_id', 'payload'])
+    .where('recipient', '=', user.user.email)
+    .executeTakeFirstOrThrow();
   return { user, emailId: row.email_id, code: (row.payload as { recovery_code: string }).recovery_code };
 }
 
 describe('the e-mail outbox', () => {
   it('gets a send job with every message, in the transaction that writes it', async () => {
     const { emailId } = await recoveryRequested();
-    const { rows } = await sql<{ name: string; data: unknown }>`SELECT name, data FROM pgboss.job WHERE id = ${jobId('email-send', emailId)}::uuid`.execute(subject.database.db);
+    const { rows } = await sql<{
+      name: string;
+      data: unknown;
+    }>`SELECT name, data FROM pgboss.job WHERE id = ${jobId('email-send', emailId)}::uuid`.execute(subject.database.db);
     expect(rows).toEqual([{ name: 'email-send', data: { emailId } }]);
   });
 
   it('is readable by finance operators, newest first, with secrets redacted', async () => {
     const { user, emailId, code } = await recoveryRequested();
     const operator = await signedUpOperator(subject);
-    const response = await operator.browser.get(`/api/operations/emails?state=unsent&recipient=${encodeURIComponent(user.user.email)}`);
+    const response = await operator.browser.get(
+      `/api/operations/emails?state=unsent&recipient=${encodeURIComponent(user.user.email)}`,
+    );
     expect(response.statusCode).toBe(200);
     const { emails, total } = emailOutboxResponse.parse(response.json());
     expect(total).toBe(1);
-    expect(emails).toEqual([{
-      email_id: emailId, recipient: user.user.email, template: 'password-recovery-code', subject: 'Your Peeks Wallet recovery code',
-      payload: { username: user.user.username, recovery_code: '[redacted]', expires_in_minutes: 15 }, created_at: expect.any(String) as string, sent_at: null, attempts: 0,
-    }]);
+    expect(emails).toEqual([
+      {
+        email_id: emailId,
+        recipient: user.user.email,
+        template: 'password-recovery-code',
+        subject: 'Your Peeks Wallet recovery code',
+        payload: { username: user.user.username, recovery_code: '[redacted]', expires_in_minutes: 15 },
+        created_at: expect.any(String) as string,
+        sent_at: null,
+        attempts: 0,
+      },
+    ]);
     expect(response.body).not.toContain(code);
-    expect((await operator.browser.get('/api/operations/emails?state=sent')).json()).toMatchObject({ emails: [], total: 0 });
+    expect((await operator.browser.get('/api/operations/emails?state=sent')).json()).toMatchObject({
+      emails: [],
+      total: 0,
+    });
   });
 
   it('refuses a bad filter with the error envelope', async () => {

@@ -1,4 +1,10 @@
-import { errorCatalogue, errorCodes, type ApiErrorItem, type ClearDepositRequest, type PendingDeposit } from '@peeks/contracts';
+import {
+  errorCatalogue,
+  errorCodes,
+  type ApiErrorItem,
+  type ClearDepositRequest,
+  type PendingDeposit,
+} from '@peeks/contracts';
 import { formatMinorUnits } from '@peeks/ledger';
 
 /** Reference memos as people copy them from a bank's notice: case and spacing are not part of them. */
@@ -9,7 +15,10 @@ const normalReference = (reference: string) => reference.replace(/\s+/g, '').toU
  * operator received for it: the amount and currency, and the reference
  * memo. Empty when the transfer is the one the deposit expects.
  */
-export function depositMismatches(deposit: Pick<PendingDeposit, 'payment' | 'reference'>, received: Omit<ClearDepositRequest, 'tx_id'>): ApiErrorItem[] {
+export function depositMismatches(
+  deposit: Pick<PendingDeposit, 'payment' | 'reference'>,
+  received: Omit<ClearDepositRequest, 'tx_id'>,
+): ApiErrorItem[] {
   const problems: ApiErrorItem[] = [];
   const { payment } = deposit;
   if (received.amount_received !== payment.amount || received.currency !== payment.currency) {

@@ -14,7 +14,11 @@ import { signedIn } from '../../plugins/sessions.ts';
  */
 export async function requireFinanceOperator(request: FastifyRequest): Promise<void> {
   const { userId } = signedIn(request);
-  const user = await request.server.db.selectFrom('users').select('role').where('user_id', '=', userId).executeTakeFirst();
+  const user = await request.server.db
+    .selectFrom('users')
+    .select('role')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (user?.role !== FINANCE_OPERATOR_ROLE) throw refuse(403, errorCodes.financeOperatorOnly);
 }
 
@@ -25,6 +29,11 @@ export function operatorOf(request: FastifyRequest): string {
 
 /** Makes a user a finance operator; false when there is no such user. Not an HTTP route: see operator-cli.ts. */
 export async function makeFinanceOperator(db: Kysely<Database>, userId: number, now: Date): Promise<boolean> {
-  const updated = await db.updateTable('users').set({ role: FINANCE_OPERATOR_ROLE, updated_at: now }).where('user_id', '=', userId).returning('user_id').executeTakeFirst();
+  const updated = await db
+    .updateTable('users')
+    .set({ role: FINANCE_OPERATOR_ROLE, updated_at: now })
+    .where('user_id', '=', userId)
+    .returning('user_id')
+    .executeTakeFirst();
   return updated !== undefined;
 }

@@ -1,4 +1,10 @@
-import { emailTransferMethods, type BitcoinDepositView, type OutboxEmail, type PendingDeposit, type PendingWithdrawal } from '@peeks/contracts';
+import {
+  emailTransferMethods,
+  type BitcoinDepositView,
+  type OutboxEmail,
+  type PendingDeposit,
+  type PendingWithdrawal,
+} from '@peeks/contracts';
 import type { BitcoinWatchState } from '@peeks/db';
 import type { Database } from '@peeks/db';
 import { isCurrency, merchantOwnerId, ownerOf, userOwnerId, type Currency } from '@peeks/ledger';
@@ -30,15 +36,28 @@ const currencyOf = (code: string): Currency => {
 function emailDeposits(db: Kysely<Database>) {
   return db
     .selectFrom('ledger_transactions as tx')
-    .innerJoin('events as entered', (join) => join.on(sql<boolean>`entered.stream_id = 'ledger-' || tx.tx_id`).on('entered.stream_version', '=', 1))
-    .leftJoin('users', (join) => join.on(sql<boolean>`users.user_id = substring(tx.payee_owner_id from '^user-(\\d{1,15})$')::bigint`))
+    .innerJoin('events as entered', (join) =>
+      join.on(sql<boolean>`entered.stream_id = 'ledger-' || tx.tx_id`).on('entered.stream_version', '=', 1),
+    )
+    .leftJoin('users', (join) =>
+      join.on(sql<boolean>`users.user_id = substring(tx.payee_owner_id from '^user-(\\d{1,15})$')::bigint`),
+    )
     .where('tx.tx_class', '=', 'DepositEntered')
     .where('tx.payment_method_type', 'in', emailTransferMethods)
     .select([
-      'tx.tx_id', 'tx.state', 'tx.entry_date', 'tx.expires_at', 'tx.payment_method_type as method', 'tx.reference', 'tx.amount as coins', 'tx.payee_owner_id',
+      'tx.tx_id',
+      'tx.state',
+      'tx.entry_date',
+      'tx.expires_at',
+      'tx.payment_method_type as method',
+      'tx.reference',
+      'tx.amount as coins',
+      'tx.payee_owner_id',
       sql<string>`entered.data->'payment'->>'amount'`.as('payment_amount'),
       sql<string>`entered.data->'payment'->>'currency'`.as('payment_currency'),
-      'users.user_id', 'users.username', 'users.email',
+      'users.user_id',
+      'users.username',
+      'users.email',
     ]);
 }
 
@@ -63,7 +82,12 @@ const toDeposit = (row: DepositRow): PendingDeposit => ({
 /** Pending e-mail transfer deposits, oldest first: the order they are worked through. */
 export async function pendingDeposits(
   db: Kysely<Database>,
-  filters: Period & Page & { method?: (typeof emailTransferMethods)[number] | undefined; reference?: string | undefined; user_id?: number | undefined },
+  filters: Period &
+    Page & {
+      method?: (typeof emailTransferMethods)[number] | undefined;
+      reference?: string | undefined;
+      user_id?: number | undefined;
+    },
 ): Promise<{ deposits: PendingDeposit[]; total: number }> {
   let query = emailDeposits(db).where('tx.state', '=', 'pending');
   if (filters.method) query = query.where('tx.payment_method_type', '=', filters.method);
@@ -73,7 +97,10 @@ export async function pendingDeposits(
   if (filters.to) query = query.where('tx.entry_date', '<', filters.to);
   const [rows, count] = await Promise.all([
     query.orderBy('tx.entry_date').orderBy('tx.tx_id').offset(filters.offset).limit(filters.limit).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { deposits: rows.map(toDeposit), total: count.total };
 }
@@ -88,7 +115,16 @@ function withdrawals(db: Kysely<Database>) {
   return db
     .selectFrom('ledger_transactions')
     .where('tx_class', '=', 'WithdrawalRequested')
-    .select(['tx_id', 'state', 'entry_date', 'amount', 'currency', 'payer_owner_id', 'payment_method_type', 'payment_method_id']);
+    .select([
+      'tx_id',
+      'state',
+      'entry_date',
+      'amount',
+      'currency',
+      'payer_owner_id',
+      'payment_method_type',
+      'payment_method_id',
+    ]);
 }
 
 type WithdrawalRow = Awaited<ReturnType<ReturnType<typeof withdrawals>['executeTakeFirstOrThrow']>>;
@@ -112,23 +148,31 @@ function toWithdrawal(row: WithdrawalRow): PendingWithdrawal {
 /** Pending withdrawals, oldest first. */
 export async function pendingWithdrawals(
   db: Kysely<Database>,
-  filters: Period & Page & { user_id?: number | undefined; merchant_id?: number | undefined; currency?: Currency | undefined },
+  filters: Period &
+    Page & { user_id?: number | undefined; merchant_id?: number | undefined; currency?: Currency | undefined },
 ): Promise<{ withdrawals: PendingWithdrawal[]; total: number }> {
   let query = withdrawals(db).where('state', '=', 'pending');
   if (filters.user_id !== undefined) query = query.where('payer_owner_id', '=', userOwnerId(filters.user_id));
-  if (filters.merchant_id !== undefined) query = query.where('payer_owner_id', '=', merchantOwnerId(filters.merchant_id));
+  if (filters.merchant_id !== undefined)
+    query = query.where('payer_owner_id', '=', merchantOwnerId(filters.merchant_id));
   if (filters.currency) query = query.where('currency', '=', filters.currency);
   if (filters.from) query = query.where('entry_date', '>=', filters.from);
   if (filters.to) query = query.where('entry_date', '<', filters.to);
   const [rows, count] = await Promise.all([
     query.orderBy('entry_date').orderBy('tx_id').offset(filters.offset).limit(filters.limit).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { withdrawals: rows.map(toWithdrawal), total: count.total };
 }
 
 /** A withdrawal in any state, or undefined. */
-export async function findWithdrawal(db: Kysely<Database>, txId: string): Promise<(PendingWithdrawal & { state: string }) | undefined> {
+export async function findWithdrawal(
+  db: Kysely<Database>,
+  txId: string,
+): Promise<(PendingWithdrawal & { state: string }) | undefined> {
   const row = await withdrawals(db).where('tx_id', '=', txId).executeTakeFirst();
   return row && { ...toWithdrawal(row), state: row.state };
 }
@@ -139,16 +183,26 @@ export async function findWithdrawal(db: Kysely<Database>, txId: string): Promis
  */
 export async function eventLog(
   db: Kysely<Database>,
-  filters: Period & { stream?: string | undefined; type?: string | undefined; before?: number | undefined; limit: number },
+  filters: Period & {
+    stream?: string | undefined;
+    type?: string | undefined;
+    before?: number | undefined;
+    limit: number;
+  },
 ) {
-  let query = db.selectFrom('events').select(['position', 'stream_id', 'stream_version', 'type', 'data', 'metadata', 'created_at', 'hash']);
+  let query = db
+    .selectFrom('events')
+    .select(['position', 'stream_id', 'stream_version', 'type', 'data', 'metadata', 'created_at', 'hash']);
   if (filters.stream) query = query.where('stream_id', 'like', `${likeLiteral(filters.stream)}%`);
   if (filters.type) query = query.where('type', '=', filters.type);
   if (filters.from) query = query.where('created_at', '>=', filters.from);
   if (filters.to) query = query.where('created_at', '<', filters.to);
   if (filters.before !== undefined) query = query.where('position', '<', filters.before);
   // One row more than asked tells whether there is a next page.
-  const rows = await query.orderBy('position', 'desc').limit(filters.limit + 1).execute();
+  const rows = await query
+    .orderBy('position', 'desc')
+    .limit(filters.limit + 1)
+    .execute();
   const page = rows.slice(0, filters.limit);
   return {
     events: page.map((row) => ({
@@ -180,13 +234,23 @@ export async function emailOutbox(
   db: Kysely<Database>,
   filters: Page & { state?: 'unsent' | 'sent' | undefined; recipient?: string | undefined },
 ): Promise<{ emails: OutboxEmail[]; total: number }> {
-  let query = db.selectFrom('email_outbox').select(['email_id', 'recipient', 'template', 'subject', 'payload', 'created_at', 'sent_at', 'attempts']);
+  let query = db
+    .selectFrom('email_outbox')
+    .select(['email_id', 'recipient', 'template', 'subject', 'payload', 'created_at', 'sent_at', 'attempts']);
   if (filters.state === 'unsent') query = query.where('sent_at', 'is', null);
   if (filters.state === 'sent') query = query.where('sent_at', 'is not', null);
   if (filters.recipient) query = query.where('recipient', 'ilike', `%${likeLiteral(filters.recipient)}%`);
   const [rows, count] = await Promise.all([
-    query.orderBy('created_at', 'desc').orderBy('email_id', 'desc').offset(filters.offset).limit(filters.limit).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query
+      .orderBy('created_at', 'desc')
+      .orderBy('email_id', 'desc')
+      .offset(filters.offset)
+      .limit(filters.limit)
+      .execute(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
     emails: rows.map((row) => ({
@@ -213,9 +277,25 @@ export async function bitcoinDeposits(
     .innerJoin('ledger_transactions as tx', 'tx.tx_id', 'deposit.tx_id')
     .innerJoin('users', 'users.user_id', 'deposit.user_id')
     .select([
-      'deposit.tx_id', 'deposit.watch_state', 'tx.state as ledger_state', 'deposit.address', 'deposit.amount_sats', 'deposit.received_sats',
-      'deposit.confirmed_sats', 'deposit.payment_txids', 'deposit.usd_cents', 'deposit.coins', 'deposit.flag', 'deposit.flag_reason',
-      'deposit.flagged_at', 'deposit.seen_at', 'deposit.created_at', 'deposit.expires_at', 'tx.payee_owner_id', 'deposit.user_id', 'users.username',
+      'deposit.tx_id',
+      'deposit.watch_state',
+      'tx.state as ledger_state',
+      'deposit.address',
+      'deposit.amount_sats',
+      'deposit.received_sats',
+      'deposit.confirmed_sats',
+      'deposit.payment_txids',
+      'deposit.usd_cents',
+      'deposit.coins',
+      'deposit.flag',
+      'deposit.flag_reason',
+      'deposit.flagged_at',
+      'deposit.seen_at',
+      'deposit.created_at',
+      'deposit.expires_at',
+      'tx.payee_owner_id',
+      'deposit.user_id',
+      'users.username',
     ]);
   if (filters.state) query = query.where('deposit.watch_state', '=', filters.state);
   if (filters.user_id !== undefined) query = query.where('deposit.user_id', '=', filters.user_id);
@@ -223,18 +303,31 @@ export async function bitcoinDeposits(
   if (filters.to) query = query.where('deposit.created_at', '<', filters.to);
   const [rows, count] = await Promise.all([
     query.orderBy('deposit.created_at').orderBy('deposit.tx_id').offset(filters.offset).limit(filters.limit).execute(),
-    query.clearSelect().select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return {
-    deposits: rows.map(({ watch_state: state, payee_owner_id: ownerId, flagged_at: flaggedAt, seen_at: seenAt, created_at: createdAt, expires_at: expiresAt, ...row }) => ({
-      ...row,
-      state,
-      owner_id: ownerId ?? '',
-      flagged_at: flaggedAt?.toISOString() ?? null,
-      seen_at: seenAt?.toISOString() ?? null,
-      created_at: createdAt.toISOString(),
-      expires_at: expiresAt.toISOString(),
-    })),
+    deposits: rows.map(
+      ({
+        watch_state: state,
+        payee_owner_id: ownerId,
+        flagged_at: flaggedAt,
+        seen_at: seenAt,
+        created_at: createdAt,
+        expires_at: expiresAt,
+        ...row
+      }) => ({
+        ...row,
+        state,
+        owner_id: ownerId ?? '',
+        flagged_at: flaggedAt?.toISOString() ?? null,
+        seen_at: seenAt?.toISOString() ?? null,
+        created_at: createdAt.toISOString(),
+        expires_at: expiresAt.toISOString(),
+      }),
+    ),
     total: count.total,
   };
 }

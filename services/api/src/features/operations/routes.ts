@@ -30,10 +30,25 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
-import { idempotencyKeyOf, moveMoney, requestFingerprint, runLedgerCommand, transactionView } from '../../plugins/ledger.ts';
+import {
+  idempotencyKeyOf,
+  moveMoney,
+  requestFingerprint,
+  runLedgerCommand,
+  transactionView,
+} from '../../plugins/ledger.ts';
 import { depositMismatches } from './matching.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
-import { bitcoinDeposits, emailOutbox, eventLog, findEmailDeposit, findWithdrawal, pendingDeposits, pendingWithdrawals, platformBalanceSheet } from './queries.ts';
+import {
+  bitcoinDeposits,
+  emailOutbox,
+  eventLog,
+  findEmailDeposit,
+  findWithdrawal,
+  pendingDeposits,
+  pendingWithdrawals,
+  platformBalanceSheet,
+} from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
 
 const success = 'success' as const;
@@ -72,7 +87,10 @@ export const operationRoutes: FastifyPluginAsyncZod = (app) => {
    * in the transaction that does the step, so a refused step leaves it free.
    * Without a key the step simply runs (and a repeat is refused).
    */
-  async function once<Answer>(request: FastifyRequest, step: (db: Kysely<Database>) => Promise<Answer>): Promise<Answer> {
+  async function once<Answer>(
+    request: FastifyRequest,
+    step: (db: Kysely<Database>) => Promise<Answer>,
+  ): Promise<Answer> {
     const key = idempotencyKeyOf(request);
     if (key === null) return step(app.db);
     const claim = { scope: `operations:${operatorOf(request)}`, key, fingerprint: requestFingerprint(request) };
@@ -80,109 +98,189 @@ export const operationRoutes: FastifyPluginAsyncZod = (app) => {
     return body;
   }
 
-  app.get('/api/operations/deposits', { schema: { querystring: pendingDepositsQuery, response: { 200: pendingDepositsResponse } } }, async (request) => ({
-    response: success,
-    ...(await pendingDeposits(app.db, request.query)),
-  }));
-
-  app.post('/api/operations/clear-deposit', { schema: { body: clearDepositRequest, response: { 200: operationResponse } } }, (request) =>
-    once(request, async (db) => {
-      const { tx_id: txId, ...received } = request.body;
-      const deposit = await pendingEmailDeposit(db, txId);
-      const problems = depositMismatches(deposit, received);
-      if (problems.length > 0) throw new ApiError(422, problems.map((problem) => problem.message).join('. '), problems);
-      const operator = operatorOf(request);
-      const { record } = await runLedgerCommand(request, operator, { type: 'ClearDeposit', txId, clearedBy: operator }, db);
-      return { response: success, transaction: transactionView(record, deposit.owner_id) };
-    }),
-  );
-
-  app.post('/api/operations/reject-deposit', { schema: { body: rejectDepositRequest, response: { 200: operationResponse } } }, (request) =>
-    once(request, async (db) => {
-      const deposit = await pendingEmailDeposit(db, request.body.tx_id);
-      const operator = operatorOf(request);
-      const { record } = await runLedgerCommand(request, operator, { type: 'RejectDeposit', txId: deposit.tx_id, reason: request.body.reason, rejectedBy: operator }, db);
-      return { response: success, transaction: transactionView(record, deposit.owner_id) };
-    }),
-  );
-
-  app.get('/api/operations/withdrawals', { schema: { querystring: pendingWithdrawalsQuery, response: { 200: pendingWithdrawalsResponse } } }, async (request) => ({
-    response: success,
-    ...(await pendingWithdrawals(app.db, request.query)),
-  }));
-
-  app.post('/api/operations/process-withdrawal', { schema: { body: processWithdrawalRequest, response: { 200: operationResponse } } }, (request) =>
-    once(request, async (db) => {
-      const withdrawal = await pendingWithdrawal(db, request.body.tx_id);
-      const { record } = await runLedgerCommand(request, operatorOf(request), { type: 'ProcessWithdrawal', txId: withdrawal.tx_id, payoutReference: request.body.payout_reference }, db);
-      return { response: success, transaction: transactionView(record, withdrawal.owner_id) };
-    }),
-  );
-
-  app.post('/api/operations/fail-withdrawal', { schema: { body: failWithdrawalRequest, response: { 200: operationResponse } } }, (request) =>
-    once(request, async (db) => {
-      const withdrawal = await pendingWithdrawal(db, request.body.tx_id);
-      const { record } = await runLedgerCommand(request, operatorOf(request), { type: 'FailWithdrawal', txId: withdrawal.tx_id, reason: request.body.reason }, db);
-      return { response: success, transaction: transactionView(record, withdrawal.owner_id) };
-    }),
-  );
-
-  app.post('/api/operations/correct-balance', { schema: { body: correctBalanceRequest, response: { 200: operationResponse } } }, async (request) => {
-    const { user_id: userId, merchant_id: merchantId, currency, amount, reason } = request.body;
-    const ownerId = userId === undefined ? merchantOwnerId(merchantId ?? 0) : userOwnerId(userId);
-    const operator = operatorOf(request);
-    const { record } = await moveMoney(request, operator, (txId) => ({ type: 'CorrectBalance', txId, ownerId, amount, currency, reason, operatorId: operator }));
-    return { response: success, transaction: transactionView(record, ownerId) };
-  });
-
-  app.get('/api/operations/coin-trail', { schema: { querystring: coinTrailQuery, response: { 200: coinTrailResponse } } }, async (request) => {
-    const trail = await coinTrail(app.db, request.query.serial);
-    if (trail.length === 0) throw refuse(404, errorCodes.coinNotFound, { field: 'serial' });
-    return {
+  app.get(
+    '/api/operations/deposits',
+    { schema: { querystring: pendingDepositsQuery, response: { 200: pendingDepositsResponse } } },
+    async (request) => ({
       response: success,
-      serial: request.query.serial,
-      trail: trail.map((step) => ({
-        serial: step.serial,
-        action: step.action,
-        value: step.value,
-        from_account: step.fromAccount,
-        to_account: step.toAccount,
-        parent_serial: step.parentSerial,
-        from_serial: step.fromSerial,
-        tx_id: step.txId,
-        event_position: step.eventPosition,
-        event_type: step.eventType,
-        event_time: step.eventTime.toISOString(),
-      })),
-    };
-  });
+      ...(await pendingDeposits(app.db, request.query)),
+    }),
+  );
 
-  app.get('/api/operations/events', { schema: { querystring: eventLogQuery, response: { 200: eventLogResponse } } }, async (request) => ({
+  app.post(
+    '/api/operations/clear-deposit',
+    { schema: { body: clearDepositRequest, response: { 200: operationResponse } } },
+    (request) =>
+      once(request, async (db) => {
+        const { tx_id: txId, ...received } = request.body;
+        const deposit = await pendingEmailDeposit(db, txId);
+        const problems = depositMismatches(deposit, received);
+        if (problems.length > 0)
+          throw new ApiError(422, problems.map((problem) => problem.message).join('. '), problems);
+        const operator = operatorOf(request);
+        const { record } = await runLedgerCommand(
+          request,
+          operator,
+          { type: 'ClearDeposit', txId, clearedBy: operator },
+          db,
+        );
+        return { response: success, transaction: transactionView(record, deposit.owner_id) };
+      }),
+  );
+
+  app.post(
+    '/api/operations/reject-deposit',
+    { schema: { body: rejectDepositRequest, response: { 200: operationResponse } } },
+    (request) =>
+      once(request, async (db) => {
+        const deposit = await pendingEmailDeposit(db, request.body.tx_id);
+        const operator = operatorOf(request);
+        const { record } = await runLedgerCommand(
+          request,
+          operator,
+          { type: 'RejectDeposit', txId: deposit.tx_id, reason: request.body.reason, rejectedBy: operator },
+          db,
+        );
+        return { response: success, transaction: transactionView(record, deposit.owner_id) };
+      }),
+  );
+
+  app.get(
+    '/api/operations/withdrawals',
+    { schema: { querystring: pendingWithdrawalsQuery, response: { 200: pendingWithdrawalsResponse } } },
+    async (request) => ({
+      response: success,
+      ...(await pendingWithdrawals(app.db, request.query)),
+    }),
+  );
+
+  app.post(
+    '/api/operations/process-withdrawal',
+    { schema: { body: processWithdrawalRequest, response: { 200: operationResponse } } },
+    (request) =>
+      once(request, async (db) => {
+        const withdrawal = await pendingWithdrawal(db, request.body.tx_id);
+        const { record } = await runLedgerCommand(
+          request,
+          operatorOf(request),
+          { type: 'ProcessWithdrawal', txId: withdrawal.tx_id, payoutReference: request.body.payout_reference },
+          db,
+        );
+        return { response: success, transaction: transactionView(record, withdrawal.owner_id) };
+      }),
+  );
+
+  app.post(
+    '/api/operations/fail-withdrawal',
+    { schema: { body: failWithdrawalRequest, response: { 200: operationResponse } } },
+    (request) =>
+      once(request, async (db) => {
+        const withdrawal = await pendingWithdrawal(db, request.body.tx_id);
+        const { record } = await runLedgerCommand(
+          request,
+          operatorOf(request),
+          { type: 'FailWithdrawal', txId: withdrawal.tx_id, reason: request.body.reason },
+          db,
+        );
+        return { response: success, transaction: transactionView(record, withdrawal.owner_id) };
+      }),
+  );
+
+  app.post(
+    '/api/operations/correct-balance',
+    { schema: { body: correctBalanceRequest, response: { 200: operationResponse } } },
+    async (request) => {
+      const { user_id: userId, merchant_id: merchantId, currency, amount, reason } = request.body;
+      const ownerId = userId === undefined ? merchantOwnerId(merchantId ?? 0) : userOwnerId(userId);
+      const operator = operatorOf(request);
+      const { record } = await moveMoney(request, operator, (txId) => ({
+        type: 'CorrectBalance',
+        txId,
+        ownerId,
+        amount,
+        currency,
+        reason,
+        operatorId: operator,
+      }));
+      return { response: success, transaction: transactionView(record, ownerId) };
+    },
+  );
+
+  app.get(
+    '/api/operations/coin-trail',
+    { schema: { querystring: coinTrailQuery, response: { 200: coinTrailResponse } } },
+    async (request) => {
+      const trail = await coinTrail(app.db, request.query.serial);
+      if (trail.length === 0) throw refuse(404, errorCodes.coinNotFound, { field: 'serial' });
+      return {
+        response: success,
+        serial: request.query.serial,
+        trail: trail.map((step) => ({
+          serial: step.serial,
+          action: step.action,
+          value: step.value,
+          from_account: step.fromAccount,
+          to_account: step.toAccount,
+          parent_serial: step.parentSerial,
+          from_serial: step.fromSerial,
+          tx_id: step.txId,
+          event_position: step.eventPosition,
+          event_type: step.eventType,
+          event_time: step.eventTime.toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.get(
+    '/api/operations/events',
+    { schema: { querystring: eventLogQuery, response: { 200: eventLogResponse } } },
+    async (request) => ({
+      response: success,
+      ...(await eventLog(app.db, request.query)),
+    }),
+  );
+
+  app.get('/api/operations/ledger-verify', { schema: { response: { 200: ledgerVerificationResponse } } }, () => ({
     response: success,
-    ...(await eventLog(app.db, request.query)),
+    verification: verification.status,
   }));
 
-  app.get('/api/operations/ledger-verify', { schema: { response: { 200: ledgerVerificationResponse } } }, () => ({ response: success, verification: verification.status }));
+  app.post(
+    '/api/operations/ledger-verify',
+    { schema: { body: noInput, response: { 200: ledgerVerificationStartResponse } } },
+    () => {
+      const started = verification.start();
+      return { response: success, started, verification: verification.status };
+    },
+  );
 
-  app.post('/api/operations/ledger-verify', { schema: { body: noInput, response: { 200: ledgerVerificationStartResponse } } }, () => {
-    const started = verification.start();
-    return { response: success, started, verification: verification.status };
-  });
+  app.get(
+    '/api/operations/platform-balances',
+    { schema: { response: { 200: platformBalancesResponse } } },
+    async () => ({
+      response: success,
+      ...(await platformBalanceSheet(app.db, platformBalances.name)),
+    }),
+  );
 
-  app.get('/api/operations/platform-balances', { schema: { response: { 200: platformBalancesResponse } } }, async () => ({
-    response: success,
-    ...(await platformBalanceSheet(app.db, platformBalances.name)),
-  }));
+  app.get(
+    '/api/operations/emails',
+    { schema: { querystring: emailOutboxQuery, response: { 200: emailOutboxResponse } } },
+    async (request) => ({
+      response: success,
+      ...(await emailOutbox(app.db, request.query)),
+    }),
+  );
 
-  app.get('/api/operations/emails', { schema: { querystring: emailOutboxQuery, response: { 200: emailOutboxResponse } } }, async (request) => ({
-    response: success,
-    ...(await emailOutbox(app.db, request.query)),
-  }));
-
-  app.get('/api/operations/bitcoin-deposits', { schema: { querystring: bitcoinDepositsQuery, response: { 200: bitcoinDepositsResponse } } }, async (request) => ({
-    response: success,
-    ...(await bitcoinDeposits(app.db, request.query)),
-  }));
+  app.get(
+    '/api/operations/bitcoin-deposits',
+    { schema: { querystring: bitcoinDepositsQuery, response: { 200: bitcoinDepositsResponse } } },
+    async (request) => ({
+      response: success,
+      ...(await bitcoinDeposits(app.db, request.query)),
+    }),
+  );
 
   return Promise.resolve();
 };

@@ -9,7 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
-const roleOf = async (userId: number) => (await subject.database.db.selectFrom('users').select('role').where('user_id', '=', userId).executeTakeFirstOrThrow()).role;
+const roleOf = async (userId: number) =>
+  (await subject.database.db.selectFrom('users').select('role').where('user_id', '=', userId).executeTakeFirstOrThrow())
+    .role;
 
 describe('operator:create', () => {
   it('creates a finance operator whose one-time password signs in to the operations console', async () => {
@@ -17,18 +19,30 @@ describe('operator:create', () => {
     if (result.outcome !== 'created') throw new Error(`not created: ${JSON.stringify(result)}`);
     expect(await roleOf(result.userId)).toBe('finance');
     const browser = await subject.browser();
-    expect((await browser.post('/api/login', { username: 'ops_maria', password: result.password })).statusCode).toBe(200);
+    expect((await browser.post('/api/login', { username: 'ops_maria', password: result.password })).statusCode).toBe(
+      200,
+    );
     expect((await browser.get('/api/operations/withdrawals')).statusCode).toBe(200);
   });
 
   it('promotes an existing user only when the e-mail matches too, and prints no password for one', async () => {
     const user = (await signedUp(subject, 'personal')).user;
-    expect(await createFinanceOperator(subject.database.db, user.username.toUpperCase(), 'someone.else@example.com', new Date())).toEqual({
+    expect(
+      await createFinanceOperator(
+        subject.database.db,
+        user.username.toUpperCase(),
+        'someone.else@example.com',
+        new Date(),
+      ),
+    ).toEqual({
       outcome: 'refused',
       reason: `user ${user.username.toUpperCase()} exists with another e-mail`,
     });
     expect(await roleOf(user.user_id)).toBe('user');
-    expect(await createFinanceOperator(subject.database.db, user.username, user.email, new Date())).toEqual({ outcome: 'promoted', userId: user.user_id });
+    expect(await createFinanceOperator(subject.database.db, user.username, user.email, new Date())).toEqual({
+      outcome: 'promoted',
+      userId: user.user_id,
+    });
     expect(await roleOf(user.user_id)).toBe('finance');
   });
 

@@ -17,7 +17,12 @@ const DIGITS = '23456789';
  */
 export function generatedPassword(): string {
   const pick = (alphabet: string) => alphabet.charAt(randomInt(alphabet.length));
-  const characters = [pick(LOWER), pick(UPPER), pick(DIGITS), ...Array.from({ length: 9 }, () => pick(LOWER + UPPER + DIGITS))];
+  const characters = [
+    pick(LOWER),
+    pick(UPPER),
+    pick(DIGITS),
+    ...Array.from({ length: 9 }, () => pick(LOWER + UPPER + DIGITS)),
+  ];
   for (let index = characters.length - 1; index > 0; index--) {
     const other = randomInt(index + 1);
     [characters[index], characters[other]] = [characters[other] ?? '', characters[index] ?? ''];
@@ -33,7 +38,15 @@ export function generatedPassword(): string {
  */
 export function staffSignUp(username: string, email: string) {
   const password = generatedPassword();
-  return personalRegistration.safeParse({ username, email, password, confirm_password: password, birthday: '01-01-1970', country: 'CA', termsAccepted: 1 });
+  return personalRegistration.safeParse({
+    username,
+    email,
+    password,
+    confirm_password: password,
+    birthday: '01-01-1970',
+    country: 'CA',
+    termsAccepted: 1,
+  });
 }
 
 /** A personal account for `signUp`, its password stored only as a hash. */
@@ -51,19 +64,29 @@ export type OperatorOutcome =
  * e-mail, so that a typo cannot promote someone else) a finance operator,
  * or creates one with a one-time password to print, stored only hashed.
  */
-export async function createFinanceOperator(db: Kysely<Database>, username: string, email: string, now: Date): Promise<OperatorOutcome> {
+export async function createFinanceOperator(
+  db: Kysely<Database>,
+  username: string,
+  email: string,
+  now: Date,
+): Promise<OperatorOutcome> {
   const existing = await db
     .selectFrom('users')
     .select(['user_id', 'email'])
     .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
     .executeTakeFirst();
   if (existing) {
-    if (existing.email.toLowerCase() !== email.toLowerCase()) return { outcome: 'refused', reason: `user ${username} exists with another e-mail` };
+    if (existing.email.toLowerCase() !== email.toLowerCase())
+      return { outcome: 'refused', reason: `user ${username} exists with another e-mail` };
     await makeFinanceOperator(db, existing.user_id, now);
     return { outcome: 'promoted', userId: existing.user_id };
   }
   const signUp = staffSignUp(username, email);
-  if (!signUp.success) return { outcome: 'refused', reason: signUp.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') };
+  if (!signUp.success)
+    return {
+      outcome: 'refused',
+      reason: signUp.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+    };
   const userId = await createStaffUser(db, signUp.data, now);
   await makeFinanceOperator(db, userId, now);
   return { outcome: 'created', userId, password: signUp.data.password };

@@ -15,9 +15,11 @@ export async function signedUpOperator(subject: TestApp): Promise<SignedIn> {
   return operator;
 }
 
-export const signedUpAs = (subject: TestApp, caller: Caller): Promise<SignedIn> => (caller === 'operator' ? signedUpOperator(subject) : signedUp(subject, caller));
+export const signedUpAs = (subject: TestApp, caller: Caller): Promise<SignedIn> =>
+  caller === 'operator' ? signedUpOperator(subject) : signedUp(subject, caller);
 
-const run = (subject: TestApp, command: Parameters<typeof executeLedgerCommand>[1]) => executeLedgerCommand(subject.database.db, command, subject.app.ledgerSettings);
+const run = (subject: TestApp, command: Parameters<typeof executeLedgerCommand>[1]) =>
+  executeLedgerCommand(subject.database.db, command, subject.app.ledgerSettings);
 
 export interface EnteredDeposit {
   txId: string;
@@ -31,19 +33,40 @@ export interface EnteredDeposit {
  * A pending e-mail transfer deposit for `ownerId`, entered the way the
  * deposit routes enter one: the user will send `amount` with `reference`.
  */
-export async function enteredDeposit(subject: TestApp, ownerId: string, options: { method?: DepositMethod; amount?: number; currency?: Currency } = {}): Promise<EnteredDeposit> {
+export async function enteredDeposit(
+  subject: TestApp,
+  ownerId: string,
+  options: { method?: DepositMethod; amount?: number; currency?: Currency } = {},
+): Promise<EnteredDeposit> {
   const { method = 'interac', amount = 50_00, currency = 'CAD' } = options;
   const reference = `PKS${randomBytes(4).toString('hex').toUpperCase()}`;
   const { record } = await run(subject, {
-    type: 'EnterDeposit', txId: `deposit-${randomUUID()}`, ownerId, method, payment: { amount, currency }, rateMicros: DEFAULT_RATE_MICROS, reference, expiresAt: null,
+    type: 'EnterDeposit',
+    txId: `deposit-${randomUUID()}`,
+    ownerId,
+    method,
+    payment: { amount, currency },
+    rateMicros: DEFAULT_RATE_MICROS,
+    reference,
+    expiresAt: null,
   });
   return { txId: record.txId, reference, amount, currency, coins: record.amount };
 }
 
 /** A pending withdrawal of `amount` from `ownerId`'s wallet (which must hold it) to a card. */
-export async function requestedWithdrawal(subject: TestApp, ownerId: string, amount: number, currency: Currency = 'CON'): Promise<string> {
+export async function requestedWithdrawal(
+  subject: TestApp,
+  ownerId: string,
+  amount: number,
+  currency: Currency = 'CON',
+): Promise<string> {
   const { record } = await run(subject, {
-    type: 'RequestWithdrawal', txId: `withdrawal-${randomUUID()}`, ownerId, amount, currency, destination: { kind: 'card', paymentMethodId: 'pm-test' },
+    type: 'RequestWithdrawal',
+    txId: `withdrawal-${randomUUID()}`,
+    ownerId,
+    amount,
+    currency,
+    destination: { kind: 'card', paymentMethodId: 'pm-test' },
   });
   return record.txId;
 }

@@ -31,7 +31,13 @@ export class LedgerVerificationJob {
   /** Starts a run unless one is going; true when this call started it. */
   start(): boolean {
     if (this.#running) return false;
-    this.#status = { state: 'running', started_at: this.#clock().toISOString(), finished_at: null, ok: null, report: null };
+    this.#status = {
+      state: 'running',
+      started_at: this.#clock().toISOString(),
+      finished_at: null,
+      ok: null,
+      report: null,
+    };
     this.#running = this.#run().finally(() => {
       this.#running = null;
     });
@@ -47,12 +53,24 @@ export class LedgerVerificationJob {
     const { started_at } = this.#status;
     try {
       const report = await verifyLedger(this.#db);
-      this.#status = { state: 'finished', started_at, finished_at: this.#clock().toISOString(), ok: report.ok, report: describeLedgerReport(report) };
+      this.#status = {
+        state: 'finished',
+        started_at,
+        finished_at: this.#clock().toISOString(),
+        ok: report.ok,
+        report: describeLedgerReport(report),
+      };
       if (!report.ok) this.#log.error({ verification: this.#status.report }, 'ledger verification found problems');
     } catch (error) {
       this.#log.error({ err: error }, 'ledger verification could not run');
       const reason = error instanceof Error ? error.message : String(error);
-      this.#status = { state: 'crashed', started_at, finished_at: this.#clock().toISOString(), ok: null, report: `Ledger verification could not run: ${reason}` };
+      this.#status = {
+        state: 'crashed',
+        started_at,
+        finished_at: this.#clock().toISOString(),
+        ok: null,
+        report: `Ledger verification could not run: ${reason}`,
+      };
     }
   }
 }

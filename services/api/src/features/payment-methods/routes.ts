@@ -30,50 +30,81 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
    * way a real tokenizer's does, but is computed without a secret: nothing
    * here is worth stealing.
    */
-  app.get('/api/wallet/payment-provider-lookup', { schema: { querystring: providerLookupQuery, response: { 200: providerLookupResponse } } }, (request) => {
-    if (request.query.provider !== SANDBOX_PROVIDER) throw refuse(404, errorCodes.paymentProviderNotFound, { field: 'provider' });
-    const domain = `${request.protocol}://${request.host}`;
-    const timestamp = app.clock().toISOString();
-    return {
-      response: 'success' as const,
-      detail: {
-        provider: SANDBOX_PROVIDER,
-        timestamp,
-        domain,
-        authkey: createHash('sha256').update(`${SANDBOX_PROVIDER}|${domain}|${timestamp}`, 'utf8').digest('hex'),
-        token_type: SANDBOX_PROVIDER,
-        tokenizer_url: '/api/sandbox/tokenizer',
-      },
-    };
-  });
+  app.get(
+    '/api/wallet/payment-provider-lookup',
+    { schema: { querystring: providerLookupQuery, response: { 200: providerLookupResponse } } },
+    (request) => {
+      if (request.query.provider !== SANDBOX_PROVIDER)
+        throw refuse(404, errorCodes.paymentProviderNotFound, { field: 'provider' });
+      const domain = `${request.protocol}://${request.host}`;
+      const timestamp = app.clock().toISOString();
+      return {
+        response: 'success' as const,
+        detail: {
+          provider: SANDBOX_PROVIDER,
+          timestamp,
+          domain,
+          authkey: createHash('sha256').update(`${SANDBOX_PROVIDER}|${domain}|${timestamp}`, 'utf8').digest('hex'),
+          token_type: SANDBOX_PROVIDER,
+          tokenizer_url: '/api/sandbox/tokenizer',
+        },
+      };
+    },
+  );
 
-  app.post('/api/wallet/add-pay-method', { schema: { body: addPayMethodRequest, response: { 200: paymentMethodResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const input = request.body;
-    // The processor's record of the token gives the brand and mask; a token it never issued is no card.
-    const card = input.type === 'CC' ? await app.cardCharges.cardOf(input.type_specific.token) : null;
-    if (input.type === 'CC' && !card) throw refuse(400, errorCodes.invalidArguments, { field: 'type_specific.token', message: paymentMethodMessages.cardNumber });
-    return { response: 'success' as const, payment_method: await addPaymentMethod(app.db, userId, input, card, app.clock()) };
-  });
+  app.post(
+    '/api/wallet/add-pay-method',
+    { schema: { body: addPayMethodRequest, response: { 200: paymentMethodResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const input = request.body;
+      // The processor's record of the token gives the brand and mask; a token it never issued is no card.
+      const card = input.type === 'CC' ? await app.cardCharges.cardOf(input.type_specific.token) : null;
+      if (input.type === 'CC' && !card)
+        throw refuse(400, errorCodes.invalidArguments, {
+          field: 'type_specific.token',
+          message: paymentMethodMessages.cardNumber,
+        });
+      return {
+        response: 'success' as const,
+        payment_method: await addPaymentMethod(app.db, userId, input, card, app.clock()),
+      };
+    },
+  );
 
-  app.post('/api/account/pay-method', { schema: { body: payMethodListRequest, response: { 200: payMethodListResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    onlyOwn(request.body?.user_id, userId, errorCodes.userNotFound);
-    const methods = await listPaymentMethods(app.db, userId);
-    return { response: 'success' as const, methods, total: methods.length };
-  });
+  app.post(
+    '/api/account/pay-method',
+    { schema: { body: payMethodListRequest, response: { 200: payMethodListResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      onlyOwn(request.body?.user_id, userId, errorCodes.userNotFound);
+      const methods = await listPaymentMethods(app.db, userId);
+      return { response: 'success' as const, methods, total: methods.length };
+    },
+  );
 
-  app.post('/api/account/user-payment-method-update', { schema: { body: updatePayMethodRequest, response: { 200: paymentMethodResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const { paymentMethodId, make_default } = request.body;
-    return { response: 'success' as const, payment_method: await updatePaymentMethod(app.db, userId, paymentMethodId, make_default, app.clock()) };
-  });
+  app.post(
+    '/api/account/user-payment-method-update',
+    { schema: { body: updatePayMethodRequest, response: { 200: paymentMethodResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const { paymentMethodId, make_default } = request.body;
+      return {
+        response: 'success' as const,
+        payment_method: await updatePaymentMethod(app.db, userId, paymentMethodId, make_default, app.clock()),
+      };
+    },
+  );
 
-  app.post('/api/account/user-payment-method-delete', { schema: { body: deletePayMethodRequest, response: { 200: payMethodChangedResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    await deletePaymentMethod(app.db, userId, request.body.paymentMethodId, app.clock());
-    return { response: 'success' as const, message: 'Payment method deleted successfully.' };
-  });
+  app.post(
+    '/api/account/user-payment-method-delete',
+    { schema: { body: deletePayMethodRequest, response: { 200: payMethodChangedResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      await deletePaymentMethod(app.db, userId, request.body.paymentMethodId, app.clock());
+      return { response: 'success' as const, message: 'Payment method deleted successfully.' };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -1,4 +1,10 @@
-import { notificationTypes, preferenceDefaults, preferenceSections, type PreferenceSection, type UserPreferences } from '@peeks/contracts';
+import {
+  notificationTypes,
+  preferenceDefaults,
+  preferenceSections,
+  type PreferenceSection,
+  type UserPreferences,
+} from '@peeks/contracts';
 
 /** The section a preference key belongs to; keys are unique across both. */
 export function sectionOf(key: string): PreferenceSection {
@@ -10,7 +16,9 @@ export function preferencesOf(
   stored: readonly { section: PreferenceSection; key: string; enabled: boolean }[],
   wanted: readonly (PreferenceSection | 'all')[],
 ): UserPreferences {
-  const sections = wanted.includes('all') ? preferenceSections : preferenceSections.filter((section) => wanted.includes(section));
+  const sections = wanted.includes('all')
+    ? preferenceSections
+    : preferenceSections.filter((section) => wanted.includes(section));
   const preferences: UserPreferences = {};
   for (const section of sections) {
     const values: Record<string, boolean> = { ...preferenceDefaults[section] };

@@ -1,11 +1,23 @@
-import { errorEnvelope, getUserPrefsResponse, signedInResponse, updateUserResponse, type SessionUser } from '@peeks/contracts';
+import {
+  errorEnvelope,
+  getUserPrefsResponse,
+  signedInResponse,
+  updateUserResponse,
+  type SessionUser,
+} from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
 import { personalSignUp } from '../accounts/fixtures.ts';
 
 let subject: TestApp;
 beforeAll(async () => {
-  subject = await createTestApp({ rateLimits: { passwordChange: { max: 1000, timeWindow: 60_000 }, login: { max: 1000, timeWindow: 60_000 }, registration: { max: 1000, timeWindow: 60_000 } } });
+  subject = await createTestApp({
+    rateLimits: {
+      passwordChange: { max: 1000, timeWindow: 60_000 },
+      login: { max: 1000, timeWindow: 60_000 },
+      registration: { max: 1000, timeWindow: 60_000 },
+    },
+  });
 });
 afterAll(() => subject.close());
 
@@ -46,21 +58,32 @@ describe('POST /api/user/change-password', () => {
   it('changes the password, keeps this session, and ends the others', async () => {
     const { signUp, user, browser } = await signedInUser();
     const elsewhere = await subject.browser();
-    expect((await elsewhere.post('/api/login', { username: signUp.username, password: 'Secret12' })).statusCode).toBe(200);
+    expect((await elsewhere.post('/api/login', { username: signUp.username, password: 'Secret12' })).statusCode).toBe(
+      200,
+    );
     const response = await browser.post('/api/user/change-password', passwordChange(user.user_id));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ response: 'success', message: 'Password Updated successfully.' });
     expect((await browser.get('/api/session')).json()).toMatchObject({ user: { user_id: user.user_id } });
     expect((await elsewhere.get('/api/session')).json()).toMatchObject({ user: null });
-    expect((await elsewhere.post('/api/login', { username: signUp.username, password: 'Secret12' })).statusCode).toBe(401);
-    expect((await elsewhere.post('/api/login', { username: signUp.username, password: 'Better34' })).statusCode).toBe(200);
+    expect((await elsewhere.post('/api/login', { username: signUp.username, password: 'Secret12' })).statusCode).toBe(
+      401,
+    );
+    expect((await elsewhere.post('/api/login', { username: signUp.username, password: 'Better34' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses a wrong current password with 3026 and changes nothing', async () => {
     const { signUp, user, browser } = await signedInUser();
-    const response = await browser.post('/api/user/change-password', passwordChange(user.user_id, { old_password: 'Wrong1234' }));
+    const response = await browser.post(
+      '/api/user/change-password',
+      passwordChange(user.user_id, { old_password: 'Wrong1234' }),
+    );
     expect(response.statusCode).toBe(422);
-    expect(errorsOf(response)).toEqual([{ code: 3026, field: 'old_password', message: 'You have entered current password wrong ' }]);
+    expect(errorsOf(response)).toEqual([
+      { code: 3026, field: 'old_password', message: 'You have entered current password wrong ' },
+    ]);
     const other = await subject.browser();
     expect((await other.post('/api/login', { username: signUp.username, password: 'Secret12' })).statusCode).toBe(200);
   });
@@ -69,14 +92,42 @@ describe('POST /api/user/change-password', () => {
     [{ old_password: undefined }, 'old_password', 'Please enter Old password'],
     [{ old_password: '' }, 'old_password', 'Please enter Old password'],
     [{ new_password: undefined }, 'new_password', 'Please enter New password'],
-    [{ new_password: 'Ab1', new_password_repeat: 'Ab1' }, 'new_password', 'Please enter at least 8 characters New password'],
-    [{ new_password: 'Abcdefgh12345', new_password_repeat: 'Abcdefgh12345' }, 'new_password', 'Please enter at most 12 characters New password'],
-    [{ new_password: 'abcdefgh1', new_password_repeat: 'abcdefgh1' }, 'new_password', 'Please enter New password with mixed case of letters & numbers'],
-    [{ new_password: 'ABCDEFGH1', new_password_repeat: 'ABCDEFGH1' }, 'new_password', 'Please enter New password with mixed case of letters & numbers'],
-    [{ new_password: 'Abcdefghi', new_password_repeat: 'Abcdefghi' }, 'new_password', 'Please enter New password with mixed case of letters & numbers'],
-    [{ new_password: 'Secret12', new_password_repeat: 'Secret12' }, 'new_password', 'Current Password and New Password are same, Please try again'],
+    [
+      { new_password: 'Ab1', new_password_repeat: 'Ab1' },
+      'new_password',
+      'Please enter at least 8 characters New password',
+    ],
+    [
+      { new_password: 'Abcdefgh12345', new_password_repeat: 'Abcdefgh12345' },
+      'new_password',
+      'Please enter at most 12 characters New password',
+    ],
+    [
+      { new_password: 'abcdefgh1', new_password_repeat: 'abcdefgh1' },
+      'new_password',
+      'Please enter New password with mixed case of letters & numbers',
+    ],
+    [
+      { new_password: 'ABCDEFGH1', new_password_repeat: 'ABCDEFGH1' },
+      'new_password',
+      'Please enter New password with mixed case of letters & numbers',
+    ],
+    [
+      { new_password: 'Abcdefghi', new_password_repeat: 'Abcdefghi' },
+      'new_password',
+      'Please enter New password with mixed case of letters & numbers',
+    ],
+    [
+      { new_password: 'Secret12', new_password_repeat: 'Secret12' },
+      'new_password',
+      'Current Password and New Password are same, Please try again',
+    ],
     [{ new_password_repeat: undefined }, 'new_password_repeat', 'Please enter Confirm New password'],
-    [{ new_password_repeat: 'Better35' }, 'new_password_repeat', 'New password and Confirm New password do not match, please try again.'],
+    [
+      { new_password_repeat: 'Better35' },
+      'new_password_repeat',
+      'New password and Confirm New password do not match, please try again.',
+    ],
   ])('%j: 400 with %s "%s"', async (overrides, field, message) => {
     const { user, browser } = await signedInUser();
     const response = await browser.post('/api/user/change-password', passwordChange(user.user_id, overrides));
@@ -92,8 +143,20 @@ describe('POST /api/user/update-user', () => {
     expect(response.statusCode).toBe(200);
     const answer = updateUserResponse.parse(response.json());
     expect(answer.message).toBe('Profile Updated successfully.');
-    expect(answer.user).toMatchObject({ prefix: 'Ms.', name_first: 'Anne', name_last: 'Tremblay', fullname: 'Anne Tremblay', email: `anne.${String(user.user_id)}@example.com`, phone: '6135550101', phone_region: '+1', city: 'Ottawa', description: 'Coffee lover' });
-    expect((await browser.get(`/api/user/user-lookup?id=${String(user.user_id)}`)).json()).toMatchObject({ userInfo: { name_first: 'Anne' } });
+    expect(answer.user).toMatchObject({
+      prefix: 'Ms.',
+      name_first: 'Anne',
+      name_last: 'Tremblay',
+      fullname: 'Anne Tremblay',
+      email: `anne.${String(user.user_id)}@example.com`,
+      phone: '6135550101',
+      phone_region: '+1',
+      city: 'Ottawa',
+      description: 'Coffee lover',
+    });
+    expect((await browser.get(`/api/user/user-lookup?id=${String(user.user_id)}`)).json()).toMatchObject({
+      userInfo: { name_first: 'Anne' },
+    });
   });
 
   it.each([
@@ -118,7 +181,10 @@ describe('POST /api/user/update-user', () => {
   it('refuses an e-mail another account has, in any case, with 409 and 4507', async () => {
     const first = await signedInUser();
     const { user, browser } = await signedInUser();
-    const response = await browser.post('/api/user/update-user', details(user.user_id, { email: String(first.signUp.email).toUpperCase() }));
+    const response = await browser.post(
+      '/api/user/update-user',
+      details(user.user_id, { email: String(first.signUp.email).toUpperCase() }),
+    );
     expect(response.statusCode).toBe(409);
     expect(errorsOf(response)).toEqual([{ code: 4507, field: 'email', message: 'Email ID Is Already Exist' }]);
   });
@@ -129,7 +195,11 @@ describe('POST /api/user/update-user', () => {
     const response = await browser.post('/api/user/update-user', details(user.user_id));
     expect(response.statusCode).toBe(403);
     expect(errorsOf(response)).toEqual([{ code: 1009, message: 'Not authorized to perform this action' }]);
-    const row = await subject.database.db.selectFrom('users').select('name_first').where('user_id', '=', user.user_id).executeTakeFirstOrThrow();
+    const row = await subject.database.db
+      .selectFrom('users')
+      .select('name_first')
+      .where('user_id', '=', user.user_id)
+      .executeTakeFirstOrThrow();
     expect(row.name_first).toBeNull();
   });
 });
@@ -137,18 +207,27 @@ describe('POST /api/user/update-user', () => {
 describe('notification preferences', () => {
   it('starts from the defaults, saves one toggle at a time, and reads back by section', async () => {
     const { user, browser } = await signedInUser();
-    const initial = getUserPrefsResponse.parse((await browser.post('/api/user/get-user-prefs', { user_id: user.user_id, section: ['all'] })).json());
+    const initial = getUserPrefsResponse.parse(
+      (await browser.post('/api/user/get-user-prefs', { user_id: user.user_id, section: ['all'] })).json(),
+    );
     expect(initial.preferences.notifications?.deposit).toBe(true);
     expect(initial.preferences['notify-methods']).toEqual({ email: true, sms: false, push: true });
 
-    const updated = await browser.post('/api/user/user-config-update', { user_id: user.user_id, config: { sms: true } });
+    const updated = await browser.post('/api/user/user-config-update', {
+      user_id: user.user_id,
+      config: { sms: true },
+    });
     expect(updated.statusCode).toBe(200);
     expect(getUserPrefsResponse.parse(updated.json()).preferences['notify-methods']?.sms).toBe(true);
     await browser.post('/api/user/user-config-update', { user_id: user.user_id, config: { deposit: false } });
 
-    const methods = getUserPrefsResponse.parse((await browser.post('/api/user/get-user-prefs', { user_id: user.user_id, section: ['notify-methods'] })).json());
+    const methods = getUserPrefsResponse.parse(
+      (await browser.post('/api/user/get-user-prefs', { user_id: user.user_id, section: ['notify-methods'] })).json(),
+    );
     expect(methods.preferences).toEqual({ 'notify-methods': { email: true, sms: true, push: true } });
-    const all = getUserPrefsResponse.parse((await browser.post('/api/user/get-user-prefs', { user_id: user.user_id })).json());
+    const all = getUserPrefsResponse.parse(
+      (await browser.post('/api/user/get-user-prefs', { user_id: user.user_id })).json(),
+    );
     expect(all.preferences.notifications?.deposit).toBe(false);
   });
 
@@ -159,7 +238,9 @@ describe('notification preferences', () => {
     [{ config: { sms: 'yes' } }],
   ])('refuses %j with 400', async (body) => {
     const { user, browser } = await signedInUser();
-    expect((await browser.post('/api/user/user-config-update', { user_id: user.user_id, ...body })).statusCode).toBe(400);
+    expect((await browser.post('/api/user/user-config-update', { user_id: user.user_id, ...body })).statusCode).toBe(
+      400,
+    );
   });
 });
 
@@ -189,22 +270,46 @@ describe.each(routes)('%s', (url, body) => {
     const response = await browser.post(url, body(victim.user.user_id));
     expect(response.statusCode).toBe(404);
     expect(errorsOf(response)[0]?.code).toBe(2501);
-    const row = await subject.database.db.selectFrom('users').select(['name_first', 'password_hash']).where('user_id', '=', victim.user.user_id).executeTakeFirstOrThrow();
+    const row = await subject.database.db
+      .selectFrom('users')
+      .select(['name_first', 'password_hash'])
+      .where('user_id', '=', victim.user.user_id)
+      .executeTakeFirstOrThrow();
     expect(row.name_first).toBeNull();
-    const prefs = await subject.database.db.selectFrom('user_preferences').selectAll().where('user_id', '=', victim.user.user_id).execute();
+    const prefs = await subject.database.db
+      .selectFrom('user_preferences')
+      .selectAll()
+      .where('user_id', '=', victim.user.user_id)
+      .execute();
     expect(prefs).toEqual([]);
-    expect((await (await subject.browser()).post('/api/login', { username: victim.signUp.username, password: 'Secret12' })).statusCode).toBe(200);
+    expect(
+      (await (await subject.browser()).post('/api/login', { username: victim.signUp.username, password: 'Secret12' }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
 describe('change-password rate limit', () => {
   it('answers 429 once the limit is used', async () => {
-    const limited = await createTestApp({ database: subject.database, rateLimits: { passwordChange: { max: 2, timeWindow: 60_000 } } });
+    const limited = await createTestApp({
+      database: subject.database,
+      rateLimits: { passwordChange: { max: 2, timeWindow: 60_000 } },
+    });
     try {
       const browser = await limited.browser('10.1.2.3');
-      const registered = signedInResponse.parse((await browser.post('/api/register/personal', personalSignUp())).json());
+      const registered = signedInResponse.parse(
+        (await browser.post('/api/register/personal', personalSignUp())).json(),
+      );
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await browser.post('/api/user/change-password', passwordChange(registered.user.user_id, { old_password: 'Wrong1234' }))).statusCode);
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (
+            await browser.post(
+              '/api/user/change-password',
+              passwordChange(registered.user.user_id, { old_password: 'Wrong1234' }),
+            )
+          ).statusCode,
+        );
       expect(statuses).toEqual([422, 422, 429]);
     } finally {
       await limited.close();

@@ -5,13 +5,26 @@ import { ApiError } from '../../plugins/error-envelope.ts';
 import { endOtherSessions } from '../../plugins/sessions.ts';
 
 const UNIQUE_VIOLATION = '23505';
-const emailTaken = () => new ApiError(409, errorCatalogue[errorCodes.emailTaken], [{ code: errorCodes.emailTaken, field: 'email', message: errorCatalogue[errorCodes.emailTaken] }]);
+const emailTaken = () =>
+  new ApiError(409, errorCatalogue[errorCodes.emailTaken], [
+    { code: errorCodes.emailTaken, field: 'email', message: errorCatalogue[errorCodes.emailTaken] },
+  ]);
 
 const isEmailConflict = (error: unknown) =>
-  typeof error === 'object' && error !== null && 'code' in error && error.code === UNIQUE_VIOLATION && 'constraint' in error && error.constraint === 'users_email_key';
+  typeof error === 'object' &&
+  error !== null &&
+  'code' in error &&
+  error.code === UNIQUE_VIOLATION &&
+  'constraint' in error &&
+  error.constraint === 'users_email_key';
 
 /** The User Details modal's fields; 409 with 4507 when another account has the e-mail, whatever its case. */
-export async function updateUserDetails(db: Kysely<Database>, userId: number, details: UpdateUserRequest, now: Date): Promise<void> {
+export async function updateUserDetails(
+  db: Kysely<Database>,
+  userId: number,
+  details: UpdateUserRequest,
+  now: Date,
+): Promise<void> {
   const other = await db
     .selectFrom('users')
     .select('user_id')
@@ -44,21 +57,42 @@ export async function updateUserDetails(db: Kysely<Database>, userId: number, de
 }
 
 /** The new password, and every other session of the user ended, together. */
-export async function changePassword(db: Kysely<Database>, userId: number, passwordHash: string, keepSession: Buffer, now: Date): Promise<void> {
+export async function changePassword(
+  db: Kysely<Database>,
+  userId: number,
+  passwordHash: string,
+  keepSession: Buffer,
+  now: Date,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: now }).where('user_id', '=', userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: passwordHash, updated_at: now })
+      .where('user_id', '=', userId)
+      .execute();
     await endOtherSessions(trx, userId, keepSession);
   });
 }
 
 export function storedPreferences(db: Kysely<Database>, userId: number) {
-  return db.selectFrom('user_preferences').select(['section', 'key', 'enabled']).where('user_id', '=', userId).execute();
+  return db
+    .selectFrom('user_preferences')
+    .select(['section', 'key', 'enabled'])
+    .where('user_id', '=', userId)
+    .execute();
 }
 
-export async function setPreference(db: Kysely<Database>, userId: number, preference: { section: PreferenceSection; key: string; enabled: boolean }, now: Date): Promise<void> {
+export async function setPreference(
+  db: Kysely<Database>,
+  userId: number,
+  preference: { section: PreferenceSection; key: string; enabled: boolean },
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('user_preferences')
     .values({ user_id: userId, ...preference, updated_at: now })
-    .onConflict((conflict) => conflict.columns(['user_id', 'section', 'key']).doUpdateSet({ enabled: preference.enabled, updated_at: now }))
+    .onConflict((conflict) =>
+      conflict.columns(['user_id', 'section', 'key']).doUpdateSet({ enabled: preference.enabled, updated_at: now }),
+    )
     .execute();
 }

@@ -37,37 +37,70 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/change-password',
-    { schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } }, config: { rateLimit: app.rateLimits.passwordChange } },
+    {
+      schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } },
+      config: { rateLimit: app.rateLimits.passwordChange },
+    },
     async (request) => {
       const session = signedIn(request);
       const user = await ownUser(session.userId, request.body.id);
-      if (!(await verifyPassword(request.body.old_password, user.password_hash))) throw refuse(422, errorCodes.currentPasswordWrong, { field: 'old_password' });
-      await changePassword(app.db, user.user_id, await hashPassword(request.body.new_password), session.key, app.clock());
+      if (!(await verifyPassword(request.body.old_password, user.password_hash)))
+        throw refuse(422, errorCodes.currentPasswordWrong, { field: 'old_password' });
+      await changePassword(
+        app.db,
+        user.user_id,
+        await hashPassword(request.body.new_password),
+        session.key,
+        app.clock(),
+      );
       return { response: 'success' as const, message: changePasswordMessages.updated };
     },
   );
 
-  app.post('/api/user/update-user', { schema: { body: updateUserRequest, response: { 200: updateUserResponse } } }, async (request) => {
-    const session = signedIn(request);
-    const user = await ownUser(session.userId, request.body.user_id);
-    if (!user.perms.includes(UPDATE_USER)) throw refuse(403, errorCodes.notAuthorized);
-    await updateUserDetails(app.db, user.user_id, request.body, app.clock());
-    return { response: 'success' as const, user: await sessionUserOf(app.db, session), message: profileMessages.updated };
-  });
+  app.post(
+    '/api/user/update-user',
+    { schema: { body: updateUserRequest, response: { 200: updateUserResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      const user = await ownUser(session.userId, request.body.user_id);
+      if (!user.perms.includes(UPDATE_USER)) throw refuse(403, errorCodes.notAuthorized);
+      await updateUserDetails(app.db, user.user_id, request.body, app.clock());
+      return {
+        response: 'success' as const,
+        user: await sessionUserOf(app.db, session),
+        message: profileMessages.updated,
+      };
+    },
+  );
 
-  app.post('/api/user/get-user-prefs', { schema: { body: getUserPrefsRequest, response: { 200: getUserPrefsResponse } } }, async (request) => {
-    const session = signedIn(request);
-    const user = await ownUser(session.userId, request.body.user_id);
-    return { response: 'success' as const, preferences: preferencesOf(await storedPreferences(app.db, user.user_id), request.body.section) };
-  });
+  app.post(
+    '/api/user/get-user-prefs',
+    { schema: { body: getUserPrefsRequest, response: { 200: getUserPrefsResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      const user = await ownUser(session.userId, request.body.user_id);
+      return {
+        response: 'success' as const,
+        preferences: preferencesOf(await storedPreferences(app.db, user.user_id), request.body.section),
+      };
+    },
+  );
 
-  app.post('/api/user/user-config-update', { schema: { body: userConfigUpdateRequest, response: { 200: userConfigUpdateResponse } } }, async (request) => {
-    const session = signedIn(request);
-    const user = await ownUser(session.userId, request.body.user_id);
-    const now = app.clock();
-    for (const [key, enabled] of Object.entries(request.body.config)) await setPreference(app.db, user.user_id, { section: sectionOf(key), key, enabled }, now);
-    return { response: 'success' as const, preferences: preferencesOf(await storedPreferences(app.db, user.user_id), ['all']) };
-  });
+  app.post(
+    '/api/user/user-config-update',
+    { schema: { body: userConfigUpdateRequest, response: { 200: userConfigUpdateResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      const user = await ownUser(session.userId, request.body.user_id);
+      const now = app.clock();
+      for (const [key, enabled] of Object.entries(request.body.config))
+        await setPreference(app.db, user.user_id, { section: sectionOf(key), key, enabled }, now);
+      return {
+        response: 'success' as const,
+        preferences: preferencesOf(await storedPreferences(app.db, user.user_id), ['all']),
+      };
+    },
+  );
 
   return Promise.resolve();
 };

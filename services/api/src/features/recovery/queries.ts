@@ -41,7 +41,15 @@ export async function issueRecoveryCode(
   await db.transaction().execute(async (trx) => {
     await trx
       .insertInto('password_recovery_codes')
-      .values({ user_id: account.user_id, code_salt: salt, code_hash: hash, created_at: now, expires_at: recoveryCodeExpiry(now), checked_at: null, used_at: null })
+      .values({
+        user_id: account.user_id,
+        code_salt: salt,
+        code_hash: hash,
+        created_at: now,
+        expires_at: recoveryCodeExpiry(now),
+        checked_at: null,
+        used_at: null,
+      })
       .execute();
     await queueEmail(
       trx,
@@ -50,7 +58,11 @@ export async function issueRecoveryCode(
         recipient: account.email,
         template: 'password-recovery-code',
         subject: 'Your Peeks Wallet recovery code',
-        payload: { username: account.username, recovery_code: code, expires_in_minutes: RECOVERY_CODE_LIFETIME_MS / 60_000 },
+        payload: {
+          username: account.username,
+          recovery_code: code,
+          expires_in_minutes: RECOVERY_CODE_LIFETIME_MS / 60_000,
+        },
       },
       now,
     );
@@ -112,7 +124,11 @@ export async function resetPasswordWithCode(
       .returning('recovery_id')
       .executeTakeFirst();
     if (!spent) return false;
-    await trx.updateTable('users').set({ password_hash: reset.passwordHash, updated_at: now }).where('user_id', '=', reset.userId).execute();
+    await trx
+      .updateTable('users')
+      .set({ password_hash: reset.passwordHash, updated_at: now })
+      .where('user_id', '=', reset.userId)
+      .execute();
     await endOtherSessions(trx, reset.userId, reset.keepSession);
     return true;
   });

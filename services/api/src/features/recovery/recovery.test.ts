@@ -7,7 +7,10 @@ import { decoyMaskedEmail, maskEmail } from './recovery-code.ts';
 let now = new Date('2030-01-01T09:00:00Z');
 let subject: TestApp;
 beforeAll(async () => {
-  subject = await createTestApp({ clock: () => now, rateLimits: { recovery: { max: 1000, timeWindow: 60_000 }, registration: { max: 1000, timeWindow: 60_000 } } });
+  subject = await createTestApp({
+    clock: () => now,
+    rateLimits: { recovery: { max: 1000, timeWindow: 60_000 }, registration: { max: 1000, timeWindow: 60_000 } },
+  });
 });
 afterAll(() => subject.close());
 
@@ -21,7 +24,12 @@ async function account() {
   const other = await subject.browser();
   const registered = await other.post('/api/register/personal', signUp);
   expect(registered.statusCode).toBe(200);
-  return { signUp, user: signedInResponse.parse(registered.json()).user, signedInElsewhere: other, browser: await subject.browser() };
+  return {
+    signUp,
+    user: signedInResponse.parse(registered.json()).user,
+    signedInElsewhere: other,
+    browser: await subject.browser(),
+  };
 }
 
 /** What the e-mail worker would send: the latest queued recovery code for the address. */
@@ -39,9 +47,21 @@ async function inbox(recipient: string): Promise<string> {
 
 const errorsOf = (response: { json: () => unknown }) => errorEnvelope.parse(response.json()).errors;
 const send = (browser: TestBrowser, username: unknown) => browser.post('/api/user/send-recovery-code', { username });
-const check = (browser: TestBrowser, username: unknown, recoveryCode: unknown) => browser.post('/api/user/check-recovery-code', { username, recoveryCode });
-const reset = (browser: TestBrowser, username: unknown, recoveryCode: unknown, password = 'NewPass12', confirm = password) =>
-  browser.post('/api/user/reset-password', { username, recoveryCode, userPassword: password, confirmPassword: confirm });
+const check = (browser: TestBrowser, username: unknown, recoveryCode: unknown) =>
+  browser.post('/api/user/check-recovery-code', { username, recoveryCode });
+const reset = (
+  browser: TestBrowser,
+  username: unknown,
+  recoveryCode: unknown,
+  password = 'NewPass12',
+  confirm = password,
+) =>
+  browser.post('/api/user/reset-password', {
+    username,
+    recoveryCode,
+    userPassword: password,
+    confirmPassword: confirm,
+  });
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 describe('the forgot-password steps', () => {
@@ -65,8 +85,12 @@ describe('the forgot-password steps', () => {
     expect(done.json()).toEqual({ response: 'success', message: 'Your Password has been changed successfully!' });
 
     expect((await signedInElsewhere.get('/api/session')).json()).toMatchObject({ user: null });
-    expect((await browser.post('/api/login', { username: signUp.username, password: signUp.password })).statusCode).toBe(401);
-    expect((await browser.post('/api/login', { username: signUp.username, password: 'NewPass12' })).statusCode).toBe(200);
+    expect(
+      (await browser.post('/api/login', { username: signUp.username, password: signUp.password })).statusCode,
+    ).toBe(401);
+    expect((await browser.post('/api/login', { username: signUp.username, password: 'NewPass12' })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses the code again after a reset', async () => {
@@ -86,7 +110,9 @@ describe('the forgot-password steps', () => {
     await send(browser, signUp.username);
     const response = await reset(browser, signUp.username, await inbox(String(signUp.email)));
     expect(response.statusCode).toBe(422);
-    expect(errorsOf(response)).toEqual([{ code: 42223, field: 'recoveryCode', message: 'Please verify the Recovery Code first' }]);
+    expect(errorsOf(response)).toEqual([
+      { code: 42223, field: 'recoveryCode', message: 'Please verify the Recovery Code first' },
+    ]);
   });
 
   it('answers a wrong code with 422 and 42220', async () => {
@@ -106,7 +132,9 @@ describe('the forgot-password steps', () => {
     advance(1);
     const expired = await reset(browser, signUp.username, code);
     expect(expired.statusCode).toBe(422);
-    expect(errorsOf(expired)).toEqual([{ code: 42221, field: 'recoveryCode', message: 'Recovery Code has expired, please send a new one' }]);
+    expect(errorsOf(expired)).toEqual([
+      { code: 42221, field: 'recoveryCode', message: 'Recovery Code has expired, please send a new one' },
+    ]);
     await send(browser, signUp.username);
     expect((await check(browser, signUp.username, await inbox(String(signUp.email)))).statusCode).toBe(200);
   });
@@ -115,10 +143,13 @@ describe('the forgot-password steps', () => {
     const { signUp, browser } = await account();
     await send(browser, signUp.username);
     const code = await inbox(String(signUp.email));
-    for (let attempt = 1; attempt <= 5; attempt++) expect(errorsOf(await check(browser, signUp.username, wrong(code)))[0]?.code).toBe(42220);
+    for (let attempt = 1; attempt <= 5; attempt++)
+      expect(errorsOf(await check(browser, signUp.username, wrong(code)))[0]?.code).toBe(42220);
     const blocked = await check(browser, signUp.username, code);
     expect(blocked.statusCode).toBe(422);
-    expect(errorsOf(blocked)).toEqual([{ code: 42222, field: 'recoveryCode', message: 'Too many wrong Recovery Codes, please send a new one' }]);
+    expect(errorsOf(blocked)).toEqual([
+      { code: 42222, field: 'recoveryCode', message: 'Too many wrong Recovery Codes, please send a new one' },
+    ]);
     await send(browser, signUp.username);
     expect((await check(browser, signUp.username, await inbox(String(signUp.email)))).statusCode).toBe(200);
   });
@@ -139,12 +170,24 @@ describe('who has an account is not told', () => {
     const email = await browser.post('/api/user/get-recovery-email', { username: 'nobody_here' });
     expect(email.statusCode).toBe(200);
     expect(recoveryEmailResponse.parse(email.json()).email).toBe(decoyMaskedEmail('nobody_here'));
-    expect(recoveryEmailResponse.parse((await browser.post('/api/user/get-recovery-email', { username: 'NOBODY_here' })).json()).email).toBe(decoyMaskedEmail('nobody_here'));
+    expect(
+      recoveryEmailResponse.parse(
+        (await browser.post('/api/user/get-recovery-email', { username: 'NOBODY_here' })).json(),
+      ).email,
+    ).toBe(decoyMaskedEmail('nobody_here'));
     expect((await send(browser, 'nobody_here')).json()).toEqual({ response: 'success' });
-    expect(errorsOf(await check(browser, 'nobody_here', '123456'))).toEqual([{ code: 42220, field: 'recoveryCode', message: 'Recovery Code is invalid' }]);
-    const before = await subject.database.db.selectFrom('email_outbox').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    expect(errorsOf(await check(browser, 'nobody_here', '123456'))).toEqual([
+      { code: 42220, field: 'recoveryCode', message: 'Recovery Code is invalid' },
+    ]);
+    const before = await subject.database.db
+      .selectFrom('email_outbox')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
     await send(browser, 'nobody_there');
-    const after = await subject.database.db.selectFrom('email_outbox').select((eb) => eb.fn.countAll<string>().as('count')).executeTakeFirstOrThrow();
+    const after = await subject.database.db
+      .selectFrom('email_outbox')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
     expect(after.count).toBe(before.count);
   });
 });
@@ -154,12 +197,47 @@ describe('§5 Forgot password texts', () => {
     ['get-recovery-email', {}, 'username', 'Username is required'],
     ['send-recovery-code', { username: '  ' }, 'username', 'Username is required'],
     ['check-recovery-code', { username: 'someone_1' }, 'recoveryCode', 'Recovery Code is Required'],
-    ['reset-password', { username: 'someone_1', recoveryCode: '123456', confirmPassword: 'x' }, 'userPassword', 'Password is required'],
-    ['reset-password', { username: 'someone_1', recoveryCode: '123456', userPassword: 'NewPass12' }, 'confirmPassword', 'Password is required'],
-    ['reset-password', { username: 'someone_1', recoveryCode: '123456', userPassword: 'NewPass12', confirmPassword: 'NewPass13' }, 'confirmPassword', 'Passwords do not match'],
-    ['reset-password', { username: 'someone_1', recoveryCode: '123456', userPassword: 'Ab1', confirmPassword: 'Ab1' }, 'userPassword', 'Please enter at least 8 characters Password'],
-    ['reset-password', { username: 'someone_1', recoveryCode: '123456', userPassword: 'Abcdefgh12345', confirmPassword: 'Abcdefgh12345' }, 'userPassword', 'Please enter at most 12 characters Password'],
-    ['reset-password', { username: 'someone_1', recoveryCode: '123456', userPassword: 'abcdefgh1', confirmPassword: 'abcdefgh1' }, 'userPassword', 'Please enter Password with mixed case of letters & numbers'],
+    [
+      'reset-password',
+      { username: 'someone_1', recoveryCode: '123456', confirmPassword: 'x' },
+      'userPassword',
+      'Password is required',
+    ],
+    [
+      'reset-password',
+      { username: 'someone_1', recoveryCode: '123456', userPassword: 'NewPass12' },
+      'confirmPassword',
+      'Password is required',
+    ],
+    [
+      'reset-password',
+      { username: 'someone_1', recoveryCode: '123456', userPassword: 'NewPass12', confirmPassword: 'NewPass13' },
+      'confirmPassword',
+      'Passwords do not match',
+    ],
+    [
+      'reset-password',
+      { username: 'someone_1', recoveryCode: '123456', userPassword: 'Ab1', confirmPassword: 'Ab1' },
+      'userPassword',
+      'Please enter at least 8 characters Password',
+    ],
+    [
+      'reset-password',
+      {
+        username: 'someone_1',
+        recoveryCode: '123456',
+        userPassword: 'Abcdefgh12345',
+        confirmPassword: 'Abcdefgh12345',
+      },
+      'userPassword',
+      'Please enter at most 12 characters Password',
+    ],
+    [
+      'reset-password',
+      { username: 'someone_1', recoveryCode: '123456', userPassword: 'abcdefgh1', confirmPassword: 'abcdefgh1' },
+      'userPassword',
+      'Please enter Password with mixed case of letters & numbers',
+    ],
   ])('%s %j: 400 with %s "%s"', async (call, body, field, message) => {
     const browser = await subject.browser();
     const response = await browser.post(`/api/user/${call}`, body);
@@ -173,16 +251,27 @@ describe('every recovery call', () => {
 
   it.each(calls)('%s refuses a POST without the CSRF token with 403', async (call) => {
     const browser = await subject.browser();
-    const response = await browser.request('POST', `/api/user/${call}`, { username: 'someone_1' }, { 'x-csrf-token': '' });
+    const response = await browser.request(
+      'POST',
+      `/api/user/${call}`,
+      { username: 'someone_1' },
+      { 'x-csrf-token': '' },
+    );
     expect(response.statusCode).toBe(403);
   });
 
   it.each(calls)('%s is rate-limited per client address with 429', async (call) => {
-    const limited = await createTestApp({ database: subject.database, rateLimits: { recovery: { max: 2, timeWindow: 60_000 } } });
+    const limited = await createTestApp({
+      database: subject.database,
+      rateLimits: { recovery: { max: 2, timeWindow: 60_000 } },
+    });
     try {
       const browser = await limited.browser('10.9.8.7');
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await browser.post(`/api/user/${call}`, { username: 'nobody_here', recoveryCode: '1' })).statusCode);
+      for (let i = 0; i < 3; i++)
+        statuses.push(
+          (await browser.post(`/api/user/${call}`, { username: 'nobody_here', recoveryCode: '1' })).statusCode,
+        );
       expect(statuses[2]).toBe(429);
       expect(statuses.slice(0, 2)).not.toContain(429);
     } finally {

@@ -12,22 +12,42 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { hashPassword } from '../accounts/password.ts';
-import { findRecoveryAccount, issueRecoveryCode, latestRecoveryCode, markRecoveryCodeChecked, resetPasswordWithCode, spendRecoveryTry, type RecoveryCodeRow } from './queries.ts';
-import { decoyMaskedEmail, maskEmail, newRecoveryCode, recoveryCodeMatches, recoveryCodeState } from './recovery-code.ts';
+import {
+  findRecoveryAccount,
+  issueRecoveryCode,
+  latestRecoveryCode,
+  markRecoveryCodeChecked,
+  resetPasswordWithCode,
+  spendRecoveryTry,
+  type RecoveryCodeRow,
+} from './queries.ts';
+import {
+  decoyMaskedEmail,
+  maskEmail,
+  newRecoveryCode,
+  recoveryCodeMatches,
+  recoveryCodeState,
+} from './recovery-code.ts';
 
 const invalidCode = () => refuse(422, errorCodes.recoveryCodeInvalid, { field: 'recoveryCode' });
 const expiredCode = () => refuse(422, errorCodes.recoveryCodeExpired, { field: 'recoveryCode' });
 const triesUsed = () => refuse(422, errorCodes.recoveryCodeTriesUsed, { field: 'recoveryCode' });
 
 /** Only an account that could sign in afterwards gets a code; the others are answered as if it had none. */
-const canRecover = (account: { account_status: string; is_banned: boolean } | undefined) => account !== undefined && account.account_status === 'active' && !account.is_banned;
+const canRecover = (account: { account_status: string; is_banned: boolean } | undefined) =>
+  account !== undefined && account.account_status === 'active' && !account.is_banned;
 
 /**
  * The user's live code if `recoveryCode` is it; otherwise the refusal the
  * form shows. A wrong code costs one of its 5 tries. An unknown username
  * answers like a wrong code.
  */
-async function matchingCode(db: Kysely<Database>, username: string, recoveryCode: string, now: Date): Promise<{ userId: number; code: RecoveryCodeRow }> {
+async function matchingCode(
+  db: Kysely<Database>,
+  username: string,
+  recoveryCode: string,
+  now: Date,
+): Promise<{ userId: number; code: RecoveryCodeRow }> {
   const account = await findRecoveryAccount(db, username);
   const code = canRecover(account) && account ? await latestRecoveryCode(db, account.user_id) : undefined;
   const state = recoveryCodeState(code, now);
@@ -49,35 +69,59 @@ async function matchingCode(db: Kysely<Database>, username: string, recoveryCode
 export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
   const limited = { config: { rateLimit: app.rateLimits.recovery } };
 
-  app.post('/api/user/get-recovery-email', { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryEmailResponse } } }, async (request) => {
-    const { username } = request.body;
-    const account = await findRecoveryAccount(app.db, username);
-    return { response: 'success' as const, email: canRecover(account) && account ? maskEmail(account.email) : decoyMaskedEmail(username) };
-  });
+  app.post(
+    '/api/user/get-recovery-email',
+    { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryEmailResponse } } },
+    async (request) => {
+      const { username } = request.body;
+      const account = await findRecoveryAccount(app.db, username);
+      return {
+        response: 'success' as const,
+        email: canRecover(account) && account ? maskEmail(account.email) : decoyMaskedEmail(username),
+      };
+    },
+  );
 
-  app.post('/api/user/send-recovery-code', { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryStepResponse } } }, async (request) => {
-    const account = await findRecoveryAccount(app.db, request.body.username);
-    if (canRecover(account) && account) await issueRecoveryCode(app.db, app.jobs, account, newRecoveryCode(), app.clock());
-    return { response: 'success' as const };
-  });
+  app.post(
+    '/api/user/send-recovery-code',
+    { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryStepResponse } } },
+    async (request) => {
+      const account = await findRecoveryAccount(app.db, request.body.username);
+      if (canRecover(account) && account)
+        await issueRecoveryCode(app.db, app.jobs, account, newRecoveryCode(), app.clock());
+      return { response: 'success' as const };
+    },
+  );
 
-  app.post('/api/user/check-recovery-code', { ...limited, schema: { body: checkRecoveryCodeRequest, response: { 200: recoveryStepResponse } } }, async (request) => {
-    const now = app.clock();
-    const { code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
-    // Out of time or tries between the read and now: the same answers as before it.
-    if (!(await markRecoveryCodeChecked(app.db, code.recovery_id, now))) throw invalidCode();
-    return { response: 'success' as const };
-  });
+  app.post(
+    '/api/user/check-recovery-code',
+    { ...limited, schema: { body: checkRecoveryCodeRequest, response: { 200: recoveryStepResponse } } },
+    async (request) => {
+      const now = app.clock();
+      const { code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
+      // Out of time or tries between the read and now: the same answers as before it.
+      if (!(await markRecoveryCodeChecked(app.db, code.recovery_id, now))) throw invalidCode();
+      return { response: 'success' as const };
+    },
+  );
 
-  app.post('/api/user/reset-password', { ...limited, schema: { body: resetPasswordRequest, response: { 200: recoveryStepResponse } } }, async (request) => {
-    const now = app.clock();
-    const { userId, code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
-    if (code.checked_at === null) throw refuse(422, errorCodes.recoveryCodeNotChecked, { field: 'recoveryCode' });
-    const passwordHash = await hashPassword(request.body.userPassword);
-    const reset = await resetPasswordWithCode(app.db, { userId, recoveryId: code.recovery_id, passwordHash, keepSession: request.session?.key ?? null }, now);
-    if (!reset) throw invalidCode();
-    return { response: 'success' as const, message: recoveryMessages.passwordChanged };
-  });
+  app.post(
+    '/api/user/reset-password',
+    { ...limited, schema: { body: resetPasswordRequest, response: { 200: recoveryStepResponse } } },
+    async (request) => {
+      const now = app.clock();
+      const { userId, code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
+      if (code.checked_at === null) throw refuse(422, errorCodes.recoveryCodeNotChecked, { field: 'recoveryCode' });
+      const passwordHash = await hashPassword(request.body.userPassword);
+      const reset = await resetPasswordWithCode(
+        app.db,
+        { userId, recoveryId: code.recovery_id, passwordHash, keepSession: request.session?.key ?? null },
+        now,
+      );
+      if (!reset) throw invalidCode();
+      return { response: 'success' as const, message: recoveryMessages.passwordChanged };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -52,7 +52,11 @@ async function sendFund(key: string, body: { guser_id: string; amount: number })
     body: JSON.stringify(body),
   });
   const answer: unknown = await response.json();
-  return { key, status: response.status, txId: response.status === 200 ? transactionResponse.parse(answer).transaction.tx_id : null };
+  return {
+    key,
+    status: response.status,
+    txId: response.status === 200 ? transactionResponse.parse(answer).transaction.tx_id : null,
+  };
 }
 
 describe('200 concurrent send-funds from one wallet', () => {
@@ -66,13 +70,22 @@ describe('200 concurrent send-funds from one wallet', () => {
     const asked = sends.reduce((sum, each) => sum + each.body.amount, 0);
     expect(asked, 'the sends ask for more than the wallet holds').toBeGreaterThan(FUNDED);
 
-    const answers = await Promise.all(sends.flatMap((each) => [sendFund(each.key, each.body), ...(each.retried ? [sendFund(each.key, each.body)] : [])]));
+    const answers = await Promise.all(
+      sends.flatMap((each) => [
+        sendFund(each.key, each.body),
+        ...(each.retried ? [sendFund(each.key, each.body)] : []),
+      ]),
+    );
     expect(answers.length).toBe(SENDS + SENDS / 2);
-    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 422), 'only successes and refusals').toEqual([]);
+    expect(
+      answers.filter((answer) => answer.status !== 200 && answer.status !== 422),
+      'only successes and refusals',
+    ).toEqual([]);
 
     // Each key names at most one transaction, whichever of its calls answered.
     const txOfKey = new Map<string, Set<string>>();
-    for (const answer of answers) if (answer.txId) txOfKey.set(answer.key, (txOfKey.get(answer.key) ?? new Set()).add(answer.txId));
+    for (const answer of answers)
+      if (answer.txId) txOfKey.set(answer.key, (txOfKey.get(answer.key) ?? new Set()).add(answer.txId));
     for (const [key, ids] of txOfKey) expect(ids.size, key).toBe(1);
     const succeeded = sends.filter((each) => txOfKey.has(each.key));
     expect(succeeded.length, 'some went through').toBeGreaterThan(0);
@@ -82,16 +95,29 @@ describe('200 concurrent send-funds from one wallet', () => {
     const senderWallet = walletIdOf(userOwnerId(sender.user.user_id), 'CON');
     const moved = succeeded.reduce((sum, each) => sum + each.body.amount, 0);
     // The ledger wrote one debit of the sender per successful key, no more.
-    const debits = await db.selectFrom('ledger_entries').select(['tx_id', 'amount']).where('account_id', '=', senderWallet).where('type', '=', 'P2P_SENT').execute();
+    const debits = await db
+      .selectFrom('ledger_entries')
+      .select(['tx_id', 'amount'])
+      .where('account_id', '=', senderWallet)
+      .where('type', '=', 'P2P_SENT')
+      .execute();
     expect(debits.length).toBe(succeeded.length);
-    expect(new Set(debits.map((each) => each.tx_id))).toEqual(new Set([...txOfKey.values()].flatMap((ids) => [...ids])));
+    expect(new Set(debits.map((each) => each.tx_id))).toEqual(
+      new Set([...txOfKey.values()].flatMap((ids) => [...ids])),
+    );
     expect(debits.reduce((sum, each) => sum + each.amount, 0)).toBe(moved);
 
-    const wallets = await db.selectFrom('wallets').select(['wallet_id', 'owner_id', 'total', 'available']).where('currency', '=', 'CON').execute();
+    const wallets = await db
+      .selectFrom('wallets')
+      .select(['wallet_id', 'owner_id', 'total', 'available'])
+      .where('currency', '=', 'CON')
+      .execute();
     const available = new Map(wallets.map((wallet) => [wallet.wallet_id, wallet.available]));
     expect(available.get(senderWallet)).toBe(FUNDED - moved);
     for (const [index, recipient] of recipients.entries()) {
-      const owed = sends.filter((each, n) => n % RECIPIENTS === index && txOfKey.has(each.key)).reduce((sum, each) => sum + each.body.amount, 0);
+      const owed = sends
+        .filter((each, n) => n % RECIPIENTS === index && txOfKey.has(each.key))
+        .reduce((sum, each) => sum + each.body.amount, 0);
       expect(available.get(walletIdOf(userOwnerId(recipient.user.user_id), 'CON')), `recipient ${index}`).toBe(owed);
     }
     expect(wallets.filter((wallet) => wallet.available < 0 || wallet.total < 0)).toEqual([]);

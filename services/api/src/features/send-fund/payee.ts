@@ -1,5 +1,12 @@
 import type { Database } from '@peeks/db';
-import { merchantOwnerId, userOwnerId, type CardFunding, type Currency, type LedgerCommand, type TransferKind } from '@peeks/ledger';
+import {
+  merchantOwnerId,
+  userOwnerId,
+  type CardFunding,
+  type Currency,
+  type LedgerCommand,
+  type TransferKind,
+} from '@peeks/ledger';
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseNotifications } from '../../plugins/database-notifications.ts';
 import { NotifiedCache } from '../../plugins/notified-cache.ts';
@@ -13,7 +20,11 @@ export interface Payee {
 }
 
 /** The payee an owner id and kind describe: a merchant's wallets take purchases, a person's take P2P. */
-export const merchantPayee = (userId: number, merchantId: number): Payee => ({ userId, ownerId: merchantOwnerId(merchantId), kind: 'PURCHASE' });
+export const merchantPayee = (userId: number, merchantId: number): Payee => ({
+  userId,
+  ownerId: merchantOwnerId(merchantId),
+  kind: 'PURCHASE',
+});
 const personPayee = (userId: number): Payee => ({ userId, ownerId: userOwnerId(userId), kind: 'P2P' });
 
 /**
@@ -45,7 +56,10 @@ const PAYEE_CHANGES_CHANNEL = 'payee_changes';
  * announces a change to them (a user disabled or banned, joining or leaving
  * a merchant): every send-fund names one, mostly the same few.
  */
-export async function cachedPayees(db: Kysely<Database>, notifications: DatabaseNotifications): Promise<(guserId: string) => Promise<Payee | null>> {
+export async function cachedPayees(
+  db: Kysely<Database>,
+  notifications: DatabaseNotifications,
+): Promise<(guserId: string) => Promise<Payee | null>> {
   const cache = new NotifiedCache<Payee>({ channel: PAYEE_CHANGES_CHANNEL, maxEntries: 50_000, maxAgeMs: 60_000 });
   await cache.follow(notifications);
   // Postgres prints a uuid in lower case, as the notifications carry it.
@@ -54,7 +68,12 @@ export async function cachedPayees(db: Kysely<Database>, notifications: Database
 
 /** Whether `guserId` is the global id of user `userId`. */
 export async function isGlobalIdOf(db: Kysely<Database>, userId: number, guserId: string): Promise<boolean> {
-  const found = await db.selectFrom('users').select('user_id').where('user_id', '=', userId).where('guser_id', '=', guserId).executeTakeFirst();
+  const found = await db
+    .selectFrom('users')
+    .select('user_id')
+    .where('user_id', '=', userId)
+    .where('guser_id', '=', guserId)
+    .executeTakeFirst();
   return found !== undefined;
 }
 

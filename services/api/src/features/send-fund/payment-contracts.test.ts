@@ -5,8 +5,11 @@ import { describe, expect, it } from 'vitest';
 const gid = '2b1f3a4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';
 
 describe('the payment contracts', () => {
-  it("cap a transfer where the ledger does, in every currency", () => {
-    for (const currency of currencies) expect(transferLimitMinor[currency], currency).toBe(amountLimits.transfer.maxMajor * minorUnitsPerMajor[currency]);
+  it('cap a transfer where the ledger does, in every currency', () => {
+    for (const currency of currencies)
+      expect(transferLimitMinor[currency], currency).toBe(
+        amountLimits.transfer.maxMajor * minorUnitsPerMajor[currency],
+      );
   });
 
   it('read a scanned QR payload, with USD and no comment unless it says otherwise, and pay it as a send-fund', () => {

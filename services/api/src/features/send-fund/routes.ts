@@ -17,27 +17,35 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireSignIn);
   const findPayee = await cachedPayees(app.db, app.notifications);
 
-  app.post('/api/account/send-fund', { schema: { body: sendFundRequest, response: { 200: transactionResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const { guser_id, amount, currency, from_guser_id, comment, paymentMethodId } = request.body;
-    if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
-      throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
-    }
-    const payee = await findPayee(guser_id);
-    if (!payee) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
-    // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
-    if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
+  app.post(
+    '/api/account/send-fund',
+    { schema: { body: sendFundRequest, response: { 200: transactionResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const { guser_id, amount, currency, from_guser_id, comment, paymentMethodId } = request.body;
+      if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
+        throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
+      }
+      const payee = await findPayee(guser_id);
+      if (!payee) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
+      // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
+      if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
 
-    const payer = sessionWalletOwner(request);
-    const payment = { payerOwnerId: payer, payee, amount, currency, memo: comment ?? null };
-    let outcome;
-    if (paymentMethodId === undefined) {
-      outcome = await moveMoney(request, payer, (txId) => payeePayment({ txId, ...payment }));
-    } else {
-      const card = await ownCard(app.db, userId, paymentMethodId, 'paymentMethodId');
-      const fundedBy = cardFunding(card, amount, currency, 'paymentMethodId');
-      outcome = await chargeThenRecord(request, { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' }, (txId) => payeePayment({ txId, ...payment, fundedBy }));
-    }
-    return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
-  });
+      const payer = sessionWalletOwner(request);
+      const payment = { payerOwnerId: payer, payee, amount, currency, memo: comment ?? null };
+      let outcome;
+      if (paymentMethodId === undefined) {
+        outcome = await moveMoney(request, payer, (txId) => payeePayment({ txId, ...payment }));
+      } else {
+        const card = await ownCard(app.db, userId, paymentMethodId, 'paymentMethodId');
+        const fundedBy = cardFunding(card, amount, currency, 'paymentMethodId');
+        outcome = await chargeThenRecord(
+          request,
+          { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' },
+          (txId) => payeePayment({ txId, ...payment, fundedBy }),
+        );
+      }
+      return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
+    },
+  );
 };

@@ -15,25 +15,40 @@ const owner = (who: SignedIn) => userOwnerId(who.user.user_id);
 
 beforeAll(async () => {
   subject = await createTestApp(testAppOptions);
-  [ann, bob, shop] = await Promise.all([signedUp(subject, 'personal'), signedUp(subject, 'personal'), signedUp(subject, 'business')]);
+  [ann, bob, shop] = await Promise.all([
+    signedUp(subject, 'personal'),
+    signedUp(subject, 'personal'),
+    signedUp(subject, 'business'),
+  ]);
   await fund(subject, owner(ann), 200_000);
   await fund(subject, owner(ann), 100_000, 'USD');
 });
 afterAll(() => subject.close());
 
-const send = (from: SignedIn, body: unknown, headers: Record<string, string> = {}) => from.browser.request('POST', '/api/account/send-fund', body, headers);
+const send = (from: SignedIn, body: unknown, headers: Record<string, string> = {}) =>
+  from.browser.request('POST', '/api/account/send-fund', body, headers);
 async function balance(ownerId: string, currency: Currency = 'CON') {
-  const wallet = (await walletsOf(subject.database.db, ownerId)).find((each) => each.walletId === walletIdOf(ownerId, currency));
+  const wallet = (await walletsOf(subject.database.db, ownerId)).find(
+    (each) => each.walletId === walletIdOf(ownerId, currency),
+  );
   return wallet?.available ?? Number.NaN;
 }
 
 describe('POST /api/account/send-fund', () => {
-  it('pays the user with that guser_id from the caller\'s wallet, in CON unless told, fee 0', async () => {
+  it("pays the user with that guser_id from the caller's wallet, in CON unless told, fee 0", async () => {
     const [annBefore, bobBefore] = [await balance(owner(ann)), await balance(owner(bob))];
     const response = await send(ann, { guser_id: bob.user.guser_id, amount: 1234 });
     expect(response.statusCode, response.body).toBe(200);
     const { transaction } = transactionResponse.parse(response.json());
-    expect(transaction).toMatchObject({ debit_credit: 'D', amount: 1234, fee: 0, currency: 'CON', state: 'completed', user_id: ann.user.user_id, type: 'transfer' });
+    expect(transaction).toMatchObject({
+      debit_credit: 'D',
+      amount: 1234,
+      fee: 0,
+      currency: 'CON',
+      state: 'completed',
+      user_id: ann.user.user_id,
+      type: 'transfer',
+    });
     expect(await balance(owner(ann))).toBe(annBefore - 1234);
     expect(await balance(owner(bob))).toBe(bobBefore + 1234);
   });
@@ -44,49 +59,90 @@ describe('POST /api/account/send-fund', () => {
     expect(await balance(owner(bob), 'USD')).toBe(before + 500_00);
   });
 
-  it('pays a merchant\'s user into the merchant\'s wallet, as a purchase, with the comment as its reference', async () => {
+  it("pays a merchant's user into the merchant's wallet, as a purchase, with the comment as its reference", async () => {
     const merchantWallet = merchantOwnerId(shop.merchantId);
     const [merchantBefore, personalBefore] = [await balance(merchantWallet), await balance(owner(shop))];
     const response = await send(ann, { guser_id: shop.user.guser_id, amount: 700, comment: 'Order 42' });
     expect(response.statusCode, response.body).toBe(200);
-    expect(transactionResponse.parse(response.json()).transaction).toMatchObject({ type: 'sale', merchant_id: shop.merchantId, reference: 'Order 42', amount: 700 });
+    expect(transactionResponse.parse(response.json()).transaction).toMatchObject({
+      type: 'sale',
+      merchant_id: shop.merchantId,
+      reference: 'Order 42',
+      amount: 700,
+    });
     expect(await balance(merchantWallet)).toBe(merchantBefore + 700);
     expect(await balance(owner(shop))).toBe(personalBefore);
   });
 
   it('pays a scanned merchant QR code through the same call', async () => {
-    const payload = qrPayload.parse({ amt: 1500, gid: shop.user.guser_id, uid: shop.user.user_id, cur: 'CON', comment: 'Table 7' });
+    const payload = qrPayload.parse({
+      amt: 1500,
+      gid: shop.user.guser_id,
+      uid: shop.user.user_id,
+      cur: 'CON',
+      comment: 'Table 7',
+    });
     const before = await balance(merchantOwnerId(shop.merchantId));
     const response = await send(ann, sendFundForQr(payload));
     expect(response.statusCode, response.body).toBe(200);
-    expect(transactionResponse.parse(response.json()).transaction).toMatchObject({ type: 'sale', reference: 'Table 7', amount: 1500 });
+    expect(transactionResponse.parse(response.json()).transaction).toMatchObject({
+      type: 'sale',
+      reference: 'Table 7',
+      amount: 1500,
+    });
     expect(await balance(merchantOwnerId(shop.merchantId))).toBe(before + 1500);
   });
 
   it('moves money once per Idempotency-Key and answers the retry with the first transaction', async () => {
     const before = await balance(owner(bob));
     const body = { guser_id: bob.user.guser_id, amount: 300 };
-    const [first, retry] = [await send(ann, body, { 'idempotency-key': 'send-once' }), await send(ann, body, { 'idempotency-key': 'send-once' })];
-    expect(transactionResponse.parse(retry.json()).transaction.tx_id).toBe(transactionResponse.parse(first.json()).transaction.tx_id);
+    const [first, retry] = [
+      await send(ann, body, { 'idempotency-key': 'send-once' }),
+      await send(ann, body, { 'idempotency-key': 'send-once' }),
+    ];
+    expect(transactionResponse.parse(retry.json()).transaction.tx_id).toBe(
+      transactionResponse.parse(first.json()).transaction.tx_id,
+    );
     expect(await balance(owner(bob))).toBe(before + 300);
-    expectRefusal(await send(ann, { ...body, amount: 301 }, { 'idempotency-key': 'send-once' }), 409, errorCodes.idempotencyKeyReused, 'key reused');
+    expectRefusal(
+      await send(ann, { ...body, amount: 301 }, { 'idempotency-key': 'send-once' }),
+      409,
+      errorCodes.idempotencyKeyReused,
+      'key reused',
+    );
     expect(await balance(owner(bob))).toBe(before + 300);
   });
 
   it("answers 'User not found' for a guser_id nobody has, and for a disabled user", async () => {
     const nobody = await send(ann, { guser_id: '7d4c6b8e-2f0a-4c59-9e55-0c0d1e2f3a4b', amount: 100 });
     expectRefusal(nobody, 404, errorCodes.recipientNotFound, 'unknown');
-    expect(nobody.json()).toMatchObject({ message: 'User not found', errors: [{ field: 'guser_id', message: 'User not found' }] });
+    expect(nobody.json()).toMatchObject({
+      message: 'User not found',
+      errors: [{ field: 'guser_id', message: 'User not found' }],
+    });
     const gone = await signedUp(subject, 'personal');
-    await subject.database.db.updateTable('users').set({ account_status: 'disabled' }).where('user_id', '=', gone.user.user_id).execute();
-    expectRefusal(await send(ann, { guser_id: gone.user.guser_id, amount: 100 }), 404, errorCodes.recipientNotFound, 'disabled');
+    await subject.database.db
+      .updateTable('users')
+      .set({ account_status: 'disabled' })
+      .where('user_id', '=', gone.user.user_id)
+      .execute();
+    expectRefusal(
+      await send(ann, { guser_id: gone.user.guser_id, amount: 100 }),
+      404,
+      errorCodes.recipientNotFound,
+      'disabled',
+    );
   });
 
   it("answers 'User not found' moments after a payee paid before is banned, though this process had them cached", async () => {
     const later = await signedUp(subject, 'personal');
     expect((await send(ann, { guser_id: later.user.guser_id, amount: 100 })).statusCode).toBe(200);
     // As an operator's ban in another process leaves it.
-    await subject.database.db.updateTable('users').set({ is_banned: true }).where('user_id', '=', later.user.user_id).execute();
+    await subject.database.db
+      .updateTable('users')
+      .set({ is_banned: true })
+      .where('user_id', '=', later.user.user_id)
+      .execute();
     let status = 200;
     for (let tries = 0; tries < 100 && status === 200; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -95,17 +151,29 @@ describe('POST /api/account/send-fund', () => {
     expect(status).toBe(404);
   });
 
-  it('takes from_guser_id only when it is the caller\'s own', async () => {
-    expect((await send(ann, { guser_id: bob.user.guser_id, amount: 100, from_guser_id: ann.user.guser_id })).statusCode).toBe(200);
+  it("takes from_guser_id only when it is the caller's own", async () => {
+    expect(
+      (await send(ann, { guser_id: bob.user.guser_id, amount: 100, from_guser_id: ann.user.guser_id })).statusCode,
+    ).toBe(200);
     const before = await balance(owner(bob));
-    expectRefusal(await send(ann, { guser_id: bob.user.guser_id, amount: 100, from_guser_id: bob.user.guser_id }), 404, errorCodes.recipientNotFound, 'someone else as sender');
+    expectRefusal(
+      await send(ann, { guser_id: bob.user.guser_id, amount: 100, from_guser_id: bob.user.guser_id }),
+      404,
+      errorCodes.recipientNotFound,
+      'someone else as sender',
+    );
     expect(await balance(owner(bob))).toBe(before);
   });
 
-  it('refuses sending to oneself, a merchant\'s user to its own merchant included', async () => {
+  it("refuses sending to oneself, a merchant's user to its own merchant included", async () => {
     expectRefusal(await send(ann, { guser_id: ann.user.guser_id, amount: 100 }), 422, errorCodes.sendToSelf, 'to self');
     await fund(subject, owner(shop), 1000);
-    expectRefusal(await send(shop, { guser_id: shop.user.guser_id, amount: 100 }), 422, errorCodes.sendToSelf, 'merchant user to own merchant');
+    expectRefusal(
+      await send(shop, { guser_id: shop.user.guser_id, amount: 100 }),
+      422,
+      errorCodes.sendToSelf,
+      'merchant user to own merchant',
+    );
   });
 
   it('refuses more than the wallet holds with 422 Insufficient funds and moves nothing', async () => {
@@ -133,12 +201,19 @@ describe('POST /api/account/send-fund', () => {
     [{ guser_id: 'bob' }, 'guser_id', errorCodes.invalidArguments, 'Please enter valid Recipient'],
     [{ from_guser_id: 42 }, 'from_guser_id', errorCodes.invalidArguments, 'Please enter valid Sender'],
     [{ currency: 'EUR' }, 'currency', errorCodes.invalidArguments, undefined],
-    [{ comment: 'x'.repeat(101) }, 'comment', errorCodes.invalidArguments, 'Please enter at most 100 characters Comment'],
+    [
+      { comment: 'x'.repeat(101) },
+      'comment',
+      errorCodes.invalidArguments,
+      'Please enter at most 100 characters Comment',
+    ],
   ])('refuses %o under %s with %i %s, moving nothing', async (change, field, code, message) => {
     const before = await balance(owner(ann));
     const response = await send(ann, { guser_id: bob.user.guser_id, amount: 100, ...change });
     expectRefusal(response, 400, undefined, JSON.stringify(change));
-    const problem = response.json<{ errors: { field?: string; code: number; message: string }[] }>().errors.find((each) => each.field === field);
+    const problem = response
+      .json<{ errors: { field?: string; code: number; message: string }[] }>()
+      .errors.find((each) => each.field === field);
     expect(problem?.code).toBe(code);
     if (message !== undefined) expect(problem?.message).toBe(message);
     expect(await balance(owner(ann))).toBe(before);

@@ -21,13 +21,19 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
   /** The web app's first call: it makes an anonymous session if there is none, for the CSRF token. */
   app.get('/api/session', { schema: { response: { 200: sessionResponse } } }, async (request, reply) => {
     const session = request.session ?? (await startSession(request, reply, null));
-    const user = session.userId === null ? null : await sessionUserOf(app.db, { userId: session.userId, merchantId: session.merchantId });
+    const user =
+      session.userId === null
+        ? null
+        : await sessionUserOf(app.db, { userId: session.userId, merchantId: session.merchantId });
     return { response: 'success' as const, user, csrfToken: session.csrfToken };
   });
 
   app.post(
     '/api/login',
-    { schema: { body: loginRequest, response: { 200: signedInResponse } }, config: { rateLimit: app.rateLimits.login } },
+    {
+      schema: { body: loginRequest, response: { 200: signedInResponse } },
+      config: { rateLimit: app.rateLimits.login },
+    },
     async (request, reply) => {
       const { username, password } = request.body;
       const account = await findByLogin(app.db, username);
@@ -37,7 +43,8 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
       // Only the account's owner learns that it is closed.
       if (account.is_banned) throw refuse(403, errorCodes.userBlocked);
       if (account.account_status !== 'active') throw refuse(403, errorCodes.accountDisabled);
-      if (needsRehash(account.password_hash)) await replacePasswordHash(app.db, account.user_id, await hashPassword(password), app.clock());
+      if (needsRehash(account.password_hash))
+        await replacePasswordHash(app.db, account.user_id, await hashPassword(password), app.clock());
       return signIn(request, reply, account.user_id);
     },
   );
@@ -47,13 +54,20 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
     return { response: 'success' as const };
   });
 
-  app.post('/api/merchant/switch-merchant', { schema: { body: switchMerchantRequest, response: { 200: switchMerchantResponse } } }, async (request) => {
-    const session = signedIn(request);
-    const merchantId = request.body.merchant_id;
-    if (!(await findMembership(app.db, session.userId, merchantId))) throw refuse(404, errorCodes.merchantNotFound);
-    await app.sessions.actFor(session.key, merchantId);
-    return { response: 'success' as const, user: await sessionUserOf(app.db, { userId: session.userId, merchantId }) };
-  });
+  app.post(
+    '/api/merchant/switch-merchant',
+    { schema: { body: switchMerchantRequest, response: { 200: switchMerchantResponse } } },
+    async (request) => {
+      const session = signedIn(request);
+      const merchantId = request.body.merchant_id;
+      if (!(await findMembership(app.db, session.userId, merchantId))) throw refuse(404, errorCodes.merchantNotFound);
+      await app.sessions.actFor(session.key, merchantId);
+      return {
+        response: 'success' as const,
+        user: await sessionUserOf(app.db, { userId: session.userId, merchantId }),
+      };
+    },
+  );
 
   return Promise.resolve();
 };

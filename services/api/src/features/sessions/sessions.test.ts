@@ -22,13 +22,17 @@ const advance = (ms: number) => {
 /** A registered account, signed out, and a fresh browser to sign in with. */
 async function account(signUp = personalSignUp()) {
   const registering = await subject.browser();
-  const registered = await registering.post('name' in signUp ? '/api/register/business' : '/api/register/personal', signUp);
+  const registered = await registering.post(
+    'name' in signUp ? '/api/register/business' : '/api/register/personal',
+    signUp,
+  );
   expect(registered.statusCode).toBe(200);
   expect((await registering.post('/api/logout')).statusCode).toBe(200);
   return { signUp, user: signedInResponse.parse(registered.json()).user, browser: await subject.browser() };
 }
 
-const login = (browser: TestBrowser, username: unknown, password: unknown) => browser.post('/api/login', { username, password });
+const login = (browser: TestBrowser, username: unknown, password: unknown) =>
+  browser.post('/api/login', { username, password });
 
 describe('GET /api/session', () => {
   it('opens an anonymous session: no user, a CSRF token, an HttpOnly SameSite=Lax Secure cookie', async () => {
@@ -43,7 +47,10 @@ describe('GET /api/session', () => {
 
   it('stores only the SHA-256 of the cookie value', async () => {
     const browser = await subject.browser();
-    const rows = await sql<{ session_key: Buffer; csrf_token: string }>`SELECT session_key, csrf_token FROM sessions`.execute(subject.database.db);
+    const rows = await sql<{
+      session_key: Buffer;
+      csrf_token: string;
+    }>`SELECT session_key, csrf_token FROM sessions`.execute(subject.database.db);
     const hashed = createHash('sha256').update(browser.cookie!).digest();
     expect(rows.rows.some((row) => row.session_key.equals(hashed))).toBe(true);
     expect(JSON.stringify(rows.rows)).not.toContain(browser.cookie!);
@@ -63,21 +70,37 @@ describe('CSRF', () => {
     ['a wrong token', { 'x-csrf-token': 'x'.repeat(43) }],
   ])('refuses a POST with %s with 403', async (_name, headers) => {
     const { signUp, browser } = await account();
-    const response = await browser.request('POST', '/api/login', { username: signUp.username, password: signUp.password }, { 'x-csrf-token': '', ...headers });
+    const response = await browser.request(
+      'POST',
+      '/api/login',
+      { username: signUp.username, password: signUp.password },
+      { 'x-csrf-token': '', ...headers },
+    );
     expect(response.statusCode).toBe(403);
-    expect(errorEnvelope.parse(response.json()).errors).toEqual([{ code: 40300, message: 'Invalid or missing CSRF token; reload the page and try again' }]);
+    expect(errorEnvelope.parse(response.json()).errors).toEqual([
+      { code: 40300, message: 'Invalid or missing CSRF token; reload the page and try again' },
+    ]);
     expect(browser.csrfToken).toBeDefined();
   });
 
   it("refuses another session's token", async () => {
     const { signUp, browser } = await account();
     const other = await subject.browser();
-    const response = await browser.request('POST', '/api/login', { username: signUp.username, password: signUp.password }, { 'x-csrf-token': other.csrfToken! });
+    const response = await browser.request(
+      'POST',
+      '/api/login',
+      { username: signUp.username, password: signUp.password },
+      { 'x-csrf-token': other.csrfToken! },
+    );
     expect(response.statusCode).toBe(403);
   });
 
   it('refuses a POST with no session at all', async () => {
-    const response = await subject.app.inject({ method: 'POST', url: '/api/logout', headers: { 'x-csrf-token': 'anything' } });
+    const response = await subject.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { 'x-csrf-token': 'anything' },
+    });
     expect(response.statusCode).toBe(403);
   });
 });
@@ -93,7 +116,12 @@ describe('POST /api/login', () => {
     expect(browser.csrfToken).not.toBe(anonymous.csrfToken);
 
     // The id the browser had before signing in is gone (session fixation).
-    const planted = await subject.app.inject({ method: 'GET', url: '/api/user/user-lookup', query: { id: String(user.user_id) }, cookies: { peeks_session: anonymous.cookie! } });
+    const planted = await subject.app.inject({
+      method: 'GET',
+      url: '/api/user/user-lookup',
+      query: { id: String(user.user_id) },
+      cookies: { peeks_session: anonymous.cookie! },
+    });
     expect(planted.statusCode).toBe(401);
 
     const again = await subject.browser();
@@ -106,7 +134,11 @@ describe('POST /api/login', () => {
     const unknown = await login(browser, 'nobody_here', signUp.password);
     for (const response of [wrong, unknown]) {
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ response: 'error', message: 'Incorrect Username/Email or Password', errors: [{ code: 1006, message: 'Incorrect Username/Email or Password' }] });
+      expect(response.json()).toEqual({
+        response: 'error',
+        message: 'Incorrect Username/Email or Password',
+        errors: [{ code: 1006, message: 'Incorrect Username/Email or Password' }],
+      });
     }
     expect(sessionResponse.parse((await browser.get('/api/session')).json()).user).toBeNull();
   });
@@ -127,21 +159,39 @@ describe('POST /api/login', () => {
 
   it('tells a disabled or banned account only after the right password', async () => {
     const { signUp, user, browser } = await account();
-    await subject.database.db.updateTable('users').set({ account_status: 'disabled' }).where('user_id', '=', user.user_id).execute();
+    await subject.database.db
+      .updateTable('users')
+      .set({ account_status: 'disabled' })
+      .where('user_id', '=', user.user_id)
+      .execute();
     expect((await login(browser, signUp.username, 'Secret99')).statusCode).toBe(401);
     const disabled = await login(browser, signUp.username, signUp.password);
     expect(disabled.statusCode).toBe(403);
-    expect(disabled.json()).toMatchObject({ errors: [{ code: 2519, message: 'Account deactivated or disabled, contact support to reactivate' }] });
-    await subject.database.db.updateTable('users').set({ account_status: 'active', is_banned: true }).where('user_id', '=', user.user_id).execute();
+    expect(disabled.json()).toMatchObject({
+      errors: [{ code: 2519, message: 'Account deactivated or disabled, contact support to reactivate' }],
+    });
+    await subject.database.db
+      .updateTable('users')
+      .set({ account_status: 'active', is_banned: true })
+      .where('user_id', '=', user.user_id)
+      .execute();
     expect((await login(browser, signUp.username, signUp.password)).json()).toMatchObject({ errors: [{ code: 4515 }] });
   });
 
   it('rehashes a password stored with weaker parameters', async () => {
     const { signUp, user, browser } = await account();
     const weak = await hashPassword(String(signUp.password), { memory: 8192, passes: 1, parallelism: 1 });
-    await subject.database.db.updateTable('users').set({ password_hash: weak }).where('user_id', '=', user.user_id).execute();
+    await subject.database.db
+      .updateTable('users')
+      .set({ password_hash: weak })
+      .where('user_id', '=', user.user_id)
+      .execute();
     expect((await login(browser, signUp.username, signUp.password)).statusCode).toBe(200);
-    const { password_hash } = await subject.database.db.selectFrom('users').select('password_hash').where('user_id', '=', user.user_id).executeTakeFirstOrThrow();
+    const { password_hash } = await subject.database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('user_id', '=', user.user_id)
+      .executeTakeFirstOrThrow();
     expect(password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 });
@@ -163,10 +213,20 @@ describe('signed-in routes', () => {
     const { signUp, user, browser } = await account();
     await login(browser, signUp.username, signUp.password);
     const own = await browser.get(`/api/user/user-lookup/?id=${String(user.user_id)}`);
-    expect(own.json()).toMatchObject({ response: 'success', userInfo: { user_id: user.user_id, username: signUp.username } });
-    expect((await browser.get(`/api/user/perm?id=${String(user.user_id)}`)).json()).toEqual({ response: 'success', permissions: ['UPDATE_USER'], merchant_permissions: [] });
+    expect(own.json()).toMatchObject({
+      response: 'success',
+      userInfo: { user_id: user.user_id, username: signUp.username },
+    });
+    expect((await browser.get(`/api/user/perm?id=${String(user.user_id)}`)).json()).toEqual({
+      response: 'success',
+      permissions: ['UPDATE_USER'],
+      merchant_permissions: [],
+    });
     const other = await browser.get(`/api/user/user-lookup?id=${String(user.user_id + 1000)}`);
-    expect([other.statusCode, other.json()]).toEqual([404, expect.objectContaining({ errors: [{ code: 2501, message: "User doesn't exist" }] })]);
+    expect([other.statusCode, other.json()]).toEqual([
+      404,
+      expect.objectContaining({ errors: [{ code: 2501, message: "User doesn't exist" }] }),
+    ]);
     expect((await browser.get('/api/user/user-lookup?id=abc')).statusCode).toBe(400);
   });
 });
@@ -194,7 +254,11 @@ describe('POST /api/logout', () => {
     const response = await browser.post('/api/logout');
     expect([response.statusCode, response.json()]).toEqual([200, { response: 'success' }]);
     expect(browser.cookie).toBeUndefined();
-    const replayed = await subject.app.inject({ method: 'GET', url: `/api/user/user-lookup?id=${String(user.user_id)}`, cookies: { peeks_session: signedInCookie! } });
+    const replayed = await subject.app.inject({
+      method: 'GET',
+      url: `/api/user/user-lookup?id=${String(user.user_id)}`,
+      cookies: { peeks_session: signedInCookie! },
+    });
     expect(replayed.statusCode).toBe(401);
   });
 });
@@ -218,29 +282,58 @@ describe('a session ended in another process', () => {
 
 describe('switch-merchant', () => {
   it('acts for another merchant of the user, and refuses one the user does not belong to with 404', async () => {
-    const [owner, partner, outsider] = [await account(businessSignUp()), await account(businessSignUp()), await account(businessSignUp())];
-    await subject.database.db.insertInto('merchant_users').values({ merchant_id: partner.user.merchant_id!, user_id: owner.user.user_id, perms: ['MANAGE_WEBHOOKS'], created_at: now }).execute();
+    const [owner, partner, outsider] = [
+      await account(businessSignUp()),
+      await account(businessSignUp()),
+      await account(businessSignUp()),
+    ];
+    await subject.database.db
+      .insertInto('merchant_users')
+      .values({
+        merchant_id: partner.user.merchant_id!,
+        user_id: owner.user.user_id,
+        perms: ['MANAGE_WEBHOOKS'],
+        created_at: now,
+      })
+      .execute();
     const { browser } = owner;
-    const signedIn = signedInResponse.parse((await login(browser, owner.signUp.username, owner.signUp.password)).json()).user;
+    const signedIn = signedInResponse.parse(
+      (await login(browser, owner.signUp.username, owner.signUp.password)).json(),
+    ).user;
     expect(signedIn.merchant_id).toBe(owner.user.merchant_id);
-    expect(Object.keys(signedIn.merchants).sort()).toEqual([String(owner.user.merchant_id), String(partner.user.merchant_id)].sort());
+    expect(Object.keys(signedIn.merchants).sort()).toEqual(
+      [String(owner.user.merchant_id), String(partner.user.merchant_id)].sort(),
+    );
 
     const switched = await browser.post('/api/merchant/switch-merchant/', { merchant_id: partner.user.merchant_id });
     expect(switched.statusCode).toBe(200);
     expect(switched.json()).toMatchObject({ user: { merchant_id: partner.user.merchant_id } });
-    expect(sessionResponse.parse((await browser.get('/api/session')).json()).user?.merchant_id).toBe(partner.user.merchant_id);
-    expect((await browser.get(`/api/user/perm?id=${String(owner.user.user_id)}`)).json()).toMatchObject({ merchant_permissions: ['MANAGE_WEBHOOKS'] });
+    expect(sessionResponse.parse((await browser.get('/api/session')).json()).user?.merchant_id).toBe(
+      partner.user.merchant_id,
+    );
+    expect((await browser.get(`/api/user/perm?id=${String(owner.user.user_id)}`)).json()).toMatchObject({
+      merchant_permissions: ['MANAGE_WEBHOOKS'],
+    });
 
     const refused = await browser.post('/api/merchant/switch-merchant', { merchant_id: outsider.user.merchant_id });
-    expect([refused.statusCode, refused.json()]).toEqual([404, expect.objectContaining({ errors: [{ code: 40403, message: 'Merchant does not exist' }] })]);
-    expect((await browser.get(`/api/user/merchant-lookup?id=${String(outsider.user.merchant_id)}`)).statusCode).toBe(404);
-    expect(sessionResponse.parse((await browser.get('/api/session')).json()).user?.merchant_id).toBe(partner.user.merchant_id);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      404,
+      expect.objectContaining({ errors: [{ code: 40403, message: 'Merchant does not exist' }] }),
+    ]);
+    expect((await browser.get(`/api/user/merchant-lookup?id=${String(outsider.user.merchant_id)}`)).statusCode).toBe(
+      404,
+    );
+    expect(sessionResponse.parse((await browser.get('/api/session')).json()).user?.merchant_id).toBe(
+      partner.user.merchant_id,
+    );
   });
 
   it('refuses a personal user with 404', async () => {
     const merchant = await account(businessSignUp());
     const { signUp, browser } = await account();
     await login(browser, signUp.username, signUp.password);
-    expect((await browser.post('/api/merchant/switch-merchant', { merchant_id: merchant.user.merchant_id })).statusCode).toBe(404);
+    expect(
+      (await browser.post('/api/merchant/switch-merchant', { merchant_id: merchant.user.merchant_id })).statusCode,
+    ).toBe(404);
   });
 });

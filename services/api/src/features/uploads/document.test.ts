@@ -26,7 +26,8 @@ const fields = (userId: number, overrides: Record<string, string | undefined> = 
 
 const scan = async (): Promise<Upload> => ({ name: 'passport.png', bytes: await png(300, 200), type: 'image/png' });
 
-const documentsOf = (userId: number) => subject.database.db.selectFrom('user_documents').select('document_id').where('user_id', '=', userId).execute();
+const documentsOf = (userId: number) =>
+  subject.database.db.selectFrom('user_documents').select('document_id').where('user_id', '=', userId).execute();
 
 describe('POST /api/user/upload-document', () => {
   it('stores a PNG document and lists its metadata, never its image', async () => {
@@ -53,9 +54,15 @@ describe('POST /api/user/upload-document', () => {
 
   it('stores a JPEG without its EXIF', async () => {
     const { user, browser } = await signedInUser(subject);
-    const response = await postForm(browser, URL, fields(user.user_id, { document_type: 'driver' }), { file: { name: 'licence.jpg', bytes: await jpegWithExif(300, 200) } });
+    const response = await postForm(browser, URL, fields(user.user_id, { document_type: 'driver' }), {
+      file: { name: 'licence.jpg', bytes: await jpegWithExif(300, 200) },
+    });
     expect(response.statusCode).toBe(200);
-    const stored = await subject.database.db.selectFrom('user_documents').select(['content', 'content_type']).where('user_id', '=', user.user_id).executeTakeFirstOrThrow();
+    const stored = await subject.database.db
+      .selectFrom('user_documents')
+      .select(['content', 'content_type'])
+      .where('user_id', '=', user.user_id)
+      .executeTakeFirstOrThrow();
     expect(stored.content_type).toBe('image/jpeg');
     expect(stored.content.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
     expect(stored.content.includes('exif-secret-marker')).toBe(false);
@@ -67,7 +74,12 @@ describe('POST /api/user/upload-document', () => {
     const own = await postForm(browser, URL, fields(user.user_id, { merchant_id: merchantId }), { file: await scan() });
     expect(own.statusCode).toBe(200);
     expect(uploadDocumentResponse.parse(own.json()).document.merchant_id).toBe(user.merchant_id);
-    const other = await postForm(browser, URL, fields(user.user_id, { merchant_id: String(Number(merchantId) + 1000) }), { file: await scan() });
+    const other = await postForm(
+      browser,
+      URL,
+      fields(user.user_id, { merchant_id: String(Number(merchantId) + 1000) }),
+      { file: await scan() },
+    );
     expect(other.statusCode).toBe(404);
     expect(errorsOf(other)[0]?.code).toBe(40403);
     expect(await documentsOf(user.user_id)).toHaveLength(1);
@@ -94,20 +106,36 @@ describe('POST /api/user/upload-document', () => {
     const { user, browser } = await signedInUser(subject);
     const response = await postForm(browser, URL, fields(user.user_id, overrides), { file: await scan() });
     expect(response.statusCode).toBe(400);
-    expect(errorsOf(response)).toContainEqual(expect.objectContaining({ ...(field === undefined ? {} : { field }), message }));
+    expect(errorsOf(response)).toContainEqual(
+      expect.objectContaining({ ...(field === undefined ? {} : { field }), message }),
+    );
     expect(await documentsOf(user.user_id)).toEqual([]);
   });
 
   it('reports the expiry rule with catalogue code 4092', async () => {
     const { user, browser } = await signedInUser(subject);
-    const response = await postForm(browser, URL, fields(user.user_id, { expiry_date: '01-01-2019' }), { file: await scan() });
-    expect(errorsOf(response)).toEqual([{ code: 4092, field: 'expiry_date', message: 'Expiry date must be after initial valid date' }]);
+    const response = await postForm(browser, URL, fields(user.user_id, { expiry_date: '01-01-2019' }), {
+      file: await scan(),
+    });
+    expect(errorsOf(response)).toEqual([
+      { code: 4092, field: 'expiry_date', message: 'Expiry date must be after initial valid date' },
+    ]);
   });
 
   it.each([
     ['no file', undefined, 4215, 'Please select File'],
-    ['a text file named .png', { name: 'scan.png', bytes: Buffer.from('not an image at all') }, 4003, 'Please select a JPEG or PNG image'],
-    ['a JPEG start and then junk', { name: 'scan.jpg', bytes: fakeJpeg(4000) }, 4003, 'Please select a JPEG or PNG image'],
+    [
+      'a text file named .png',
+      { name: 'scan.png', bytes: Buffer.from('not an image at all') },
+      4003,
+      'Please select a JPEG or PNG image',
+    ],
+    [
+      'a JPEG start and then junk',
+      { name: 'scan.jpg', bytes: fakeJpeg(4000) },
+      4003,
+      'Please select a JPEG or PNG image',
+    ],
   ])('refuses %s with 400 and stores nothing', async (_case, file: Upload | undefined, code, message) => {
     const { user, browser } = await signedInUser(subject);
     const response = await postForm(browser, URL, fields(user.user_id), file ? { file } : {});
@@ -124,9 +152,13 @@ describe('POST /api/user/upload-document', () => {
 
   it('refuses a file over 5 MB with 413 and stores nothing', async () => {
     const { user, browser } = await signedInUser(subject);
-    const response = await postForm(browser, URL, fields(user.user_id), { file: { name: 'scan.jpg', bytes: fakeJpeg(5 * 1024 * 1024 + 1) } });
+    const response = await postForm(browser, URL, fields(user.user_id), {
+      file: { name: 'scan.jpg', bytes: fakeJpeg(5 * 1024 * 1024 + 1) },
+    });
     expect(response.statusCode).toBe(413);
-    expect(errorsOf(response)).toEqual([{ code: 41300, field: 'file', message: 'Please select a File of at most 5 MB' }]);
+    expect(errorsOf(response)).toEqual([
+      { code: 41300, field: 'file', message: 'Please select a File of at most 5 MB' },
+    ]);
     expect(await documentsOf(user.user_id)).toEqual([]);
   });
 
@@ -146,7 +178,9 @@ describe('POST /api/user/upload-document', () => {
 
   it("answers another user's id with 404, stores nothing, and lists only the caller's own documents", async () => {
     const victim = await signedInUser(subject);
-    expect((await postForm(victim.browser, URL, fields(victim.user.user_id), { file: await scan() })).statusCode).toBe(200);
+    expect((await postForm(victim.browser, URL, fields(victim.user.user_id), { file: await scan() })).statusCode).toBe(
+      200,
+    );
     const { user, browser } = await signedInUser(subject);
     const response = await postForm(browser, URL, fields(victim.user.user_id), { file: await scan() });
     expect(response.statusCode).toBe(404);

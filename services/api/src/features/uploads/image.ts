@@ -7,7 +7,8 @@ export const contentTypeOf = { jpeg: 'image/jpeg', png: 'image/png' } as const s
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_START = [0xff, 0xd8, 0xff];
 
-const startsWith = (bytes: Uint8Array, prefix: readonly number[]) => bytes.length >= prefix.length && prefix.every((byte, index) => bytes[index] === byte);
+const startsWith = (bytes: Uint8Array, prefix: readonly number[]) =>
+  bytes.length >= prefix.length && prefix.every((byte, index) => bytes[index] === byte);
 
 /**
  * What an upload is by its first bytes, whatever its name or declared type

@@ -28,14 +28,31 @@ export async function saveAvatar(db: Kysely<Database>, userId: number, jpeg: Buf
 
 /** The avatar bytes if `sha256` names the user's current one; an old version's URL finds nothing. */
 export function findAvatar(db: Kysely<Database>, userId: number, sha256: string) {
-  return db.selectFrom('user_avatars').select(['content', 'content_type', 'sha256']).where('user_id', '=', userId).where('sha256', '=', sha256).executeTakeFirst();
+  return db
+    .selectFrom('user_avatars')
+    .select(['content', 'content_type', 'sha256'])
+    .where('user_id', '=', userId)
+    .where('sha256', '=', sha256)
+    .executeTakeFirst();
 }
 
 const summaryColumns = [
-  'document_id', 'merchant_id', 'user_id', 'document_type', 'document_number', 'issuing_country', 'issue_date', 'expiry_date', 'content_type', 'uploaded_at',
+  'document_id',
+  'merchant_id',
+  'user_id',
+  'document_type',
+  'document_number',
+  'issuing_country',
+  'issue_date',
+  'expiry_date',
+  'content_type',
+  'uploaded_at',
 ] as const;
 
-type SummaryRow = Pick<Database['user_documents'], Exclude<(typeof summaryColumns)[number], 'document_id'>> & { document_id: number; byte_size: number };
+type SummaryRow = Pick<Database['user_documents'], Exclude<(typeof summaryColumns)[number], 'document_id'>> & {
+  document_id: number;
+  byte_size: number;
+};
 
 function toSummary(row: SummaryRow): DocumentSummary {
   return {

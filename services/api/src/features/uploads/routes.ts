@@ -25,7 +25,13 @@ const AVATAR_MAX_SIDE = 512;
 /** A document must stay legible for a reviewer; 4096 pixels a side keeps a phone photo's detail. */
 const DOCUMENT_MAX_SIDE = 4096;
 
-const avatarParams = z.object({ userId: z.string().regex(/^\d{1,16}$/).transform(Number), sha256: z.string().regex(/^[0-9a-f]{64}$/) });
+const avatarParams = z.object({
+  userId: z
+    .string()
+    .regex(/^\d{1,16}$/)
+    .transform(Number),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
 
 /**
  * Avatar and identity-document uploads (spec §2 Profile page, §5 Document
@@ -35,18 +41,33 @@ const avatarParams = z.object({ userId: z.string().regex(/^\d{1,16}$/).transform
  */
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   // Per-call limits in readUploadForm are tighter; these are the ceiling if a route forgets them.
-  await app.register(fastifyMultipart, { limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 256 } });
-
-  app.post('/api/user/user-upload-avatar', { schema: { response: { 200: uploadAvatarResponse } }, config: { rateLimit: app.rateLimits.uploads } }, async (request) => {
-    const session = signedIn(request);
-    const form = await readUploadForm(request, AVATAR_MAX_BYTES);
-    const { fields, image } = parseForm(uploadAvatarFields, form, checkedFile(form, { kinds: ['jpeg'], name: /\.jpe?g$/i, wrongType: uploadMessages.avatarNotJpeg }));
-    onlyOwn(fields.user_id, session.userId, errorCodes.userNotFound);
-    const jpeg = await reencode(image.bytes, 'jpeg', AVATAR_MAX_SIDE);
-    if (!jpeg) throw refuse(400, errorCodes.invalidFormat, { field: 'file', message: uploadMessages.avatarNotJpeg });
-    const avatar = await saveAvatar(app.db, session.userId, withinLimit(jpeg, AVATAR_MAX_BYTES), app.clock());
-    return { response: 'success' as const, avatar, user: await sessionUserOf(app.db, session), message: uploadMessages.avatarUploaded };
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 10, parts: 11, fieldSize: 256 },
   });
+
+  app.post(
+    '/api/user/user-upload-avatar',
+    { schema: { response: { 200: uploadAvatarResponse } }, config: { rateLimit: app.rateLimits.uploads } },
+    async (request) => {
+      const session = signedIn(request);
+      const form = await readUploadForm(request, AVATAR_MAX_BYTES);
+      const { fields, image } = parseForm(
+        uploadAvatarFields,
+        form,
+        checkedFile(form, { kinds: ['jpeg'], name: /\.jpe?g$/i, wrongType: uploadMessages.avatarNotJpeg }),
+      );
+      onlyOwn(fields.user_id, session.userId, errorCodes.userNotFound);
+      const jpeg = await reencode(image.bytes, 'jpeg', AVATAR_MAX_SIDE);
+      if (!jpeg) throw refuse(400, errorCodes.invalidFormat, { field: 'file', message: uploadMessages.avatarNotJpeg });
+      const avatar = await saveAvatar(app.db, session.userId, withinLimit(jpeg, AVATAR_MAX_BYTES), app.clock());
+      return {
+        response: 'success' as const,
+        avatar,
+        user: await sessionUserOf(app.db, session),
+        message: uploadMessages.avatarUploaded,
+      };
+    },
+  );
 
   /**
    * An avatar as the session user's `avatar` URL names it. Signed-in users
@@ -57,28 +78,45 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     signedIn(request);
     const avatar = await findAvatar(app.db, request.params.userId, request.params.sha256);
     if (!avatar) throw refuse(404, errorCodes.notFound);
-    return reply
-      .header('content-type', avatar.content_type)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'private, max-age=31536000, immutable')
-      .header('etag', `"${avatar.sha256}"`)
-      // Opened on its own, the image is never a document that could run anything.
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .send(avatar.content);
+    return (
+      reply
+        .header('content-type', avatar.content_type)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .header('etag', `"${avatar.sha256}"`)
+        // Opened on its own, the image is never a document that could run anything.
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(avatar.content)
+    );
   });
 
-  app.post('/api/user/upload-document', { schema: { response: { 200: uploadDocumentResponse } }, config: { rateLimit: app.rateLimits.uploads } }, async (request) => {
-    const session = signedIn(request);
-    const form = await readUploadForm(request, DOCUMENT_MAX_BYTES);
-    const { fields, image } = parseForm(uploadDocumentFields, form, checkedFile(form, { kinds: ['jpeg', 'png'], wrongType: uploadMessages.documentNotImage }));
-    onlyOwn(fields.user_id, session.userId, errorCodes.userNotFound);
-    onlyOwn(fields.merchant_id, session.merchantId, errorCodes.merchantNotFound);
-    const stored = await reencode(image.bytes, image.kind, DOCUMENT_MAX_SIDE);
-    if (!stored) throw refuse(400, errorCodes.invalidFormat, { field: 'file', message: uploadMessages.documentNotImage });
-    const owner = { userId: session.userId, merchantId: fields.merchant_id ?? null };
-    const document = await insertDocument(app.db, owner, fields, { bytes: withinLimit(stored, DOCUMENT_MAX_BYTES), contentType: contentTypeOf[image.kind] }, app.clock());
-    return { response: 'success' as const, document, message: uploadMessages.documentUploaded };
-  });
+  app.post(
+    '/api/user/upload-document',
+    { schema: { response: { 200: uploadDocumentResponse } }, config: { rateLimit: app.rateLimits.uploads } },
+    async (request) => {
+      const session = signedIn(request);
+      const form = await readUploadForm(request, DOCUMENT_MAX_BYTES);
+      const { fields, image } = parseForm(
+        uploadDocumentFields,
+        form,
+        checkedFile(form, { kinds: ['jpeg', 'png'], wrongType: uploadMessages.documentNotImage }),
+      );
+      onlyOwn(fields.user_id, session.userId, errorCodes.userNotFound);
+      onlyOwn(fields.merchant_id, session.merchantId, errorCodes.merchantNotFound);
+      const stored = await reencode(image.bytes, image.kind, DOCUMENT_MAX_SIDE);
+      if (!stored)
+        throw refuse(400, errorCodes.invalidFormat, { field: 'file', message: uploadMessages.documentNotImage });
+      const owner = { userId: session.userId, merchantId: fields.merchant_id ?? null };
+      const document = await insertDocument(
+        app.db,
+        owner,
+        fields,
+        { bytes: withinLimit(stored, DOCUMENT_MAX_BYTES), contentType: contentTypeOf[image.kind] },
+        app.clock(),
+      );
+      return { response: 'success' as const, document, message: uploadMessages.documentUploaded };
+    },
+  );
 
   /** The signed-in user's documents, metadata only: the images are never served back. */
   app.get('/api/user/document-list', { schema: { response: { 200: documentListResponse } } }, async (request) => {

@@ -15,7 +15,11 @@ export async function findRecipients(db: Kysely<Database>, searcherId: number, s
   const byEmail = search.includes('@');
   const needle = search.toLowerCase();
   const rows = await recipients(db, searcherId)
-    .where((eb) => (byEmail ? eb(eb.fn('lower', ['email']), '=', needle) : eb(eb.fn('lower', ['username']), 'like', startsWith(needle))))
+    .where((eb) =>
+      byEmail
+        ? eb(eb.fn('lower', ['email']), '=', needle)
+        : eb(eb.fn('lower', ['username']), 'like', startsWith(needle)),
+    )
     .orderBy((eb) => eb.fn('lower', ['username']))
     .limit(USER_LIST_LIMIT)
     .execute();
@@ -24,7 +28,11 @@ export async function findRecipients(db: Kysely<Database>, searcherId: number, s
 }
 
 /** The recipient with global id `guserId`, unless it is the searcher or cannot receive; what the Transfer fund page shows. */
-export async function findRecipient(db: Kysely<Database>, searcherId: number, guserId: string): Promise<Recipient | undefined> {
+export async function findRecipient(
+  db: Kysely<Database>,
+  searcherId: number,
+  guserId: string,
+): Promise<Recipient | undefined> {
   return recipients(db, searcherId).where('guser_id', '=', guserId).executeTakeFirst();
 }
 

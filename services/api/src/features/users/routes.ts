@@ -8,18 +8,29 @@ import { findRecipient, findRecipients } from './queries.ts';
 export const userRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);
 
-  app.get('/api/user/user-list', { schema: { querystring: userListQuery, response: { 200: userListResponse } }, config: { rateLimit: app.rateLimits.recipientSearch } }, async (request) => {
-    const { userId } = signedIn(request);
-    return { response: 'success' as const, users: await findRecipients(app.db, userId, request.query.search) };
-  });
+  app.get(
+    '/api/user/user-list',
+    {
+      schema: { querystring: userListQuery, response: { 200: userListResponse } },
+      config: { rateLimit: app.rateLimits.recipientSearch },
+    },
+    async (request) => {
+      const { userId } = signedIn(request);
+      return { response: 'success' as const, users: await findRecipients(app.db, userId, request.query.search) };
+    },
+  );
 
   // Nobody, oneself, or an account that cannot receive all read 'User not found', as send-fund answers them.
-  app.get('/api/user/recipient-lookup', { schema: { querystring: recipientLookupQuery, response: { 200: recipientResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const user = await findRecipient(app.db, userId, request.query.guser_id);
-    if (!user) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
-    return { response: 'success' as const, user };
-  });
+  app.get(
+    '/api/user/recipient-lookup',
+    { schema: { querystring: recipientLookupQuery, response: { 200: recipientResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const user = await findRecipient(app.db, userId, request.query.guser_id);
+      if (!user) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
+      return { response: 'success' as const, user };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -38,10 +38,21 @@ describe('GET /api/user/user-list', () => {
     const { statusCode, body } = await search(searcher, `MAPLE_${tag}`);
     expect(statusCode).toBe(200);
     const { users } = userListResponse.parse(body);
-    expect(users).toEqual([{ user_id: user.user_id, guser_id: user.guser_id, username: user.username, fullname: null, avatar: null, city: null, country: 'CA' }]);
+    expect(users).toEqual([
+      {
+        user_id: user.user_id,
+        guser_id: user.guser_id,
+        username: user.username,
+        fullname: null,
+        avatar: null,
+        city: null,
+        country: 'CA',
+      },
+    ]);
     const raw = JSON.stringify(body);
     expect(raw).not.toContain('@example.com');
-    for (const secret of ['email', 'phone', 'birthday', 'password', 'perms', 'merchants']) expect(raw).not.toContain(`"${secret}"`);
+    for (const secret of ['email', 'phone', 'birthday', 'password', 'perms', 'merchants'])
+      expect(raw).not.toContain(`"${secret}"`);
   });
 
   it('treats _ in the search as itself, not as any character', async () => {
@@ -69,10 +80,15 @@ describe('GET /api/user/user-list', () => {
   });
 
   it('refuses a search shorter than 3 characters or missing', async () => {
-    expect(await search(searcher, 'ab')).toMatchObject({ statusCode: 400, body: { errors: [{ field: 'search', message: 'Please enter at least 3 characters Username/Email' }] } });
+    expect(await search(searcher, 'ab')).toMatchObject({
+      statusCode: 400,
+      body: { errors: [{ field: 'search', message: 'Please enter at least 3 characters Username/Email' }] },
+    });
     const missing = await searcher.get('/api/user/user-list');
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toMatchObject({ errors: [{ code: 4215, field: 'search', message: 'Please enter Username/Email' }] });
+    expect(missing.json()).toMatchObject({
+      errors: [{ code: 4215, field: 'search', message: 'Please enter Username/Email' }],
+    });
   });
 
   it('is 401 when signed out, before the query is even checked', async () => {
@@ -95,21 +111,39 @@ describe('GET /api/user/recipient-lookup', () => {
     const { user } = await register(`payee_${tag}`);
     const { statusCode, body } = await lookup(searcher, user.guser_id);
     expect(statusCode).toBe(200);
-    expect(recipientResponse.parse(body).user).toEqual({ user_id: user.user_id, guser_id: user.guser_id, username: user.username, fullname: null, avatar: null, city: null, country: 'CA' });
+    expect(recipientResponse.parse(body).user).toEqual({
+      user_id: user.user_id,
+      guser_id: user.guser_id,
+      username: user.username,
+      fullname: null,
+      avatar: null,
+      city: null,
+      country: 'CA',
+    });
     expect(JSON.stringify(body)).not.toContain('@example.com');
   });
 
   it("answers 'User not found' for nobody, for oneself and for a disabled account", async () => {
     const { user: self, browser: selfBrowser } = await register(`selfish_${tag}`);
     const { user: disabled } = await register(`gone_${tag}`);
-    await subject.database.db.updateTable('users').set({ account_status: 'disabled' }).where('user_id', '=', disabled.user_id).execute();
+    await subject.database.db
+      .updateTable('users')
+      .set({ account_status: 'disabled' })
+      .where('user_id', '=', disabled.user_id)
+      .execute();
     for (const guserId of ['6f1c1f52-1b1c-4a52-9d0c-000000000000', disabled.guser_id]) {
-      expect(await lookup(searcher, guserId)).toMatchObject({ statusCode: 404, body: { errors: [{ code: 40440, field: 'guser_id', message: 'User not found' }] } });
+      expect(await lookup(searcher, guserId)).toMatchObject({
+        statusCode: 404,
+        body: { errors: [{ code: 40440, field: 'guser_id', message: 'User not found' }] },
+      });
     }
     expect((await lookup(selfBrowser, self.guser_id)).statusCode).toBe(404);
   });
 
   it('refuses a global id that is not a UUID', async () => {
-    expect(await lookup(searcher, 'not-an-id')).toMatchObject({ statusCode: 400, body: { errors: [{ field: 'guser_id', message: 'Please enter valid Recipient' }] } });
+    expect(await lookup(searcher, 'not-an-id')).toMatchObject({
+      statusCode: 400,
+      body: { errors: [{ field: 'guser_id', message: 'Please enter valid Recipient' }] },
+    });
   });
 });

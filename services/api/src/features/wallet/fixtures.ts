@@ -6,7 +6,12 @@ import type { TestApp } from '../../test-app.ts';
 import { signedUp, type SignedIn } from '../merchants/testing.ts';
 
 /** Sends coins from one owner to another through the ledger itself (no HTTP), as send-fund will; answers the transaction id. */
-export async function transfer(subject: TestApp, fromOwnerId: string, toOwnerId: string, amount: number): Promise<string> {
+export async function transfer(
+  subject: TestApp,
+  fromOwnerId: string,
+  toOwnerId: string,
+  amount: number,
+): Promise<string> {
   const txId = `transfer-${randomUUID()}`;
   await executeLedgerCommand(
     subject.database.db,

@@ -50,8 +50,12 @@ export class LedgerActivityListener {
       if (owners.size === 0 && this.#subscribers.get(ownerId) === owners) this.#subscribers.delete(ownerId);
     };
     await (this.#listening ??= this.#notifications.listen(LEDGER_ACTIVITY_CHANNEL, {
-      notified: (payload) => { this.#deliver(payload); },
-      resumed: () => { this.#resyncAll(); },
+      notified: (payload) => {
+        this.#deliver(payload);
+      },
+      resumed: () => {
+        this.#resyncAll();
+      },
     }));
     return unsubscribe;
   }

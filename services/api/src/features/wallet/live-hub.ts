@@ -78,8 +78,12 @@ class OwnerFeed implements ActivitySubscriber {
         const txIds = this.#pending;
         this.#pending = [];
         this.#balanceStale = false;
-        const [records, balance] = await Promise.all([transactionsNamed(this.#options.db, this.#ownerId, txIds), this.balanceMessage()]);
-        for (const record of records) this.#broadcast({ type: 'activity', transaction: transactionView(record, this.#ownerId) });
+        const [records, balance] = await Promise.all([
+          transactionsNamed(this.#options.db, this.#ownerId, txIds),
+          this.balanceMessage(),
+        ]);
+        for (const record of records)
+          this.#broadcast({ type: 'activity', transaction: transactionView(record, this.#ownerId) });
         this.#broadcast(balance);
       }
     } catch (error) {
@@ -123,7 +127,9 @@ export class LiveHub {
       const watcher = this.#watchers.get(socket);
       if (watcher) watcher.alive = true;
     });
-    socket.on('close', () => { this.#leave(socket); });
+    socket.on('close', () => {
+      this.#leave(socket);
+    });
     let feed = this.#feeds.get(ownerId);
     if (!feed) {
       feed = new OwnerFeed(ownerId, this.#options);
@@ -155,7 +161,9 @@ export class LiveHub {
     feed.sockets.delete(socket);
     if (feed.sockets.size === 0) {
       this.#feeds.delete(watcher.ownerId);
-      void feed.ready.then((unsubscribe) => { unsubscribe(); });
+      void feed.ready.then((unsubscribe) => {
+        unsubscribe();
+      });
     }
   }
 
@@ -165,7 +173,9 @@ export class LiveHub {
       watcher.alive = false;
       socket.ping();
     }
-    const keys = [...new Set([...this.#watchers.values()].map((watcher) => watcher.sessionKey.toString('hex')))].map((hex) => Buffer.from(hex, 'hex'));
+    const keys = [...new Set([...this.#watchers.values()].map((watcher) => watcher.sessionKey.toString('hex')))].map(
+      (hex) => Buffer.from(hex, 'hex'),
+    );
     if (keys.length === 0) return;
     try {
       const live = await this.#options.db
@@ -174,9 +184,15 @@ export class LiveHub {
         .where('session_key', 'in', keys)
         .where('expires_at', '>', this.#options.clock())
         .execute();
-      const viewerOf = new Map(live.map((row) => [row.session_key.toString('hex'), row.user_id === null ? null : walletOwnerOfSession({ userId: row.user_id, merchantId: row.merchant_id })]));
+      const viewerOf = new Map(
+        live.map((row) => [
+          row.session_key.toString('hex'),
+          row.user_id === null ? null : walletOwnerOfSession({ userId: row.user_id, merchantId: row.merchant_id }),
+        ]),
+      );
       for (const [socket, watcher] of this.#watchers) {
-        if (viewerOf.get(watcher.sessionKey.toString('hex')) !== watcher.ownerId) socket.close(LIVE_SESSION_ENDED, 'session ended');
+        if (viewerOf.get(watcher.sessionKey.toString('hex')) !== watcher.ownerId)
+          socket.close(LIVE_SESSION_ENDED, 'session ended');
       }
     } catch (error) {
       this.#options.log.warn({ err: error }, 'live updates: checking the sessions of open sockets failed');

@@ -25,7 +25,11 @@ export function sameOrigin(origin: string | undefined, host: string | undefined)
 }
 
 function sameOriginOnly(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
-  done(sameOrigin(request.headers.origin, request.headers.host) ? undefined : refuse(403, errorCodes.notAuthorized, { field: 'Origin' }));
+  done(
+    sameOrigin(request.headers.origin, request.headers.host)
+      ? undefined
+      : refuse(403, errorCodes.notAuthorized, { field: 'Origin' }),
+  );
 }
 
 /**
@@ -37,7 +41,9 @@ function sameOriginOnly(request: FastifyRequest, _reply: FastifyReply, done: (er
 export const liveRoutes: FastifyPluginAsyncZod<LiveOptions> = (app, options) => {
   const listener = new LedgerActivityListener(app.notifications, app.log);
   const hub = new LiveHub({ db: app.db, listener, log: app.log, clock: app.clock, sweepMs: options.sweepMs ?? 30_000 });
-  app.sessions.watch((key) => { hub.sessionChanged(key); });
+  app.sessions.watch((key) => {
+    hub.sessionChanged(key);
+  });
   app.addHook('onClose', () => {
     hub.close();
     return Promise.resolve();

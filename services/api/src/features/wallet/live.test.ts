@@ -36,7 +36,11 @@ class LiveClient {
       this.messages.push(liveMessage.parse(JSON.parse(data.toString())));
       this.#wake?.();
     });
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => { resolve({ code, reason: reason.toString() }); }));
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code, reason) => {
+        resolve({ code, reason: reason.toString() });
+      }),
+    );
   }
 
   async next(matches: (message: LiveMessage) => boolean = () => true, timeoutMs = 1_000): Promise<LiveMessage> {
@@ -48,7 +52,10 @@ class LiveClient {
         return this.messages[index] as LiveMessage;
       }
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no matching live message within ${String(timeoutMs)} ms; got ${JSON.stringify(this.messages.slice(this.#seen))}`);
+      if (left <= 0)
+        throw new Error(
+          `no matching live message within ${String(timeoutMs)} ms; got ${JSON.stringify(this.messages.slice(this.#seen))}`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.#wake = () => {
@@ -60,11 +67,16 @@ class LiveClient {
   }
 }
 
-function open(headers: Record<string, string>, url = `ws://${base}/api/live`): Promise<LiveClient | { refused: number }> {
+function open(
+  headers: Record<string, string>,
+  url = `ws://${base}/api/live`,
+): Promise<LiveClient | { refused: number }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers });
     const client = new LiveClient(socket);
-    socket.once('open', () => { resolve(client); });
+    socket.once('open', () => {
+      resolve(client);
+    });
     socket.once('unexpected-response', (_request, response) => {
       resolve({ refused: response.statusCode ?? 0 });
       socket.terminate();
@@ -80,7 +92,8 @@ async function connect(who: SignedIn, origin = `http://${base}`): Promise<LiveCl
 }
 
 const balanceMessage = (message: LiveMessage) => message.type === 'balance';
-const activityOf = (txId: string) => (message: LiveMessage) => message.type === 'activity' && message.transaction.tx_id === txId;
+const activityOf = (txId: string) => (message: LiveMessage) =>
+  message.type === 'activity' && message.transaction.tx_id === txId;
 
 describe('GET /api/live', () => {
   it('pushes the recipient their new balance and the transfer within a second of the commit', async () => {
@@ -93,11 +106,16 @@ describe('GET /api/live', () => {
 
     const txId = await transfer(subject, owner(ann), owner(bob), 250);
     const committed = Date.now();
-    expect(await bobLive.next(activityOf(txId))).toMatchObject({ transaction: { debit_credit: 'C', amount: 250, user_id: bob.user.user_id } });
+    expect(await bobLive.next(activityOf(txId))).toMatchObject({
+      transaction: { debit_credit: 'C', amount: 250, user_id: bob.user.user_id },
+    });
     const balance = await bobLive.next(balanceMessage);
     expect(Date.now() - committed).toBeLessThan(1_000);
     expect(balance).toMatchObject({ balance: { balance: 250, available_balance: 250, withdrawable_balance: 0 } });
-    expect(balance).toEqual({ type: 'balance', balance: (await bob.browser.get('/api/account/balance')).json<{ balance: unknown }>().balance });
+    expect(balance).toEqual({
+      type: 'balance',
+      balance: (await bob.browser.get('/api/account/balance')).json<{ balance: unknown }>().balance,
+    });
 
     expect(await annLive.next(activityOf(txId))).toMatchObject({ transaction: { debit_credit: 'D' } });
     expect(await annLive.next(balanceMessage)).toMatchObject({ balance: { balance: 9_750 } });
@@ -113,7 +131,21 @@ describe('GET /api/live', () => {
 
     await expect(
       subject.database.db.transaction().execute(async (trx) => {
-        await executeLedgerCommand(trx, { type: 'Transfer', txId: 'rolled-back', kind: 'P2P', fromOwnerId: owner(ann), toOwnerId: owner(bob), amount: 100, fee: 0, currency: 'CON', memo: null }, subject.app.ledgerSettings);
+        await executeLedgerCommand(
+          trx,
+          {
+            type: 'Transfer',
+            txId: 'rolled-back',
+            kind: 'P2P',
+            fromOwnerId: owner(ann),
+            toOwnerId: owner(bob),
+            amount: 100,
+            fee: 0,
+            currency: 'CON',
+            memo: null,
+          },
+          subject.app.ledgerSettings,
+        );
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
@@ -129,7 +161,9 @@ describe('GET /api/live', () => {
     expect(await open({ origin: `http://${base}` })).toEqual({ refused: 401 });
     const cookie = `${SESSION_COOKIE}=${ann.browser.cookie ?? ''}`;
     expect(await open({ cookie, origin: 'https://evil.example' })).toEqual({ refused: 403 });
-    expect(await open({ cookie, origin: `http://${base.replace('127.0.0.1', 'localhost')}` })).toEqual({ refused: 403 });
+    expect(await open({ cookie, origin: `http://${base.replace('127.0.0.1', 'localhost')}` })).toEqual({
+      refused: 403,
+    });
     expect(await open({ cookie, origin: 'null' })).toEqual({ refused: 403 });
     expect((await ann.browser.get('/api/live')).statusCode).toBe(426);
     const sameOrigin = await connect(ann);
@@ -175,7 +209,10 @@ describe('shutting down', () => {
     const other = await createTestApp({ ...testAppOptions, database: subject.database });
     const port = String((other.app.server.address() as { port: number }).port);
     const ann = await signedUp(other, 'personal');
-    const client = await open({ cookie: `${SESSION_COOKIE}=${ann.browser.cookie ?? ''}` }, `ws://127.0.0.1:${port}/api/live`);
+    const client = await open(
+      { cookie: `${SESSION_COOKIE}=${ann.browser.cookie ?? ''}` },
+      `ws://127.0.0.1:${port}/api/live`,
+    );
     if (!(client instanceof LiveClient)) throw new Error('refused');
     await client.next(balanceMessage);
 

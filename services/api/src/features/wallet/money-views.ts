@@ -1,5 +1,14 @@
 import type { Balance } from '@peeks/contracts';
-import { COINS_PER_UNIT, DEFAULT_RATE_MICROS, type Coin, type Currency, type TransactionRecord, type TransactionState, type TransactionType, type WalletState } from '@peeks/ledger';
+import {
+  COINS_PER_UNIT,
+  DEFAULT_RATE_MICROS,
+  type Coin,
+  type Currency,
+  type TransactionRecord,
+  type TransactionState,
+  type TransactionType,
+  type WalletState,
+} from '@peeks/ledger';
 import type { LedgerTransactionsTable } from '@peeks/db';
 import type { Selectable } from 'kysely';
 
@@ -31,7 +40,13 @@ export function balanceOf(wallets: readonly WalletState[]): Balance {
 
 /** The rate coins are bought at with `currency` (spec §9: 20 coins per unit times the exchange rate). */
 export function forexOf(currency: Extract<Currency, 'USD' | 'CAD'>, rateMicros = DEFAULT_RATE_MICROS) {
-  return { currency, target: 'CON' as const, rate_micros: rateMicros, coins_per_unit: COINS_PER_UNIT, coin_micros_per_unit: COINS_PER_UNIT * rateMicros };
+  return {
+    currency,
+    target: 'CON' as const,
+    rate_micros: rateMicros,
+    coins_per_unit: COINS_PER_UNIT,
+    coin_micros_per_unit: COINS_PER_UNIT * rateMicros,
+  };
 }
 
 /** A `ledger_transactions` row as the record its stream folds to: the inverse of ledger-store's transactionRow. */

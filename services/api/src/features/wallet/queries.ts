@@ -14,7 +14,12 @@ export interface Page {
 /** Every wallet id an owner can have: one per currency, derived (they need not be looked up). */
 const walletIdsOf = (ownerId: string) => currencies.map((currency) => walletIdOf(ownerId, currency));
 
-const entryOf = (row: Pick<Selectable<LedgerEntriesTable>, 'ledger_id' | 'entry_date' | 'type' | 'amount' | 'currency' | 'debit_credit' | 'tx_id'>): LedgerEntry => ({
+const entryOf = (
+  row: Pick<
+    Selectable<LedgerEntriesTable>,
+    'ledger_id' | 'entry_date' | 'type' | 'amount' | 'currency' | 'debit_credit' | 'tx_id'
+  >,
+): LedgerEntry => ({
   ledger_id: row.ledger_id,
   entry_date: row.entry_date.toISOString(),
   type: row.type,
@@ -27,7 +32,11 @@ const entryOf = (row: Pick<Selectable<LedgerEntriesTable>, 'ledger_id' | 'entry_
 const entryColumns = ['ledger_id', 'entry_date', 'type', 'amount', 'currency', 'debit_credit', 'tx_id'] as const;
 
 /** The postings to an owner's wallets, newest first (ledger ids are event position '.' index, so that is the order). */
-export async function ledgerPage(db: Kysely<Database>, ownerId: string, page: Page): Promise<{ ledgers: LedgerEntry[]; total: number }> {
+export async function ledgerPage(
+  db: Kysely<Database>,
+  ownerId: string,
+  page: Page,
+): Promise<{ ledgers: LedgerEntry[]; total: number }> {
   const mine = db.selectFrom('ledger_entries').where('account_id', 'in', walletIdsOf(ownerId));
   const [rows, count] = await Promise.all([
     mine
@@ -43,8 +52,17 @@ export async function ledgerPage(db: Kysely<Database>, ownerId: string, page: Pa
 }
 
 /** One posting, if it is to one of the owner's wallets. */
-export async function findLedgerEntry(db: Kysely<Database>, ownerId: string, ledgerId: string): Promise<LedgerEntry | null> {
-  const row = await db.selectFrom('ledger_entries').select(entryColumns).where('ledger_id', '=', ledgerId).where('account_id', 'in', walletIdsOf(ownerId)).executeTakeFirst();
+export async function findLedgerEntry(
+  db: Kysely<Database>,
+  ownerId: string,
+  ledgerId: string,
+): Promise<LedgerEntry | null> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select(entryColumns)
+    .where('ledger_id', '=', ledgerId)
+    .where('account_id', 'in', walletIdsOf(ownerId))
+    .executeTakeFirst();
   return row ? entryOf(row) : null;
 }
 
@@ -53,25 +71,48 @@ const partyTo = (ownerId: string) => (eb: ExpressionBuilder<Database, 'ledger_tr
   eb.or([eb('payer_owner_id', '=', ownerId), eb('payee_owner_id', '=', ownerId)]);
 
 /** The owner's transactions, newest first, the id breaking ties so pages never overlap. */
-export async function transactionPage(db: Kysely<Database>, ownerId: string, page: Page): Promise<{ records: TransactionRecord[]; total: number }> {
+export async function transactionPage(
+  db: Kysely<Database>,
+  ownerId: string,
+  page: Page,
+): Promise<{ records: TransactionRecord[]; total: number }> {
   const mine = db.selectFrom('ledger_transactions').where(partyTo(ownerId));
   const [rows, count] = await Promise.all([
-    mine.selectAll().orderBy('entry_date', 'desc').orderBy(sql`tx_id COLLATE "C"`, 'desc').offset(page.offset).limit(page.limit).execute(),
+    mine
+      .selectAll()
+      .orderBy('entry_date', 'desc')
+      .orderBy(sql`tx_id COLLATE "C"`, 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
     mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { records: rows.map(transactionRecordOf), total: count.total };
 }
 
 /** The named transactions the owner is a party to, in the order named; others are left out. */
-export async function transactionsNamed(db: Kysely<Database>, ownerId: string, txIds: readonly string[]): Promise<TransactionRecord[]> {
+export async function transactionsNamed(
+  db: Kysely<Database>,
+  ownerId: string,
+  txIds: readonly string[],
+): Promise<TransactionRecord[]> {
   if (txIds.length === 0) return [];
-  const rows = await db.selectFrom('ledger_transactions').selectAll().where('tx_id', 'in', txIds).where(partyTo(ownerId)).execute();
+  const rows = await db
+    .selectFrom('ledger_transactions')
+    .selectAll()
+    .where('tx_id', 'in', txIds)
+    .where(partyTo(ownerId))
+    .execute();
   const byId = new Map(rows.map((row) => [row.tx_id, transactionRecordOf(row)]));
   return txIds.flatMap((txId) => byId.get(txId) ?? []);
 }
 
 /** One transaction, if the owner is a party to it. */
-export async function findTransaction(db: Kysely<Database>, ownerId: string, txId: string): Promise<TransactionRecord | null> {
+export async function findTransaction(
+  db: Kysely<Database>,
+  ownerId: string,
+  txId: string,
+): Promise<TransactionRecord | null> {
   return (await transactionsNamed(db, ownerId, [txId]))[0] ?? null;
 }
 
@@ -79,5 +120,9 @@ export async function findTransaction(db: Kysely<Database>, ownerId: string, txI
 export async function auditOf(db: Kysely<Database>, ownerId: string, txId: string) {
   if (!(await findTransaction(db, ownerId, txId))) return null;
   const steps = await transactionAudit(db, txId);
-  return steps.map((step) => ({ from_serial: step.from_serial, action: step.action, entry_date: step.entry_date.toISOString() }));
+  return steps.map((step) => ({
+    from_serial: step.from_serial,
+    action: step.action,
+    entry_date: step.entry_date.toISOString(),
+  }));
 }

@@ -37,43 +37,82 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
     return { response: 'success' as const, balance: balanceOf(await walletsOf(app.db, sessionWalletOwner(request))) };
   });
 
-  app.post('/api/account/ledger', { schema: { body: listPageRequest, response: { 200: ledgerListResponse } } }, async (request) => {
-    return { response: 'success' as const, ...(await ledgerPage(app.db, sessionWalletOwner(request), request.body)) };
-  });
+  app.post(
+    '/api/account/ledger',
+    { schema: { body: listPageRequest, response: { 200: ledgerListResponse } } },
+    async (request) => {
+      return { response: 'success' as const, ...(await ledgerPage(app.db, sessionWalletOwner(request), request.body)) };
+    },
+  );
 
-  app.post('/api/account/ledger-details', { schema: { body: detailsRequest, response: { 200: ledgerDetailsResponse } } }, async (request) => {
-    const ledger = await findLedgerEntry(app.db, sessionWalletOwner(request), request.body.id);
-    if (!ledger) throw refuse(404, errorCodes.ledgerEntryNotFound, { field: 'id' });
-    return { response: 'success' as const, ledger };
-  });
+  app.post(
+    '/api/account/ledger-details',
+    { schema: { body: detailsRequest, response: { 200: ledgerDetailsResponse } } },
+    async (request) => {
+      const ledger = await findLedgerEntry(app.db, sessionWalletOwner(request), request.body.id);
+      if (!ledger) throw refuse(404, errorCodes.ledgerEntryNotFound, { field: 'id' });
+      return { response: 'success' as const, ledger };
+    },
+  );
 
-  app.post('/api/account/transactions', { schema: { body: listPageRequest, response: { 200: transactionListResponse } } }, async (request) => {
-    const viewer = sessionWalletOwner(request);
-    const { records, total } = await transactionPage(app.db, viewer, request.body);
-    return { response: 'success' as const, transactions: records.map((record) => transactionView(record, viewer)), total };
-  });
+  app.post(
+    '/api/account/transactions',
+    { schema: { body: listPageRequest, response: { 200: transactionListResponse } } },
+    async (request) => {
+      const viewer = sessionWalletOwner(request);
+      const { records, total } = await transactionPage(app.db, viewer, request.body);
+      return {
+        response: 'success' as const,
+        transactions: records.map((record) => transactionView(record, viewer)),
+        total,
+      };
+    },
+  );
 
-  app.post('/api/account/transaction-details', { schema: { body: detailsRequest, response: { 200: transactionDetailsResponse } } }, async (request) => {
-    const viewer = sessionWalletOwner(request);
-    const record = await findTransaction(app.db, viewer, request.body.id);
-    if (!record) throw transactionNotFound('id');
-    return { response: 'success' as const, transaction: { ...transactionView(record, viewer), cart: await cartPaidBy(app.db, record.txId) } };
-  });
+  app.post(
+    '/api/account/transaction-details',
+    { schema: { body: detailsRequest, response: { 200: transactionDetailsResponse } } },
+    async (request) => {
+      const viewer = sessionWalletOwner(request);
+      const record = await findTransaction(app.db, viewer, request.body.id);
+      if (!record) throw transactionNotFound('id');
+      return {
+        response: 'success' as const,
+        transaction: { ...transactionView(record, viewer), cart: await cartPaidBy(app.db, record.txId) },
+      };
+    },
+  );
 
-  app.post('/api/account/forex-lookup', { schema: { body: forexRequest, response: { 200: forexResponse } } }, (request) => {
-    return Promise.resolve({ response: 'success' as const, forex: forexOf(request.body.currency) });
-  });
+  app.post(
+    '/api/account/forex-lookup',
+    { schema: { body: forexRequest, response: { 200: forexResponse } } },
+    (request) => {
+      return Promise.resolve({ response: 'success' as const, forex: forexOf(request.body.currency) });
+    },
+  );
 
-  app.get('/api/wallet/list-coins', { schema: { querystring: coinListQuery, response: { 200: coinListResponse } } }, async (request) => {
-    const { coins, total } = await coinsOf(app.db, sessionWalletOwner(request), request.query);
-    return { response: 'success' as const, coins: coins.map(({ serial, value, currency }) => ({ serial, value, currency })), total };
-  });
+  app.get(
+    '/api/wallet/list-coins',
+    { schema: { querystring: coinListQuery, response: { 200: coinListResponse } } },
+    async (request) => {
+      const { coins, total } = await coinsOf(app.db, sessionWalletOwner(request), request.query);
+      return {
+        response: 'success' as const,
+        coins: coins.map(({ serial, value, currency }) => ({ serial, value, currency })),
+        total,
+      };
+    },
+  );
 
-  app.get('/api/wallet/list-audit', { schema: { querystring: auditQuery, response: { 200: auditListResponse } } }, async (request) => {
-    const ledgers = await auditOf(app.db, sessionWalletOwner(request), request.query.reference_no);
-    if (!ledgers) throw transactionNotFound('reference_no');
-    return { response: 'success' as const, ledgers };
-  });
+  app.get(
+    '/api/wallet/list-audit',
+    { schema: { querystring: auditQuery, response: { 200: auditListResponse } } },
+    async (request) => {
+      const ledgers = await auditOf(app.db, sessionWalletOwner(request), request.query.reference_no);
+      if (!ledgers) throw transactionNotFound('reference_no');
+      return { response: 'success' as const, ledgers };
+    },
+  );
 
   return Promise.resolve();
 };

@@ -48,7 +48,12 @@ describe('GET /api/account/balance', () => {
   it('lists every wallet at zero for a new user, the coin wallet combined and on top', async () => {
     const balance = await balanceOf(await person());
     expect(balance).toMatchObject({ currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0 });
-    expect(balance.balances.map((line) => [line.currency, line.combined]).sort()).toEqual([['CAD', false], ['CON', true], ['IMP', false], ['USD', false]]);
+    expect(balance.balances.map((line) => [line.currency, line.combined]).sort()).toEqual([
+      ['CAD', false],
+      ['CON', true],
+      ['IMP', false],
+      ['USD', false],
+    ]);
   });
 
   it('shows money received from others as held: available but not withdrawable', async () => {
@@ -58,8 +63,19 @@ describe('GET /api/account/balance', () => {
     await transfer(subject, owner(ann), owner(bob), 250);
 
     const annBalance = await balanceOf(ann);
-    expect(annBalance).toMatchObject({ currency: 'CON', balance: 9_750, available_balance: 9_750, withdrawable_balance: 9_750 });
-    expect(annBalance.balances.find((line) => line.currency === 'USD')).toEqual({ currency: 'USD', balance: 1_234, available_balance: 1_234, withdrawable_balance: 1_234, combined: false });
+    expect(annBalance).toMatchObject({
+      currency: 'CON',
+      balance: 9_750,
+      available_balance: 9_750,
+      withdrawable_balance: 9_750,
+    });
+    expect(annBalance.balances.find((line) => line.currency === 'USD')).toEqual({
+      currency: 'USD',
+      balance: 1_234,
+      available_balance: 1_234,
+      withdrawable_balance: 1_234,
+      combined: false,
+    });
     const bobBalance = await balanceOf(bob);
     expect(bobBalance).toMatchObject({ balance: 250, available_balance: 250, withdrawable_balance: 0 });
   });
@@ -91,14 +107,24 @@ describe('POST /api/account/transactions and transaction-details', () => {
     const first = await transactionsOf(ann);
     expect(first.total).toBe(17);
     expect(first.transactions).toHaveLength(15);
-    expect(first.transactions[0]).toMatchObject({ tx_id: sent.at(-1), debit_credit: 'D', amount: 160, currency: 'CON', type: 'transfer', state: 'completed' });
+    expect(first.transactions[0]).toMatchObject({
+      tx_id: sent.at(-1),
+      debit_credit: 'D',
+      amount: 160,
+      currency: 'CON',
+      type: 'transfer',
+      state: 'completed',
+    });
     const second = await transactionsOf(ann, { offset: 15 });
     expect(second.total).toBe(17);
     expect(second.transactions.map((each) => each.type)).toEqual(['transfer', 'correction']);
     const ids = [...first.transactions, ...second.transactions].map((each) => each.tx_id);
     expect(new Set(ids).size).toBe(17);
     expect(ids.slice(0, 16)).toEqual([...sent].reverse());
-    expect((await transactionsOf(ann, { offset: 3, limit: 2 })).transactions.map((each) => each.tx_id)).toEqual([sent[12], sent[11]]);
+    expect((await transactionsOf(ann, { offset: 3, limit: 2 })).transactions.map((each) => each.tx_id)).toEqual([
+      sent[12],
+      sent[11],
+    ]);
   });
 
   it('lists only transactions the caller paid or was paid by, each from their side', async () => {
@@ -109,7 +135,12 @@ describe('POST /api/account/transactions and transaction-details', () => {
   });
 
   it('refuses a page past the cap or a negative offset', async () => {
-    expectRefusal(await ann.browser.post('/api/account/transactions', { limit: 101 }), 400, errorCodes.invalidArguments, 'limit 101');
+    expectRefusal(
+      await ann.browser.post('/api/account/transactions', { limit: 101 }),
+      400,
+      errorCodes.invalidArguments,
+      'limit 101',
+    );
     expectRefusal(await ann.browser.post('/api/account/transactions', { offset: -1 }), 400, undefined, 'offset -1');
     expectRefusal(await ann.browser.post('/api/account/transactions', { limit: 0 }), 400, undefined, 'limit 0');
   });
@@ -119,23 +150,37 @@ describe('POST /api/account/transactions and transaction-details', () => {
     const asPayer = await ann.browser.post('/api/account/transaction-details', { id: txId });
     expect(asPayer.statusCode, asPayer.body).toBe(200);
     const { transaction } = transactionDetailsResponse.parse(asPayer.json());
-    expect(transaction).toEqual((await transactionsOf(ann, { limit: 100 })).transactions.find((each) => each.tx_id === txId));
+    expect(transaction).toEqual(
+      (await transactionsOf(ann, { limit: 100 })).transactions.find((each) => each.tx_id === txId),
+    );
     expect(transaction).toMatchObject({ debit_credit: 'D', amount: 10, user_id: ann.user.user_id });
-    const asPayee = transactionDetailsResponse.parse((await bob.browser.post('/api/account/transaction-details', { id: txId })).json());
+    const asPayee = transactionDetailsResponse.parse(
+      (await bob.browser.post('/api/account/transaction-details', { id: txId })).json(),
+    );
     expect(asPayee.transaction).toMatchObject({ debit_credit: 'C', user_id: bob.user.user_id });
 
     const stranger = await person();
     const refused = await stranger.browser.post('/api/account/transaction-details', { id: txId });
     expectRefusal(refused, 404, errorCodes.transactionNotFound, 'a stranger');
     expect(refused.json()).toMatchObject({ message: 'No such a transaction' });
-    expectRefusal(await ann.browser.post('/api/account/transaction-details', { id: 'tx_nothing_here' }), 404, errorCodes.transactionNotFound, 'unknown id');
+    expectRefusal(
+      await ann.browser.post('/api/account/transaction-details', { id: 'tx_nothing_here' }),
+      404,
+      errorCodes.transactionNotFound,
+      'unknown id',
+    );
   });
 
   it('reads a row back as exactly the record its stream folds to', async () => {
     const ids = (await transactionsOf(bob, { limit: 100 })).transactions.map((each) => each.tx_id);
-    const rows = await subject.database.db.selectFrom('ledger_transactions').selectAll().where('tx_id', 'in', [...ids, ...sent]).execute();
+    const rows = await subject.database.db
+      .selectFrom('ledger_transactions')
+      .selectAll()
+      .where('tx_id', 'in', [...ids, ...sent])
+      .execute();
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(transactionRecordOf(row)).toEqual(await loadTransaction(subject.database.db, row.tx_id));
+    for (const row of rows)
+      expect(transactionRecordOf(row)).toEqual(await loadTransaction(subject.database.db, row.tx_id));
   });
 });
 
@@ -167,8 +212,18 @@ describe('POST /api/account/ledger and ledger-details', () => {
     expect(own.statusCode, own.body).toBe(200);
     expect(ledgerDetailsResponse.parse(own.json()).ledger).toEqual(latest);
     // Bob's side of the same transaction is another posting, with another id.
-    expectRefusal(await bob.browser.post('/api/account/ledger-details', { id: latest.ledger_id }), 404, errorCodes.ledgerEntryNotFound, 'the payee');
-    expectRefusal(await ann.browser.post('/api/account/ledger-details', { id: '999999.0' }), 404, errorCodes.ledgerEntryNotFound, 'unknown id');
+    expectRefusal(
+      await bob.browser.post('/api/account/ledger-details', { id: latest.ledger_id }),
+      404,
+      errorCodes.ledgerEntryNotFound,
+      'the payee',
+    );
+    expectRefusal(
+      await ann.browser.post('/api/account/ledger-details', { id: '999999.0' }),
+      404,
+      errorCodes.ledgerEntryNotFound,
+      'unknown id',
+    );
     expectRefusal(await ann.browser.post('/api/account/ledger-details', { id: '' }), 400, undefined, 'empty id');
   });
 });
@@ -190,8 +245,16 @@ describe('GET /api/wallet/list-coins', () => {
     expect(all.reduce((sum, coin) => sum + coin.value, 0)).toBe((await balanceOf(ann)).balance);
 
     const bobs = coinListResponse.parse((await bob.browser.get('/api/wallet/list-coins')).json());
-    expect(bobs.coins.map((coin) => coin.value), 'largest first').toEqual([100, 50]);
-    expectRefusal(await ann.browser.get('/api/wallet/list-coins?limit=51'), 400, errorCodes.invalidArguments, 'limit 51');
+    expect(
+      bobs.coins.map((coin) => coin.value),
+      'largest first',
+    ).toEqual([100, 50]);
+    expectRefusal(
+      await ann.browser.get('/api/wallet/list-coins?limit=51'),
+      400,
+      errorCodes.invalidArguments,
+      'limit 51',
+    );
   });
 });
 
@@ -208,9 +271,21 @@ describe('GET /api/wallet/list-audit', () => {
     expect(ledgers.map((entry) => entry.action)).toEqual(['SPLIT', 'SPLIT_INTO', 'SPLIT_INTO', 'MOVE']);
     const move = ledgers.at(-1)?.from_serial.split(':');
     expect(move?.slice(1)).toEqual([...annWallet.split(':'), 'CON', '300']);
-    expect(auditListResponse.parse((await bob.browser.get(`/api/wallet/list-audit?reference_no=${txId}`)).json()).ledgers).toEqual(ledgers);
-    expectRefusal(await stranger.browser.get(`/api/wallet/list-audit?reference_no=${txId}`), 404, errorCodes.transactionNotFound, 'a stranger');
-    expectRefusal(await ann.browser.get('/api/wallet/list-audit?reference_no=nope'), 404, errorCodes.transactionNotFound, 'unknown');
+    expect(
+      auditListResponse.parse((await bob.browser.get(`/api/wallet/list-audit?reference_no=${txId}`)).json()).ledgers,
+    ).toEqual(ledgers);
+    expectRefusal(
+      await stranger.browser.get(`/api/wallet/list-audit?reference_no=${txId}`),
+      404,
+      errorCodes.transactionNotFound,
+      'a stranger',
+    );
+    expectRefusal(
+      await ann.browser.get('/api/wallet/list-audit?reference_no=nope'),
+      404,
+      errorCodes.transactionNotFound,
+      'unknown',
+    );
     expectRefusal(await ann.browser.get('/api/wallet/list-audit'), 400, undefined, 'no reference');
   });
 });
@@ -221,7 +296,13 @@ describe('POST /api/account/forex-lookup', () => {
     for (const currency of ['USD', 'CAD']) {
       const response = await ann.browser.post('/api/account/forex-lookup', { currency });
       expect(response.statusCode, response.body).toBe(200);
-      expect(forexResponse.parse(response.json()).forex).toEqual({ currency, target: 'CON', rate_micros: 780_000, coins_per_unit: 20, coin_micros_per_unit: 15_600_000 });
+      expect(forexResponse.parse(response.json()).forex).toEqual({
+        currency,
+        target: 'CON',
+        rate_micros: 780_000,
+        coins_per_unit: 20,
+        coin_micros_per_unit: 15_600_000,
+      });
     }
     for (const currency of ['EUR', 'CON', 'usd']) {
       const refused = await ann.browser.post('/api/account/forex-lookup', { currency });

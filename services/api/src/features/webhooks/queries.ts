@@ -8,15 +8,32 @@ const shown = ['webhook_id', 'merchant_id', 'user_id', 'state', 'url', 'events']
 type WebhookFields = Pick<CreateWebhookRequest, 'state' | 'url' | 'events'>;
 
 /** Stored events are always from the list: the request schema and nothing else wrote them. */
-const toWebhook = (row: Omit<Webhook, 'events'> & { events: string[] }): Webhook => ({ ...row, events: row.events as WebhookEvent[] });
+const toWebhook = (row: Omit<Webhook, 'events'> & { events: string[] }): Webhook => ({
+  ...row,
+  events: row.events as WebhookEvent[],
+});
 
 export async function listWebhooks(db: Kysely<Database>, merchantId: number): Promise<Webhook[]> {
-  const rows = await db.selectFrom('webhooks').select(shown).where('merchant_id', '=', merchantId).orderBy('webhook_id').execute();
+  const rows = await db
+    .selectFrom('webhooks')
+    .select(shown)
+    .where('merchant_id', '=', merchantId)
+    .orderBy('webhook_id')
+    .execute();
   return rows.map(toWebhook);
 }
 
-export async function findWebhook(db: Kysely<Database>, merchantId: number, webhookId: number): Promise<Webhook | undefined> {
-  const row = await db.selectFrom('webhooks').select(shown).where('merchant_id', '=', merchantId).where('webhook_id', '=', webhookId).executeTakeFirst();
+export async function findWebhook(
+  db: Kysely<Database>,
+  merchantId: number,
+  webhookId: number,
+): Promise<Webhook | undefined> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select(shown)
+    .where('merchant_id', '=', merchantId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
   return row && toWebhook(row);
 }
 
@@ -29,14 +46,29 @@ export async function createWebhook(
 ): Promise<Webhook> {
   const row = await db
     .insertInto('webhooks')
-    .values({ merchant_id: owner.merchantId, user_id: owner.userId, state: input.state, url: input.url, events: input.events, secret, created_at: now, updated_at: now })
+    .values({
+      merchant_id: owner.merchantId,
+      user_id: owner.userId,
+      state: input.state,
+      url: input.url,
+      events: input.events,
+      secret,
+      created_at: now,
+      updated_at: now,
+    })
     .returning(shown)
     .executeTakeFirstOrThrow();
   return toWebhook(row);
 }
 
 /** The merchant's webhook, changed (its secret kept); undefined when it has no such webhook. */
-export async function updateWebhook(db: Kysely<Database>, merchantId: number, webhookId: number, input: WebhookFields, now: Date): Promise<Webhook | undefined> {
+export async function updateWebhook(
+  db: Kysely<Database>,
+  merchantId: number,
+  webhookId: number,
+  input: WebhookFields,
+  now: Date,
+): Promise<Webhook | undefined> {
   const row = await db
     .updateTable('webhooks')
     .set({ state: input.state, url: input.url, events: input.events, updated_at: now })
@@ -48,6 +80,10 @@ export async function updateWebhook(db: Kysely<Database>, merchantId: number, we
 }
 
 export async function deleteWebhook(db: Kysely<Database>, merchantId: number, webhookId: number): Promise<boolean> {
-  const result = await db.deleteFrom('webhooks').where('merchant_id', '=', merchantId).where('webhook_id', '=', webhookId).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('merchant_id', '=', merchantId)
+    .where('webhook_id', '=', webhookId)
+    .executeTakeFirst();
   return result.numDeletedRows > 0n;
 }

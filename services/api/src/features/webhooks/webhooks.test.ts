@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => subject.close());
 
 const problems = (response: { json: () => unknown }) => errorEnvelope.parse(response.json()).errors;
-const list = async (who: SignedIn) => webhookListResponse.parse((await who.browser.post('/api/webhook/list-webhook', {})).json()).webhook;
+const list = async (who: SignedIn) =>
+  webhookListResponse.parse((await who.browser.post('/api/webhook/list-webhook', {})).json()).webhook;
 async function created(who: SignedIn, overrides: Record<string, unknown> = {}) {
   const response = await who.browser.post('/api/webhook/create-webhook', hook(overrides));
   expect(response.statusCode).toBe(200);
@@ -26,7 +27,13 @@ describe('webhook settings', () => {
   it('creates with the success text and a whsec_ secret shown once', async () => {
     const answer = await created(merchant);
     expect(answer.message).toBe('Webhook created successfully.');
-    expect(answer.data.webhook).toMatchObject({ merchant_id: merchant.merchantId, user_id: merchant.user.user_id, state: 'enabled', url: 'https://hooks.example.com/peeks', events: ['purchase', 'deposit-cleared'] });
+    expect(answer.data.webhook).toMatchObject({
+      merchant_id: merchant.merchantId,
+      user_id: merchant.user.user_id,
+      state: 'enabled',
+      url: 'https://hooks.example.com/peeks',
+      events: ['purchase', 'deposit-cleared'],
+    });
     expect(answer.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(answer.data.secret.slice(6), 'base64')).toHaveLength(32);
 
@@ -42,18 +49,37 @@ describe('webhook settings', () => {
 
   it('updates state, URL and events with the success text, keeping the secret', async () => {
     const { data } = await created(merchant);
-    const response = await merchant.browser.post('/api/webhook/update-webhook', hook({ webhook_id: data.webhook.webhook_id, state: 'disabled', url: 'https://hooks.example.com/v2', events: ['settlement'] }));
+    const response = await merchant.browser.post(
+      '/api/webhook/update-webhook',
+      hook({
+        webhook_id: data.webhook.webhook_id,
+        state: 'disabled',
+        url: 'https://hooks.example.com/v2',
+        events: ['settlement'],
+      }),
+    );
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ message: 'Webhook Updated successfully.', webhook: { state: 'disabled', url: 'https://hooks.example.com/v2', events: ['settlement'] } });
-    const row = await subject.database.db.selectFrom('webhooks').select('secret').where('webhook_id', '=', data.webhook.webhook_id).executeTakeFirstOrThrow();
+    expect(response.json()).toMatchObject({
+      message: 'Webhook Updated successfully.',
+      webhook: { state: 'disabled', url: 'https://hooks.example.com/v2', events: ['settlement'] },
+    });
+    const row = await subject.database.db
+      .selectFrom('webhooks')
+      .select('secret')
+      .where('webhook_id', '=', data.webhook.webhook_id)
+      .executeTakeFirstOrThrow();
     expect(row.secret).toBe(data.secret);
   });
 
   it('deletes', async () => {
     const { data } = await created(merchant);
-    expect((await merchant.browser.post('/api/webhook/delete-webhook', { webhook_id: data.webhook.webhook_id })).statusCode).toBe(200);
+    expect(
+      (await merchant.browser.post('/api/webhook/delete-webhook', { webhook_id: data.webhook.webhook_id })).statusCode,
+    ).toBe(200);
     expect((await list(merchant)).map((each) => each.webhook_id)).not.toContain(data.webhook.webhook_id);
-    expect((await merchant.browser.get(`/api/webhook/lookup-webhook?id=${data.webhook.webhook_id}`)).statusCode).toBe(404);
+    expect((await merchant.browser.get(`/api/webhook/lookup-webhook?id=${data.webhook.webhook_id}`)).statusCode).toBe(
+      404,
+    );
   });
 
   it.each([
@@ -81,22 +107,33 @@ describe('webhook settings', () => {
     expect((await created(merchant, { url })).data.webhook.url).toBe(url);
   });
 
-  it.each(['http://127.0.0.1:8080/hook', 'http://[::1]/hook', 'http://169.254.169.254/latest', 'https://internal.example.com/hook', 'https://mixed.example.com/hook'])(
-    'refuses %s, on create and on update',
-    async (url) => {
-      const before = await list(merchant);
-      const response = await merchant.browser.post('/api/webhook/create-webhook', hook({ url }));
-      expect(response.statusCode).toBe(422);
-      expect(problems(response)).toEqual([{ code: 42230, field: 'url', message: 'Webhook URL must not point to a private, loopback or link-local address' }]);
-      const { data } = await created(merchant);
-      const update = await merchant.browser.post('/api/webhook/update-webhook', hook({ webhook_id: data.webhook.webhook_id, url }));
-      expect(update.statusCode).toBe(422);
-      expect((await list(merchant)).length).toBe(before.length + 1);
-    },
-  );
+  it.each([
+    'http://127.0.0.1:8080/hook',
+    'http://[::1]/hook',
+    'http://169.254.169.254/latest',
+    'https://internal.example.com/hook',
+    'https://mixed.example.com/hook',
+  ])('refuses %s, on create and on update', async (url) => {
+    const before = await list(merchant);
+    const response = await merchant.browser.post('/api/webhook/create-webhook', hook({ url }));
+    expect(response.statusCode).toBe(422);
+    expect(problems(response)).toEqual([
+      { code: 42230, field: 'url', message: 'Webhook URL must not point to a private, loopback or link-local address' },
+    ]);
+    const { data } = await created(merchant);
+    const update = await merchant.browser.post(
+      '/api/webhook/update-webhook',
+      hook({ webhook_id: data.webhook.webhook_id, url }),
+    );
+    expect(update.statusCode).toBe(422);
+    expect((await list(merchant)).length).toBe(before.length + 1);
+  });
 
   it('refuses a host that does not resolve', async () => {
-    const response = await merchant.browser.post('/api/webhook/create-webhook', hook({ url: 'https://nowhere.example.com/x' }));
+    const response = await merchant.browser.post(
+      '/api/webhook/create-webhook',
+      hook({ url: 'https://nowhere.example.com/x' }),
+    );
     expect(response.statusCode).toBe(422);
     expect(problems(response)[0]?.code).toBe(42231);
   });
@@ -104,23 +141,36 @@ describe('webhook settings', () => {
   it("another merchant's webhook is 404 to look up, update and delete, and stays as it was", async () => {
     const theirs = (await created(other)).data.webhook;
     expect((await merchant.browser.get(`/api/webhook/lookup-webhook?id=${theirs.webhook_id}`)).statusCode).toBe(404);
-    const update = await merchant.browser.post('/api/webhook/update-webhook', hook({ webhook_id: theirs.webhook_id, url: 'https://hooks.example.com/stolen' }));
+    const update = await merchant.browser.post(
+      '/api/webhook/update-webhook',
+      hook({ webhook_id: theirs.webhook_id, url: 'https://hooks.example.com/stolen' }),
+    );
     expect(update.statusCode).toBe(404);
     expect(problems(update)[0]?.code).toBe(40414);
-    expect((await merchant.browser.post('/api/webhook/delete-webhook', { webhook_id: theirs.webhook_id })).statusCode).toBe(404);
+    expect(
+      (await merchant.browser.post('/api/webhook/delete-webhook', { webhook_id: theirs.webhook_id })).statusCode,
+    ).toBe(404);
     expect(await list(other)).toContainEqual(theirs);
     expect((await list(merchant)).map((each) => each.webhook_id)).not.toContain(theirs.webhook_id);
   });
 
-  it("naming another merchant or user is 404", async () => {
-    expect((await merchant.browser.post('/api/webhook/list-webhook', { merchant_id: other.merchantId })).statusCode).toBe(404);
-    expect((await merchant.browser.post('/api/webhook/create-webhook', hook({ user_id: other.user.user_id }))).statusCode).toBe(404);
+  it('naming another merchant or user is 404', async () => {
+    expect(
+      (await merchant.browser.post('/api/webhook/list-webhook', { merchant_id: other.merchantId })).statusCode,
+    ).toBe(404);
+    expect(
+      (await merchant.browser.post('/api/webhook/create-webhook', hook({ user_id: other.user.user_id }))).statusCode,
+    ).toBe(404);
   });
 });
 
 describe('WEBHOOK_ALLOW_PRIVATE', () => {
   it('lets a loopback URL through when allowed', async () => {
-    const local = await createTestApp({ ...testAppOptions, database: subject.database, webhooks: { ...testAppOptions.webhooks, allowPrivate: true } });
+    const local = await createTestApp({
+      ...testAppOptions,
+      database: subject.database,
+      webhooks: { ...testAppOptions.webhooks, allowPrivate: true },
+    });
     try {
       const who = await signedUp(local, 'business');
       const answer = await created(who, { url: 'http://127.0.0.1:9000/hook' });

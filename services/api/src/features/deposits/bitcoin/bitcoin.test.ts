@@ -1,5 +1,11 @@
 import * as ecc from '@bitcoinerlab/secp256k1';
-import { bitcoinInfoResponse, bitcoinQuote, depositCoinsResponse, errorCodes, type BitcoinQuote } from '@peeks/contracts';
+import {
+  bitcoinInfoResponse,
+  bitcoinQuote,
+  depositCoinsResponse,
+  errorCodes,
+  type BitcoinQuote,
+} from '@peeks/contracts';
 import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
 import { BIP32Factory } from 'bip32';
@@ -30,7 +36,10 @@ beforeAll(async () => {
   subject = await createTestApp({
     ...testAppOptions,
     clock: () => now,
-    deposits: { recipients: { interac: 'i@deposits.example', zelle: 'z@deposits.example' }, bitcoin: { network: 'testnet', price: fixedBitcoinPrice(5_000_000) } },
+    deposits: {
+      recipients: { interac: 'i@deposits.example', zelle: 'z@deposits.example' },
+      bitcoin: { network: 'testnet', price: fixedBitcoinPrice(5_000_000) },
+    },
   });
 });
 afterAll(() => subject.close());
@@ -41,8 +50,19 @@ const quoteFor = async (who: SignedIn, amount: number) => {
   return bitcoinQuote.parse(response.json());
 };
 const depositCoins = (who: SignedIn, quote: BitcoinQuote, key?: string) =>
-  who.browser.request('POST', DEPOSIT, { ...quote, paymentMethodId: 'CRYPTO:BTC' }, key === undefined ? {} : { 'idempotency-key': key });
-const depositsOf = (who: SignedIn) => subject.database.db.selectFrom('bitcoin_deposits').selectAll().where('user_id', '=', who.user.user_id).orderBy('derivation_index').execute();
+  who.browser.request(
+    'POST',
+    DEPOSIT,
+    { ...quote, paymentMethodId: 'CRYPTO:BTC' },
+    key === undefined ? {} : { 'idempotency-key': key },
+  );
+const depositsOf = (who: SignedIn) =>
+  subject.database.db
+    .selectFrom('bitcoin_deposits')
+    .selectAll()
+    .where('user_id', '=', who.user.user_id)
+    .orderBy('derivation_index')
+    .execute();
 const conWallet = async (who: SignedIn) => {
   const owner = userOwnerId(who.user.user_id);
   return (await walletsOf(subject.database.db, owner)).find((wallet) => wallet.walletId === walletIdOf(owner, 'CON'));
@@ -60,10 +80,18 @@ describe('POST /api/account/get-bitcoin-info', () => {
     expect(response.statusCode, response.body).toBe(200);
     const quote = bitcoinInfoResponse.parse(response.json());
     // $250 at $50,000 a bitcoin is 0.005 BTC; 20 × 250 × 0.78 = 3900 coins.
-    expect(quote).toMatchObject({ USDAmount: 25_000, BTCtoUSD: 5_000_000, totalBitcoinAmount: 500_000, peeksCoins: 390_000 });
+    expect(quote).toMatchObject({
+      USDAmount: 25_000,
+      BTCtoUSD: 5_000_000,
+      totalBitcoinAmount: 500_000,
+      peeksCoins: 390_000,
+    });
     expect(quote.hash).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
     expect(quote.expiresAt).toBe(new Date(now.getTime() + 15 * 60_000).toISOString());
-    expect(bitcoinInfoResponse.parse((await ann.browser.post(INFO, { amount: 3 })).json())).toMatchObject({ totalBitcoinAmount: 6_000, peeksCoins: 4_600 });
+    expect(bitcoinInfoResponse.parse((await ann.browser.post(INFO, { amount: 3 })).json())).toMatchObject({
+      totalBitcoinAmount: 6_000,
+      peeksCoins: 4_600,
+    });
   });
 
   it.each(amountCases)('answers amount $body.amount with "$message"', async ({ body, message, code }) => {
@@ -85,25 +113,52 @@ describe('POST /api/account/deposit-coins', () => {
     expect(testnetAddress(result.recipientIdentifier)).toMatch(/^tb1q/);
     expect(() => address.toOutputScript(result.recipientIdentifier, networks.bitcoin)).toThrow();
     expect(result).toMatchObject({
-      availableBalance: 4_321, expectedAmountCents: 25_000, expectedAmount: 500_000,
-      qrCode: `bitcoin:${result.recipientIdentifier}?amount=0.00500000`, expiresAt: new Date(now.getTime() + 24 * HOUR).toISOString(),
+      availableBalance: 4_321,
+      expectedAmountCents: 25_000,
+      expectedAmount: 500_000,
+      qrCode: `bitcoin:${result.recipientIdentifier}?amount=0.00500000`,
+      expiresAt: new Date(now.getTime() + 24 * HOUR).toISOString(),
       futurePaymentId: result.transaction.tx_id,
     });
-    expect(result.transaction).toMatchObject({ state: 'pending', type: 'deposit', amount: 390_000, currency: 'CON', payment_method_type: 'bitcoin', reference: result.recipientIdentifier });
-    const ledgerRow = await subject.database.db.selectFrom('ledger_transactions').select(['expires_at', 'state']).where('tx_id', '=', result.futurePaymentId).executeTakeFirstOrThrow();
+    expect(result.transaction).toMatchObject({
+      state: 'pending',
+      type: 'deposit',
+      amount: 390_000,
+      currency: 'CON',
+      payment_method_type: 'bitcoin',
+      reference: result.recipientIdentifier,
+    });
+    const ledgerRow = await subject.database.db
+      .selectFrom('ledger_transactions')
+      .select(['expires_at', 'state'])
+      .where('tx_id', '=', result.futurePaymentId)
+      .executeTakeFirstOrThrow();
     expect(ledgerRow.expires_at?.toISOString()).toBe(result.expiresAt);
     expect(await conWallet(ann)).toMatchObject({ available: 4_321, total: 4_321 });
 
     const [key] = await storedKey();
     const [stored] = await depositsOf(ann);
-    expect(stored).toMatchObject({ address: result.recipientIdentifier, amount_sats: 500_000, usd_cents: 25_000, usd_cents_per_btc: 5_000_000, coins: 390_000 });
-    expect(new DepositAddresses(key?.xpub ?? '', 'testnet').addressAt(stored?.derivation_index ?? -1)).toBe(result.recipientIdentifier);
+    expect(stored).toMatchObject({
+      address: result.recipientIdentifier,
+      amount_sats: 500_000,
+      usd_cents: 25_000,
+      usd_cents_per_btc: 5_000_000,
+      coins: 390_000,
+    });
+    expect(new DepositAddresses(key?.xpub ?? '', 'testnet').addressAt(stored?.derivation_index ?? -1)).toBe(
+      result.recipientIdentifier,
+    );
   });
 
   it('lets the deposit expire after 24 hours, still uncredited', async () => {
     const ann = await signedUp(subject, 'personal');
     const result = depositCoinsResponse.parse((await depositCoins(ann, await quoteFor(ann, 10))).json());
-    const expire = () => executeLedgerCommand(subject.database.db, { type: 'ExpireDeposit', txId: result.futurePaymentId }, subject.app.ledgerSettings);
+    const expire = () =>
+      executeLedgerCommand(
+        subject.database.db,
+        { type: 'ExpireDeposit', txId: result.futurePaymentId },
+        subject.app.ledgerSettings,
+      );
     advance(24 * HOUR - 60_000);
     await expect(expire()).rejects.toMatchObject({ code: errorCodes.transactionStateInvalid });
     advance(60_000);
@@ -111,16 +166,22 @@ describe('POST /api/account/deposit-coins', () => {
     expect((await conWallet(ann))?.total).toBe(0);
   });
 
-  it('enqueues the deposit\'s expiry job with it, due when the address expires', async () => {
+  it("enqueues the deposit's expiry job with it, due when the address expires", async () => {
     const ann = await signedUp(subject, 'personal');
     const result = depositCoinsResponse.parse((await depositCoins(ann, await quoteFor(ann, 10))).json());
     const { rows } = await sql<{ id: string; start_after: Date; data: unknown }>`
       SELECT id, start_after, data FROM pgboss.job WHERE name = 'bitcoin-deposit-expiry' AND data->>'txId' = ${result.futurePaymentId}
     `.execute(subject.database.db);
-    expect(rows).toEqual([{ id: jobId('bitcoin-deposit-expiry', result.futurePaymentId), start_after: new Date(result.expiresAt), data: { txId: result.futurePaymentId } }]);
+    expect(rows).toEqual([
+      {
+        id: jobId('bitcoin-deposit-expiry', result.futurePaymentId),
+        start_after: new Date(result.expiresAt),
+        data: { txId: result.futurePaymentId },
+      },
+    ]);
   });
 
-  it('refuses a quote with any figure changed, another user\'s quote, and an expired one, writing nothing', async () => {
+  it("refuses a quote with any figure changed, another user's quote, and an expired one, writing nothing", async () => {
     const ann = await signedUp(subject, 'personal');
     const bob = await signedUp(subject, 'personal');
     const quote = await quoteFor(ann, 100);
@@ -135,15 +196,24 @@ describe('POST /api/account/deposit-coins', () => {
     for (const [what, changed] of tampered) {
       const response = await depositCoins(ann, changed);
       expectRefusal(response, 422, errorCodes.bitcoinQuoteInvalid, what);
-      expect(response.json()).toMatchObject({ errors: [{ field: 'hash', message: 'This bitcoin quote is not valid, please get a new quote' }] });
+      expect(response.json()).toMatchObject({
+        errors: [{ field: 'hash', message: 'This bitcoin quote is not valid, please get a new quote' }],
+      });
     }
     expectRefusal(await depositCoins(bob, quote), 422, errorCodes.bitcoinQuoteInvalid, "another user's quote");
-    expectRefusal(await depositCoins(ann, { ...quote, hash: 'not-a-hash' }), 400, errorCodes.invalidArguments, 'malformed hash');
+    expectRefusal(
+      await depositCoins(ann, { ...quote, hash: 'not-a-hash' }),
+      400,
+      errorCodes.invalidArguments,
+      'malformed hash',
+    );
 
     advance(15 * 60_000);
     const expired = await depositCoins(ann, quote);
     expectRefusal(expired, 422, errorCodes.bitcoinQuoteExpired, 'expired');
-    expect(expired.json()).toMatchObject({ errors: [{ field: 'hash', message: 'This bitcoin quote has expired, please get a new quote' }] });
+    expect(expired.json()).toMatchObject({
+      errors: [{ field: 'hash', message: 'This bitcoin quote has expired, please get a new quote' }],
+    });
     expect([...(await depositsOf(ann)), ...(await depositsOf(bob))]).toEqual([]);
   });
 
@@ -159,12 +229,16 @@ describe('POST /api/account/deposit-coins', () => {
     const quote = await quoteFor(ann, 100);
     const card = await ann.browser.post(DEPOSIT, { ...quote, paymentMethodId: 'CC' });
     expectRefusal(card, 400, errorCodes.invalidArguments, 'CC');
-    expect(card.json()).toMatchObject({ errors: [{ field: 'paymentMethodId', message: 'Payment method not supported' }] });
+    expect(card.json()).toMatchObject({
+      errors: [{ field: 'paymentMethodId', message: 'Payment method not supported' }],
+    });
     const none = await ann.browser.post(DEPOSIT, quote);
-    expect(none.json()).toMatchObject({ errors: [{ field: 'paymentMethodId', message: 'Please select Payment Method', code: errorCodes.requiredField }] });
+    expect(none.json()).toMatchObject({
+      errors: [{ field: 'paymentMethodId', message: 'Please select Payment Method', code: errorCodes.requiredField }],
+    });
   });
 
-  it('never gives two deposits the same address, even 50 at once, and each address is the key\'s child at its index', async () => {
+  it("never gives two deposits the same address, even 50 at once, and each address is the key's child at its index", async () => {
     const ann = await signedUp(subject, 'personal');
     const quote = await quoteFor(ann, 20);
     const responses = await Promise.all(Array.from({ length: 50 }, () => depositCoins(ann, quote)));
@@ -191,12 +265,21 @@ describe('POST /api/account/deposit-coins', () => {
     const retries = await Promise.all(Array.from({ length: 8 }, () => depositCoins(ann, quote, 'btc-once')));
     for (const retry of retries) {
       expect(retry.statusCode, retry.body).toBe(200);
-      expect(depositCoinsResponse.parse(retry.json())).toMatchObject({ recipientIdentifier: first.recipientIdentifier, futurePaymentId: first.futurePaymentId });
+      expect(depositCoinsResponse.parse(retry.json())).toMatchObject({
+        recipientIdentifier: first.recipientIdentifier,
+        futurePaymentId: first.futurePaymentId,
+      });
     }
     const racing = await Promise.all(Array.from({ length: 8 }, () => depositCoins(ann, quote, 'btc-race')));
-    expect(new Set(racing.map((response) => depositCoinsResponse.parse(response.json()).recipientIdentifier)).size).toBe(1);
+    expect(
+      new Set(racing.map((response) => depositCoinsResponse.parse(response.json()).recipientIdentifier)).size,
+    ).toBe(1);
     expect(await depositsOf(ann)).toHaveLength(2);
-    const pending = await subject.database.db.selectFrom('ledger_transactions').select('tx_id').where('payee_owner_id', '=', userOwnerId(ann.user.user_id)).execute();
+    const pending = await subject.database.db
+      .selectFrom('ledger_transactions')
+      .select('tx_id')
+      .where('payee_owner_id', '=', userOwnerId(ann.user.user_id))
+      .execute();
     expect(pending).toHaveLength(2);
   });
 });
@@ -204,7 +287,9 @@ describe('POST /api/account/deposit-coins', () => {
 describe('the deposit key', () => {
   it('is generated once, public only, and kept with the quote secret for the next start', async () => {
     const keys = await storedKey();
-    expect(keys).toEqual([expect.objectContaining({ network: 'testnet', generated: true, xpub: expect.stringMatching(/^vpub/) as unknown })]);
+    expect(keys).toEqual([
+      expect.objectContaining({ network: 'testnet', generated: true, xpub: expect.stringMatching(/^vpub/) as unknown }),
+    ]);
     const ann = await signedUp(subject, 'personal');
     const quote = await quoteFor(ann, 30);
     const restarted = await createTestApp({ ...testAppOptions, clock: () => now, database: subject.database });
@@ -217,7 +302,9 @@ describe('the deposit key', () => {
       expect(response.statusCode, response.body).toBe(200);
       const { recipientIdentifier } = depositCoinsResponse.parse(response.json());
       const [stored] = await depositsOf(ann);
-      expect(new DepositAddresses(keys[0]?.xpub ?? '', 'testnet').addressAt(stored?.derivation_index ?? -1)).toBe(recipientIdentifier);
+      expect(new DepositAddresses(keys[0]?.xpub ?? '', 'testnet').addressAt(stored?.derivation_index ?? -1)).toBe(
+        recipientIdentifier,
+      );
     } finally {
       await restarted.app.close();
     }
@@ -232,7 +319,10 @@ describe('the deposit key', () => {
     const vpub = bs58check.encode(payload);
     const configured = await createTestApp({
       ...testAppOptions,
-      deposits: { recipients: { interac: 'i@deposits.example', zelle: 'z@deposits.example' }, bitcoin: { network: 'testnet', xpub: vpub, price: fixedBitcoinPrice(5_000_000) } },
+      deposits: {
+        recipients: { interac: 'i@deposits.example', zelle: 'z@deposits.example' },
+        bitcoin: { network: 'testnet', xpub: vpub, price: fixedBitcoinPrice(5_000_000) },
+      },
     });
     try {
       const ann = await signedUp(configured, 'personal');
@@ -240,10 +330,18 @@ describe('the deposit key', () => {
       const response = await ann.browser.post(DEPOSIT, { ...info, paymentMethodId: 'CRYPTO:BTC' });
       expect(response.statusCode, response.body).toBe(200);
       const { recipientIdentifier } = depositCoinsResponse.parse(response.json());
-      const row = await configured.database.db.selectFrom('bitcoin_deposits').select('derivation_index').executeTakeFirstOrThrow();
-      const expected = payments.p2wpkh({ pubkey: account.derive(0).derive(row.derivation_index).publicKey, network: networks.testnet }).address;
+      const row = await configured.database.db
+        .selectFrom('bitcoin_deposits')
+        .select('derivation_index')
+        .executeTakeFirstOrThrow();
+      const expected = payments.p2wpkh({
+        pubkey: account.derive(0).derive(row.derivation_index).publicKey,
+        network: networks.testnet,
+      }).address;
       expect(recipientIdentifier).toBe(expected);
-      expect(await configured.database.db.selectFrom('bitcoin_keys').select(['xpub', 'generated']).execute()).toEqual([{ xpub: vpub, generated: false }]);
+      expect(await configured.database.db.selectFrom('bitcoin_keys').select(['xpub', 'generated']).execute()).toEqual([
+        { xpub: vpub, generated: false },
+      ]);
     } finally {
       await configured.close();
     }

@@ -9,7 +9,8 @@ import { BadExtendedKey, DepositAddresses, generateTestnetAccountKey, isAddressO
 const bip32 = BIP32Factory(ecc);
 
 /** BIP84's own test vector: the account key of "abandon ×11 about" and its first receiving addresses. */
-const BIP84_ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+const BIP84_ZPUB =
+  'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
 
 function withVersion(key: string, version: number): string {
   const payload = Uint8Array.from(bs58check.decode(key));
@@ -26,13 +27,16 @@ describe('deposit addresses from an extended public key', () => {
     expect(fromXpub.addressAt(1)).toBe(fromZpub.addressAt(1));
   });
 
-  it('derives from a generated vpub (or its tpub) the addresses of m/84\'/1\'/0\'/0/i of the same seed', () => {
+  it("derives from a generated vpub (or its tpub) the addresses of m/84'/1'/0'/0/i of the same seed", () => {
     const seed = randomBytes(32);
     const account = bip32.fromSeed(seed, networks.testnet).derivePath("m/84'/1'/0'");
     const tpub = account.neutered().toBase58();
     const vpub = withVersion(tpub, 0x045f1cf6);
     for (const index of [0, 7, 2 ** 31 - 1]) {
-      const expected = payments.p2wpkh({ pubkey: account.derive(0).derive(index).publicKey, network: networks.testnet }).address;
+      const expected = payments.p2wpkh({
+        pubkey: account.derive(0).derive(index).publicKey,
+        network: networks.testnet,
+      }).address;
       expect(new DepositAddresses(vpub, 'testnet').addressAt(index)).toBe(expected);
       expect(new DepositAddresses(tpub, 'testnet').addressAt(index)).toBe(expected);
     }
@@ -70,7 +74,7 @@ describe('deposit addresses from an extended public key', () => {
     }
   });
 
-  it('refuses an index outside BIP32\'s non-hardened range', () => {
+  it("refuses an index outside BIP32's non-hardened range", () => {
     const addresses = new DepositAddresses(BIP84_ZPUB, 'mainnet');
     expect(() => addresses.addressAt(2 ** 31)).toThrow(RangeError);
     expect(() => addresses.addressAt(-1)).toThrow(RangeError);

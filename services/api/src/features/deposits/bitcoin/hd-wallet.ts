@@ -48,8 +48,12 @@ export class DepositAddresses {
 
   /** The address at `index` of the receiving chain: the same index always gives the same address. */
   addressAt(index: number): string {
-    if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31) throw new RangeError(`derivation index ${index} is outside 0..2^31-1`);
-    const { address: derived } = payments.p2wpkh({ pubkey: this.receiving.derive(index).publicKey, network: networkOf(this.network) });
+    if (!Number.isInteger(index) || index < 0 || index >= 2 ** 31)
+      throw new RangeError(`derivation index ${index} is outside 0..2^31-1`);
+    const { address: derived } = payments.p2wpkh({
+      pubkey: this.receiving.derive(index).publicKey,
+      network: networkOf(this.network),
+    });
     if (derived === undefined) throw new Error(`no address at index ${index}`);
     return derived;
   }
@@ -65,7 +69,8 @@ function parseAccountKey(extendedPublicKey: string, network: BitcoinNetwork): BI
   const version = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint32(0);
   const kind = PUBLIC_VERSIONS[version];
   if (kind === undefined) throw new BadExtendedKey('must be an extended public key (xpub, zpub, tpub or vpub)');
-  if (kind.network !== network) throw new BadExtendedKey(`is a ${kind.network} key (${kind.prefix}) but BITCOIN_NETWORK is ${network}`);
+  if (kind.network !== network)
+    throw new BadExtendedKey(`is a ${kind.network} key (${kind.prefix}) but BITCOIN_NETWORK is ${network}`);
   const generic = Uint8Array.from(payload);
   new DataView(generic.buffer).setUint32(0, networkOf(network).bip32.public);
   let key: BIP32Interface;
@@ -74,7 +79,8 @@ function parseAccountKey(extendedPublicKey: string, network: BitcoinNetwork): BI
   } catch {
     throw new BadExtendedKey('is not a valid extended public key');
   }
-  if (key.depth !== 3) throw new BadExtendedKey(`must be an account-level key (m/84'/coin'/0', depth 3), not depth ${key.depth}`);
+  if (key.depth !== 3)
+    throw new BadExtendedKey(`must be an account-level key (m/84'/coin'/0', depth 3), not depth ${key.depth}`);
   return key;
 }
 

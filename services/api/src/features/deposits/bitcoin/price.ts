@@ -8,6 +8,7 @@ export interface BitcoinPriceSource {
 }
 
 export function fixedBitcoinPrice(usdCentsPerBitcoin: number): BitcoinPriceSource {
-  if (!Number.isSafeInteger(usdCentsPerBitcoin) || usdCentsPerBitcoin <= 0) throw new RangeError(`bitcoin price ${usdCentsPerBitcoin} is not a positive number of cents`);
+  if (!Number.isSafeInteger(usdCentsPerBitcoin) || usdCentsPerBitcoin <= 0)
+    throw new RangeError(`bitcoin price ${usdCentsPerBitcoin} is not a positive number of cents`);
   return { usdCentsPerBitcoin: () => Promise.resolve(usdCentsPerBitcoin) };
 }

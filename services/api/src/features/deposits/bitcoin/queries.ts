@@ -11,14 +11,28 @@ export type BitcoinDeposit = Selectable<BitcoinDepositsTable>;
  * one. Several processes starting at once agree on one key (the unique
  * indexes decide, the losers read the winner's).
  */
-export async function depositKey(db: Kysely<Database>, network: BitcoinNetwork, configured: string | undefined, now: Date): Promise<{ keyId: number; xpub: string }> {
+export async function depositKey(
+  db: Kysely<Database>,
+  network: BitcoinNetwork,
+  configured: string | undefined,
+  now: Date,
+): Promise<{ keyId: number; xpub: string }> {
   const existing = db.selectFrom('bitcoin_keys').select(['key_id', 'xpub']).where('network', '=', network);
-  const find = () => (configured === undefined ? existing.where('generated', '=', true) : existing.where('xpub', '=', configured)).executeTakeFirst();
+  const find = () =>
+    (configured === undefined
+      ? existing.where('generated', '=', true)
+      : existing.where('xpub', '=', configured)
+    ).executeTakeFirst();
   let key = await find();
   if (!key) {
     await db
       .insertInto('bitcoin_keys')
-      .values({ network, xpub: configured ?? generateTestnetAccountKey(), generated: configured === undefined, created_at: now })
+      .values({
+        network,
+        xpub: configured ?? generateTestnetAccountKey(),
+        generated: configured === undefined,
+        created_at: now,
+      })
       .onConflict((conflict) => conflict.doNothing())
       .execute();
     key = await find();
@@ -29,8 +43,16 @@ export async function depositKey(db: Kysely<Database>, network: BitcoinNetwork, 
 
 /** A secret made once, on the first start, and shared by every API process. */
 export async function platformSecret(db: Kysely<Database>, name: string, now: Date): Promise<Buffer> {
-  await db.insertInto('platform_secrets').values({ name, secret: randomBytes(32), created_at: now }).onConflict((conflict) => conflict.doNothing()).execute();
-  const { secret } = await db.selectFrom('platform_secrets').select('secret').where('name', '=', name).executeTakeFirstOrThrow();
+  await db
+    .insertInto('platform_secrets')
+    .values({ name, secret: randomBytes(32), created_at: now })
+    .onConflict((conflict) => conflict.doNothing())
+    .execute();
+  const { secret } = await db
+    .selectFrom('platform_secrets')
+    .select('secret')
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
   return secret;
 }
 
@@ -47,6 +69,14 @@ export function findBitcoinDeposit(db: Kysely<Database>, txId: string): Promise<
 }
 
 /** Stores a new deposit's address; undefined when a request with the same transaction id stored one first. */
-export function storeBitcoinDeposit(db: Kysely<Database>, deposit: Insertable<BitcoinDepositsTable>): Promise<BitcoinDeposit | undefined> {
-  return db.insertInto('bitcoin_deposits').values(deposit).onConflict((conflict) => conflict.column('tx_id').doNothing()).returningAll().executeTakeFirst();
+export function storeBitcoinDeposit(
+  db: Kysely<Database>,
+  deposit: Insertable<BitcoinDepositsTable>,
+): Promise<BitcoinDeposit | undefined> {
+  return db
+    .insertInto('bitcoin_deposits')
+    .values(deposit)
+    .onConflict((conflict) => conflict.column('tx_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }

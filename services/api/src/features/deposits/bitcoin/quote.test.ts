@@ -13,14 +13,25 @@ describe('bitcoin quotes', () => {
     expect(satoshisFor(6_500_000, 6_500_000)).toBe(100_000_000);
     expect(satoshisFor(100, 3)).toBe(3_333_333_334);
     const quote = signQuote(terms, 7, secret, now);
-    expect(quote).toMatchObject({ USDAmount: 25_000, BTCtoUSD: 6_500_000, totalBitcoinAmount: 384_616, peeksCoins: 3900 * 100 });
+    expect(quote).toMatchObject({
+      USDAmount: 25_000,
+      BTCtoUSD: 6_500_000,
+      totalBitcoinAmount: 384_616,
+      peeksCoins: 3900 * 100,
+    });
     expect(quote.expiresAt).toBe(new Date(now.getTime() + QUOTE_LIFETIME_MS).toISOString());
   });
 
   it('accepts its own quote for its user until it expires', () => {
     const quote = signQuote(terms, 7, secret, now);
-    expect(checkQuote(quote, 7, secret, new Date(now.getTime() + QUOTE_LIFETIME_MS - 1000))).toEqual({ valid: true, expiresAt: new Date(quote.expiresAt) });
-    expect(checkQuote(quote, 7, secret, new Date(now.getTime() + QUOTE_LIFETIME_MS))).toEqual({ valid: false, reason: 'expired' });
+    expect(checkQuote(quote, 7, secret, new Date(now.getTime() + QUOTE_LIFETIME_MS - 1000))).toEqual({
+      valid: true,
+      expiresAt: new Date(quote.expiresAt),
+    });
+    expect(checkQuote(quote, 7, secret, new Date(now.getTime() + QUOTE_LIFETIME_MS))).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
   });
 
   it('refuses any changed figure, a pushed-back expiry, another user and another secret', () => {
@@ -34,7 +45,8 @@ describe('bitcoin quotes', () => {
       { ...quote, hash: `${Number(expiry) + 3600}.${signature ?? ''}` },
       { ...quote, hash: `${expiry ?? ''}.${'A'.repeat(43)}` },
     ];
-    for (const changed of tampered) expect(checkQuote(changed, 7, secret, now)).toEqual({ valid: false, reason: 'tampered' });
+    for (const changed of tampered)
+      expect(checkQuote(changed, 7, secret, now)).toEqual({ valid: false, reason: 'tampered' });
     expect(checkQuote(quote, 8, secret, now)).toEqual({ valid: false, reason: 'tampered' });
     expect(checkQuote(quote, 7, randomBytes(32), now)).toEqual({ valid: false, reason: 'tampered' });
   });

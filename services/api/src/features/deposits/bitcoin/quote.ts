@@ -25,7 +25,12 @@ export function satoshisFor(usdCents: number, usdCentsPerBitcoin: number): numbe
  * user it was made for. The client sends it back unchanged; any change to a
  * figure, the expiry or the user breaks it.
  */
-export function signQuote(terms: QuoteTerms, userId: number, secret: Buffer, now: Date): BitcoinQuote & { expiresAt: string } {
+export function signQuote(
+  terms: QuoteTerms,
+  userId: number,
+  secret: Buffer,
+  now: Date,
+): BitcoinQuote & { expiresAt: string } {
   const figures = {
     USDAmount: terms.usdCents,
     BTCtoUSD: terms.usdCentsPerBitcoin,
@@ -33,7 +38,11 @@ export function signQuote(terms: QuoteTerms, userId: number, secret: Buffer, now
     peeksCoins: coinsForCash(terms.usdCents, 'USD', terms.rateMicros),
   };
   const expiresAt = Math.floor((now.getTime() + QUOTE_LIFETIME_MS) / 1000);
-  return { ...figures, hash: `${expiresAt}.${mac(figures, expiresAt, userId, secret).toString('base64url')}`, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  return {
+    ...figures,
+    hash: `${expiresAt}.${mac(figures, expiresAt, userId, secret).toString('base64url')}`,
+    expiresAt: new Date(expiresAt * 1000).toISOString(),
+  };
 }
 
 export type QuoteCheck = { valid: true; expiresAt: Date } | { valid: false; reason: 'tampered' | 'expired' };
@@ -44,12 +53,21 @@ export function checkQuote(quote: BitcoinQuote, userId: number, secret: Buffer, 
   const expiresAt = Number(expiry);
   const given = Buffer.from(signature, 'base64url');
   const expected = mac(quote, expiresAt, userId, secret);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { valid: false, reason: 'tampered' };
+  if (given.length !== expected.length || !timingSafeEqual(given, expected))
+    return { valid: false, reason: 'tampered' };
   if (now.getTime() >= expiresAt * 1000) return { valid: false, reason: 'expired' };
   return { valid: true, expiresAt: new Date(expiresAt * 1000) };
 }
 
 function mac(figures: Omit<BitcoinQuote, 'hash'>, expiresAt: number, userId: number, secret: Buffer): Buffer {
-  const message = ['bitcoin-quote/1', userId, figures.USDAmount, figures.BTCtoUSD, figures.totalBitcoinAmount, figures.peeksCoins, expiresAt].join('|');
+  const message = [
+    'bitcoin-quote/1',
+    userId,
+    figures.USDAmount,
+    figures.BTCtoUSD,
+    figures.totalBitcoinAmount,
+    figures.peeksCoins,
+    expiresAt,
+  ].join('|');
   return createHmac('sha256', secret).update(message).digest();
 }

@@ -1,4 +1,11 @@
-import { bitcoinInfoRequest, bitcoinInfoResponse, depositCoinsRequest, depositCoinsResponse, errorCodes, formatBitcoin } from '@peeks/contracts';
+import {
+  bitcoinInfoRequest,
+  bitcoinInfoResponse,
+  depositCoinsRequest,
+  depositCoinsResponse,
+  errorCodes,
+  formatBitcoin,
+} from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, walletIdOf } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -33,56 +40,88 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app,
 
   app.addHook('onRequest', requireSignIn);
 
-  app.post('/api/account/get-bitcoin-info', { schema: { body: bitcoinInfoRequest, response: { 200: bitcoinInfoResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const terms = { usdCents: request.body.amount * 100, usdCentsPerBitcoin: await settings.price.usdCentsPerBitcoin(), rateMicros: DEFAULT_RATE_MICROS };
-    return { response: 'success' as const, ...signQuote(terms, userId, quoteSecret, app.clock()) };
-  });
-
-  app.post('/api/account/deposit-coins', { schema: { body: depositCoinsRequest, response: { 200: depositCoinsResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const quote = request.body;
-    const checked = checkQuote(quote, userId, quoteSecret, app.clock());
-    if (!checked.valid) throw refuse(422, checked.reason === 'expired' ? errorCodes.bitcoinQuoteExpired : errorCodes.bitcoinQuoteInvalid, { field: 'hash' });
-
-    const owner = sessionWalletOwner(request);
-    const txId = transactionIdFor(request, owner);
-    const { deposit, record } = await app.db.transaction().execute(async (trx) => {
-      const newDeposit = async () => {
-        const index = await nextAddressIndex(trx);
-        const created = app.clock();
-        return storeBitcoinDeposit(trx, {
-          tx_id: txId, user_id: userId, key_id: key.keyId, derivation_index: index, address: addresses.addressAt(index),
-          amount_sats: quote.totalBitcoinAmount, usd_cents: quote.USDAmount, usd_cents_per_btc: quote.BTCtoUSD, coins: quote.peeksCoins,
-          created_at: created, expires_at: new Date(created.getTime() + ADDRESS_LIFETIME_MS),
-        });
+  app.post(
+    '/api/account/get-bitcoin-info',
+    { schema: { body: bitcoinInfoRequest, response: { 200: bitcoinInfoResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const terms = {
+        usdCents: request.body.amount * 100,
+        usdCentsPerBitcoin: await settings.price.usdCentsPerBitcoin(),
+        rateMicros: DEFAULT_RATE_MICROS,
       };
-      // A retry with the same Idempotency-Key gets the address its first request stored, even one stored while it waited.
-      const stored = (await findBitcoinDeposit(trx, txId)) ?? (await newDeposit()) ?? (await findBitcoinDeposit(trx, txId));
-      if (!stored) throw new Error(`bitcoin deposit ${txId} is neither new nor stored`);
-      const outcome = await runLedgerCommand(
-        request,
-        owner,
-        {
-          type: 'EnterDeposit', txId, ownerId: owner, method: 'bitcoin', payment: { amount: stored.usd_cents, currency: 'USD' },
-          rateMicros: DEFAULT_RATE_MICROS, reference: stored.address, expiresAt: stored.expires_at.toISOString(),
-        },
-        trx,
-      );
-      return { deposit: stored, record: outcome.record };
-    });
+      return { response: 'success' as const, ...signQuote(terms, userId, quoteSecret, app.clock()) };
+    },
+  );
 
-    const wallet = (await walletsOf(app.db, owner)).find((each) => each.walletId === walletIdOf(owner, 'CON'));
-    return {
-      response: 'success' as const,
-      recipientIdentifier: deposit.address,
-      availableBalance: wallet?.available ?? 0,
-      futurePaymentId: deposit.tx_id,
-      expectedAmountCents: deposit.usd_cents,
-      expectedAmount: deposit.amount_sats,
-      qrCode: `bitcoin:${deposit.address}?amount=${formatBitcoin(deposit.amount_sats)}`,
-      expiresAt: deposit.expires_at.toISOString(),
-      transaction: transactionView(record, owner),
-    };
-  });
+  app.post(
+    '/api/account/deposit-coins',
+    { schema: { body: depositCoinsRequest, response: { 200: depositCoinsResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const quote = request.body;
+      const checked = checkQuote(quote, userId, quoteSecret, app.clock());
+      if (!checked.valid)
+        throw refuse(
+          422,
+          checked.reason === 'expired' ? errorCodes.bitcoinQuoteExpired : errorCodes.bitcoinQuoteInvalid,
+          { field: 'hash' },
+        );
+
+      const owner = sessionWalletOwner(request);
+      const txId = transactionIdFor(request, owner);
+      const { deposit, record } = await app.db.transaction().execute(async (trx) => {
+        const newDeposit = async () => {
+          const index = await nextAddressIndex(trx);
+          const created = app.clock();
+          return storeBitcoinDeposit(trx, {
+            tx_id: txId,
+            user_id: userId,
+            key_id: key.keyId,
+            derivation_index: index,
+            address: addresses.addressAt(index),
+            amount_sats: quote.totalBitcoinAmount,
+            usd_cents: quote.USDAmount,
+            usd_cents_per_btc: quote.BTCtoUSD,
+            coins: quote.peeksCoins,
+            created_at: created,
+            expires_at: new Date(created.getTime() + ADDRESS_LIFETIME_MS),
+          });
+        };
+        // A retry with the same Idempotency-Key gets the address its first request stored, even one stored while it waited.
+        const stored =
+          (await findBitcoinDeposit(trx, txId)) ?? (await newDeposit()) ?? (await findBitcoinDeposit(trx, txId));
+        if (!stored) throw new Error(`bitcoin deposit ${txId} is neither new nor stored`);
+        const outcome = await runLedgerCommand(
+          request,
+          owner,
+          {
+            type: 'EnterDeposit',
+            txId,
+            ownerId: owner,
+            method: 'bitcoin',
+            payment: { amount: stored.usd_cents, currency: 'USD' },
+            rateMicros: DEFAULT_RATE_MICROS,
+            reference: stored.address,
+            expiresAt: stored.expires_at.toISOString(),
+          },
+          trx,
+        );
+        return { deposit: stored, record: outcome.record };
+      });
+
+      const wallet = (await walletsOf(app.db, owner)).find((each) => each.walletId === walletIdOf(owner, 'CON'));
+      return {
+        response: 'success' as const,
+        recipientIdentifier: deposit.address,
+        availableBalance: wallet?.available ?? 0,
+        futurePaymentId: deposit.tx_id,
+        expectedAmountCents: deposit.usd_cents,
+        expectedAmount: deposit.amount_sats,
+        qrCode: `bitcoin:${deposit.address}?amount=${formatBitcoin(deposit.amount_sats)}`,
+        expiresAt: deposit.expires_at.toISOString(),
+        transaction: transactionView(record, owner),
+      };
+    },
+  );
 };
