@@ -2,7 +2,14 @@ export type * from './schema.ts';
 export { schemaColumns } from './schema.ts';
 export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
-export { latestMigration, migrateToLatest, MigrationFailed, MIGRATIONS_DIR } from './migrator.ts';
+export {
+  latestMigration,
+  migrateToLatest,
+  MigrationChanged,
+  MigrationFailed,
+  MIGRATIONS_DIR,
+  type MigrateOptions,
+} from './migrator.ts';
 export { runDatabaseProcess, type DatabaseProcess } from './database-process.ts';
 export * from './event-store/index.ts';
 export * from './idempotency/idempotency.ts';

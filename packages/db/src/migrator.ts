@@ -1,10 +1,21 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { FileMigrationProvider, Migrator } from 'kysely/migration';
+import { Migrator } from 'kysely/migration';
+import {
+  CHECKSUM_TABLE,
+  createChecksumTable,
+  MigrationFolder,
+  recordChecksums,
+  refuseChangedMigrations,
+} from './migrator-checksums.ts';
 import type { Database } from './schema.ts';
 
+export { MigrationChanged } from './migrator-checksums.ts';
+
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrations');
+
+/** The migrator's own tables beside kysely's (`kysely_migration*`): not part of the schema the migrations build. */
+export const MIGRATOR_TABLES: readonly string[] = [CHECKSUM_TABLE];
 
 export class MigrationFailed extends Error {
   constructor(migration: string, cause: unknown) {
@@ -17,26 +28,42 @@ export class MigrationFailed extends Error {
   }
 }
 
-function migratorFor(db: Kysely<Database>, folder: string): Migrator {
-  return new Migrator({
-    db,
-    provider: new FileMigrationProvider({ fs, path, migrationFolder: folder }),
-  });
+export interface MigrateOptions {
+  /** The migrations; the repository's `migrations/` unless given. */
+  folder?: string;
 }
 
 /**
- * Applies every pending migration in one transaction (Postgres has
- * transactional DDL), so a failure leaves the schema exactly as it was.
- * Concurrent starts are serialised by kysely's migration lock.
- * Returns the name of the latest applied migration.
+ * Brings the database to what this code expects, in one transaction
+ * (Postgres has transactional DDL), so a failure leaves it exactly as it
+ * was:
+ * 1. refuses to go on when the file of an applied migration has changed
+ *    since it ran (MigrationChanged, naming it);
+ * 2. applies every pending migration and records each one's checksum.
+ * Concurrent starts wait for each other on an advisory lock, so the second
+ * finds everything done. Returns the name of the latest applied migration.
  */
-export async function migrateToLatest(db: Kysely<Database>, folder = MIGRATIONS_DIR): Promise<string | null> {
-  const { error, results = [] } = await migratorFor(db, folder).migrateToLatest();
-  if (error) {
-    const failed = results.find((result) => result.status === 'Error')?.migrationName ?? '(before any migration ran)';
-    throw new MigrationFailed(failed, error);
-  }
+export async function migrateToLatest(db: Kysely<Database>, options: MigrateOptions = {}): Promise<string | null> {
+  const folder = new MigrationFolder(options.folder ?? MIGRATIONS_DIR);
+  const files = await folder.files();
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended('peeks: migrate', 0))`.execute(trx);
+    await createChecksumTable(trx);
+    await refuseChangedMigrations(trx, files);
+
+    const { error, results = [] } = await new Migrator({ db: trx, provider: folder }).migrateToLatest();
+    if (error) {
+      const failed = results.find((result) => result.status === 'Error')?.migrationName ?? '(before any migration ran)';
+      throw new MigrationFailed(failed, error);
+    }
+    await recordChecksums(trx, files, new Set(await appliedMigrations(trx)));
+  });
   return latestMigration(db);
+}
+
+async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`SELECT name FROM kysely_migration`.execute(db);
+  return rows.map((row) => row.name);
 }
 
 /** The latest applied migration, read from kysely's own bookkeeping table. */
