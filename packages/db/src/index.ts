@@ -4,6 +4,8 @@ export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.t
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
 export {
   latestMigration,
+  LIVE_SQL,
+  LiveSqlFailed,
   migrateToLatest,
   MigrationChanged,
   MigrationFailed,

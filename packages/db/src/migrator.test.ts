@@ -5,7 +5,15 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { sha256 } from './migrator-checksums.ts';
-import { MIGRATIONS_DIR, MigrationChanged, MigrationFailed, latestMigration, migrateToLatest } from './migrator.ts';
+import {
+  LIVE_SQL,
+  LiveSqlFailed,
+  MIGRATIONS_DIR,
+  MigrationChanged,
+  MigrationFailed,
+  latestMigration,
+  migrateToLatest,
+} from './migrator.ts';
 import { connectDatabase } from './pool.ts';
 import { createTestDatabase, databaseUrl, withMaintenanceClient, type TestDatabase } from './testing.ts';
 
@@ -84,14 +92,16 @@ describe('migrateToLatest', () => {
       const latest = await Promise.all(processes.map(({ db }) => migrateToLatest(db)));
       expect(new Set(latest)).toEqual(new Set([await latestMigration(database.db)]));
       const [first] = processes;
-      const counts = await sql<{ migrations: number; checksums: number }>`
+      const counts = await sql<{ migrations: number; checksums: number; live: number }>`
         SELECT (SELECT count(*) FROM kysely_migration)::int AS migrations,
-               (SELECT count(*) FROM migration_checksums)::int AS checksums
+               (SELECT count(*) FROM migration_checksums)::int AS checksums,
+               (SELECT count(*) FROM live_sql)::int AS live
       `.execute(first!.db);
       const migrationFiles = (await readdir(MIGRATIONS_DIR)).filter((file) => file.endsWith('.ts'));
       expect(counts.rows[0]).toEqual({
         migrations: migrationFiles.length,
         checksums: migrationFiles.length,
+        live: LIVE_SQL.length,
       });
     } finally {
       for (const { close } of processes) await close();
@@ -168,5 +178,105 @@ describe('applied migrations', () => {
         database.db,
       );
     }
+  });
+});
+
+/** The body between the dollar quotes of a file's CREATE FUNCTION, as pg_proc keeps it. */
+const bodyOf = (text: string) => /AS \$\$([\s\S]*)\$\$;\s*$/.exec(text)?.[1];
+const functionOf = (text: string) => /CREATE OR REPLACE FUNCTION (\w+)\(/.exec(text)?.[1];
+
+async function sqlFilesUnder(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.sql') && !entry.parentPath.includes('node_modules'))
+      found.push(path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+  }
+  return found.sort();
+}
+
+describe('live SQL', () => {
+  it('is every .sql file under packages/, and each of its functions is defined in exactly one of them', async () => {
+    expect(await sqlFilesUnder(path.join(ROOT, 'packages'))).toEqual([...LIVE_SQL].sort());
+    const functions = await Promise.all(
+      LIVE_SQL.map(async (file) => {
+        const text = await readFile(path.join(ROOT, file), 'utf8');
+        expect(text.match(/CREATE OR REPLACE FUNCTION/g), file).toHaveLength(1);
+        return functionOf(text);
+      }),
+    );
+    expect(new Set(functions).size).toBe(LIVE_SQL.length);
+  });
+
+  it('is what the database runs: each function has its file body, and the file as recorded', async () => {
+    for (const file of LIVE_SQL) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      const { rows } = await sql<{ body: string }>`
+        SELECT prosrc AS body FROM pg_proc WHERE proname = ${functionOf(text) ?? ''}
+      `.execute(database.db);
+      expect(rows, file).toEqual([{ body: bodyOf(text) }]);
+      const recorded = await sql<{ sha256: string }>`SELECT sha256 FROM live_sql WHERE file = ${file}`.execute(
+        database.db,
+      );
+      expect(recorded.rows, file).toEqual([{ sha256: sha256(text) }]);
+    }
+  });
+
+  it('reaches a database that has the function already when its file changes, and changes it back', async () => {
+    const file = 'packages/ledger-store/src/sql/ledger-commit.sql';
+    const changedRoot = await scratchFolder();
+    const original = await readFile(path.join(ROOT, file), 'utf8');
+    const changed = original.replace('#variable_conflict use_column', '#variable_conflict use_column\n-- changed');
+    expect(changed).not.toBe(original);
+    await mkdir(path.dirname(path.join(changedRoot, file)), { recursive: true });
+    await writeFile(path.join(changedRoot, file), changed);
+    const body = async () =>
+      (
+        await sql<{ body: string }>`SELECT prosrc AS body FROM pg_proc WHERE proname = 'ledger_commit'`.execute(
+          database.db,
+        )
+      ).rows[0]?.body;
+
+    await migrateToLatest(database.db, { root: changedRoot, liveSql: [file] });
+    expect(await body()).toBe(bodyOf(changed));
+    await migrateToLatest(database.db);
+    expect(await body()).toBe(bodyOf(original));
+  });
+
+  it('leaves a function whose file has not changed since it was applied alone', async () => {
+    const root = await scratchFolder();
+    const probe = (value: number) =>
+      `CREATE OR REPLACE FUNCTION live_sql_probe() RETURNS integer LANGUAGE sql AS $$ SELECT ${value} $$;\n`;
+    const answer = async () =>
+      (await sql<{ value: number }>`SELECT live_sql_probe() AS value`.execute(database.db)).rows[0]?.value;
+    await writeFile(path.join(root, 'probe.sql'), probe(1));
+    await migrateToLatest(database.db, { root, liveSql: ['probe.sql'] });
+    expect(await answer()).toBe(1);
+
+    // Replaced by hand: a start with the same file does not run it again.
+    await sql.raw(probe(99)).execute(database.db);
+    await migrateToLatest(database.db, { root, liveSql: ['probe.sql'] });
+    expect(await answer()).toBe(99);
+
+    await writeFile(path.join(root, 'probe.sql'), probe(2));
+    await migrateToLatest(database.db, { root, liveSql: ['probe.sql'] });
+    expect(await answer()).toBe(2);
+  });
+
+  it('applies nothing of a start whose live SQL fails, and names the file', async () => {
+    const root = await scratchFolder();
+    await writeFile(
+      path.join(root, 'good.sql'),
+      'CREATE OR REPLACE FUNCTION live_sql_good() RETURNS integer LANGUAGE sql AS $$ SELECT 1 $$;\n',
+    );
+    await writeFile(path.join(root, 'broken.sql'), 'CREATE OR REPLACE FUNCTION live_sql_broken( RETURNS integer;\n');
+    const failure = await failureOf(migrateToLatest(database.db, { root, liveSql: ['good.sql', 'broken.sql'] }));
+    expect(failure).toBeInstanceOf(LiveSqlFailed);
+    expect(failure?.message).toMatch(
+      /^live SQL broken\.sql failed: syntax error .*\. Nothing of this start was applied/,
+    );
+    const { rows } = await sql<{ found: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM pg_proc WHERE proname = 'live_sql_good') AS found
+    `.execute(database.db);
+    expect(rows[0]?.found).toBe(false);
   });
 });

@@ -8,14 +8,16 @@ import {
   recordChecksums,
   refuseChangedMigrations,
 } from './migrator-checksums.ts';
+import { applyLiveSql, createLiveSqlTable, LIVE_SQL, LIVE_SQL_TABLE } from './migrator-live-sql.ts';
 import type { Database } from './schema.ts';
 
 export { MigrationChanged } from './migrator-checksums.ts';
+export { LIVE_SQL, LiveSqlFailed } from './migrator-live-sql.ts';
 
 export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrations');
 
 /** The migrator's own tables beside kysely's (`kysely_migration*`): not part of the schema the migrations build. */
-export const MIGRATOR_TABLES: readonly string[] = [CHECKSUM_TABLE];
+export const MIGRATOR_TABLES: readonly string[] = [CHECKSUM_TABLE, LIVE_SQL_TABLE];
 
 export class MigrationFailed extends Error {
   constructor(migration: string, cause: unknown) {
@@ -31,6 +33,9 @@ export class MigrationFailed extends Error {
 export interface MigrateOptions {
   /** The migrations; the repository's `migrations/` unless given. */
   folder?: string;
+  /** The live SQL files, as paths from `root` (LIVE_SQL and the repository's root unless given). */
+  liveSql?: readonly string[];
+  root?: string;
 }
 
 /**
@@ -39,7 +44,9 @@ export interface MigrateOptions {
  * was:
  * 1. refuses to go on when the file of an applied migration has changed
  *    since it ran (MigrationChanged, naming it);
- * 2. applies every pending migration and records each one's checksum.
+ * 2. applies every pending migration and records each one's checksum;
+ * 3. applies each live SQL file that differs from the copy applied last
+ *    (docs/architecture/live-sql.md).
  * Concurrent starts wait for each other on an advisory lock, so the second
  * finds everything done. Returns the name of the latest applied migration.
  */
@@ -49,6 +56,7 @@ export async function migrateToLatest(db: Kysely<Database>, options: MigrateOpti
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended('peeks: migrate', 0))`.execute(trx);
     await createChecksumTable(trx);
+    await createLiveSqlTable(trx);
     await refuseChangedMigrations(trx, files);
 
     const { error, results = [] } = await new Migrator({ db: trx, provider: folder }).migrateToLatest();
@@ -57,6 +65,8 @@ export async function migrateToLatest(db: Kysely<Database>, options: MigrateOpti
       throw new MigrationFailed(failed, error);
     }
     await recordChecksums(trx, files, new Set(await appliedMigrations(trx)));
+
+    await applyLiveSql(trx, options.liveSql ?? LIVE_SQL, options.root);
   });
   return latestMigration(db);
 }

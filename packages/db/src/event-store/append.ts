@@ -31,7 +31,7 @@ const ATTEMPTS = 3;
  * Appends events to one stream if it is at `expectedVersion`, else throws
  * StreamVersionConflict and writes nothing.
  *
- * One call of the `append_events` SQL function is the whole check-and-write:
+ * One call of the `append_events` SQL function (append-events.sql) is the whole check-and-write:
  * the unique (stream, version) index gives each version to exactly one
  * writer (`ON CONFLICT DO NOTHING`), and the rows go in only if the event
  * they chain from exists with the hash they were chained to. So no append
