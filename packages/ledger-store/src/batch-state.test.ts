@@ -2,7 +2,8 @@ import { byPreference, needsOf, walletIdOf, type Coin, type LedgerCommand, type 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BatchState } from './batch-state.ts';
-import { decideRequest, type ReadState } from './execute.ts';
+import { decideRequest } from './decide.ts';
+import type { ReadState } from './types.ts';
 
 const OWNERS = ['ann', 'bob', 'cat'];
 const NOW = new Date('2026-11-22T00:00:00Z');

@@ -9,7 +9,8 @@ import {
   type TransactionEvent,
   type WalletState,
 } from '@peeks/ledger';
-import type { ReadState } from './execute.ts';
+import { coinsToCover } from './read-state.ts';
+import type { ReadState } from './types.ts';
 
 /**
  * The state a group-commit batch decides against, carried from one decision
@@ -102,16 +103,4 @@ export class BatchState {
     const at = coins?.findIndex((held) => held.serial === serial) ?? -1;
     if (at !== -1) coins?.splice(at, 1);
   }
-}
-
-/** What a command's coins must cover: its amount, or nothing when that is not a valid amount (its decision refuses it). */
-const coinsToCover = (amount: number) => (Number.isSafeInteger(amount) && amount > 0 ? amount : 0);
-
-/** What each spender the commands name pays in all. */
-export function spendingOf(needs: readonly LedgerNeeds[]): Map<AccountId, number> {
-  const spending = new Map<AccountId, number>();
-  for (const { coins } of needs) {
-    if (coins) spending.set(coins.walletId, (spending.get(coins.walletId) ?? 0) + coinsToCover(coins.amount));
-  }
-  return spending;
 }

@@ -2,7 +2,8 @@ import { needsOf, walletIdOf, type LedgerCommand, type WalletState } from '@peek
 import { describe, expect, it } from 'vitest';
 import { BatchState } from './batch-state.ts';
 import { commitBatch } from './commit-batch.ts';
-import { decideRequest, type Decision, type ReadState } from './execute.ts';
+import { decideRequest } from './decide.ts';
+import type { Decision, ReadState } from './types.ts';
 
 const NOW = new Date('2026-11-22T00:00:00Z');
 const ann = walletIdOf('ann', 'CON');

@@ -1,16 +1,13 @@
-import { applyBalanceChange, type AccountId, type WalletBalance } from '@peeks/ledger';
-import type { Decision, ReadState } from './execute.ts';
+import { applyBalanceChange, type AccountId } from '@peeks/ledger';
 import { transactionRow, type EventProjection } from './inline-projection.ts';
+import type { CommittedWallet, Decided, ReadState } from './types.ts';
 
-type Decided = Extract<Decision, { prepared: unknown }>;
-/** A wallet's row as a batch leaves it. */
-export type CommittedWallet = WalletBalance & { wallet_id: AccountId; version: number };
 type CoinCreated = EventProjection['coinsCreated'][number] & { tx_ids: readonly string[] };
 type CoinUpdated = EventProjection['coinsUpdated'][number] & { tx_ids: readonly string[] };
 
 /**
- * The argument of `ledger_commit` (migration 0073): the batch's events, in
- * the order the batch decided them, and every read-model row the
+ * The argument of `ledger_commit` (sql/ledger-commit.sql): the batch's
+ * events, in the order the batch decided them, and every read-model row the
  * batch writes, once, in the state the batch leaves it in. Balances start
  * from the wallets as read, which the commit checks are unchanged, so a
  * wallet the batch changes must be one of `read.versions`.

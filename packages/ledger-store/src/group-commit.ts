@@ -1,37 +1,19 @@
 import { appendedEvents, type Database } from '@peeks/db';
-import { needsOf, type AccountId, type LedgerNeeds } from '@peeks/ledger';
+import { needsOf, type AccountId, type LedgerNeeds, type LedgerRuleViolation } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
 import { BatchState } from './batch-state.ts';
-import type { CommittedWallet } from './commit-batch.ts';
+import { commitDecisions, isSerializationFailure } from './commit.ts';
+import { decideRequest } from './decide.ts';
 import { KnownWallets, withRead } from './known-wallets.ts';
-import {
-  commitDecisions,
-  decideRequest,
-  executeAlone,
-  isSerializationFailure,
-  OPTIMISTIC_ATTEMPTS,
-  readLedgerState,
-  refusedOutcome,
-  type ReadState,
-  type Decision,
-  type LedgerOutcome,
-  type LedgerRequest,
-} from './execute.ts';
+import { executeAlone, OPTIMISTIC_ATTEMPTS } from './lone-path.ts';
+import { readLedgerState } from './read-state.ts';
+import { refusedOutcome } from './replay.ts';
+import type { CommittedWallet, Decided, LedgerOutcome, LedgerRequest, ReadState } from './types.ts';
 
 /**
- * Commands per batch at most, and batches committing side by side. Two:
- * more overlap the read and the decision of one batch with the commit of
- * another, but make smaller batches, and a batch's statements cost about the
- * same whatever its size. In bench:ledger, once a busy wallet could move
- * several times a batch: one did 1,000 transfers/s at 8 callers and 1,060 at
- * 32, two 910 and 1,500; earlier, paired runs had put three and four below
- * two (and did again on 2026-11-22: 8 callers, two 2,276, three 1,951, four
- * 1,836). Sixteen, not 32: at 32 callers two batches of 16 alternate
- * instead of one of 32 waiting on the other, 3,775 and 3,987 transfers/s
- * against 3,239 and 3,410 in paired runs, and a batch holds half as many
- * decided commands in memory. Fewer callers make smaller batches anyway; at
- * 64 (bench:api's in-process side) 32 did better, 3,317-4,078 against
- * 2,802-3,183.
+ * Commands per batch at most, and batches committing side by side: two
+ * batches of 16 did best in paired bench:ledger runs at 8 and 32 callers
+ * (docs/architecture/ledger-store.md says why).
  */
 const MAX_BATCH = 16;
 const MAX_IN_FLIGHT = 2;
@@ -190,8 +172,8 @@ class GroupCommit {
       read = withRead(known, fresh);
     }
     const state = new BatchState(read);
-    const decided: { submission: Submission; decision: Extract<Decision, { prepared: unknown }> }[] = [];
-    const refused: { submission: Submission; decision: Extract<Decision, { refused: unknown }> }[] = [];
+    const decided: { submission: Submission; decision: Decided }[] = [];
+    const refused: { submission: Submission; refusal: LedgerRuleViolation }[] = [];
     const undecided: Submission[] = [];
     for (const submission of batch) {
       const against = state.stateFor(submission.needs);
@@ -201,7 +183,7 @@ class GroupCommit {
       }
       const decision = decideRequest(submission, against, null);
       if (decision.refused) {
-        refused.push({ submission, decision });
+        refused.push({ submission, refusal: decision.refused });
       } else {
         decided.push({ submission, decision });
         state.apply(decision.events);
@@ -234,7 +216,7 @@ class GroupCommit {
     if (wroteAll) this.#remember(read, state, committed);
     else this.#known.forget(read.wallets.keys());
 
-    for (const { submission, decision } of refused) {
+    for (const { submission, refusal } of refused) {
       // Refused after a retry of an existing transaction was decided as new: the money that retry seemed to take is still there.
       // Refused on what was known rather than read: the money may have come in since.
       if (!wroteAll || submission.accounts.some((account) => known.wallets.has(account))) {
@@ -243,7 +225,7 @@ class GroupCommit {
         continue;
       }
       submission.settled = true;
-      refusedOutcome(this.#db, submission.command, decision.refused).then(submission.resolve, submission.reject);
+      refusedOutcome(this.#db, submission.command, refusal).then(submission.resolve, submission.reject);
     }
     return undecided;
   }

@@ -1,12 +1,7 @@
+export { executeLedgerCommand } from './execute.ts';
 export { groupCommitCounts } from './group-commit.ts';
-export {
-  executeLedgerCommand,
-  newCoinSerial,
-  type LedgerJob,
-  type LedgerJobs,
-  type LedgerOutcome,
-  type LedgerSettings,
-} from './execute.ts';
+export { newCoinSerial } from './decide.ts';
+export type { LedgerJob, LedgerJobs, LedgerOutcome, LedgerSettings } from './types.ts';
 export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';
 export { loadTransaction } from './transactions.ts';
 export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';

@@ -1,6 +1,6 @@
 import type { AccountId, Coin, LedgerNeeds, WalletState } from '@peeks/ledger';
-import { spendingOf } from './batch-state.ts';
-import type { ReadState } from './execute.ts';
+import { spendingOf } from './read-state.ts';
+import type { ReadState } from './types.ts';
 
 /** How long a wallet moved elsewhere is read for every batch (see KnownWallets). */
 const MOVED_ELSEWHERE_MS = 60_000;

@@ -3,9 +3,10 @@ import { errorCodes } from '@peeks/contracts';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, walletIdOf, type LedgerCommand } from '@peeks/ledger';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeLedgerCommand, type LedgerSettings } from './execute.ts';
+import { executeLedgerCommand } from './execute.ts';
 import { coinsOf, coinTrail, transactionAudit, walletsOf } from './queries.ts';
 import { verifyLedger } from './verify.ts';
+import type { LedgerSettings } from './types.ts';
 import { openWallets } from './wallets.ts';
 
 let database: TestDatabase;

@@ -1,0 +1,58 @@
+import { appendedEvents, StreamVersionConflict, type Database } from '@peeks/db';
+import { isFollowUp, needsOf } from '@peeks/ledger';
+import type { Kysely } from 'kysely';
+import { commitDecisions, isSerializationFailure } from './commit.ts';
+import { decideRequest } from './decide.ts';
+import { readLedgerState } from './read-state.ts';
+import { refusedOutcome, replay } from './replay.ts';
+import { readTransaction } from './transactions.ts';
+import type { LedgerOutcome, LedgerRequest } from './types.ts';
+
+/** Decisions against unlocked state before queueing on the wallets' locks instead. */
+export const OPTIMISTIC_ATTEMPTS = 3;
+
+/**
+ * One command on its own, in two round trips: read (`ledger_state`),
+ * decide, commit (`ledger_commit`, which goes ahead only if no wallet
+ * changed since the read). When one did, the command is decided again;
+ * after a few such collisions (a hot wallet), it runs in a transaction that
+ * locks the wallets as it reads them.
+ */
+export async function executeAlone(db: Kysely<Database>, request: LedgerRequest): Promise<LedgerOutcome> {
+  for (let attempts = 1; attempts <= OPTIMISTIC_ATTEMPTS; attempts++) {
+    try {
+      return await attempt(db, request, { lock: false });
+    } catch (error) {
+      if (!isSerializationFailure(error)) throw error;
+    }
+  }
+  return db.transaction().execute((trx) => executeLocked(trx, request));
+}
+
+/** One command inside the caller's transaction `trx`, locking its wallets as it reads them. */
+export function executeLocked(trx: Kysely<Database>, request: LedgerRequest): Promise<LedgerOutcome> {
+  return attempt(trx, request, { lock: true });
+}
+
+async function attempt(
+  db: Kysely<Database>,
+  request: LedgerRequest,
+  options: { lock: boolean },
+): Promise<LedgerOutcome> {
+  const { command } = request;
+  const existing = isFollowUp(command) ? await readTransaction(db, command.txId) : null;
+  const state = await readLedgerState(db, [needsOf(command, existing?.record ?? null)], options.lock);
+  const decision = decideRequest(request, state, existing);
+  if (decision.refused) return refusedOutcome(db, command, decision.refused);
+
+  const { rows } = await commitDecisions(db, state, [decision]);
+  const appended = appendedEvents(decision.prepared, rows);
+  if (appended) return { record: decision.record, events: appended.events, replayed: false };
+
+  // The stream moved on since the read: another call wrote this transaction.
+  if (isFollowUp(command))
+    throw new StreamVersionConflict(decision.prepared.streamId, existing?.head.version ?? 0, null);
+  const first = await replay(db, command.txId);
+  if (!first) throw new Error(`transaction ${command.txId} conflicted but cannot be read`);
+  return first;
+}
