@@ -90,6 +90,7 @@ export const errorCatalogue = {
   42900: 'Too many attempts, please try again later',
   50000: 'Something went wrong',
   50300: 'Service unavailable',
+  50301: 'Too many payments at once, please try again in a moment',
 } as const satisfies Record<number, string>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
@@ -171,4 +172,5 @@ export const errorCodes = {
   tooManyRequests: 42900,
   internal: 50000,
   unavailable: 50300,
+  ledgerBusy: 50301,
 } as const satisfies Record<string, ErrorCode>;

@@ -13,7 +13,8 @@ import type { LedgerOutcome, LedgerSettings } from './types.ts';
  * - a follow-up of an existing transaction (release a hold, process a
  *   withdrawal), alone, optimistically first (lone-path.ts);
  * - a new transaction, through the process's group commit, which decides
- *   and commits the commands in flight together (group-commit.ts).
+ *   and commits the commands in flight together (group-commit.ts). When its
+ *   queue is full, it refuses with LedgerQueueFull.
  * A command whose transaction id already exists is a retry: it returns that
  * transaction and moves nothing.
  */

@@ -20,6 +20,27 @@ const MAX_IN_FLIGHT = 2;
 /** Wallets whose state the group commit keeps between batches (see KnownWallets): some hundreds of bytes each. */
 const KNOWN_WALLETS = 20_000;
 
+/**
+ * Commands waiting for a batch at most, unless the process says otherwise
+ * (limitLedgerQueue, LEDGER_QUEUE_LIMIT): at most about a second of waiting
+ * at the slowest rate a full queue drained at on a two-core machine, in
+ * about 2 MB (docs/architecture/ledger-store.md). A command that would
+ * wait longer is better told to come back.
+ */
+export const DEFAULT_QUEUE_LIMIT = 1_000;
+
+/** The group commit's queue is full: the command was not run; the caller may try again shortly. */
+export class LedgerQueueFull extends Error {
+  readonly limit: number;
+  /** When to try again: a full queue drains in about a second (see DEFAULT_QUEUE_LIMIT). */
+  readonly retryAfterSeconds = 1;
+  constructor(limit: number) {
+    super(`The ledger is busy: ${limit} commands are waiting already. Nothing was done; try again in a second.`);
+    this.name = 'LedgerQueueFull';
+    this.limit = limit;
+  }
+}
+
 interface Submission extends LedgerRequest {
   needs: LedgerNeeds;
   /** The wallets and coin holders the command reads: no two batches in flight share one. */
@@ -59,14 +80,25 @@ class GroupCommit {
   readonly #known = new KnownWallets(KNOWN_WALLETS);
   #inFlight = 0;
   #scheduled = false;
-  /** Batches run, and those that read wallets first: how well what is known serves. */
-  readonly counts = { batches: 0, read: 0 };
+  queueLimit = DEFAULT_QUEUE_LIMIT;
+  /** Batches run, those that read wallets first (how well what is known serves), and commands refused for a full queue. */
+  readonly counts = { batches: 0, read: 0, turnedAway: 0 };
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
   }
 
+  /** Commands waiting for a batch: submitted, or sent round again, and not yet taken. */
+  get queued(): number {
+    return this.#pending.length;
+  }
+
   submit(request: LedgerRequest): Promise<LedgerOutcome> {
+    // Commands sent round again (collisions, undecided) go back whatever the length: they were admitted already.
+    if (this.#pending.length >= this.queueLimit) {
+      this.counts.turnedAway += 1;
+      return Promise.reject(new LedgerQueueFull(this.queueLimit));
+    }
     const needs = needsOf(request.command, null);
     const accounts = [...new Set([...needs.wallets, ...(needs.coins ? [needs.coins.walletId] : [])])];
     return new Promise((resolve, reject) => {
@@ -275,5 +307,19 @@ export function groupCommitFor(db: Kysely<Database>): GroupCommit {
 
 /** How many batches the group commit of `db` has run so far, and how many of them read wallets before deciding. */
 export function groupCommitCounts(db: Kysely<Database>): { batches: number; read: number } {
-  return { ...groupCommitFor(db).counts };
+  const { batches, read } = groupCommitFor(db).counts;
+  return { batches, read };
+}
+
+/** The queue of the group commit of `db`: commands waiting now, and commands turned away so far for a full queue. */
+export function ledgerQueueCounts(db: Kysely<Database>): { queued: number; turnedAway: number } {
+  const group = groupCommitFor(db);
+  return { queued: group.queued, turnedAway: group.counts.turnedAway };
+}
+
+/** How many commands may wait for the group commit of `db` (DEFAULT_QUEUE_LIMIT unless set); beyond it, LedgerQueueFull. */
+export function limitLedgerQueue(db: Kysely<Database>, limit: number): void {
+  if (!Number.isSafeInteger(limit) || limit < 1)
+    throw new RangeError(`a ledger queue limit must be a whole number from 1, not ${limit}`);
+  groupCommitFor(db).queueLimit = limit;
 }

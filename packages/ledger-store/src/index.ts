@@ -1,5 +1,11 @@
 export { executeLedgerCommand } from './execute.ts';
-export { groupCommitCounts } from './group-commit.ts';
+export {
+  DEFAULT_QUEUE_LIMIT,
+  groupCommitCounts,
+  LedgerQueueFull,
+  ledgerQueueCounts,
+  limitLedgerQueue,
+} from './group-commit.ts';
 export { newCoinSerial } from './decide.ts';
 export type { LedgerJob, LedgerJobs, LedgerOutcome, LedgerSettings } from './types.ts';
 export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';

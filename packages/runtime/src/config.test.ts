@@ -69,6 +69,13 @@ describe('readConfig', () => {
     expect(() => readConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE: must be 0 or 1/);
   });
 
+  it('reads LEDGER_QUEUE_LIMIT as a whole number from 1, unset unless given', () => {
+    expect(readConfig({}).LEDGER_QUEUE_LIMIT).toBeUndefined();
+    expect(readConfig({ LEDGER_QUEUE_LIMIT: '250' }).LEDGER_QUEUE_LIMIT).toBe(250);
+    expect(() => readConfig({ LEDGER_QUEUE_LIMIT: '0' })).toThrow(/LEDGER_QUEUE_LIMIT: must be at least 1/);
+    expect(() => readConfig({ LEDGER_QUEUE_LIMIT: 'lots' })).toThrow(/LEDGER_QUEUE_LIMIT: must be a whole number/);
+  });
+
   it('refuses a port out of range', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT: must be at most 65535/);
   });

@@ -42,6 +42,9 @@ const environment = z
     DATA_DIR: z.string().min(1).default('.data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     HOLD_HOURS: integer(0, 24 * 365).default(24),
+    // Ledger commands one process lets wait for its group commit; beyond it a payment gets 503 and Retry-After. Unset:
+    // the ledger's own default (DEFAULT_QUEUE_LIMIT in packages/ledger-store).
+    LEDGER_QUEUE_LIMIT: integer(1, 1_000_000).optional(),
     IDEMPOTENCY_KEY_HOURS: integer(1, 24 * 30).default(24),
     WORKERS: onOff.default('on'),
     // How often workers look for jobs whose worker died (no heartbeat for 10 s) and for schedules that are due.

@@ -1,4 +1,5 @@
 import { runDatabaseProcess } from '@peeks/db';
+import { limitLedgerQueue } from '@peeks/ledger-store';
 import { startWorkers } from '@peeks/worker';
 import { buildApp } from './app.ts';
 import { depositSettingsFrom } from './features/deposits/routes.ts';
@@ -12,6 +13,7 @@ import { WEB_DIST } from './plugins/web-app.ts';
  * unless WORKERS=off.
  */
 runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl }) => {
+  if (config.LEDGER_QUEUE_LIMIT !== undefined) limitLedgerQueue(db, config.LEDGER_QUEUE_LIMIT);
   if (config.DEMO_DATA === 'on') {
     const demoAccounts = await createDemoData(db, { holdHours: config.HOLD_HOURS }, new Date());
     // Straight to the console, never through the logger: the log keeps no passwords.

@@ -1,6 +1,7 @@
 import { errorCatalogue, errorCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
 import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
+import { LedgerQueueFull } from '@peeks/ledger-store';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidInput } from './zod-schemas.ts';
@@ -41,8 +42,17 @@ function envelopeFor(error: FastifyError | Error): {
   statusCode: number;
   message: string;
   errors: ErrorEnvelope['errors'];
+  retryAfterSeconds?: number;
 } {
   if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, errors: error.errors };
+  // Nothing was done: the client may send the same request again (with its Idempotency-Key) after Retry-After.
+  if (error instanceof LedgerQueueFull)
+    return {
+      statusCode: 503,
+      message: errorCatalogue[errorCodes.ledgerBusy],
+      errors: [fromCode(errorCodes.ledgerBusy)],
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
   if (error instanceof InvalidInput) return { statusCode: 400, message: error.message, errors: error.problems };
   if (error instanceof StreamVersionConflict)
     return { statusCode: 409, message: errorCatalogue[errorCodes.conflict], errors: [fromCode(errorCodes.conflict)] };
@@ -95,7 +105,10 @@ export const errorEnvelope = fp(
   (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       const described = envelopeFor(error);
-      if (described.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      if (described.retryAfterSeconds !== undefined) {
+        reply.header('retry-after', String(described.retryAfterSeconds));
+        request.log.warn({ err: error.message }, 'request turned away: try again later');
+      } else if (described.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ err: error }, 'request refused');
       return send(reply, described.statusCode, described.message, described.errors);
     });
