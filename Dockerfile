@@ -7,4 +7,4 @@ RUN npm ci --no-audit --no-fund && npm run build
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000
 EXPOSE 3000
 USER node
-CMD ["node", "--max-semi-space-size=8", "services/api/src/main.ts"]
+CMD ["node", "--max-semi-space-size=8", "services/server/src/main.ts"]

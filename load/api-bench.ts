@@ -7,7 +7,7 @@ import path from 'node:path';
 import { connectDatabase, openDatabaseServer, type Database } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
-import { openJobQueue } from '@peeks/worker';
+import { openJobQueue } from '@peeks/jobs';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import {
@@ -24,7 +24,7 @@ import {
  * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
  * beside the same transfers through the ledger in this process, in one run.
  *
- * The API runs as `npm start` runs it (services/api/src/main.ts, workers
+ * The API runs as `npm start` runs it (services/server/src/main.ts, workers
  * off) in a child process, against a fresh database on DATABASE_URL's server
  * or an embedded one under .data/bench. BENCH_USERS users sign up over HTTP
  * (each from its own X-Forwarded-For address, so the registration limit of
@@ -301,7 +301,7 @@ async function freePort(): Promise<number> {
 
 /** The API as `npm start` runs it, with the workers off; its output goes to ours only on failure. */
 function startServer(databaseUrl: string, port: number) {
-  return startProductProcess('services/api/src/main.ts', {
+  return startProductProcess('services/server/src/main.ts', {
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: '127.0.0.1',

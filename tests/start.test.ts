@@ -31,7 +31,7 @@ interface Started {
 function startServer(env: Record<string, string>): Started {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(ROOT, 'services/api/src/main.ts')], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'services/server/src/main.ts')], {
     cwd: ROOT,
     env: { ...inherited, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

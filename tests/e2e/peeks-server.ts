@@ -60,7 +60,7 @@ export async function startPeeks(): Promise<PeeksServer> {
   await buildWebApp();
 
   const database = await createTestDatabase();
-  const server = run([path.join(ROOT, 'services', 'api', 'src', 'main.ts')], {
+  const server = run([path.join(ROOT, 'services', 'server', 'src', 'main.ts')], {
     ...process.env,
     DATABASE_URL: database.url,
     PORT: '0',

@@ -15,7 +15,7 @@ import {
   migrateToLatest,
 } from './migrator.ts';
 import { connectDatabase } from './pool.ts';
-import { createTestDatabase, databaseUrl, withMaintenanceClient, type TestDatabase } from './testing.ts';
+import { createTestDatabase, databaseUrl, withMaintenanceClient, type TestDatabase } from './testing/database.ts';
 
 const ROOT = path.resolve(MIGRATIONS_DIR, '..');
 const SCRATCH = path.join(ROOT, '.data');

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, StatementNames, type DatabaseHandle } from './pool.ts';
-import { createTestDatabase, type TestDatabase } from './testing.ts';
+import { createTestDatabase, type TestDatabase } from './testing/database.ts';
 
 describe('StatementNames', () => {
   it('names a statement from its third run on, and the same text always alike', () => {

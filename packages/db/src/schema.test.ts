@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATOR_TABLES } from './migrator.ts';
 import { schemaColumns } from './schema.ts';
-import { createTestDatabase, type TestDatabase } from './testing.ts';
+import { createTestDatabase, type TestDatabase } from './testing/database.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/worker';
+import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
 import type { Database } from '@peeks/db';

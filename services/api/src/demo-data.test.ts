@@ -4,7 +4,7 @@ import { userOwnerId } from '@peeks/ledger';
 import { verifyLedger, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoData, describeDemoAccounts, type DemoAccount } from './demo-data.ts';
-import { createTestApp, type TestApp } from './test-app.ts';
+import { createTestApp, type TestApp } from './testing/app.ts';
 
 const settings = { holdHours: 24 };
 

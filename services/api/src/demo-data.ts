@@ -3,7 +3,6 @@ import type { Database } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, merchantOwnerId, userOwnerId, type LedgerCommand } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
 import { sql, type Kysely } from 'kysely';
-import { businessSignUp } from './features/accounts/fixtures.ts';
 import { hashPassword } from './features/accounts/password.ts';
 import { createBusinessUser } from './features/accounts/queries.ts';
 import { makeFinanceOperator } from './features/operations/operator.ts';
@@ -16,6 +15,52 @@ export interface DemoAccount {
   /** Generated now; stored only as a hash, so this is the one chance to show it. */
   password: string;
 }
+
+/**
+ * The demo merchant's business as its sign-up form gives it, valid under
+ * the registration rules. Tests sign businesses up with the same details
+ * under another name.
+ */
+export const demoBusiness = {
+  name: 'Demo Coffee',
+  dba: 'Demo Coffee Ltd',
+  website: 'https://maple.example.com',
+  category_id: 3,
+  sub_category_id: 12,
+  business_type: 'corporation',
+  date_established: '01-03-2015',
+  monthly_sales: 2_500_000,
+  business_number: '123456789',
+  business_country: 'CA',
+  phone: '6135550101',
+  phone_region: '+1',
+  address: {
+    email: 'office@maple.example.com',
+    phone: '6135550102',
+    name_first: 'Anne',
+    name_last: 'Tremblay',
+    address1: '100 Wellington St',
+    address2: 'Suite 4',
+    city: 'Ottawa',
+    province_state: 'ON',
+    postal_code: 'K1A 0B1',
+    country: 'CA',
+  },
+  support_url: 'https://maple.example.com/help',
+  support_phone: '6135550103',
+  support_phone_region: '+1',
+  support_email: 'help@maple.example.com',
+  contact_name: 'Anne Tremblay',
+  contact_email: 'anne@maple.example.com',
+  contact_phone: '6135550104',
+  contact_phone_region: '+1',
+  owner_citizenship: 'Canadian',
+  owner_dob: '02-02-1980',
+  owner_name: 'Anne Tremblay',
+  owner_phone: '6135550105',
+  owner_phone_region: '+1',
+  owner_email: 'owner@maple.example.com',
+};
 
 // Any constant: it only has to be the same in every process that might seed.
 const DEMO_LOCK = 0x5045454b;
@@ -59,16 +104,16 @@ async function seed(db: Kysely<Database>, settings: LedgerSettings, now: Date): 
   const financeId = await createStaffUser(db, finance, now);
   await makeFinanceOperator(db, financeId, now);
   const merchantPassword = generatedPassword();
-  const merchant = businessRegistration.parse(
-    businessSignUp({
-      username: 'demo_merchant',
-      email: 'demo.merchant@example.com',
-      password: merchantPassword,
-      confirm_password: merchantPassword,
-      name: 'Demo Coffee',
-      dba: 'Demo Coffee Ltd',
-    }),
-  );
+  const merchant = businessRegistration.parse({
+    username: 'demo_merchant',
+    email: 'demo.merchant@example.com',
+    password: merchantPassword,
+    confirm_password: merchantPassword,
+    birthday: '15-06-1990',
+    country: 'CA',
+    termsAccepted: 1,
+    ...demoBusiness,
+  });
   const { userId: merchantUserId, merchantId } = await createBusinessUser(
     db,
     merchant,

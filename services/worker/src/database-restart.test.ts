@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openJobQueue } from './job-queue.ts';
+import { openJobQueue } from '@peeks/jobs';
 import { startWorkerProcess, type WorkerProcess } from './testing/worker-process.ts';
 
 const log = createLogger({ LOG_LEVEL: 'silent' });

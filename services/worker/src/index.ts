@@ -3,13 +3,13 @@ import { platformBalances } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
+import { createProductQueues, JobQueue } from '@peeks/jobs';
 import { esploraClient } from './bitcoin/esplora.ts';
 import { runBitcoinWatcher } from './bitcoin/watcher.ts';
 import { databaseOutageReporter } from './database-outage.ts';
 import { runEmailDelivery, smtpMailer } from './email/email-delivery.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
-import { createProductQueues, JobQueue } from './job-queue.ts';
 import { runWebhookAttempts } from './webhooks/attempt.ts';
 import { runWebhookFanOut } from './webhooks/fan-out.ts';
 import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './webhooks/settings.ts';
@@ -136,16 +136,5 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   };
 }
 
-export { bossConnection, jobId, type QueueDefinition } from './job.ts';
-export { JobQueue, openJobQueue } from './job-queue.ts';
-export { attemptJob, replayDelivery } from './webhooks/attempt.ts';
-export { fanOut } from './webhooks/fan-out.ts';
 export { deliveryIdOf } from './webhooks/messages.ts';
 export { signMessage } from './webhooks/signing.ts';
-export {
-  destinationProblem,
-  resolveWithDns,
-  type DestinationPolicy,
-  type ResolveHost,
-} from './webhooks/destination.ts';
-export { queueEmail, type OutgoingEmail } from './email/outbox.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, tamper, type TestDatabase } from '../testing.ts';
+import { createTestDatabase, tamper, type TestDatabase } from '../testing/database.ts';
 import { appendToStream } from './append.ts';
 import { verifyAllStreams, verifyStream } from './verify.ts';
 

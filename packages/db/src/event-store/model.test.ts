@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/database.ts';
 import { appendToStream } from './append.ts';
 import { StreamVersionConflict } from './errors.ts';
 import { readAll, readStream } from './read.ts';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { ControlledTransaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../schema.ts';
-import { createTestDatabase, type TestDatabase } from '../testing.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/database.ts';
 import { appendToStream } from './append.ts';
 import { readAll, readStream } from './read.ts';
 import { START_OF_LOG, type GlobalCheckpoint, type StoredEvent } from './types.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream } from '../event-store/append.ts';
 import { readStream } from '../event-store/read.ts';
-import { createTestDatabase, type TestDatabase } from '../testing.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/database.ts';
 import { IdempotencyKeyReused, expireIdempotencyKeys, fingerprintRequest, runIdempotently } from './idempotency.ts';
 
 let database: TestDatabase;

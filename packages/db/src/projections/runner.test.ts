@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream } from '../event-store/append.ts';
-import { createTestDatabase, type TestDatabase } from '../testing.ts';
+import { createTestDatabase, type TestDatabase } from '../testing/database.ts';
 import { catchUp, readCheckpoint, runProjectionBatch, startProjectionRunner, type AsyncProjection } from './runner.ts';
 
 let database: TestDatabase;

@@ -1,9 +1,9 @@
 import { errorCodes } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
-import { signedUpAs } from './operations/testing.ts';
-import { changesState, databaseState, expectRefusal, routeOf, routeTable, send } from './route-table.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
+import { signedUpAs } from '../testing/operations.ts';
+import { changesState, databaseState, expectRefusal, routeOf, routeTable, send } from '../testing/route-table.ts';
 
 /**
  * Every route of the API as anonymous, without the CSRF token, as a

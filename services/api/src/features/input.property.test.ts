@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../test-app.ts';
-import { businessSignUp } from './accounts/fixtures.ts';
-import { signedUp, testAppOptions, type SignedIn } from './merchants/testing.ts';
-import { signedUpOperator } from './operations/testing.ts';
-import { databaseState, expectRefusal, routeOf, routeTable, send, type RouteCase } from './route-table.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../testing/app.ts';
+import { businessSignUp } from '../testing/accounts.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
+import { signedUpOperator } from '../testing/operations.ts';
+import { databaseState, expectRefusal, routeOf, routeTable, send, type RouteCase } from '../testing/route-table.ts';
 
 /**
  * Generated malformed input to every route of the table: each answer is a

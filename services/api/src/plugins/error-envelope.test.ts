@@ -3,7 +3,7 @@ import { StreamVersionConflict } from '@peeks/db';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
 import { ApiError } from './error-envelope.ts';
 
 let subject: TestApp;

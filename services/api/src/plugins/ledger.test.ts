@@ -3,9 +3,9 @@ import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedUp, testAppOptions, type SignedIn } from '../features/merchants/testing.ts';
-import { fund } from '../money-testing.ts';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
+import { fund } from '../testing/money.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
 import { signedIn } from './sessions.ts';
 import { moveMoney, transactionView } from './ledger.ts';
 

@@ -1,7 +1,7 @@
 import { errorEnvelope } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-app.ts';
-import { signedUp, type SignedIn } from '../features/merchants/testing.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { signedUp, type SignedIn } from '../testing/merchants.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { defaultRateLimits } from './rate-limits.ts';
 

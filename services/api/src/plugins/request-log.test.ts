@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp } from '../test-app.ts';
+import { createTestApp, type TestApp } from '../testing/app.ts';
 
 let subject: TestApp;
 beforeAll(async () => {

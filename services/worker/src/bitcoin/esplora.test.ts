@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esploraClient, EsploraUnavailable } from './esplora.ts';
-import { startFakeEsplora, type FakeEsplora } from './fake-esplora.ts';
+import { startFakeEsplora, type FakeEsplora } from '../testing/fake-esplora.ts';
 
 let esplora: FakeEsplora;
 beforeAll(async () => {

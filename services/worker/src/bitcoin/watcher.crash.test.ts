@@ -3,9 +3,9 @@ import { verifyLedger, walletsOf } from '@peeks/ledger-store';
 import { createLogger } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobQueue } from '../job-queue.ts';
+import { openJobQueue } from '@peeks/jobs';
 import { startWorkerProcess, type WorkerProcess } from '../testing/worker-process.ts';
-import { bitcoinDepositor, startFakeEsplora, type FakeEsplora, type TestBitcoinDeposit } from './testing.ts';
+import { bitcoinDepositor, startFakeEsplora, type FakeEsplora, type TestBitcoinDeposit } from '../testing/bitcoin.ts';
 
 const PAID = 60;
 const UNPAID = 10;

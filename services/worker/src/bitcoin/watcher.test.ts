@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
 import { esploraClient } from './esplora.ts';
-import { bitcoinDepositor, startFakeEsplora, type FakeEsplora, type TestBitcoinDeposit } from './testing.ts';
+import { bitcoinDepositor, startFakeEsplora, type FakeEsplora, type TestBitcoinDeposit } from '../testing/bitcoin.ts';
 import { BITCOIN_WATCHER_ACTOR, watchDeposit, type BitcoinWatchDeps } from './watcher.ts';
 
 const CONFIRMATIONS = 2;

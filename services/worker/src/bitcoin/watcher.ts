@@ -9,21 +9,12 @@ import {
 import type { Logger } from '@peeks/runtime';
 import type { Kysely, Selectable } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, productQueue, workEach } from '../job.ts';
+import { BITCOIN_DEPOSIT_EXPIRY_QUEUE, BITCOIN_WATCH_QUEUE, bitcoinDepositExpiryJob, jobId } from '@peeks/jobs';
+import { workEach } from '../job.ts';
 import type { Esplora } from './esplora.ts';
 import { judgePayments, watchStateWith, type Verdict } from './payments.ts';
 
 type BitcoinDeposit = Selectable<BitcoinDepositsTable>;
-
-/** One poll of every watched address; each run enqueues the next, so a failed run is simply followed by the next one. */
-export const BITCOIN_WATCH_QUEUE = productQueue('bitcoin-watch', { retryLimit: 2, retryDelay: 5 });
-/** A deposit's expiry, due when its address expires; retried while Esplora cannot say whether it was paid. */
-export const BITCOIN_DEPOSIT_EXPIRY_QUEUE = productQueue('bitcoin-deposit-expiry', {
-  retryLimit: 50,
-  retryDelay: 30,
-  retryBackoff: true,
-  retryDelayMax: 3600,
-});
 
 /** The actor of the watcher's ledger events, so an audit tells them from an operator's. */
 export const BITCOIN_WATCHER_ACTOR = 'worker:bitcoin-watcher';
@@ -37,16 +28,6 @@ export const LATE_PAYMENT_WATCH_MS = 7 * 24 * 3_600_000;
 
 /** Addresses asked about at once in a poll. */
 const POLL_CONCURRENCY = 4;
-
-/** The one expiry job of a bitcoin deposit, due when its address expires. */
-export function bitcoinDepositExpiryJob(txId: string, expiresAt: string): LedgerJob {
-  return {
-    queue: BITCOIN_DEPOSIT_EXPIRY_QUEUE.name,
-    id: jobId('bitcoin-deposit-expiry', txId),
-    data: { txId },
-    startAfter: new Date(expiresAt),
-  };
-}
 
 export interface BitcoinWatchDeps {
   db: Kysely<Database>;

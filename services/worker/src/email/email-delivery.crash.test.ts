@@ -2,9 +2,8 @@ import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { createLogger } from '@peeks/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
-import { openJobQueue, type JobQueue } from '../job-queue.ts';
+import { openJobQueue, queueEmail, type JobQueue } from '@peeks/jobs';
 import { startWorkerProcess, type WorkerProcess } from '../testing/worker-process.ts';
-import { queueEmail } from './outbox.ts';
 
 const EMAILS = 60;
 let database: TestDatabase;

@@ -5,9 +5,8 @@ import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
-import { jobId } from '../job.ts';
+import { jobId, queueEmail, type OutgoingEmail } from '@peeks/jobs';
 import { deliverEmail } from './email-delivery.ts';
-import { queueEmail, type OutgoingEmail } from './outbox.ts';
 
 const RECOVERY_CODE = '739146';
 let database: TestDatabase;

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { createTransport } from 'nodemailer';
 import type { PgBoss } from 'pg-boss';
 import { workEach } from '../job.ts';
-import { EMAIL_SEND_QUEUE } from './outbox.ts';
+import { EMAIL_SEND_QUEUE } from '@peeks/jobs';
 
 /** One message as it leaves the outbox. */
 export interface EmailMessage {

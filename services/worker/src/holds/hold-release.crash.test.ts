@@ -5,7 +5,7 @@ import { createLogger } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobQueue } from '../job-queue.ts';
+import { openJobQueue } from '@peeks/jobs';
 import { startWorkerProcess, type WorkerProcess } from '../testing/worker-process.ts';
 
 const HOLDS = 60;

@@ -6,8 +6,7 @@ import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
-import { jobId } from '../job.ts';
-import { HOLD_RELEASE_QUEUE } from './hold-release.ts';
+import { HOLD_RELEASE_QUEUE, jobId } from '@peeks/jobs';
 
 const HOLD_HOURS = 24;
 let database: TestDatabase;

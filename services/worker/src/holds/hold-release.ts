@@ -1,27 +1,10 @@
 import type { Database } from '@peeks/db';
-import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerSettings } from '@peeks/ledger-store';
+import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, productQueue, workEach } from '../job.ts';
-
-// Retried soon, then less often: a release refused because the clocks disagree by a second needs only a moment.
-export const HOLD_RELEASE_QUEUE = productQueue('hold-release', {
-  retryLimit: 30,
-  retryDelay: 5,
-  retryBackoff: true,
-  retryDelayMax: 3600,
-});
-
-/** The one job that releases the hold of a transfer, due when the hold ends. */
-export function holdReleaseJob(txId: string, releaseAt: string): LedgerJob {
-  return {
-    queue: HOLD_RELEASE_QUEUE.name,
-    id: jobId('hold-release', txId),
-    data: { txId },
-    startAfter: new Date(releaseAt),
-  };
-}
+import { HOLD_RELEASE_QUEUE } from '@peeks/jobs';
+import { workEach } from '../job.ts';
 
 /**
  * Makes a transfer's held money withdrawable. A hold already released (by

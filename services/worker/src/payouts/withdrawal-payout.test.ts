@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
 import { sandboxPayouts } from './payout-provider.ts';
 import { FAILING_PAYOUT_CARD, startSandboxPayoutServer } from './sandbox-payout-server.ts';
-import { payOutWithdrawal, payoutKeyOf, WITHDRAWAL_PAYOUT_QUEUE } from './withdrawal-payout.ts';
+import { WITHDRAWAL_PAYOUT_QUEUE } from '@peeks/jobs';
+import { payOutWithdrawal, payoutKeyOf } from './withdrawal-payout.ts';
 
 const FAILING_ACCOUNT = '111222333';
 let database: TestDatabase;

@@ -1,27 +1,15 @@
 import type { Database } from '@peeks/db';
 import { LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
-import { executeLedgerCommand, loadTransaction, type LedgerJob, type LedgerSettings } from '@peeks/ledger-store';
+import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, productQueue, workEach } from '../job.ts';
+import { WITHDRAWAL_PAYOUT_QUEUE } from '@peeks/jobs';
+import { workEach } from '../job.ts';
 import type { PayoutProvider, PayoutRequest } from './payout-provider.ts';
-
-/** Retried while the provider does not answer: soon at first (a worker killed mid-job is retried in seconds), backing off to an hour apart. */
-export const WITHDRAWAL_PAYOUT_QUEUE = productQueue('withdrawal-payout', {
-  retryLimit: 30,
-  retryDelay: 5,
-  retryBackoff: true,
-  retryDelayMax: 3600,
-});
 
 /** The actor the worker's ledger events carry, so an audit tells its steps from an operator's. */
 export const PAYOUT_ACTOR = 'worker:withdrawal-payout';
-
-/** The one job that pays out a requested withdrawal. */
-export function withdrawalPayoutJob(txId: string): LedgerJob {
-  return { queue: WITHDRAWAL_PAYOUT_QUEUE.name, id: jobId('withdrawal-payout', txId), data: { txId } };
-}
 
 /**
  * The provider's idempotency key for a withdrawal: taken from the

@@ -5,9 +5,8 @@ import { createLogger } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobQueue, type JobQueue } from '../job-queue.ts';
+import { openJobQueue, SETTLEMENT_RUN_QUEUE, type JobQueue } from '@peeks/jobs';
 import { startWorkerProcess, type WorkerProcess } from '../testing/worker-process.ts';
-import { SETTLEMENT_RUN_QUEUE } from './merchant-settlement.ts';
 
 const MERCHANTS = 60;
 let database: TestDatabase;

@@ -6,13 +6,8 @@ import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
-import {
-  MERCHANT_SETTLEMENT_QUEUE,
-  merchantBatchIdOf,
-  SETTLEMENT_RUN_QUEUE,
-  settleMerchantBatch,
-  settlementTxIdOf,
-} from './merchant-settlement.ts';
+import { MERCHANT_SETTLEMENT_QUEUE, SETTLEMENT_RUN_QUEUE } from '@peeks/jobs';
+import { merchantBatchIdOf, settleMerchantBatch, settlementTxIdOf } from './merchant-settlement.ts';
 
 const HOLD_HOURS = 24;
 const coffee = merchantOwnerId(1);

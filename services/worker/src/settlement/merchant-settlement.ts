@@ -11,22 +11,8 @@ import {
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, productQueue, workEach } from '../job.ts';
-
-/** The scheduled run: finds the merchants with money to settle and enqueues one batch job for each. */
-export const SETTLEMENT_RUN_QUEUE = productQueue('settlement-run', {
-  retryLimit: 10,
-  retryDelay: 5,
-  retryBackoff: true,
-  retryDelayMax: 3600,
-});
-/** One merchant wallet's batch of one period. */
-export const MERCHANT_SETTLEMENT_QUEUE = productQueue('merchant-settlement', {
-  retryLimit: 20,
-  retryDelay: 5,
-  retryBackoff: true,
-  retryDelayMax: 3600,
-});
+import { jobId, MERCHANT_SETTLEMENT_QUEUE, SETTLEMENT_RUN_QUEUE } from '@peeks/jobs';
+import { workEach } from '../job.ts';
 
 export const SETTLEMENT_ACTOR = 'worker:merchant-settlement';
 

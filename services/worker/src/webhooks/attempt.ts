@@ -1,47 +1,24 @@
 import type { Database } from '@peeks/db';
-import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
+import type { LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import type { PgBoss } from 'pg-boss';
-import { jobId, productQueue, workEach } from '../job.ts';
-import { checkedAddresses, checkedLookup, literalAddress, type DestinationPolicy } from './destination.ts';
+import {
+  attemptJob,
+  checkedAddresses,
+  checkedLookup,
+  literalAddress,
+  WEBHOOK_ATTEMPT_QUEUE,
+  type AttemptData,
+  type DestinationPolicy,
+} from '@peeks/jobs';
+import { workEach } from '../job.ts';
 import { retryAfterMs, waitBefore } from './schedule.ts';
 import type { WebhookSettings } from './settings.ts';
 import { signMessage } from './signing.ts';
-
-/**
- * A job here is one POST of one delivery. pg-boss retries a job only when
- * its handler failed before recording the attempt (the database was away):
- * the schedule's retries are new jobs, each enqueued by the attempt before.
- */
-export const WEBHOOK_ATTEMPT_QUEUE = productQueue('webhook-attempt', {
-  retryLimit: 20,
-  retryDelay: 10,
-  retryBackoff: true,
-  retryDelayMax: 600,
-});
-
-export interface AttemptData {
-  deliveryId: string;
-  /** The attempt's number in the delivery (1, 2, ...); with the delivery, it names the job. */
-  attempt: number;
-  /** Where the attempt is in the retry schedule (0: the first of a run, as after a replay). */
-  step: number;
-}
-
-/** The job of one attempt. Its id is the delivery and the attempt's number, so an attempt is enqueued once however often its cause runs. */
-export function attemptJob(deliveryId: string, attempt: number, step: number, startAfter?: Date): LedgerJob {
-  const data: AttemptData = { deliveryId, attempt, step };
-  return {
-    queue: WEBHOOK_ATTEMPT_QUEUE.name,
-    id: jobId('webhook-attempt', deliveryId, attempt),
-    data: { ...data },
-    ...(startAfter ? { startAfter } : {}),
-  };
-}
 
 /** What came back from one POST. */
 export interface Answer {
@@ -317,37 +294,6 @@ async function disableWebhook(trx: Kysely<Database>, webhookId: number, reason: 
       created_at: at,
     })
     .execute();
-}
-
-/**
- * Sends a delivery again, with the same webhook-id, as a new run of the
- * schedule. Refused while the delivery still has attempts to come (they
- * would run side by side) and while its webhook is disabled.
- */
-export async function replayDelivery(
-  trx: Kysely<Database>,
-  jobs: LedgerJobs,
-  deliveryId: string,
-  now: Date,
-): Promise<'replaying' | 'still pending' | 'webhook disabled' | 'not found'> {
-  const delivery = await trx
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
-    .select(['d.state', 'd.attempts_scheduled', 'w.state as webhookState'])
-    .where('d.delivery_id', '=', deliveryId)
-    .forUpdate('d')
-    .executeTakeFirst();
-  if (!delivery) return 'not found';
-  if (delivery.state === 'pending') return 'still pending';
-  if (delivery.webhookState === 'disabled') return 'webhook disabled';
-  const attempt = delivery.attempts_scheduled + 1;
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({ state: 'pending', attempts_scheduled: attempt, next_attempt_at: now })
-    .where('delivery_id', '=', deliveryId)
-    .execute();
-  await jobs.enqueue(trx, [attemptJob(deliveryId, attempt, 0)]);
-  return 'replaying';
 }
 
 /** How many attempt jobs one fetch takes; `concurrency` of them are in flight across the process's pollers. */

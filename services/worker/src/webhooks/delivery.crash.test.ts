@@ -5,9 +5,9 @@ import { createLogger } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openJobQueue } from '../job-queue.ts';
+import { openJobQueue } from '@peeks/jobs';
 import { startWorkerProcess, type WorkerProcess } from '../testing/worker-process.ts';
-import { newMerchant, newSecret, newWebhook, startReceiver, type Receiver } from './testing.ts';
+import { newMerchant, newSecret, newWebhook, startReceiver, type Receiver } from '../testing/webhooks.ts';
 
 const SALES = 40;
 let database: TestDatabase;

@@ -8,9 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../index.ts';
-import { jobId } from '../job.ts';
+import { jobId, resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import { postMessage } from './attempt.ts';
-import { resolveWithDns, type ResolveHost } from './destination.ts';
 import { fanOut } from './fan-out.ts';
 import { RETRY_SCHEDULE_MS } from './schedule.ts';
 import {
@@ -21,7 +20,7 @@ import {
   verifyStandardWebhook,
   type Answer,
   type Receiver,
-} from './testing.ts';
+} from '../testing/webhooks.ts';
 
 let database: TestDatabase;
 let workers: Workers;

@@ -1,28 +1,12 @@
 import { readStream, type Database } from '@peeks/db';
 import { ownerOf, transactionStream, type TransactionEvent } from '@peeks/ledger';
-import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
+import type { LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { jobId, productQueue, workEach } from '../job.ts';
-import { attemptJob } from './attempt.ts';
-import { deliveryIdOf, messageBody, toldOwnerOf, webhookEventOf } from './messages.ts';
-
-export const WEBHOOK_FAN_OUT_QUEUE = productQueue('webhook-fan-out', {
-  retryLimit: 20,
-  retryDelay: 10,
-  retryBackoff: true,
-  retryDelayMax: 600,
-});
-
-/** The one job that turns a ledger event into deliveries, enqueued with the event. */
-export function webhookFanOutJob(txId: string, eventVersion: number): LedgerJob {
-  return {
-    queue: WEBHOOK_FAN_OUT_QUEUE.name,
-    id: jobId('webhook-fan-out', txId, eventVersion),
-    data: { txId, eventVersion },
-  };
-}
+import { attemptJob, toldOwnerOf, WEBHOOK_FAN_OUT_QUEUE, webhookEventOf } from '@peeks/jobs';
+import { workEach } from '../job.ts';
+import { deliveryIdOf, messageBody } from './messages.ts';
 
 /**
  * Makes one delivery per enabled webhook of the event's merchant that

@@ -1,7 +1,7 @@
 import type { TransactionEvent } from '@peeks/ledger';
 import { describe, expect, it } from 'vitest';
-import { jobsCausedBy } from '../ledger-jobs.ts';
-import { deliveryIdOf, mayTellWebhooks, messageData, webhookEventOf } from './messages.ts';
+import { jobsCausedBy, mayTellWebhooks, webhookEventOf } from '@peeks/jobs';
+import { deliveryIdOf, messageData } from './messages.ts';
 
 const movement = { txId: 'tx-1', postings: [], coins: [] };
 const shop = 'merchant-7';

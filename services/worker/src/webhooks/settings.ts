@@ -1,5 +1,5 @@
 import type { Config } from '@peeks/runtime';
-import { resolveWithDns, type DestinationPolicy } from './destination.ts';
+import { resolveWithDns, type DestinationPolicy } from '@peeks/jobs';
 import { RETRY_SCHEDULE_MS } from './schedule.ts';
 
 /** What webhook delivery runs under; tests shorten the schedule and the polling. */

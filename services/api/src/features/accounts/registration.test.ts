@@ -1,8 +1,8 @@
 import { errorEnvelope, merchantLookupResponse, signedInResponse } from '@peeks/contracts';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { businessSignUp, personalSignUp } from './fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { businessSignUp, personalSignUp } from '../../testing/accounts.ts';
 
 let subject: TestApp;
 let browser: TestBrowser;

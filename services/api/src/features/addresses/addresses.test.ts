@@ -1,8 +1,8 @@
 import { addressListResponse, addressResponse, type Address } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { personalSignUp } from '../accounts/fixtures.ts';
-import { addressForm } from './fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { personalSignUp } from '../../testing/accounts.ts';
+import { addressForm } from '../../testing/addresses.ts';
 import { choosePrimary } from './primary.ts';
 
 let subject: TestApp;

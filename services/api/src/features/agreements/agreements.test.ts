@@ -1,7 +1,7 @@
 import { agreementListResponse, agreementLookupResponse, errorEnvelope, type Agreement } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 
 // A fixed clock, so agree_by and effective dates are compared with a known time.
 const now = new Date('2030-01-01T09:00:00Z');

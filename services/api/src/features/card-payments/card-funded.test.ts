@@ -2,13 +2,13 @@ import { checkoutResponse, errorCodes, transactionResponse } from '@peeks/contra
 import { merchantOwnerId, userOwnerId, walletIdOf, type Currency } from '@peeks/ledger';
 import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { DECLINED_CARD } from '../card-processor/cards.ts';
-import { newCheckout } from '../checkout/fixtures.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { storedBank, storedCard } from '../payment-methods/fixtures.ts';
-import { expectRefusal } from '../route-table.ts';
-import { crashingBefore } from './testing.ts';
+import { newCheckout } from '../../testing/checkout.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { storedBank, storedCard } from '../../testing/payment-methods.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
+import { crashingBefore } from '../../testing/card-payments.ts';
 
 /** Sending money and paying a checkout with a stored card instead of the wallet (issue 5, items 3 and 6). */
 

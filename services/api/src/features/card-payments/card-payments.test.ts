@@ -3,13 +3,13 @@ import { userOwnerId, walletIdOf, type Currency } from '@peeks/ledger';
 import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { DECLINED_CARD } from '../card-processor/cards.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { storedBank, storedCard } from '../payment-methods/fixtures.ts';
-import { expectRefusal } from '../route-table.ts';
-import { crashingBefore } from './testing.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { storedBank, storedCard } from '../../testing/payment-methods.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
+import { crashingBefore } from '../../testing/card-payments.ts';
 
 let subject: TestApp;
 beforeAll(async () => {

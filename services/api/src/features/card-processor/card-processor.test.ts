@@ -1,9 +1,9 @@
 import { errorCodes, tokenizeResponse } from '@peeks/contracts';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { cardEntry, tokenFor } from '../payment-methods/fixtures.ts';
-import { expectRefusal } from '../route-table.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { cardEntry, tokenFor } from '../../testing/payment-methods.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
 import { CardProcessorUnavailable, sandboxCardCharges } from './card-charges.ts';
 import { APPROVED_CARD, DECLINED_CARD } from './cards.ts';
 

@@ -1,8 +1,8 @@
 import { contactListResponse, contactResponse, signedInResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { personalSignUp } from '../accounts/fixtures.ts';
-import { contactForm } from './fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { personalSignUp } from '../../testing/accounts.ts';
+import { contactForm } from '../../testing/contacts.ts';
 
 let subject: TestApp;
 let alice: TestBrowser;

@@ -7,7 +7,7 @@ import {
 import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { queueEmail } from '@peeks/worker';
+import { queueEmail } from '@peeks/jobs';
 import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';

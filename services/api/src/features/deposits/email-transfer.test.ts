@@ -8,12 +8,12 @@ import {
 import { DEFAULT_RATE_MICROS, userOwnerId, walletIdOf } from '@peeks/ledger';
 import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { expectRefusal } from '../route-table.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
 import { depositByReference, pendingEmailTransferDeposits } from './email-transfer-queries.ts';
-import { amountCases } from './amount-cases.ts';
+import { amountCases } from '../../testing/amount-cases.ts';
 
 const INTERAC = '/api/account/deposit-interac';
 const ZELLE = '/api/account/deposit-zell';

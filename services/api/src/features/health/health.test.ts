@@ -1,7 +1,7 @@
 import { healthResponse } from '@peeks/contracts';
 import { latestMigration } from '@peeks/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
 
 let subject: TestApp;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { errorEnvelope, merchantLookupResponse, terminalListResponse, terminalResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { merchantEdit, signedUp, terminal, testAppOptions, type SignedIn } from './testing.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { merchantEdit, signedUp, terminal, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 
 let subject: TestApp;
 let merchant: SignedIn;

@@ -1,10 +1,10 @@
 import { emailOutboxResponse } from '@peeks/contracts';
-import { jobId } from '@peeks/worker';
+import { jobId } from '@peeks/jobs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions } from '../merchants/testing.ts';
-import { signedUpOperator } from './testing.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions } from '../../testing/merchants.ts';
+import { signedUpOperator } from '../../testing/operations.ts';
 
 let subject: TestApp;
 beforeAll(async () => {

@@ -15,12 +15,12 @@ import { executeLedgerCommand, platformBalances, walletsOf } from '@peeks/ledger
 import { sql } from 'kysely';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { expectRefusal } from '../route-table.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
 import { makeFinanceOperator } from './operator.ts';
-import { enteredDeposit, requestedWithdrawal, signedUpOperator } from './testing.ts';
+import { enteredDeposit, requestedWithdrawal, signedUpOperator } from '../../testing/operations.ts';
 
 let subject: TestApp;
 let operator: SignedIn;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions } from '../merchants/testing.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions } from '../../testing/merchants.ts';
 import { createFinanceOperator, generatedPassword } from './staff-accounts.ts';
 
 let subject: TestApp;

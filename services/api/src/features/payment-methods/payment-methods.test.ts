@@ -1,8 +1,8 @@
 import { errorCodes, payMethodListResponse, paymentMethodResponse, providerLookupResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { expectRefusal } from '../route-table.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
 import {
   billing,
   canadianBank,
@@ -14,7 +14,7 @@ import {
   usBank,
   wireForm,
   wireInstructionsForm,
-} from './fixtures.ts';
+} from '../../testing/payment-methods.ts';
 
 let subject: TestApp;
 let ann: SignedIn;

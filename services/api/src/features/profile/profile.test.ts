@@ -6,8 +6,8 @@ import {
   type SessionUser,
 } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { personalSignUp } from '../accounts/fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { personalSignUp } from '../../testing/accounts.ts';
 
 let subject: TestApp;
 beforeAll(async () => {

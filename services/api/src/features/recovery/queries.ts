@@ -1,6 +1,6 @@
 import type { Database } from '@peeks/db';
 import type { LedgerJobs } from '@peeks/ledger-store';
-import { queueEmail } from '@peeks/worker';
+import { queueEmail } from '@peeks/jobs';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { endOtherSessions } from '../../plugins/sessions.ts';
 import { hashRecoveryCode, recoveryCodeExpiry } from './recovery-code.ts';

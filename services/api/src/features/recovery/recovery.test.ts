@@ -1,7 +1,7 @@
 import { errorEnvelope, recoveryEmailResponse, signedInResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { personalSignUp } from '../accounts/fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { personalSignUp } from '../../testing/accounts.ts';
 import { decoyMaskedEmail, maskEmail } from './recovery-code.ts';
 
 let now = new Date('2030-01-01T09:00:00Z');

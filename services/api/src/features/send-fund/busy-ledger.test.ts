@@ -3,9 +3,9 @@ import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { ledgerQueueCounts, limitLedgerQueue, walletsOf } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 
 let subject: TestApp;
 let ann: SignedIn;

@@ -2,10 +2,10 @@ import { transactionResponse } from '@peeks/contracts';
 import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
+import { fund } from '../../testing/money.ts';
 import { SESSION_COOKIE } from '../../plugins/sessions.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 
 /**
  * Issue 5's concurrency check, over real HTTP on loopback: 200 send-funds

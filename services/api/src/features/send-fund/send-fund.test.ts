@@ -2,10 +2,10 @@ import { errorCodes, qrPayload, sendFundForQr, transactionResponse } from '@peek
 import { merchantOwnerId, userOwnerId, walletIdOf, type Currency } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { expectRefusal } from '../route-table.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
 
 let subject: TestApp;
 let ann: SignedIn;

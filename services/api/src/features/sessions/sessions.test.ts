@@ -3,8 +3,8 @@ import { errorEnvelope, sessionResponse, signedInResponse } from '@peeks/contrac
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS } from '../../plugins/sessions.ts';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { businessSignUp, personalSignUp } from '../accounts/fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { businessSignUp, personalSignUp } from '../../testing/accounts.ts';
 import { hashPassword } from '../accounts/password.ts';
 
 let now = new Date('2030-01-01T09:00:00Z');

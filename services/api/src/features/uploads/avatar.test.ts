@@ -1,7 +1,7 @@
 import { sessionResponse, uploadAvatarResponse } from '@peeks/contracts';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
 import {
   errorsOf,
   fakeJpeg,
@@ -12,7 +12,7 @@ import {
   postRaw,
   signedInUser,
   type Upload,
-} from './test-support.ts';
+} from '../../testing/uploads.ts';
 
 const URL = '/api/user/user-upload-avatar';
 

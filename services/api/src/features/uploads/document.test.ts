@@ -1,7 +1,7 @@
 import { documentListResponse, uploadDocumentResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { errorsOf, fakeJpeg, jpegWithExif, png, postForm, signedInUser, type Upload } from './test-support.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { errorsOf, fakeJpeg, jpegWithExif, png, postForm, signedInUser, type Upload } from '../../testing/uploads.ts';
 
 const URL = '/api/user/upload-document';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { imageKindOf, reencode } from './image.ts';
-import { fakeJpeg, jpegWithExif, png } from './test-support.ts';
+import { fakeJpeg, jpegWithExif, png } from '../../testing/uploads.ts';
 
 describe('imageKindOf', () => {
   it.each([

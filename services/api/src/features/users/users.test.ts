@@ -1,7 +1,7 @@
 import { recipientResponse, signedInResponse, userListResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestBrowser } from '../../test-app.ts';
-import { personalSignUp } from '../accounts/fixtures.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { personalSignUp } from '../../testing/accounts.ts';
 import { startsWith } from './queries.ts';
 
 let subject: TestApp;

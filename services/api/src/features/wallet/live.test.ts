@@ -4,11 +4,11 @@ import { executeLedgerCommand } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { fund } from '../../money-testing.ts';
+import { fund } from '../../testing/money.ts';
 import { SESSION_COOKIE } from '../../plugins/sessions.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { transfer } from './fixtures.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { transfer } from '../../testing/wallet.ts';
 
 /** Over a real socket: the app listens on a loopback port and `ws` connects as a browser would. */
 let subject: TestApp;

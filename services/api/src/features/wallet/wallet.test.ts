@@ -12,11 +12,11 @@ import {
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
 import { loadTransaction } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { expectRefusal } from '../route-table.ts';
-import { transfer } from './fixtures.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { expectRefusal } from '../../testing/route-table.ts';
+import { transfer } from '../../testing/wallet.ts';
 import { transactionRecordOf } from './money-views.ts';
 
 let subject: TestApp;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveWithDns } from '@peeks/worker';
+import { resolveWithDns } from '@peeks/jobs';
 import { checkDestination } from './destination.ts';
 
 const never = () => Promise.reject(new Error('no resolution expected'));

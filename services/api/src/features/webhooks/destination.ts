@@ -1,5 +1,5 @@
 import { errorCodes } from '@peeks/contracts';
-import { destinationProblem, type DestinationPolicy } from '@peeks/worker';
+import { destinationProblem, type DestinationPolicy } from '@peeks/jobs';
 import { refuse } from '../../plugins/error-envelope.ts';
 
 /**

@@ -20,7 +20,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { actingMerchant, onlyOwn } from '../merchants/acting-merchant.ts';
-import { replayDelivery, type ResolveHost } from '@peeks/worker';
+import { replayDelivery, type ResolveHost } from '@peeks/jobs';
 import { findDelivery, listDeliveries } from './deliveries.ts';
 import { checkDestination } from './destination.ts';
 import { createWebhook, deleteWebhook, findWebhook, listWebhooks, updateWebhook } from './queries.ts';

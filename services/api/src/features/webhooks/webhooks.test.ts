@@ -1,8 +1,8 @@
 import { errorEnvelope, webhookCreatedResponse, webhookListResponse, webhookResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { hook } from './fixtures.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { hook } from '../../testing/webhooks.ts';
 
 let subject: TestApp;
 let merchant: SignedIn;

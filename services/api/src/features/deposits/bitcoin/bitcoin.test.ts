@@ -11,15 +11,15 @@ import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-stor
 import { BIP32Factory } from 'bip32';
 import { address, networks, payments } from 'bitcoinjs-lib';
 import bs58check from 'bs58check';
-import { jobId } from '@peeks/worker';
+import { jobId } from '@peeks/jobs';
 import { sql } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fund } from '../../../money-testing.ts';
-import { createTestApp, type TestApp } from '../../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../../merchants/testing.ts';
-import { expectRefusal } from '../../route-table.ts';
-import { amountCases } from '../amount-cases.ts';
+import { fund } from '../../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../../testing/merchants.ts';
+import { expectRefusal } from '../../../testing/route-table.ts';
+import { amountCases } from '../../../testing/amount-cases.ts';
 import { DepositAddresses } from './hd-wallet.ts';
 import { fixedBitcoinPrice } from './price.ts';
 

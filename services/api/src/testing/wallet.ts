@@ -1,9 +1,9 @@
 import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { randomUUID } from 'node:crypto';
-import { fund } from '../../money-testing.ts';
-import type { TestApp } from '../../test-app.ts';
-import { signedUp, type SignedIn } from '../merchants/testing.ts';
+import { fund } from './money.ts';
+import type { TestApp } from './app.ts';
+import { signedUp, type SignedIn } from './merchants.ts';
 
 /** Sends coins from one owner to another through the ledger itself (no HTTP), as send-fund will; answers the transaction id. */
 export async function transfer(

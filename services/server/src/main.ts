@@ -1,10 +1,7 @@
 import { runDatabaseProcess } from '@peeks/db';
 import { limitLedgerQueue } from '@peeks/ledger-store';
 import { startWorkers } from '@peeks/worker';
-import { buildApp } from './app.ts';
-import { depositSettingsFrom } from './features/deposits/routes.ts';
-import { createDemoData, describeDemoAccounts } from './demo-data.ts';
-import { WEB_DIST } from './plugins/web-app.ts';
+import { buildApp, createDemoData, depositSettingsFrom, describeDemoAccounts, WEB_DIST } from '@peeks/api';
 
 /**
  * `npm start`: database (embedded unless DATABASE_URL), migrations, demo

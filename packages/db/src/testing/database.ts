@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { connectDatabase, type DatabaseHandle } from './pool.ts';
-import type { Database } from './schema.ts';
+import { connectDatabase, type DatabaseHandle } from '../pool.ts';
+import type { Database } from '../schema.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -2,9 +2,9 @@ import { DEFAULT_RATE_MICROS, type Currency, type DepositMethod } from '@peeks/l
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import type { TestApp } from '../../test-app.ts';
-import { signedUp, type SignedIn } from '../merchants/testing.ts';
-import { makeFinanceOperator } from './operator.ts';
+import type { TestApp } from './app.ts';
+import { signedUp, type SignedIn } from './merchants.ts';
+import { makeFinanceOperator } from '../features/operations/operator.ts';
 
 export type Caller = 'personal' | 'business' | 'operator';
 

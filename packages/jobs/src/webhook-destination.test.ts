@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPublicAddress } from './destination.ts';
+import { isPublicAddress } from './webhook-destination.ts';
 
 describe('isPublicAddress', () => {
   it.each([

@@ -3,7 +3,7 @@ import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
-import { bossConnection } from './job.ts';
+import { bossConnection } from './queue.ts';
 import { jobsCausedBy } from './ledger-jobs.ts';
 import { PRODUCT_QUEUES } from './queues.ts';
 

@@ -1,15 +1,8 @@
 import type { Database } from '@peeks/db';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
-import { jobId, productQueue } from '../job.ts';
-
-/** Retried while the SMTP server refuses or does not answer: about two days of tries, an hour apart at most. */
-export const EMAIL_SEND_QUEUE = productQueue('email-send', {
-  retryLimit: 50,
-  retryDelay: 5,
-  retryBackoff: true,
-  retryDelayMax: 3600,
-});
+import { jobId } from './queue.ts';
+import { EMAIL_SEND_QUEUE } from './queues.ts';
 
 export interface OutgoingEmail {
   recipient: string;

@@ -1,7 +1,7 @@
 import type { Currency } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { randomUUID } from 'node:crypto';
-import type { TestApp } from './test-app.ts';
+import type { TestApp } from './app.ts';
 
 /**
  * Puts money in an owner's wallet the way a finance operator would, with a

@@ -3,9 +3,9 @@ import { errorEnvelope, signedInResponse, type SessionUser } from '@peeks/contra
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { expect } from 'vitest';
-import type { TestApp, TestBrowser } from '../../test-app.ts';
-import { SESSION_COOKIE } from '../../plugins/sessions.ts';
-import { businessSignUp, personalSignUp } from '../accounts/fixtures.ts';
+import type { TestApp, TestBrowser } from './app.ts';
+import { SESSION_COOKIE } from '../plugins/sessions.ts';
+import { businessSignUp, personalSignUp } from './accounts.ts';
 
 export interface Upload {
   name: string;

@@ -1,6 +1,6 @@
 import { createCheckoutResponse } from '@peeks/contracts';
 import { expect } from 'vitest';
-import type { SignedIn } from '../merchants/testing.ts';
+import type { SignedIn } from './merchants.ts';
 
 /** A valid Create checkout session body: two lines, 12.50 coins in all; override any field. */
 export const checkoutForm = (overrides: Record<string, unknown> = {}) => ({

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { paymentMethodResponse, tokenizeResponse } from '@peeks/contracts';
 import { expect } from 'vitest';
-import type { TestApp } from '../../test-app.ts';
-import { APPROVED_CARD } from '../card-processor/cards.ts';
-import type { SignedIn } from '../merchants/testing.ts';
+import type { TestApp } from './app.ts';
+import { APPROVED_CARD } from '../features/card-processor/cards.ts';
+import type { SignedIn } from './merchants.ts';
 
 const nextYear = new Date().getUTCFullYear() + 1;
 

@@ -1,8 +1,7 @@
 import { DEFAULT_RATE_MICROS, merchantOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
-import { deliveryIdOf, fanOut } from '@peeks/worker';
-import { randomUUID } from 'node:crypto';
-import type { TestApp } from '../../test-app.ts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { TestApp } from './app.ts';
 
 /** A valid webhook modal form; override any field. */
 export const hook = (overrides: Record<string, unknown> = {}) => ({
@@ -14,8 +13,9 @@ export const hook = (overrides: Record<string, unknown> = {}) => ({
 
 /**
  * A delivery of the merchant's webhook that may be replayed: a purchase
- * into the merchant's wallet, fanned out as the worker does, then marked
- * failed as after its schedule ran out (no worker runs in the API tests).
+ * into the merchant's wallet, and the delivery of its event as the workers'
+ * fan-out writes it, failed as after its schedule ran out (no worker runs
+ * in the API tests).
  */
 export async function failedDelivery(subject: TestApp, merchantId: number, webhookId: number): Promise<string> {
   const txId = randomUUID();
@@ -31,12 +31,23 @@ export async function failedDelivery(subject: TestApp, merchantId: number, webho
     },
     subject.app.ledgerSettings,
   );
-  await fanOut(subject.database.db, subject.app.jobs, txId, 1, new Date());
-  const deliveryId = deliveryIdOf(txId, 1, webhookId);
+  const deliveryId = `msg_${randomBytes(16).toString('hex')}`;
+  const now = new Date();
   await subject.database.db
-    .updateTable('webhook_deliveries')
-    .set({ state: 'failed', next_attempt_at: null })
-    .where('delivery_id', '=', deliveryId)
+    .insertInto('webhook_deliveries')
+    .values({
+      delivery_id: deliveryId,
+      webhook_id: webhookId,
+      event_type: 'purchase',
+      tx_id: txId,
+      event_version: 1,
+      body: JSON.stringify({ type: 'purchase', timestamp: now.toISOString(), data: { transaction_id: txId } }),
+      state: 'failed',
+      attempts_scheduled: 1,
+      created_at: now,
+      next_attempt_at: null,
+      delivered_at: null,
+    })
     .execute();
   return deliveryId;
 }

@@ -1,7 +1,7 @@
 import { signedInResponse, type SessionUser } from '@peeks/contracts';
 import { expect } from 'vitest';
-import type { TestApp, TestBrowser } from '../../test-app.ts';
-import { businessSignUp, personalSignUp } from '../accounts/fixtures.ts';
+import type { TestApp, TestBrowser } from './app.ts';
+import { businessSignUp, personalSignUp } from './accounts.ts';
 
 export interface SignedIn {
   browser: TestBrowser;

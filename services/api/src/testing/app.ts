@@ -2,8 +2,8 @@ import { Writable } from 'node:stream';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { createLogger } from '@peeks/runtime';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp, type App, type AppOptions } from './app.ts';
-import { SESSION_COOKIE } from './plugins/sessions.ts';
+import { buildApp, type App, type AppOptions } from '../app.ts';
+import { SESSION_COOKIE } from '../plugins/sessions.ts';
 
 export interface TestApp {
   app: App;

@@ -12,9 +12,7 @@ import { startReceiver, type Receiver } from '@peeks/worker/testing';
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { hook } from './fixtures.ts';
+import { createTestApp, hook, signedUp, testAppOptions, type SignedIn, type TestApp } from '@peeks/api/testing';
 
 let subject: TestApp;
 let workers: Workers;

@@ -1,12 +1,17 @@
 import { bitcoinDepositsResponse, bitcoinQuote, depositCoinsResponse, errorCodes } from '@peeks/contracts';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { startWorkers, type Workers } from '@peeks/worker';
-import { startFakeEsplora, type FakeEsplora } from '@peeks/worker/bitcoin-testing';
+import { startFakeEsplora, type FakeEsplora } from '@peeks/worker/testing';
+import {
+  createTestApp,
+  expectRefusal,
+  signedUp,
+  signedUpOperator,
+  testAppOptions,
+  type SignedIn,
+  type TestApp,
+} from '@peeks/api/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-app.ts';
-import { signedUp, testAppOptions, type SignedIn } from '../merchants/testing.ts';
-import { expectRefusal } from '../route-table.ts';
-import { signedUpOperator } from './testing.ts';
 
 const LIST = '/api/operations/bitcoin-deposits';
 let subject: TestApp;

@@ -14,25 +14,18 @@ import type { HTTPMethods, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
-import { fund } from '../money-testing.ts';
-import type { TestApp, TestBrowser } from '../test-app.ts';
-import { businessSignUp, personalSignUp } from './accounts/fixtures.ts';
-import { addressForm } from './addresses/fixtures.ts';
-import { checkoutForm, newCheckout } from './checkout/fixtures.ts';
-import { contactForm } from './contacts/fixtures.ts';
-import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants/testing.ts';
-import { enteredDeposit, requestedWithdrawal, type Caller } from './operations/testing.ts';
-import {
-  approvedChargeKey,
-  cardEntry,
-  cardForm,
-  storedBank,
-  storedCard,
-  tokenFor,
-} from './payment-methods/fixtures.ts';
-import { jpegWithExif, multipartBody, png, type Upload } from './uploads/test-support.ts';
-import { ownLedgerId, paidByOwner } from './wallet/fixtures.ts';
-import { failedDelivery, hook } from './webhooks/fixtures.ts';
+import { fund } from './money.ts';
+import type { TestApp, TestBrowser } from './app.ts';
+import { businessSignUp, personalSignUp } from './accounts.ts';
+import { addressForm } from './addresses.ts';
+import { checkoutForm, newCheckout } from './checkout.ts';
+import { contactForm } from './contacts.ts';
+import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants.ts';
+import { enteredDeposit, requestedWithdrawal, type Caller } from './operations.ts';
+import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods.ts';
+import { jpegWithExif, multipartBody, png, type Upload } from './uploads.ts';
+import { ownLedgerId, paidByOwner } from './wallet.ts';
+import { failedDelivery, hook } from './webhooks.ts';
 
 /**
  * Every route of the API, classified: who may call it, and for a route that

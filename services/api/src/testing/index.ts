@@ -1,0 +1,5 @@
+export { createTestApp, type TestApp } from './app.ts';
+export { signedUp, testAppOptions, type SignedIn } from './merchants.ts';
+export { signedUpOperator } from './operations.ts';
+export { expectRefusal } from './route-table.ts';
+export { hook } from './webhooks.ts';
