@@ -3,6 +3,7 @@ import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { boundaries } from './lint/boundaries.ts';
 
 export default defineConfig(
   // k6 scripts run in k6's own JavaScript runtime, not Node.
@@ -20,6 +21,7 @@ export default defineConfig(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
+  ...boundaries(import.meta.dirname),
   { ...reactHooks.configs.flat.recommended, files: ['web/src/**/*.{ts,tsx}'] },
   { files: ['web/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {
