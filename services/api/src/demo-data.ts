@@ -16,6 +16,18 @@ export interface DemoAccount {
   password: string;
 }
 
+/** The demo merchant's address, as the Address modal gives it. */
+export const demoAddress = {
+  name_first: 'Anne',
+  name_last: 'Tremblay',
+  address1: '100 Wellington St',
+  address2: 'Suite 4',
+  city: 'Ottawa',
+  province_state: 'ON',
+  postal_code: 'K1A 0B1',
+  country: 'CA',
+};
+
 /**
  * The demo merchant's business as its sign-up form gives it, valid under
  * the registration rules. Tests sign businesses up with the same details
@@ -34,18 +46,7 @@ export const demoBusiness = {
   business_country: 'CA',
   phone: '6135550101',
   phone_region: '+1',
-  address: {
-    email: 'office@maple.example.com',
-    phone: '6135550102',
-    name_first: 'Anne',
-    name_last: 'Tremblay',
-    address1: '100 Wellington St',
-    address2: 'Suite 4',
-    city: 'Ottawa',
-    province_state: 'ON',
-    postal_code: 'K1A 0B1',
-    country: 'CA',
-  },
+  address: { email: 'office@maple.example.com', phone: '6135550102', ...demoAddress },
   support_url: 'https://maple.example.com/help',
   support_phone: '6135550103',
   support_phone_region: '+1',
