@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { appendToStream, connectDatabase, readStream } from '@peeks/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -28,11 +29,11 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function startServer(env: Record<string, string>): Started {
+function startServer(env: Record<string, string>, checkout = ROOT): Started {
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(ROOT, 'services/server/src/main.ts')], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(checkout, 'services/server/src/main.ts')], {
+    cwd: checkout,
     env: { ...inherited, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -170,4 +171,58 @@ describe('npm start on embedded PostgreSQL', () => {
     expect(server.stderr()).toMatch(/^HOLD_HOURS: .*"soon"/m);
     expect(await postgresProcessesFor(dataDir)).toEqual([]);
   });
+});
+
+/**
+ * `npm start` from a checkout inside a folder only its owner may enter
+ * (0700, as /root is, or any mktemp -d), with the embedded PostgreSQL. Run
+ * as root, the server runs as the `postgres` user, who can reach neither
+ * the binaries in node_modules nor DATA_DIR there. The checkout is this
+ * one, hard-linked (node_modules, the sources) into such a folder.
+ */
+describe('npm start from a checkout in a 0700 folder, on embedded PostgreSQL', () => {
+  let box: string;
+  let checkout: string;
+  const clusters: string[] = [];
+
+  beforeAll(async () => {
+    await mkdir(path.join(ROOT, '.data'), { recursive: true });
+    box = await mkdtemp(path.join(ROOT, '.data', 'private-'));
+    await chmod(box, 0o700);
+    checkout = path.join(box, 'peeks');
+    await mkdir(checkout);
+    const parts = ['package.json', 'node_modules', 'packages', 'services', 'migrations', 'web/package.json'];
+    await mkdir(path.join(checkout, 'web'));
+    for (const part of parts)
+      await promisify(execFile)('cp', ['-al', path.join(ROOT, part), path.join(checkout, path.dirname(part))]);
+  }, 120_000);
+  afterAll(async () => {
+    await rm(box, { recursive: true, force: true });
+    for (const cluster of clusters) await rm(path.dirname(cluster), { recursive: true, force: true });
+  });
+
+  it('comes up, answers /api/health, and leaves no postgres behind on Ctrl-C', async () => {
+    const server = startServer({ DATA_DIR: path.join(checkout, '.data'), DEMO_DATA: 'off', WORKERS: 'off' }, checkout);
+    const up = await until(
+      () => server.lines.find((line) => line.msg === 'Peeks Wallet is up'),
+      'the server to come up',
+      120_000,
+    ).catch((error: unknown) => {
+      server.child.kill('SIGKILL');
+      throw new Error(`${String(error)}\n${server.stderr()}`);
+    });
+    expect((await fetch(`${String(up.url)}/api/health`)).status).toBe(200);
+    expect(await interrupt(server)).toBe(0);
+
+    const cluster = server.lines.find((line) => line.msg === 'creating embedded PostgreSQL data directory')?.dataDir;
+    expect(typeof cluster).toBe('string');
+    if (process.getuid?.() === 0) {
+      // The postgres user cannot enter the checkout: the data lives where it can, as the log says.
+      expect(String(cluster).startsWith(box)).toBe(false);
+      clusters.push(String(cluster));
+    } else {
+      expect(String(cluster)).toBe(path.join(checkout, '.data', 'postgres'));
+    }
+    expect(await postgresProcessesFor(String(cluster))).toEqual([]);
+  }, 180_000);
 });
