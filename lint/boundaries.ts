@@ -63,13 +63,6 @@ export function boundaries(root: string): Linter.Config[] {
       },
     },
     {
-      // The ledger store's execute.ts and group-commit.ts import each other;
-      // the store is being split into one job per file, which removes the
-      // cycle. Delete this block when that lands.
-      files: ['packages/ledger-store/src/**'],
-      rules: { 'import-x/no-cycle': 'off' },
-    },
-    {
       files: PRODUCTION,
       ignores: TEST_SUPPORT,
       rules: {
