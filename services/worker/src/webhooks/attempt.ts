@@ -11,6 +11,7 @@ import {
   checkedAddresses,
   checkedLookup,
   literalAddress,
+  queueEmail,
   WEBHOOK_ATTEMPT_QUEUE,
   type AttemptData,
   type DestinationPolicy,
@@ -203,7 +204,7 @@ async function recordAttempt(
         .execute();
 
     if (answer.statusCode === 410) {
-      await disableWebhook(trx, delivery.webhook_id, 'The endpoint answered 410 Gone.', at);
+      await disableWebhook(trx, jobs, delivery.webhook_id, 'The endpoint answered 410 Gone.', at);
       await settle('failed');
       return 'disabled';
     }
@@ -218,6 +219,7 @@ async function recordAttempt(
       const days = Math.round(failingFor / (24 * 3600e3));
       await disableWebhook(
         trx,
+        jobs,
         delivery.webhook_id,
         `Every delivery failed for ${days} day${days === 1 ? '' : 's'}.`,
         at,
@@ -270,7 +272,13 @@ async function recordSuccess(db: Kysely<Database>, job: AttemptData, answer: Ans
 }
 
 /** Disables a webhook the worker gave up on and tells whoever set it up, by e-mail, in the same transaction. */
-async function disableWebhook(trx: Kysely<Database>, webhookId: number, reason: string, at: Date): Promise<void> {
+async function disableWebhook(
+  trx: Kysely<Database>,
+  jobs: LedgerJobs,
+  webhookId: number,
+  reason: string,
+  at: Date,
+): Promise<void> {
   const disabled = await trx
     .updateTable('webhooks')
     .set({ state: 'disabled', disabled_reason: reason, updated_at: at })
@@ -284,16 +292,17 @@ async function disableWebhook(trx: Kysely<Database>, webhookId: number, reason: 
     .select('email')
     .where('user_id', '=', disabled.user_id)
     .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('email_outbox')
-    .values({
+  await queueEmail(
+    trx,
+    jobs,
+    {
       recipient: owner.email,
       template: 'webhook-disabled',
       subject: 'Your webhook has been disabled',
-      payload: JSON.stringify({ webhook_id: webhookId, url: disabled.url, reason }),
-      created_at: at,
-    })
-    .execute();
+      payload: { webhook_id: webhookId, url: disabled.url, reason },
+    },
+    at,
+  );
 }
 
 /** How many attempt jobs one fetch takes; `concurrency` of them are in flight across the process's pollers. */

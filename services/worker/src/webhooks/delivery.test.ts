@@ -326,11 +326,14 @@ async function jobState(id: string): Promise<string | undefined> {
   return rows[0]?.state;
 }
 
+/** The outbox's messages to `recipient`, each with whether its send job exists (a message without one is never sent). */
 async function emailsTo(recipient: string) {
-  return database.db
+  const emails = await database.db
     .selectFrom('email_outbox')
-    .select(['template', 'payload'])
+    .select(['email_id', 'template', 'payload'])
     .where('recipient', '=', recipient)
     .orderBy('email_id')
     .execute();
+  for (const email of emails) expect(await jobCount(jobId('email-send', email.email_id)), 'its send job').toBe(1);
+  return emails.map(({ template, payload }) => ({ template, payload }));
 }
