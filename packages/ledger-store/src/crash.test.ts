@@ -17,7 +17,7 @@ import { openWallets } from './wallets.ts';
  * and no money may have appeared or vanished. Then the same again, to show
  * the ledger carries on after a crash.
  */
-const CHILD = path.join(import.meta.dirname, 'crash-test', 'transfer-stream.ts');
+const CHILD = path.join(import.meta.dirname, 'testing', 'transfer-stream.ts');
 const CHILD_NAME = 'peeks-crash-transfer-stream';
 const OWNERS = 20;
 /** About one commit in six is a withdrawal's: 150 commits hold well over 100 transfers. */
