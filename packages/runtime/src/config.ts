@@ -50,13 +50,13 @@ const environment = z
     // How often workers look for jobs whose worker died (no heartbeat for 10 s) and for schedules that are due.
     JOB_SUPERVISE_SECONDS: integer(1, 3600).default(30),
     DEMO_DATA: onOff.default('on'),
-    // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
     // How many proxies in front of the API to believe X-Forwarded-For from, so
     // that rate limits see the client's address and not the proxy's.
     TRUST_PROXY_HOPS: integer(0, 10).default(0),
     // The card processor's base URL (the sandbox processor's routes); unset means this server's own address.
     CARD_PROCESSOR_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     CARD_PROCESSOR_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+    // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(['0', '1'], { error: 'must be 0 or 1' })
       .default('0')
