@@ -16,6 +16,7 @@ export * from './operations.ts';
 export * from './payment-methods.ts';
 export * from './payments.ts';
 export * from './profile.ts';
+export * from './qr-payload.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';
 export * from './transactions.ts';

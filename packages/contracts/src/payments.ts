@@ -75,14 +75,14 @@ export function withinTransferLimit<Schema extends z.ZodType<Record<string, unkn
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
 /** A user's global id (users.guser_id), as the Transfer fund page and the QR payload carry it. */
-const guserId = (label: string) =>
+export const guserId = (label: string) =>
   z.uuid({ error: (issue) => (issue.input === undefined ? say.enter(label) : say.valid(label)) });
 
 /** A stored payment method's id, as the pickers send it. */
 export const storedMethodId = positiveId(paymentMethodMessages.selectMethod);
 
 /** Memo carried to the ledger: the QR payload's order/sales/ID comment. */
-const comment = z
+export const paymentComment = z
   .string({ error: say.valid('Comment') })
   .trim()
   .max(100, say.atMost(100, 'Comment'))
@@ -102,7 +102,7 @@ export const sendFundRequest = withinTransferLimit(
       amount: minorAmount(),
       currency: currencyCode.default('CON'),
       from_guser_id: guserId('Sender').optional(),
-      comment: comment.optional(),
+      comment: paymentComment.optional(),
       /** A stored card of the caller's to charge instead of paying from the wallet. */
       paymentMethodId: storedMethodId.optional(),
     },
@@ -160,56 +160,3 @@ export type TransferAmount = z.output<typeof transferAmountForm>;
 
 /** The message the Transfer fund page shows when the recipient lookup finds nobody. */
 export const userNotFoundMessage = errorCatalogue[errorCodes.recipientNotFound];
-
-/**
- * The QR payload of Generate QR code's 'Create A Transaction' (spec §2, §3):
- * the merchant user's global id `gid` and user id `uid`, the amount `amt` in
- * minor units of `cur` (QR generate amount: 1 to 500 units), and the
- * order/sales/ID `comment`. The JSON of this object is what the QR image
- * encodes.
- */
-export const qrPayload = withinTransferLimit(
-  z.object(
-    {
-      amt: minorAmount(),
-      gid: guserId('Merchant'),
-      uid: z
-        .number({ error: say.valid('Merchant') })
-        .int(say.valid('Merchant'))
-        .positive(say.valid('Merchant')),
-      // Scan QR code: the currency defaults to USD.
-      cur: currencyCode.default('USD'),
-      comment: comment.default(''),
-    },
-    invalidArguments,
-  ),
-  'amt',
-  'USD',
-);
-
-export type QrPayload = z.infer<typeof qrPayload>;
-
-/**
- * Reads a scanned QR code's text as a payload; null when it is not one
- * (the scanner then shows 'Error' and offers Scan Again).
- */
-export function readQrPayload(text: string): QrPayload | null {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const result = qrPayload.safeParse(parsed);
-  return result.success ? result.data : null;
-}
-
-/** Paying a scanned payload is a send-fund to the merchant user it names. */
-export function sendFundForQr(payload: QrPayload): SendFundRequest {
-  return {
-    guser_id: payload.gid,
-    amount: payload.amt,
-    currency: payload.cur,
-    ...(payload.comment === '' ? {} : { comment: payload.comment }),
-  };
-}

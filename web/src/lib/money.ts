@@ -18,7 +18,7 @@ export function formatMoney(minor: number, currency: Currency): string {
   return `${new Intl.NumberFormat(i18n.language, { minimumFractionDigits: places, maximumFractionDigits: places }).format(units)} ${i18n.t(`currencies.${currency}`)}`;
 }
 
-/** The typed form of an amount in minor units ("12.50" for 1250 cents), as an amount field is filled from a link's `amt`. */
+/** The typed form of an amount in minor units ("12.50" for 1250 cents), as an amount field is refilled after Go Back. */
 export function minorToTyped(minor: number, currency: Currency): string {
   const perUnit = minorUnitsPerUnit[currency];
   if (perUnit === 1) return String(minor);

@@ -1,4 +1,12 @@
-import { currencyCode, transferAmountForm, type Currency, type Recipient, type TransferAmount } from '@peeks/contracts';
+import {
+  currencyCode,
+  paymentComment,
+  TRANSFER_AMOUNT_MAX_CHARS,
+  transferAmountForm,
+  type Currency,
+  type Recipient,
+  type TransferAmount,
+} from '@peeks/contracts';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -40,12 +48,23 @@ type Process =
 
 type Stage = { stage: 'amount'; typed: Typed } | { stage: 'confirm'; attempt: Attempt } | Process;
 
-/** The page's `amt` (minor units, as a QR payload carries it) and `cur`, as the amount form's first values. */
+/**
+ * The page's `amt` and `cur` as the amount form's first values. `amt` is in
+ * units of `cur` as a person types them, as the QR payload carries it
+ * (docs/architecture/qr-payload.md): `amt=7&cur=USD` is seven dollars.
+ * Anything that is not a typed amount leaves the field empty.
+ */
 function typedFromQuery(amt: string | null, cur: string | null): { fixedCurrency: Currency | null; typed: Typed } {
   const currency = currencyCode.safeParse(cur);
   const fixed = currency.success ? currency.data : null;
-  const amount = amt !== null && /^\d{1,9}$/.test(amt) ? minorToTyped(Number(amt), fixed ?? DEFAULT_CURRENCY) : '';
+  const amount = amt !== null && amt.length <= TRANSFER_AMOUNT_MAX_CHARS && /^\d+(\.\d*)?$/.test(amt) ? amt : '';
   return { fixedCurrency: fixed, typed: { amount, currency: fixed ?? DEFAULT_CURRENCY } };
+}
+
+/** The order/sales/ID comment a scanned QR code carries to the payment, when it is one send-fund takes. */
+function commentFromQuery(text: string | null): { comment?: string } {
+  const comment = paymentComment.safeParse(text ?? '');
+  return comment.success && comment.data !== '' ? { comment: comment.data } : {};
 }
 
 /**
@@ -64,6 +83,7 @@ export default function TransferFund() {
   const [params] = useSearchParams();
   const lookup = useRecipient(params.get('gid'), params.get('uid'));
   const [first] = useState(() => typedFromQuery(params.get('amt'), params.get('cur')));
+  const [comment] = useState(() => commentFromQuery(params.get('comment')));
   const [stage, setStage] = useState<Stage>({ stage: 'amount', typed: first.typed });
   const sending = useRef(false);
 
@@ -78,7 +98,7 @@ export default function TransferFund() {
     sending.current = true;
     setStage({ stage: 'sending', attempt });
     try {
-      await sendFund({ guser_id: recipient.guser_id, ...attempt.transfer }, attempt.idempotencyKey);
+      await sendFund({ guser_id: recipient.guser_id, ...attempt.transfer, ...comment }, attempt.idempotencyKey);
       setStage({ stage: 'completed', attempt });
       void loadBalance();
     } catch (error) {

@@ -180,6 +180,40 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     });
   });
 
+  it.each([
+    ['7', 'USD', 'Amount (USD)', '7', 700],
+    ['12.5', 'CAD', 'Amount (CAD)', '12.5', 1250],
+    ['499.99', 'CON', 'Amount (Coins)', '499.99', 49_999],
+  ])(
+    'reads amt=%s&cur=%s as currency units (%s), as a QR payload means it: %s, paid as %i minor units',
+    async (amt, cur, label, shown, minor) => {
+      const api = transferApi();
+      const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=${amt}&cur=${cur}&comment=Table%207`);
+      const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+      expect(within(amountDialog).getByLabelText(label)).toHaveProperty('value', shown);
+      await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
+      await user.click(
+        within(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).getByRole('button', {
+          name: 'Complete Transfer',
+        }),
+      );
+      await screen.findByRole('dialog', { name: 'Transfer Completed' });
+      expect(api.sent('POST', '/api/account/send-fund')[0]?.body).toEqual({
+        guser_id: GID,
+        amount: minor,
+        currency: cur,
+        comment: 'Table 7',
+      });
+    },
+  );
+
+  it('leaves the amount empty for an amt that is not a typed amount', async () => {
+    transferApi();
+    renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=1e3&cur=USD`);
+    const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    expect(within(amountDialog).getByLabelText('Amount (USD)')).toHaveProperty('value', '');
+  });
+
   it('a double click on Complete Transfer sends one request with one Idempotency-Key', async () => {
     // The answer is held back, so both clicks land while the first request is still in flight.
     const sent = held();
@@ -215,9 +249,9 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
         return ok({ transaction: transaction(amount, currency) });
       },
     });
-    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=500&cur=CAD`);
+    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=5&cur=CAD`);
     const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
-    expect(within(amountDialog).getByLabelText('Amount (CAD)')).toHaveProperty('value', '5.00');
+    expect(within(amountDialog).getByLabelText('Amount (CAD)')).toHaveProperty('value', '5');
     expect(within(amountDialog).queryByLabelText('Currency')).toBeNull();
     await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
     await user.click(
@@ -248,7 +282,7 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     const api = transferApi({
       'POST /api/account/send-fund': () => refused(422, [{ code: 42201, message: 'Insufficient funds' }]),
     });
-    const path = `/transfer-fund?gid=${GID}&uid=12&amt=100&cur=USD`;
+    const path = `/transfer-fund?gid=${GID}&uid=12&amt=1&cur=USD`;
     const { user, router } = renderApp(path);
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       await user.click(

@@ -76,7 +76,7 @@ describe('POST /api/account/send-fund', () => {
 
   it('pays a scanned merchant QR code through the same call', async () => {
     const payload = qrPayload.parse({
-      amt: 1500,
+      amt: '15',
       gid: shop.user.guser_id,
       uid: shop.user.user_id,
       cur: 'CON',
