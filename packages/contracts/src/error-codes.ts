@@ -35,6 +35,7 @@ export const errorCatalogue = {
   23201: 'Sorry, This Contact Already Exist',
   // Added by the platform.
   40100: 'Please sign in',
+  40110: 'The card processor credential is missing or wrong',
   40300: 'Invalid or missing CSRF token; reload the page and try again',
   40360: 'Only finance operators may do this',
   40400: 'Not found',
@@ -115,6 +116,7 @@ export const errorCodes = {
   userBlocked: 4515,
   contactExists: 23201,
   notSignedIn: 40100,
+  processorCredentialRefused: 40110,
   csrfRefused: 40300,
   financeOperatorOnly: 40360,
   notFound: 40400,

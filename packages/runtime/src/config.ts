@@ -56,6 +56,11 @@ const environment = z
     // The card processor's base URL (the sandbox processor's routes); unset means this server's own address.
     CARD_PROCESSOR_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     CARD_PROCESSOR_TIMEOUT_MS: integer(100, 120_000).default(10_000),
+    // The platform's credential for the processor's server-to-server calls; unset, each process makes one of its own
+    // (enough when every API process calls its own sandbox processor).
+    CARD_PROCESSOR_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    // Serve the sandbox card processor's routes (/api/sandbox/*): on by default, off by default in production.
+    SANDBOX_PROCESSOR: onOff.optional(),
     // Webhook URLs on private, loopback or link-local hosts are refused unless this is 1 (local development).
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(['0', '1'], { error: 'must be 0 or 1' })
@@ -123,6 +128,10 @@ const environment = z
 
 export type Config = z.infer<typeof environment>;
 
+/** The sandbox card processor's routes are served unless SANDBOX_PROCESSOR says otherwise, or NODE_ENV is production. */
+export const serveSandboxProcessor = (config: Config): boolean =>
+  (config.SANDBOX_PROCESSOR ?? (config.NODE_ENV === 'production' ? 'off' : 'on')) === 'on';
+
 export class ConfigError extends Error {
   readonly problems: string[];
   constructor(problems: string[]) {
@@ -148,5 +157,5 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 // A malformed DATABASE_URL or SMTP_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
 function isSecret(name: string): boolean {
-  return name === 'DATABASE_URL' || name === 'BITCOIN_XPUB' || name === 'SMTP_URL';
+  return name === 'DATABASE_URL' || name === 'BITCOIN_XPUB' || name === 'SMTP_URL' || name === 'CARD_PROCESSOR_SECRET';
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import type { LedgerJobs } from '@peeks/ledger-store';
@@ -89,7 +90,11 @@ export interface AppOptions {
     url?: string;
     /** CARD_PROCESSOR_TIMEOUT_MS: how long a call to the processor may take. */
     timeoutMs?: number;
+    /** CARD_PROCESSOR_SECRET: the platform's credential for the processor; one made for this app when not given. */
+    secret?: string;
   };
+  /** Serve the sandbox card processor's routes (SANDBOX_PROCESSOR); true unless given. */
+  sandboxProcessor?: boolean;
   /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
   deposits?: DepositSettings;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
@@ -112,11 +117,13 @@ export async function buildApp(options: AppOptions) {
   // Before any plugin, so that no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', options.db);
+  const processorCredential = options.cardProcessor?.secret ?? randomBytes(32).toString('base64url');
   app.decorate(
     'cardCharges',
     sandboxCardCharges({
       baseUrl: () => options.cardProcessor?.url ?? ownAddress(app.server.address()),
       timeoutMs: options.cardProcessor?.timeoutMs ?? 10_000,
+      credential: processorCredential,
     }),
   );
 
@@ -162,7 +169,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(walletRoutes);
   await app.register(liveRoutes, options.live ?? {});
   await app.register(agreementRoutes);
-  await app.register(cardProcessorRoutes);
+  if (options.sandboxProcessor !== false) await app.register(cardProcessorRoutes, { credential: processorCredential });
   await app.register(paymentMethodRoutes);
   await app.register(cardPaymentRoutes);
   await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));

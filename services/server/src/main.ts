@@ -1,7 +1,14 @@
 import { runDatabaseProcess } from '@peeks/db';
 import { limitLedgerQueue } from '@peeks/ledger-store';
 import { startWorkers } from '@peeks/worker';
-import { buildApp, createDemoData, depositSettingsFrom, describeDemoAccounts, WEB_DIST } from '@peeks/api';
+import {
+  buildApp,
+  createDemoData,
+  depositSettingsFrom,
+  describeDemoAccounts,
+  serveSandboxProcessor,
+  WEB_DIST,
+} from '@peeks/api';
 
 /**
  * `npm start`: database (embedded unless DATABASE_URL), migrations, demo
@@ -32,7 +39,10 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     cardProcessor: {
       timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
       ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),
+      ...(config.CARD_PROCESSOR_SECRET === undefined ? {} : { secret: config.CARD_PROCESSOR_SECRET }),
     },
+    // The sandbox processor is a stand-in for a real party: production serves it only when told to.
+    sandboxProcessor: serveSandboxProcessor(config),
     deposits: depositSettingsFrom(config),
   });
   shutdown.add('http server', () => app.close());

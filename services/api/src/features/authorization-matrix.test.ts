@@ -111,7 +111,26 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
       await nothingWritten('another user');
     }
 
-    if (row.access === 'public') {
+    if (row.access === 'processor') {
+      const withoutCredential = { ...request, headers: {} };
+      for (const [who, browser] of [
+        ['anonymous', anonymous],
+        ['a signed-in user', owner.browser],
+      ] as const)
+        expectRefusal(
+          await send(browser, method, url, withoutCredential),
+          401,
+          errorCodes.processorCredentialRefused,
+          `${who} without the processor credential`,
+        );
+      expectRefusal(
+        await send(anonymous, method, url, { ...request, headers: { authorization: 'Bearer wrong-credential' } }),
+        401,
+        errorCodes.processorCredentialRefused,
+        'a wrong processor credential',
+      );
+      await nothingWritten('without the processor credential');
+    } else if (row.access === 'public') {
       const response = await send(anonymous, method, url, request);
       expect(response.statusCode, `anonymous: ${response.body.slice(0, 300)}`).toBeLessThan(500);
       expect([401, 403], `anonymous: ${response.body.slice(0, 300)}`).not.toContain(response.statusCode);

@@ -165,14 +165,14 @@ const lookups = Object.entries(routeTable).filter(
 describe('malformed input to every route', () => {
   it.each(posts)('%s answers a 4xx envelope and writes nothing', async (key, row) => {
     const { url } = routeOf(key);
-    const { body } = await row.request(ownerOf(row), subject);
+    const { body, headers } = await row.request(ownerOf(row), subject);
     if (!isSection(body)) throw new Error(`${key}: the table's body is not an object`);
     const sender = senderOf(row);
     const before = await databaseState(subject);
     await fc.assert(
       fc.asyncProperty(malformed(body, row), async (generated) => {
         await expectRefused(
-          await sender.post(url, generated),
+          await sender.request('POST', url, generated, headers),
           before,
           `${key} ${JSON.stringify(generated).slice(0, 200)}`,
         );

@@ -36,6 +36,8 @@ export const defaultRateLimits = {
   passwordChange: { max: 10, timeWindow: 15 * 60_000 },
   /** Every upload is decoded and re-encoded: CPU a user should not be able to spend without end. */
   uploads: { max: 30, timeWindow: 15 * 60_000, keyGenerator: bySignedInUser },
+  /** The sandbox tokenizer stores a card per call, for anyone: enough for a person at checkout. */
+  cardTokenize: { max: 30, timeWindow: 15 * 60_000 },
   /** user-list answers who has an account: fine for finding a recipient, too slow to list everyone. */
   recipientSearch: { max: 60, timeWindow: 60_000, keyGenerator: bySignedInUser },
 } satisfies Record<string, RateLimitPolicy>;

@@ -29,7 +29,12 @@ type TestAppOptions = Pick<
   | 'deposits'
   | 'live'
   | 'notificationRetryMs'
+  | 'sandboxProcessor'
 > & { extend?: (app: App) => void; database?: TestDatabase };
+
+/** The processor credential test apps use, so tests can call the sandbox processor as the platform does. */
+export const TEST_PROCESSOR_SECRET = 'test-processor-credential-0123456789abcdef';
+export const processorHeaders = { authorization: `Bearer ${TEST_PROCESSOR_SECRET}` };
 
 /** The real app over a database of its own (or a given one), with its log captured for assertions. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -53,6 +58,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     log: createLogger({ LOG_LEVEL: 'info' }, sink),
     onRoute,
     ...appOptions,
+    cardProcessor: { secret: TEST_PROCESSOR_SECRET, ...appOptions.cardProcessor },
+    // Tests tokenize many cards from one address; the limit itself has its own test.
+    rateLimits: { cardTokenize: { max: 1_000_000, timeWindow: 60_000 }, ...appOptions.rateLimits },
   });
   extend?.(app);
   // Listening on loopback, so the app can reach its own sandbox card processor over real HTTP.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { paymentMethodResponse, tokenizeResponse } from '@peeks/contracts';
 import { expect } from 'vitest';
-import type { TestApp } from './app.ts';
+import { processorHeaders, type TestApp } from './app.ts';
 import { APPROVED_CARD } from '../features/card-processor/cards.ts';
 import type { SignedIn } from './merchants.ts';
 
@@ -95,6 +95,7 @@ export async function approvedChargeKey(subject: TestApp): Promise<string> {
   const response = await subject.app.inject({
     method: 'POST',
     url: '/api/sandbox/charges',
+    headers: processorHeaders,
     payload: { token: await tokenFor(subject), amount: 500, currency: 'USD', idempotency_key: key },
   });
   expect(response.statusCode, response.body).toBe(200);

@@ -15,7 +15,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
 import { fund } from './money.ts';
-import type { TestApp, TestBrowser } from './app.ts';
+import { processorHeaders, type TestApp, type TestBrowser } from './app.ts';
 import { businessSignUp, personalSignUp } from './accounts.ts';
 import { addressForm } from './addresses.ts';
 import { checkoutForm, newCheckout } from './checkout.ts';
@@ -33,7 +33,8 @@ import { failedDelivery, hook } from './webhooks.ts';
  * names it. The route-wide tests (authorization matrix, malformed input)
  * walk this table, and fail when the app serves a route it does not list.
  */
-export type Access = 'public' | 'signed-in' | 'merchant-only' | 'operator';
+/** `processor`: the platform's server-to-server calls to the sandbox card processor, with its credential. */
+export type Access = 'public' | 'signed-in' | 'merchant-only' | 'operator' | 'processor';
 
 export interface RouteRequest {
   query?: Record<string, string>;
@@ -42,6 +43,8 @@ export interface RouteRequest {
   form?: { fields: Record<string, string>; files: Record<string, Upload> };
   /** The URL to call, for a route with path parameters (`/api/user/avatar/:userId/:sha256`). */
   path?: string;
+  /** Headers the caller adds: the processor credential. */
+  headers?: Record<string, string>;
 }
 
 export interface RouteCase {
@@ -153,6 +156,7 @@ async function newAvatar(owner: SignedIn): Promise<string> {
 }
 
 const processorCall = { csrfExempt: true };
+const asPlatform = (value: unknown): RouteRequest => ({ body: value, headers: processorHeaders });
 const ownerIdOf = (owner: SignedIn) => userOwnerId(owner.user.user_id);
 /** A deposit waiting for the transfer it names, as the clearing form would describe that transfer. */
 async function receivedTransfer(owner: SignedIn, subject: TestApp) {
@@ -439,21 +443,21 @@ export const routeTable: Record<string, RouteCase> = {
   ),
 
   'POST /api/sandbox/refunds': row(
-    'public',
-    async (_owner, subject) => body({ idempotency_key: await approvedChargeKey(subject) }),
+    'processor',
+    async (_owner, subject) => asPlatform({ idempotency_key: await approvedChargeKey(subject) }),
     processorCall,
   ),
   'GET /api/sandbox/tokenizer': row('public', () => ({})),
   'POST /api/sandbox/tokenize': row('public', () => body(cardEntry()), processorCall),
   'POST /api/sandbox/card-lookup': row(
-    'public',
-    async (_owner, subject) => body({ token: await tokenFor(subject) }),
+    'processor',
+    async (_owner, subject) => asPlatform({ token: await tokenFor(subject) }),
     processorCall,
   ),
   'POST /api/sandbox/charges': row(
-    'public',
+    'processor',
     async (_owner, subject) =>
-      body({ token: await tokenFor(subject), amount: 500, currency: 'USD', idempotency_key: `key-${fresh()}` }),
+      asPlatform({ token: await tokenFor(subject), amount: 500, currency: 'USD', idempotency_key: `key-${fresh()}` }),
     processorCall,
   ),
 
@@ -585,7 +589,7 @@ export async function send(
   const path = request.path ?? url;
   const target = request.query === undefined ? path : `${path}?${new URLSearchParams(request.query).toString()}`;
   if (csrf && request.form === undefined && (method === 'GET' || changesState(method)))
-    return browser.request(method as 'GET' | 'POST', target, request.body);
+    return browser.request(method as 'GET' | 'POST', target, request.body, request.headers);
   const payload = request.form
     ? await multipartBody(request.form.fields, request.form.files)
     : request.body === undefined
@@ -599,6 +603,7 @@ export async function send(
       ...(browser.cookie === undefined ? {} : { cookie: `${SESSION_COOKIE}=${browser.cookie}` }),
       ...(csrf && browser.csrfToken !== undefined ? { 'x-csrf-token': browser.csrfToken } : {}),
       ...(payload ? { 'content-type': payload.contentType } : {}),
+      ...request.headers,
     },
     ...(payload ? { payload: payload.payload } : {}),
   });

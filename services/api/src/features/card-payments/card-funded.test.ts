@@ -3,6 +3,7 @@ import { merchantOwnerId, userOwnerId, walletIdOf, type Currency } from '@peeks/
 import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { chargeKeyFor } from './charge-key.ts';
 import { DECLINED_CARD } from '../card-processor/cards.ts';
 import { newCheckout } from '../../testing/checkout.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
@@ -80,7 +81,13 @@ describe('POST /api/account/send-fund with paymentMethodId', () => {
       payment_method_type: 'CC',
     });
     expect(await chargesFor(card)).toEqual([
-      { idempotency_key: transaction.tx_id, amount: 12_34, currency: 'USD', status: 'approved', refunded_at: null },
+      {
+        idempotency_key: await chargeKeyFor(subject.app, transaction.tx_id),
+        amount: 12_34,
+        currency: 'USD',
+        status: 'approved',
+        refunded_at: null,
+      },
     ]);
     expect(await balance(owner(who), 'USD')).toEqual({ available: 0, total: 0 });
     expect(await balance(owner(payee), 'USD')).toEqual({ available: 12_34, total: 12_34 });
@@ -166,7 +173,7 @@ describe('POST /api/account/send-fund with paymentMethodId', () => {
     expect(retried.statusCode, retried.body).toBe(200);
     expect(await chargesFor(card)).toEqual([
       expect.objectContaining({
-        idempotency_key: transactionResponse.parse(retried.json()).transaction.tx_id,
+        idempotency_key: await chargeKeyFor(subject.app, transactionResponse.parse(retried.json()).transaction.tx_id),
         refunded_at: null,
       }),
     ]);

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../testing/money.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { chargeKeyFor } from './charge-key.ts';
 import { DECLINED_CARD } from '../card-processor/cards.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { storedBank, storedCard } from '../../testing/payment-methods.ts';
@@ -23,11 +24,11 @@ const balance = async (who: SignedIn, currency: Currency) => {
   );
   return { available: wallet?.available ?? 0, total: wallet?.total ?? 0 };
 };
-const chargesFor = (txId: string) =>
+const chargesFor = async (txId: string) =>
   subject.database.db
     .selectFrom('sandbox_charges')
     .select(['amount', 'currency', 'status'])
-    .where('idempotency_key', '=', txId)
+    .where('idempotency_key', '=', await chargeKeyFor(subject.app, txId))
     .execute();
 const ledgerRowsOf = async (who: SignedIn) =>
   (
@@ -154,7 +155,7 @@ describe('purchase', () => {
     const retried = await purchase(who, body, 'crash-then-retry');
     expect(retried.statusCode, retried.body).toBe(200);
     const txId = transactionResponse.parse(retried.json()).transaction.tx_id;
-    expect(charged[0]?.idempotency_key).toBe(txId);
+    expect(charged[0]?.idempotency_key).toBe(await chargeKeyFor(subject.app, txId));
     expect(await chargesFor(txId)).toHaveLength(1);
     expect(
       await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute(),

@@ -13,6 +13,7 @@ import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
+import { chargeKeyFor } from './charge-key.ts';
 import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
 
@@ -83,14 +84,14 @@ export interface CardCharge {
 }
 
 /**
- * The ledger transaction a charge records, and the processor's idempotency
- * key for the charge. Normally both are the request's transaction id (see
- * `transactionIdFor`); a transaction several payers may race for (a checkout
- * session) gives each card its own key.
+ * The ledger transaction a charge records, and what the processor's
+ * idempotency key is derived from (`chargeKeyFor`). Normally both are the
+ * request's transaction id (see `transactionIdFor`); a transaction several
+ * payers may race for (a checkout session) gives each card its own reference.
  */
 export interface ChargeIds {
   txId: string;
-  chargeKey: string;
+  chargeReference: string;
 }
 
 /**
@@ -112,7 +113,8 @@ export async function chargeThenRecord(
   ids?: ChargeIds,
 ): Promise<LedgerOutcome> {
   const { ownerId, card, charge, field } = payment;
-  const { txId, chargeKey } = ids ?? requestIds(request, ownerId);
+  const { txId, chargeReference } = ids ?? requestIds(request, ownerId);
+  const chargeKey = await chargeKeyFor(request.server, chargeReference);
   const result = await request.server.cardCharges.charge({
     token: cardTokenOf(card),
     amount: charge.amount,
@@ -141,7 +143,7 @@ export async function chargeThenRecord(
 
 function requestIds(request: FastifyRequest, ownerId: string): ChargeIds {
   const txId = transactionIdFor(request, ownerId);
-  return { txId, chargeKey: txId };
+  return { txId, chargeReference: txId };
 }
 
 async function refundUnrecorded(request: FastifyRequest, chargeKey: string, done: string): Promise<void> {

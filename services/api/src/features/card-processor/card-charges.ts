@@ -60,17 +60,19 @@ export interface SandboxCardChargesOptions {
   /** Where the sandbox processor listens, e.g. http://127.0.0.1:3000; asked on every call. */
   baseUrl: () => string;
   timeoutMs: number;
+  /** The platform's processor credential, sent as a bearer token on every call. */
+  credential: string;
 }
 
 type Answer = { status: number; body: Record<string, unknown> };
 
-export function sandboxCardCharges({ baseUrl, timeoutMs }: SandboxCardChargesOptions): CardCharges {
+export function sandboxCardCharges({ baseUrl, timeoutMs, credential }: SandboxCardChargesOptions): CardCharges {
   async function post(path: string, body: unknown): Promise<Answer> {
     let response: Response;
     try {
       response = await fetch(new URL(path, baseUrl()), {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credential}` },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

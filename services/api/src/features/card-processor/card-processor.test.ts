@@ -1,8 +1,10 @@
-import { errorCodes, tokenizeResponse } from '@peeks/contracts';
+import { errorCodes, tokenizeResponse, transactionResponse } from '@peeks/contracts';
+import { readConfig, serveSandboxProcessor } from '@peeks/runtime';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { cardEntry, tokenFor } from '../../testing/payment-methods.ts';
+import { createTestApp, processorHeaders, TEST_PROCESSOR_SECRET, type TestApp } from '../../testing/app.ts';
+import { signedUp } from '../../testing/merchants.ts';
+import { cardEntry, storedCard, tokenFor } from '../../testing/payment-methods.ts';
 import { expectRefusal } from '../../testing/route-table.ts';
 import { CardProcessorUnavailable, sandboxCardCharges } from './card-charges.ts';
 import { APPROVED_CARD, DECLINED_CARD } from './cards.ts';
@@ -96,7 +98,8 @@ describe('the sandbox tokenizer', () => {
 });
 
 describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
-  const charges = () => sandboxCardCharges({ baseUrl: () => processorUrl, timeoutMs: 2000 });
+  const charges = () =>
+    sandboxCardCharges({ baseUrl: () => processorUrl, timeoutMs: 2000, credential: TEST_PROCESSOR_SECRET });
   const key = () => `key-${Math.random().toString(36).slice(2)}`;
 
   it('approves 4242424242424242 and declines 4000000000000002', async () => {
@@ -166,6 +169,7 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const unknown = await subject.app.inject({
       method: 'POST',
       url: '/api/sandbox/refunds',
+      headers: processorHeaders,
       payload: { idempotency_key: key() },
     });
     expectRefusal(unknown, 404, errorCodes.cardChargeNotFound, 'unknown charge');
@@ -190,7 +194,11 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const silent: Server = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as { port: number };
-    const slow = sandboxCardCharges({ baseUrl: () => `http://127.0.0.1:${port}`, timeoutMs: 200 });
+    const slow = sandboxCardCharges({
+      baseUrl: () => `http://127.0.0.1:${port}`,
+      timeoutMs: 200,
+      credential: TEST_PROCESSOR_SECRET,
+    });
     const started = Date.now();
     await expect(slow.charge({ token: 'x', amount: 1, currency: 'USD', idempotencyKey: key() })).rejects.toBeInstanceOf(
       CardProcessorUnavailable,
@@ -198,7 +206,11 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     silent.closeAllConnections();
     await new Promise((resolve) => silent.close(resolve));
-    const gone = sandboxCardCharges({ baseUrl: () => `http://127.0.0.1:${port}`, timeoutMs: 200 });
+    const gone = sandboxCardCharges({
+      baseUrl: () => `http://127.0.0.1:${port}`,
+      timeoutMs: 200,
+      credential: TEST_PROCESSOR_SECRET,
+    });
     await expect(gone.cardOf('x')).rejects.toBeInstanceOf(CardProcessorUnavailable);
   });
 
@@ -206,8 +218,119 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     const response = await subject.app.inject({
       method: 'POST',
       url: '/api/sandbox/charges',
+      headers: processorHeaders,
       payload: { token: 'x', amount: -5, currency: 'USD', idempotency_key: 'k' },
     });
     expectRefusal(response, 400, errorCodes.invalidArguments, 'negative amount');
+  });
+});
+
+const storedToken = async (paymentMethodId: number) => {
+  const method = await subject.database.db
+    .selectFrom('payment_methods')
+    .select('type_specific')
+    .where('payment_method_id', '=', paymentMethodId)
+    .executeTakeFirstOrThrow();
+  return String(method.type_specific.token);
+};
+
+describe('the processor is a separate party (issue 21, item 1)', () => {
+  const processorCall = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    subject.app.inject({ method: 'POST', url, payload: payload as Record<string, unknown>, headers });
+
+  it('refuses a refund asked for by a purchase tx_id: no credential is 401, and the tx_id names no charge', async () => {
+    const buyer = await signedUp(subject, 'personal');
+    const card = await storedCard(subject, buyer);
+    const bought = await buyer.browser.post('/api/account/purchase', {
+      payment_method_id: card,
+      coin_amt: 10_000,
+      currency: 'USD',
+    });
+    expect(bought.statusCode, bought.body).toBe(200);
+    const txId = transactionResponse.parse(bought.json()).transaction.tx_id;
+
+    const anonymous = await processorCall('/api/sandbox/refunds', { idempotency_key: txId });
+    expectRefusal(anonymous, 401, errorCodes.processorCredentialRefused, 'anonymous refund');
+    const signedInRefund = await buyer.browser.post('/api/sandbox/refunds', { idempotency_key: txId });
+    expectRefusal(signedInRefund, 401, errorCodes.processorCredentialRefused, "the buyer's own refund");
+    const byTxId = await processorCall('/api/sandbox/refunds', { idempotency_key: txId }, processorHeaders);
+    expectRefusal(byTxId, 404, errorCodes.cardChargeNotFound, 'the tx_id is not the charge key');
+
+    const charges = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select(['idempotency_key', 'refunded_at'])
+      .where('token', '=', await storedToken(card))
+      .execute();
+    expect(charges).toHaveLength(1);
+    expect(charges[0]?.idempotency_key).not.toContain(txId);
+    expect(charges[0]?.refunded_at).toBeNull();
+  });
+
+  it('refuses anonymous charges and card lookups, and a wrong credential, before reading the body', async () => {
+    const token = await tokenFor(subject);
+    const charge = { token, amount: 99_999_999, currency: 'USD', idempotency_key: 'anonymous-charge' };
+    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: TEST_PROCESSOR_SECRET }]) {
+      expectRefusal(
+        await processorCall('/api/sandbox/charges', charge, headers),
+        401,
+        errorCodes.processorCredentialRefused,
+        `charge with ${JSON.stringify(headers)}`,
+      );
+      expectRefusal(
+        await processorCall('/api/sandbox/card-lookup', { token }, headers),
+        401,
+        errorCodes.processorCredentialRefused,
+        'card lookup',
+      );
+      expectRefusal(
+        await processorCall('/api/sandbox/charges', 'not json at all', headers),
+        401,
+        errorCodes.processorCredentialRefused,
+        'a bad body',
+      );
+    }
+    const charged = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select('charge_id')
+      .where('idempotency_key', '=', 'anonymous-charge')
+      .execute();
+    expect(charged).toEqual([]);
+  });
+
+  it('is not served at all when the sandbox processor is off, as in production by default', async () => {
+    const production = await createTestApp({ sandboxProcessor: false });
+    try {
+      // A browser with a session and its CSRF token, so that only the missing route can answer.
+      const browser = await production.browser();
+      for (const url of [
+        '/api/sandbox/charges',
+        '/api/sandbox/refunds',
+        '/api/sandbox/card-lookup',
+        '/api/sandbox/tokenize',
+      ])
+        expect((await browser.request('POST', url, {}, processorHeaders)).statusCode, url).toBe(404);
+      expect((await browser.get('/api/sandbox/tokenizer')).statusCode).toBe(404);
+    } finally {
+      await production.close();
+    }
+    expect(serveSandboxProcessor(readConfig({ NODE_ENV: 'production' }))).toBe(false);
+    expect(serveSandboxProcessor(readConfig({ NODE_ENV: 'production', SANDBOX_PROCESSOR: 'on' }))).toBe(true);
+    expect(serveSandboxProcessor(readConfig({}))).toBe(true);
+    expect(serveSandboxProcessor(readConfig({ SANDBOX_PROCESSOR: 'off' }))).toBe(false);
+  });
+
+  it('limits tokenize calls per address', async () => {
+    const limited = await createTestApp({ rateLimits: { cardTokenize: { max: 2, timeWindow: 60_000 } } });
+    try {
+      const statuses = [];
+      for (let attempt = 0; attempt < 3; attempt += 1)
+        statuses.push(
+          (await limited.app.inject({ method: 'POST', url: '/api/sandbox/tokenize', payload: cardEntry({}) }))
+            .statusCode,
+        );
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { errorCodes, text, tokenizeRequest, tokenizeResponse } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { chargeCard, findCard, refundCharge, storeCard } from './queries.ts';
@@ -40,16 +41,37 @@ const chargeResponse = z.object({
 export interface CardProcessorOptions {
   /** The only origin allowed to frame the tokenizer and receive its token; the processor's own when not given. */
   appOrigin?: string;
+  /** The platform's credential: the server-to-server calls need it as a bearer token. */
+  credential: string;
+}
+
+const digestOf = (value: string) => createHash('sha256').update(value).digest();
+
+/**
+ * An onRequest hook admitting the platform only: `Authorization: Bearer
+ * <credential>`, compared in constant time (both sides hashed to one
+ * length first), before the body is read.
+ */
+function platformOnly(credential: string) {
+  const expected = digestOf(credential);
+  return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const admitted = given !== undefined && timingSafeEqual(digestOf(given), expected);
+    done(admitted ? undefined : refuse(401, errorCodes.processorCredentialRefused));
+  };
 }
 
 /**
  * The sandbox card processor (platform.md §6): an external party that runs in
- * the same process for development and tests. Its calls carry no session
- * and no CSRF token, as a third party's would not: the tokenizer page posts
- * from its iframe, and the app charges server to server.
+ * the same process for development and tests (SANDBOX_PROCESSOR; off in
+ * production unless set). Its calls carry no session and no CSRF token, as a
+ * third party's would not: the tokenizer page posts from its iframe, and the
+ * app charges server to server with its processor credential, which card
+ * lookups, charges and refunds need.
  */
 export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = (app, options) => {
   const noCsrf = { csrf: false };
+  const onRequest = platformOnly(options.credential);
 
   app.get('/api/sandbox/tokenizer', { config: noCsrf }, (_request, reply) => {
     const nonce = randomBytes(16).toString('base64');
@@ -68,7 +90,10 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/tokenize',
-    { config: noCsrf, schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } } },
+    {
+      config: { ...noCsrf, rateLimit: app.rateLimits.cardTokenize },
+      schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } },
+    },
     async (request) => {
       const { card_number, expiry_month, expiry_year } = request.body;
       const card = await storeCard(
@@ -82,7 +107,7 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/card-lookup',
-    { config: noCsrf, schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } } },
+    { config: noCsrf, onRequest, schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } } },
     async (request) => {
       const card = await findCard(app.db, request.body.token);
       if (!card) throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
@@ -95,7 +120,7 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/charges',
-    { config: noCsrf, schema: { body: chargeRequest, response: { 200: chargeResponse } } },
+    { config: noCsrf, onRequest, schema: { body: chargeRequest, response: { 200: chargeResponse } } },
     async (request) => {
       const { idempotency_key: idempotencyKey, ...charge } = request.body;
       const result = await chargeCard(app.db, { ...charge, idempotencyKey }, app.clock());
@@ -108,7 +133,7 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/refunds',
-    { config: noCsrf, schema: { body: refundRequest, response: { 200: refundResponse } } },
+    { config: noCsrf, onRequest, schema: { body: refundRequest, response: { 200: refundResponse } } },
     async (request) => {
       const refunded = await refundCharge(app.db, request.body.idempotency_key, app.clock());
       if (!refunded?.refunded_at) throw refuse(404, errorCodes.cardChargeNotFound, { field: 'idempotency_key' });

@@ -90,7 +90,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
         const card = await ownCard(app.db, signedIn(request).userId, paymentMethodId, 'paymentMethodId');
         const fundedBy = cardFunding(card, payment.amount, payment.currency, 'paymentMethodId');
         // Each card racing for the session is charged under its own key; the ones that lose are refunded.
-        const ids = { txId: checkout.txId, chargeKey: `${checkout.txId}:card-${card.payment_method_id}` };
+        const ids = { txId: checkout.txId, chargeReference: `${checkout.txId}:card-${card.payment_method_id}` };
         outcome = await chargeThenRecord(
           request,
           { ownerId: payer, card, charge: fundedBy.charge, field: 'paymentMethodId' },

@@ -1,6 +1,5 @@
 import type { BitcoinDepositsTable, Database } from '@peeks/db';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import { randomBytes } from 'node:crypto';
 import { generateTestnetAccountKey, type BitcoinNetwork } from './hd-wallet.ts';
 
 export type BitcoinDeposit = Selectable<BitcoinDepositsTable>;
@@ -39,21 +38,6 @@ export async function depositKey(
   }
   if (!key) throw new Error(`no bitcoin key for ${network}`);
   return { keyId: key.key_id, xpub: key.xpub };
-}
-
-/** A secret made once, on the first start, and shared by every API process. */
-export async function platformSecret(db: Kysely<Database>, name: string, now: Date): Promise<Buffer> {
-  await db
-    .insertInto('platform_secrets')
-    .values({ name, secret: randomBytes(32), created_at: now })
-    .onConflict((conflict) => conflict.doNothing())
-    .execute();
-  const { secret } = await db
-    .selectFrom('platform_secrets')
-    .select('secret')
-    .where('name', '=', name)
-    .executeTakeFirstOrThrow();
-  return secret;
 }
 
 /** The next derivation index: a sequence hands each out once, whatever commits or rolls back. */

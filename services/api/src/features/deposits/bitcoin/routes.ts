@@ -14,7 +14,8 @@ import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
-import { depositKey, findBitcoinDeposit, nextAddressIndex, platformSecret, storeBitcoinDeposit } from './queries.ts';
+import { platformSecret } from '../../../plugins/platform-secrets.ts';
+import { depositKey, findBitcoinDeposit, nextAddressIndex, storeBitcoinDeposit } from './queries.ts';
 import { checkQuote, signQuote } from './quote.ts';
 
 export interface BitcoinSettings {

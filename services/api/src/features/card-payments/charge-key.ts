@@ -1,0 +1,25 @@
+import { createHmac } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { platformSecret } from '../../plugins/platform-secrets.ts';
+
+type Platform = Pick<FastifyInstance, 'db' | 'clock'>;
+const secrets = new WeakMap<Platform, Promise<Buffer>>();
+
+/**
+ * The processor's idempotency key for a charge the platform makes under
+ * `reference` (a transaction id, or a checkout's id with its card). It is
+ * an HMAC under a platform secret, so it is the same on every retry and in
+ * every API process, yet nobody who sees a transaction id can name the
+ * charge to the processor (issue 21: a refund asked for by tx_id).
+ */
+export async function chargeKeyFor(app: Platform, reference: string): Promise<string> {
+  let secret = secrets.get(app);
+  if (!secret) {
+    secret = platformSecret(app.db, 'card-charge-keys', app.clock());
+    secrets.set(app, secret);
+    secret.catch(() => secrets.delete(app));
+  }
+  return `ck_${createHmac('sha256', await secret)
+    .update(reference)
+    .digest('base64url')}`;
+}
