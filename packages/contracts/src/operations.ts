@@ -284,12 +284,16 @@ export const bitcoinWatchStates = ['pending', 'processing', 'cleared', 'expired'
 export const bitcoinDepositsQuery = z.object(
   {
     state: z.enum(bitcoinWatchStates, { error: say.select('State') }).optional(),
+    /** `no`: flagged deposits no operator has resolved yet (with `state=flagged`, the work list); `yes`: resolved ones. */
+    resolved: z.enum(['yes', 'no'], { error: say.select('Resolved') }).optional(),
     user_id: queryNumber('user_id', Number.MAX_SAFE_INTEGER).optional(),
     ...period,
     ...page,
   },
   invalidArguments,
 );
+
+export const bitcoinResolutions = ['credited', 'refunded'] as const;
 
 export const bitcoinDepositView = z.object({
   tx_id: z.string(),
@@ -314,9 +318,46 @@ export const bitcoinDepositView = z.object({
   owner_id: z.string(),
   user_id: z.number().int(),
   username: z.string(),
+  /** An operator's resolution of a flagged deposit; all null while it waits. */
+  resolution: z.enum(bitcoinResolutions).nullable(),
+  resolved_sats: z.number().int().nullable(),
+  resolved_by: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  credit_tx_id: z.string().nullable(),
+  refund_address: z.string().nullable(),
 });
 export type BitcoinDepositView = z.infer<typeof bitcoinDepositView>;
 export const bitcoinDepositsResponse = successEnvelope({
   deposits: z.array(bitcoinDepositView),
   total: z.number().int(),
+});
+
+/**
+ * POST /api/operations/resolve-bitcoin-deposit: an operator's decision on a
+ * flagged bitcoin deposit. `credit` mints coins for the satoshis that
+ * arrived and were not credited yet, at the deposit's quoted rate; `refund`
+ * records that those satoshis were sent back to `refund_address` (the
+ * platform does not send bitcoin itself). Either closes the deposit's
+ * pending ledger transaction, if it still is.
+ */
+export const resolveBitcoinDepositRequest = z
+  .object(
+    {
+      tx_id: txId(),
+      resolution: z.enum(['credit', 'refund'], { error: say.select('Resolution') }),
+      refund_address: optionalText('Refund Address', 100),
+      reason,
+    },
+    invalidArguments,
+  )
+  .refine((value) => value.resolution !== 'refund' || value.refund_address !== undefined, {
+    error: say.enter('Refund Address'),
+    path: ['refund_address'],
+  });
+export type ResolveBitcoinDepositRequest = z.infer<typeof resolveBitcoinDepositRequest>;
+
+/** The deposit as resolved, and for a credit the new transaction as the user's wallet sees it. */
+export const resolveBitcoinDepositResponse = successEnvelope({
+  deposit: bitcoinDepositView,
+  transaction: transaction.nullable(),
 });

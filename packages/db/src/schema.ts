@@ -563,6 +563,15 @@ export interface BitcoinDepositsTable {
   flag: BitcoinDepositFlag | null;
   flag_reason: string | null;
   flagged_at: Date | null;
+  /** An operator's resolution of a flagged deposit (migration 0120); null while it waits. */
+  resolution: BitcoinDepositResolution | null;
+  resolved_sats: number | null;
+  resolved_by: string | null;
+  resolved_at: Date | null;
+  /** The ledger transaction that credited the satoshis (resolution 'credited'). */
+  credit_tx_id: string | null;
+  /** Where the satoshis were sent back to (resolution 'refunded'). */
+  refund_address: string | null;
 }
 
 /**
@@ -572,6 +581,7 @@ export interface BitcoinDepositsTable {
  */
 export type BitcoinWatchState = 'pending' | 'processing' | 'cleared' | 'expired' | 'flagged';
 export type BitcoinDepositFlag = 'underpaid' | 'overpaid' | 'late' | 'paid-again';
+export type BitcoinDepositResolution = 'credited' | 'refunded';
 
 export interface PlatformSecretsTable {
   name: string;
@@ -926,6 +936,12 @@ export const schemaColumns = {
     'flag',
     'flag_reason',
     'flagged_at',
+    'resolution',
+    'resolved_sats',
+    'resolved_by',
+    'resolved_at',
+    'credit_tx_id',
+    'refund_address',
   ]),
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([

@@ -107,10 +107,13 @@ async function replayInto(trx: Kysely<Database>, batchSize: number): Promise<num
   let after = 0;
   let replayed = 0;
   for (;;) {
+    // Only the ledger's own streams build its read models; other streams in
+    // the log (an operator's bitcoin-deposit decisions) are checked by their hash chains.
     const rows = await trx
       .selectFrom('events')
       .selectAll()
       .where('position', '>', after)
+      .where((eb) => eb.or([eb('stream_id', 'like', 'ledger-%'), eb('stream_id', 'like', 'wallet-%')]))
       .orderBy('position')
       .limit(batchSize)
       .execute();

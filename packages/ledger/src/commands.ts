@@ -46,6 +46,16 @@ export type LedgerCommand =
   | { type: 'RejectDeposit'; txId: string; reason: string; rejectedBy: string }
   | { type: 'ExpireDeposit'; txId: string }
   | {
+      /** An operator credits the satoshis a flagged bitcoin deposit received, at its quote's rate: a transaction of its own. */
+      type: 'CreditBitcoinPayment';
+      txId: string;
+      depositTxId: string;
+      ownerId: string;
+      sats: number;
+      coins: number;
+      creditedBy: string;
+    }
+  | {
       type: 'Transfer';
       txId: string;
       kind: TransferKind;

@@ -75,6 +75,19 @@ export type TransactionEvent =
   | { type: 'DepositRejected'; data: Movement & { reason: string; rejectedBy: string } }
   | { type: 'DepositExpired'; data: Movement }
   | {
+      type: 'BitcoinPaymentCredited';
+      data: Movement & {
+        walletId: AccountId;
+        ownerId: string;
+        /** The flagged bitcoin deposit whose payment this credits. */
+        depositTxId: string;
+        sats: number;
+        /** Coins minted, CON minor units. */
+        amount: number;
+        creditedBy: string;
+      };
+    }
+  | {
       type: 'FundsTransferred';
       data: Movement & {
         kind: TransferKind;

@@ -17,6 +17,7 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
     case 'CoinsPurchased':
     case 'CardDepositMade':
     case 'DepositCleared':
+    case 'BitcoinPaymentCredited':
       return [[event.data.walletId, balanceChange.credited(event.data.amount)]];
     case 'DepositEntered':
     case 'DepositRejected':

@@ -136,6 +136,19 @@ export function evolveTransaction(
       return next({ state: 'rejected', reason: event.data.reason });
     case 'DepositExpired':
       return next({ state: 'expired' });
+    case 'BitcoinPaymentCredited': {
+      const { data } = event;
+      return opened({
+        type: 'deposit',
+        state: 'completed',
+        amount: data.amount,
+        currency: 'CON',
+        payeeOwnerId: data.ownerId,
+        payeeWalletId: data.walletId,
+        paymentMethodType: 'bitcoin',
+        reference: data.depositTxId,
+      });
+    }
     case 'FundsTransferred': {
       const { data } = event;
       return opened({

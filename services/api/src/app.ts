@@ -173,7 +173,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(paymentMethodRoutes);
   await app.register(cardPaymentRoutes);
   await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
-  await app.register(operationRoutes);
+  await app.register(operationRoutes, {
+    bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
+  });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);
   await app.register(webhookRoutes, {

@@ -15,7 +15,13 @@ const fundingAccountOf = (method: DepositMethod) =>
 /** Money entering the ledger: coin purchases, card deposits, and deposits that clear later. */
 export const fundingRules: Pick<
   CommandRules,
-  'PurchaseCoins' | 'DepositByCard' | 'EnterDeposit' | 'ClearDeposit' | 'RejectDeposit' | 'ExpireDeposit'
+  | 'PurchaseCoins'
+  | 'DepositByCard'
+  | 'EnterDeposit'
+  | 'ClearDeposit'
+  | 'RejectDeposit'
+  | 'ExpireDeposit'
+  | 'CreditBitcoinPayment'
 > = {
   PurchaseCoins: {
     needs: (command) => ({ wallets: [walletIdOf(command.ownerId, 'CON')], coins: noCoins }),
@@ -159,6 +165,36 @@ export const fundingRules: Pick<
         );
       }
       return [{ type: 'DepositExpired', data: { txId: command.txId, postings: [], coins: [] } }];
+    },
+  },
+
+  CreditBitcoinPayment: {
+    needs: (command) => ({ wallets: [walletIdOf(command.ownerId, 'CON')], coins: noCoins }),
+    decide(command, state, { newSerial }) {
+      if (!Number.isSafeInteger(command.sats) || command.sats <= 0)
+        refuse(errorCodes.amountNotPositive, `${command.sats} sats is nothing to credit`);
+      checkAmount(command.coins, 'CON', amountLimits.unlimited);
+      const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
+      const funding = platformAccount('bitcoin-funding', 'CON');
+      return [
+        {
+          type: 'BitcoinPaymentCredited',
+          data: {
+            txId: command.txId,
+            walletId: wallet.walletId,
+            ownerId: command.ownerId,
+            depositTxId: command.depositTxId,
+            sats: command.sats,
+            amount: command.coins,
+            creditedBy: command.creditedBy,
+            postings: [
+              { account: wallet.walletId, currency: 'CON', amount: command.coins, type: 'DEP_CON' },
+              { account: funding, currency: 'CON', amount: -command.coins, type: 'DEP_CON' },
+            ],
+            coins: [mintCoin(command.coins, wallet.walletId, newSerial)],
+          },
+        },
+      ];
     },
   },
 };

@@ -1,4 +1,5 @@
-import { DEFAULT_RATE_MICROS, type Currency, type DepositMethod } from '@peeks/ledger';
+import type { BitcoinDepositFlag } from '@peeks/db';
+import { coinsForCash, DEFAULT_RATE_MICROS, userOwnerId, type Currency, type DepositMethod } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
@@ -69,4 +70,91 @@ export async function requestedWithdrawal(
     destination: { kind: 'card', paymentMethodId: 'pm-test' },
   });
   return record.txId;
+}
+
+/** A testnet P2WPKH address (BIP 173's example): where a test refund goes. */
+export const TESTNET_REFUND_ADDRESS = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
+
+export interface FlaggedBitcoinDeposit {
+  txId: string;
+  ownerId: string;
+  amountSats: number;
+  coins: number;
+}
+
+/**
+ * A bitcoin deposit for `userId` as the watcher leaves one it flagged:
+ * entered in the ledger, `confirmedSats` seen at its address, flagged with
+ * `flag`. A 'paid-again' deposit was cleared first (the quoted amount is
+ * credited), the others are still pending in the ledger.
+ */
+export async function flaggedBitcoinDeposit(
+  subject: TestApp,
+  userId: number,
+  options: { flag: BitcoinDepositFlag; amountSats?: number; confirmedSats: number; usdCents?: number },
+): Promise<FlaggedBitcoinDeposit> {
+  const { db } = subject.database;
+  const { flag, amountSats = 20_000, confirmedSats, usdCents = 13_00 } = options;
+  const ownerId = userOwnerId(userId);
+  const key = await db
+    .insertInto('bitcoin_keys')
+    .values({
+      network: 'testnet',
+      xpub: `vpub${randomBytes(40).toString('hex')}`,
+      generated: false,
+      created_at: new Date(),
+    })
+    .returning('key_id')
+    .executeTakeFirstOrThrow();
+  const txId = randomUUID();
+  const coins = coinsForCash(usdCents, 'USD', DEFAULT_RATE_MICROS);
+  const expiresAt = new Date(Date.now() + 3_600_000);
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('bitcoin_deposits')
+      .values({
+        tx_id: txId,
+        user_id: userId,
+        key_id: key.key_id,
+        derivation_index: 0,
+        address: `tb1q${randomBytes(19).toString('hex')}`,
+        amount_sats: amountSats,
+        usd_cents: usdCents,
+        usd_cents_per_btc: Math.round((usdCents * 100_000_000) / amountSats),
+        coins,
+        created_at: new Date(),
+        expires_at: expiresAt,
+      })
+      .execute();
+    await executeLedgerCommand(
+      trx,
+      {
+        type: 'EnterDeposit',
+        txId,
+        ownerId,
+        method: 'bitcoin',
+        payment: { amount: usdCents, currency: 'USD' },
+        rateMicros: DEFAULT_RATE_MICROS,
+        reference: txId,
+        expiresAt: expiresAt.toISOString(),
+      },
+      subject.app.ledgerSettings,
+    );
+  });
+  if (flag === 'paid-again') await run(subject, { type: 'ClearDeposit', txId, clearedBy: 'bitcoin-watcher' });
+  await db
+    .updateTable('bitcoin_deposits')
+    .set({
+      watch_state: 'flagged',
+      received_sats: confirmedSats,
+      confirmed_sats: confirmedSats,
+      payment_txids: [randomBytes(32).toString('hex')],
+      seen_at: new Date(),
+      flag,
+      flag_reason: `${confirmedSats} sats for the ${amountSats} due`,
+      flagged_at: new Date(),
+    })
+    .where('tx_id', '=', txId)
+    .execute();
+  return { txId, ownerId, amountSats, coins };
 }

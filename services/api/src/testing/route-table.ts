@@ -21,7 +21,7 @@ import { addressForm } from './addresses.ts';
 import { checkoutForm, newCheckout } from './checkout.ts';
 import { contactForm } from './contacts.ts';
 import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants.ts';
-import { enteredDeposit, requestedWithdrawal, type Caller } from './operations.ts';
+import { enteredDeposit, flaggedBitcoinDeposit, requestedWithdrawal, type Caller } from './operations.ts';
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads.ts';
 import { ownLedgerId, paidByOwner } from './wallet.ts';
@@ -533,6 +533,17 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/platform-balances': row('operator', () => ({})),
   'GET /api/operations/emails': row('operator', () => query({ state: 'unsent', limit: 10 })),
   'GET /api/operations/bitcoin-deposits': row('operator', () => query({ state: 'flagged', limit: 10 })),
+  'POST /api/operations/resolve-bitcoin-deposit': row(
+    'operator',
+    async (owner, subject) => {
+      const deposit = await flaggedBitcoinDeposit(subject, owner.user.user_id, {
+        flag: 'underpaid',
+        confirmedSats: 15_000,
+      });
+      return body({ tx_id: deposit.txId, resolution: 'credit', reason: 'The user sent what they had' });
+    },
+    { optional: ['refund_address'] },
+  ),
   // Funded by the owner's card: another user naming it is answered 404 (10501); without it the wallet pays.
   'POST /api/account/send-fund': row(
     'signed-in',

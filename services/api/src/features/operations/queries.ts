@@ -270,7 +270,13 @@ export async function emailOutbox(
  */
 export async function bitcoinDeposits(
   db: Kysely<Database>,
-  filters: Period & Page & { state?: BitcoinWatchState | undefined; user_id?: number | undefined },
+  filters: Period &
+    Page & {
+      state?: BitcoinWatchState | undefined;
+      resolved?: 'yes' | 'no' | undefined;
+      user_id?: number | undefined;
+      tx_id?: string | undefined;
+    },
 ): Promise<{ deposits: BitcoinDepositView[]; total: number }> {
   let query = db
     .selectFrom('bitcoin_deposits as deposit')
@@ -296,8 +302,17 @@ export async function bitcoinDeposits(
       'tx.payee_owner_id',
       'deposit.user_id',
       'users.username',
+      'deposit.resolution',
+      'deposit.resolved_sats',
+      'deposit.resolved_by',
+      'deposit.resolved_at',
+      'deposit.credit_tx_id',
+      'deposit.refund_address',
     ]);
   if (filters.state) query = query.where('deposit.watch_state', '=', filters.state);
+  if (filters.resolved === 'no') query = query.where('deposit.resolution', 'is', null);
+  if (filters.resolved === 'yes') query = query.where('deposit.resolution', 'is not', null);
+  if (filters.tx_id !== undefined) query = query.where('deposit.tx_id', '=', filters.tx_id);
   if (filters.user_id !== undefined) query = query.where('deposit.user_id', '=', filters.user_id);
   if (filters.from) query = query.where('deposit.created_at', '>=', filters.from);
   if (filters.to) query = query.where('deposit.created_at', '<', filters.to);
@@ -317,9 +332,11 @@ export async function bitcoinDeposits(
         seen_at: seenAt,
         created_at: createdAt,
         expires_at: expiresAt,
+        resolved_at: resolvedAt,
         ...row
       }) => ({
         ...row,
+        resolved_at: resolvedAt?.toISOString() ?? null,
         state,
         owner_id: ownerId ?? '',
         flagged_at: flaggedAt?.toISOString() ?? null,

@@ -22,6 +22,8 @@ import {
   platformBalancesResponse,
   processWithdrawalRequest,
   rejectDepositRequest,
+  resolveBitcoinDepositRequest,
+  resolveBitcoinDepositResponse,
 } from '@peeks/contracts';
 import { runIdempotently, type Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
@@ -37,6 +39,7 @@ import {
   runLedgerCommand,
   transactionView,
 } from '../../plugins/ledger.ts';
+import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import { depositMismatches } from './matching.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
 import {
@@ -61,7 +64,12 @@ const success = 'success' as const;
  * operator as its actor. Operators also read the e-mail outbox, its secrets redacted,
  * and the bitcoin deposits the watcher flagged.
  */
-export const operationRoutes: FastifyPluginAsyncZod = (app) => {
+export interface OperationSettings {
+  /** BITCOIN_NETWORK: refund addresses must be on it. */
+  bitcoinNetwork: 'mainnet' | 'testnet';
+}
+
+export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, settings) => {
   app.addHook('onRequest', requireFinanceOperator);
   const verification = new LedgerVerificationJob(app.db, app.clock, app.log);
   app.addHook('onClose', () => verification.settled());
@@ -280,6 +288,38 @@ export const operationRoutes: FastifyPluginAsyncZod = (app) => {
       response: success,
       ...(await bitcoinDeposits(app.db, request.query)),
     }),
+  );
+
+  app.post(
+    '/api/operations/resolve-bitcoin-deposit',
+    { schema: { body: resolveBitcoinDepositRequest, response: { 200: resolveBitcoinDepositResponse } } },
+    (request) =>
+      once(request, async (db) => {
+        const operator = operatorOf(request);
+        const key = idempotencyKeyOf(request);
+        const { creditRecord, ownerId } = await resolveBitcoinDeposit(db, {
+          request: request.body,
+          operator,
+          network: settings.bitcoinNetwork,
+          settings: app.ledgerSettings,
+          metadata: {
+            actor: operator,
+            requestId: request.id,
+            idempotencyKey: key,
+            requestFingerprint: key === null ? null : requestFingerprint(request),
+            clientIp: request.ip,
+          },
+          now: app.clock(),
+        });
+        const { deposits } = await bitcoinDeposits(db, { tx_id: request.body.tx_id, offset: 0, limit: 1 });
+        const [deposit] = deposits;
+        if (!deposit) throw new Error(`resolved bitcoin deposit ${request.body.tx_id} is gone`);
+        return {
+          response: success,
+          deposit,
+          transaction: creditRecord && transactionView(creditRecord, ownerId),
+        };
+      }),
   );
 
   return Promise.resolve();
