@@ -25,6 +25,8 @@ export const ledgerTypeLabels = {
   SETTLE_SEND: 'SETTLE_SEND',
   SETTLE_RCV: 'SETTLE_RCV',
   CORR: 'Correction',
+  // Added by the platform: a sale given back by its merchant.
+  RETURN: 'Return',
 } as const;
 
 export type LedgerType = keyof typeof ledgerTypeLabels;

@@ -15,6 +15,8 @@ export const merchantPermissions = [
   'MANAGE_AGREEMENTS',
   'UPLOAD_DOCUMENTS',
   'ACCEPT_PAYMENTS',
+  'VIEW_SALES',
+  'RETURN_SALES',
 ] as const;
 
 export const loginFailedMessage = 'Incorrect Username/Email or Password';

@@ -44,6 +44,16 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   sandbox_payouts: SandboxPayoutsTable;
+  sandbox_refunds: SandboxRefundsTable;
+}
+
+export interface SandboxRefundsTable {
+  refund_key: string;
+  refund_id: string;
+  charge_id: string;
+  amount: number;
+  currency: string;
+  created_at: Date;
 }
 
 export interface StreamsTable {
@@ -115,6 +125,9 @@ export interface LedgerTransactionsTable {
   expires_at: Date | null;
   reserved_coins: ColumnType<unknown, string, string>;
   version: number;
+  parent_tx_id: string | null;
+  returned_amount: number;
+  return_date: Date | null;
 }
 
 export interface LedgerEntriesTable {
@@ -658,6 +671,9 @@ export const schemaColumns = {
     'expires_at',
     'reserved_coins',
     'version',
+    'parent_tx_id',
+    'returned_amount',
+    'return_date',
   ]),
   ledger_entries: columnsOf<LedgerEntriesTable>()([
     'ledger_id',
@@ -886,6 +902,14 @@ export const schemaColumns = {
     'mask',
     'expiry_month',
     'expiry_year',
+    'created_at',
+  ]),
+  sandbox_refunds: columnsOf<SandboxRefundsTable>()([
+    'refund_key',
+    'refund_id',
+    'charge_id',
+    'amount',
+    'currency',
     'created_at',
   ]),
   sandbox_charges: columnsOf<SandboxChargesTable>()([

@@ -10,7 +10,8 @@ import { ownerOf, walletParts, type TransactionEvent } from '@peeks/ledger';
  * - withdraw-entered: WithdrawalRequested; withdraw-processed: WithdrawalProcessed.
  * - purchase: coins bought (CoinsPurchased, CardDepositMade) and a sale paid
  *   to the merchant (FundsTransferred of kind PURCHASE, told to the payee).
- * - return: money that came back or never arrived: a withdrawal the payout
+ * - return: a sale the merchant gave back, in part or in full (SaleReturned,
+ *   told to the merchant); and money that came back or never arrived: a withdrawal the payout
  *   failed (WithdrawalFailed: the reserved coins return to the wallet) and a
  *   deposit an operator rejected (DepositRejected). An expired deposit is
  *   not a return: nothing was paid, and the deposit simply lapses.
@@ -31,6 +32,7 @@ export function webhookEventOf(event: TransactionEvent): WebhookEvent | null {
       return 'purchase';
     case 'FundsTransferred':
       return event.data.kind === 'PURCHASE' ? 'purchase' : null;
+    case 'SaleReturned':
     case 'WithdrawalFailed':
     case 'DepositRejected':
       return 'return';
@@ -51,6 +53,8 @@ export function toldOwnerOf(event: TransactionEvent): string | null {
       return event.data.ownerId;
     case 'FundsTransferred':
       return event.data.toOwnerId;
+    case 'SaleReturned':
+      return event.data.merchantOwnerId;
     case 'DepositCleared':
     case 'WithdrawalProcessed':
     case 'WithdrawalFailed':

@@ -18,6 +18,7 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
   const wallets = new Map<AccountId, CommittedWallet>();
   const coinsCreated = new Map<string, CoinCreated>();
   const coinsUpdated = new Map<string, CoinUpdated>();
+  const salesReturned = new Map<string, { sale_tx_id: string; amount: number; return_date: Date }>();
 
   for (const { prepared, projections } of decisions) {
     for (const [index, event] of prepared.chained.entries()) {
@@ -37,6 +38,11 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
       for (const { wallet_id, ...change } of projection.balances) {
         const wallet = wallets.get(wallet_id) ?? walletAsRead(read, wallet_id);
         wallets.set(wallet_id, { wallet_id, ...applyBalanceChange(wallet, change), version: wallet.version + 1 });
+      }
+      if (projection.saleReturn) {
+        const { sale_tx_id, amount, return_date } = projection.saleReturn;
+        const before = salesReturned.get(sale_tx_id);
+        salesReturned.set(sale_tx_id, { sale_tx_id, amount: (before?.amount ?? 0) + amount, return_date });
       }
       const txId = projection.transaction.tx_id;
       for (const coin of projection.coinsCreated)
@@ -67,6 +73,7 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
     entries,
     coins_created: [...coinsCreated.values()],
     coins_updated: [...coinsUpdated.values()],
+    sales_returned: [...salesReturned.values()],
   };
 }
 

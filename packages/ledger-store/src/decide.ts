@@ -6,6 +6,7 @@ import {
   needsOf,
   transactionStream,
   type NewSerial,
+  type SaleState,
   type TransactionEvent,
   type TransactionRecord,
 } from '@peeks/ledger';
@@ -37,16 +38,17 @@ export function decideRequest(
   request: LedgerRequest,
   state: Pick<ReadState, 'wallets' | 'coins'>,
   existing: { record: TransactionRecord; head: StreamHead } | null,
+  sale: SaleState | null = null,
 ): Decision {
   const { command, settings, metadata } = request;
   const tx = existing?.record ?? null;
   const now = (settings.now ?? (() => new Date()))();
   const context = { now, newSerial: settings.newSerial ?? newCoinSerial, holdHours: settings.holdHours };
-  const coins = state.coins.get(needsOf(command, tx).coins?.walletId ?? '') ?? [];
+  const coins = state.coins.get(needsOf(command, tx ?? sale?.record ?? null).coins?.walletId ?? '') ?? [];
 
   let events: TransactionEvent[];
   try {
-    events = decide(command, { tx, wallets: state.wallets, coins }, context);
+    events = decide(command, { tx, sale, wallets: state.wallets, coins }, context);
   } catch (error) {
     if (error instanceof LedgerRuleViolation) return { refused: error };
     throw error;

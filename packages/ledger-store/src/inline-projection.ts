@@ -2,6 +2,7 @@ import type { Database, StoredEvent } from '@peeks/db';
 import {
   coinChangesOf,
   balanceChangesOf,
+  saleReturnOf,
   ledgerEntriesOf,
   type TransactionEvent,
   type TransactionRecord,
@@ -40,13 +41,17 @@ export function transactionRow(record: TransactionRecord) {
     expires_at: record.expiresAt,
     reserved_coins: record.reservedCoins,
     version: record.version,
+    parent_tx_id: record.parentTxId,
+    // A sale's returns are added to its row by their own commits (saleReturn below), never written whole.
+    returned_amount: 0,
+    return_date: null,
   };
 }
 
 /**
  * What one event does to the ledger's read models, as an element of the
  * `project_ledger_events` SQL function's argument: balance changes, the
- * transaction row, ledger entries and coin rows. The verify rebuild writes
+ * transaction row, ledger entries, coin rows, and what a return adds to its sale. The verify rebuild writes
  * it event by event through that function; the live commit folds a batch's
  * projections into the rows they leave (commit-batch.ts), so that verify
  * compares two computations. The coin audit is not stored: it is derived
@@ -54,6 +59,7 @@ export function transactionRow(record: TransactionRecord) {
  */
 export function projectionOf(event: TransactionEvent, createdAt: Date, record: TransactionRecord) {
   const coins = coinChangesOf(event.data.txId, event.data.coins);
+  const saleReturn = saleReturnOf(event);
   return {
     balances: balanceChangesOf(event).map(([walletId, change]) => ({ wallet_id: walletId, ...change })),
     transaction: transactionRow(record),
@@ -75,6 +81,7 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
       minted_tx_id: coin.mintedTxId,
     })),
     coinsUpdated: coins.updated,
+    saleReturn: saleReturn && { sale_tx_id: saleReturn.saleTxId, amount: saleReturn.amount, return_date: createdAt },
   };
 }
 

@@ -1,11 +1,12 @@
 import { appendedEvents, StreamVersionConflict, type Database } from '@peeks/db';
-import { isFollowUp, needsOf } from '@peeks/ledger';
+import { isFollowUp, isSaleReturn, needsOf, type SaleState } from '@peeks/ledger';
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { commitDecisions, isSerializationFailure } from './commit.ts';
 import { decideRequest } from './decide.ts';
 import { readLedgerState } from './read-state.ts';
 import { refusedOutcome, replay } from './replay.ts';
-import { readTransaction } from './transactions.ts';
+import { loadTransaction, readTransaction } from './transactions.ts';
 import type { LedgerOutcome, LedgerRequest } from './types.ts';
 
 /** Decisions against unlocked state before queueing on the wallets' locks instead. */
@@ -41,8 +42,10 @@ async function attempt(
 ): Promise<LedgerOutcome> {
   const { command } = request;
   const existing = isFollowUp(command) ? await readTransaction(db, command.txId) : null;
-  const state = await readLedgerState(db, [needsOf(command, existing?.record ?? null)], options.lock);
-  const decision = decideRequest(request, state, existing);
+  // A sale's parties never change, so its stream names the wallets; its sum of returns is read after them (below).
+  const sale = isSaleReturn(command) ? await loadTransaction(db, command.saleTxId) : null;
+  const state = await readLedgerState(db, [needsOf(command, existing?.record ?? sale)], options.lock);
+  const decision = decideRequest(request, state, existing, sale && (await saleState(db, sale)));
   if (decision.refused) return refusedOutcome(db, command, decision.refused);
 
   const { rows } = await commitDecisions(db, state, [decision]);
@@ -55,4 +58,17 @@ async function attempt(
   const first = await replay(db, command.txId);
   if (!first) throw new Error(`transaction ${command.txId} conflicted but cannot be read`);
   return first;
+}
+
+/**
+ * The sale with what its returns gave back so far, read after its wallets:
+ * a return committed before that read is counted, and one committed after
+ * it moved the merchant's wallet, which the commit then finds changed.
+ * Under lock (the caller's transaction) no return of it can commit meanwhile.
+ */
+async function saleState(db: Kysely<Database>, record: SaleState['record']): Promise<SaleState> {
+  const { rows } = await sql<{ returned: number }>`
+    SELECT returned_amount AS returned FROM ledger_transactions WHERE tx_id = ${record.txId}
+  `.execute(db);
+  return { record, returned: rows[0]?.returned ?? 0 };
 }

@@ -88,6 +88,22 @@ export type LedgerCommand =
       fee: number;
       currency: Currency;
     }
+  | {
+      /**
+       * A merchant gives back `amount` of a sale (`saleTxId`), in part or in
+       * full, as a new transaction. With `cardRefund`, the sale was charged to
+       * a card and the money goes back to it (the processor's refund, in the
+       * charge's currency); otherwise to the buyer's wallet.
+       */
+      type: 'ReturnSale';
+      txId: string;
+      saleTxId: string;
+      merchantOwnerId: string;
+      amount: number;
+      reason: string;
+      cardRefund: Cash | null;
+    }
+  | { type: 'ConfirmCardRefund'; txId: string; refundReference: string }
   | { type: 'ChargePlatformFee'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string }
   | {
       type: 'CorrectBalance';
@@ -109,9 +125,14 @@ export const followUpCommands = [
   'ReleaseHold',
   'ProcessWithdrawal',
   'FailWithdrawal',
+  'ConfirmCardRefund',
 ] as const satisfies readonly LedgerCommandType[];
 export type FollowUpCommand = Extract<LedgerCommand, { type: (typeof followUpCommands)[number] }>;
 
 export function isFollowUp(command: LedgerCommand): command is FollowUpCommand {
   return (followUpCommands as readonly string[]).includes(command.type);
 }
+
+/** A return is decided against its sale, which the store reads, and alone: the sale's remainder is checked at commit. */
+export type SaleReturnCommand = Extract<LedgerCommand, { type: 'ReturnSale' }>;
+export const isSaleReturn = (command: LedgerCommand): command is SaleReturnCommand => command.type === 'ReturnSale';

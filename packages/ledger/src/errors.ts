@@ -14,7 +14,10 @@ export type LedgerErrorCode = (typeof errorCodes)[
   | 'walletClosed'
   | 'currencyMismatch'
   | 'transactionStateInvalid'
-  | 'walletNotEmpty'];
+  | 'walletNotEmpty'
+  | 'returnExceedsSale'
+  | 'saleNotReturnable'
+  | 'paymentMethodWrongUse'];
 
 /**
  * A command the ledger refuses: nothing was written. `code` is the error

@@ -130,6 +130,24 @@ export type TransactionEvent =
       };
     }
   | {
+      /** A new transaction whose parent is the sale; its money goes back to the buyer's wallet, or to the card. */
+      type: 'SaleReturned';
+      data: Movement & {
+        saleTxId: string;
+        merchantOwnerId: string;
+        merchantWalletId: AccountId;
+        buyerOwnerId: string;
+        /** Null when the money goes back to the card the sale was charged to. */
+        buyerWalletId: AccountId | null;
+        amount: number;
+        currency: Currency;
+        reason: string;
+        /** The processor's refund owed to the card: the return stays pending until it is confirmed. */
+        cardRefund: (Cash & { paymentMethod: PaymentMethodRef }) | null;
+      };
+    }
+  | { type: 'CardRefundConfirmed'; data: Movement & { refundReference: string } }
+  | {
       type: 'PlatformFeeCharged';
       data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string };
     }

@@ -40,6 +40,13 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
       return [[event.data.walletId, balanceChange.reservationPaidOut(event.data.amount)]];
     case 'WithdrawalFailed':
       return [[event.data.walletId, balanceChange.reservationReturned(event.data.amount)]];
+    case 'SaleReturned': {
+      const { data } = event;
+      const merchant: [AccountId, BalanceChange] = [data.merchantWalletId, balanceChange.debited(data.amount)];
+      return data.buyerWalletId ? [merchant, [data.buyerWalletId, balanceChange.credited(data.amount)]] : [merchant];
+    }
+    case 'CardRefundConfirmed':
+      return [];
     case 'MerchantBatchSettled':
     case 'PlatformFeeCharged':
       return [[event.data.walletId, balanceChange.debited(event.data.amount)]];
@@ -48,6 +55,15 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
       return [[walletId, amount >= 0 ? balanceChange.credited(amount) : balanceChange.debited(-amount)]];
     }
   }
+}
+
+/**
+ * What a return adds to its sale: the amount given back and when. The sale's
+ * row keeps the sum of its returns, which the store's commit refuses to
+ * take past the sale's amount.
+ */
+export function saleReturnOf(event: TransactionEvent): { saleTxId: string; amount: number } | null {
+  return event.type === 'SaleReturned' ? { saleTxId: event.data.saleTxId, amount: event.data.amount } : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
 
 export type TransactionType =
-  'purchase' | 'deposit' | 'transfer' | 'sale' | 'withdraw' | 'settlement' | 'fee' | 'correction';
+  'purchase' | 'deposit' | 'transfer' | 'sale' | 'return' | 'withdraw' | 'settlement' | 'fee' | 'correction';
 export type TransactionState = 'pending' | 'completed' | 'rejected' | 'expired' | 'failed';
 
 /**
@@ -39,6 +39,8 @@ export type TransactionRecord = {
   holdReleaseAt: string | null;
   holdReleasedAt: string | null;
   expiresAt: string | null;
+  /** The sale a return gives back; null for every other transaction. */
+  parentTxId: string | null;
   /** Serials set aside by a pending withdrawal; not a column of the read model. */
   reservedCoins: Coin[];
   /** The stream version this record reflects. */
@@ -61,6 +63,7 @@ const blank = {
   holdReleaseAt: null,
   holdReleasedAt: null,
   expiresAt: null,
+  parentTxId: null,
   reservedCoins: [],
 } satisfies Partial<TransactionRecord>;
 
@@ -203,6 +206,26 @@ export function evolveTransaction(
         merchantBatchId: data.batchId,
       });
     }
+    case 'SaleReturned': {
+      const { data } = event;
+      return opened({
+        type: 'return',
+        state: data.cardRefund ? 'pending' : 'completed',
+        amount: data.amount,
+        currency: data.currency,
+        payerOwnerId: data.merchantOwnerId,
+        payerWalletId: data.merchantWalletId,
+        payeeOwnerId: data.buyerOwnerId,
+        payeeWalletId: data.buyerWalletId,
+        merchantId: data.merchantOwnerId,
+        reason: data.reason,
+        paymentMethodId: data.cardRefund?.paymentMethod.id ?? null,
+        paymentMethodType: data.cardRefund?.paymentMethod.type ?? null,
+        parentTxId: data.saleTxId,
+      });
+    }
+    case 'CardRefundConfirmed':
+      return next({ state: 'completed', reference: event.data.refundReference });
     case 'PlatformFeeCharged': {
       const { data } = event;
       return opened({

@@ -14,7 +14,9 @@
 -- `events`, n: its index among that event's entries), coins_created:
 -- [{serial, holder, value, status, parent_serial, minted_tx_id, tx_ids}],
 -- coins_updated: [{serial, holder, status, tx_ids}] (tx_ids: the
--- transactions of the batch that named the coin, in order)}.
+-- transactions of the batch that named the coin, in order), sales_returned:
+-- [{sale_tx_id, amount, return_date}] (what the batch's returns give back
+-- of each sale)}.
 --
 -- A transaction's stream is not registered in `streams`: its first event's
 -- unique (stream_id, stream_version) key claims it already. Plans are
@@ -130,6 +132,22 @@ BEGIN
     GET DIAGNOSTICS v_count = ROW_COUNT;
     IF v_count <> jsonb_array_length(p_batch->'transactions_changed') THEN
       RAISE EXCEPTION 'committing %: transactions changed by the batch are not each one row', v_stream_ids;
+    END IF;
+  END IF;
+
+  -- A return adds to its sale's sum under the sale row's lock, and only
+  -- while the sum stays within the sale: a return decided on a stale sum
+  -- fails here as a collision (40001), and is decided again on a fresh
+  -- read. Written this way, and never as a whole row, the sum cannot be
+  -- overwritten by a commit that read it earlier.
+  IF jsonb_array_length(coalesce(p_batch->'sales_returned', '[]'::jsonb)) > 0 THEN
+    UPDATE ledger_transactions AS t SET returned_amount = t.returned_amount + r.amount, return_date = r.return_date
+    FROM jsonb_to_recordset(p_batch->'sales_returned') AS r(sale_tx_id text, amount bigint, return_date timestamptz)
+    WHERE t.tx_id = ANY(ARRAY(SELECT x->>'sale_tx_id' FROM jsonb_array_elements(p_batch->'sales_returned') x))
+      AND t.tx_id = r.sale_tx_id AND t.returned_amount + r.amount <= t.amount;
+    GET DIAGNOSTICS v_count = ROW_COUNT;
+    IF v_count <> jsonb_array_length(p_batch->'sales_returned') THEN
+      RAISE EXCEPTION 'committing %: a return is more than what is left of its sale', v_stream_ids USING ERRCODE = 'serialization_failure';
     END IF;
   END IF;
 

@@ -88,6 +88,20 @@ BEGIN
     END IF;
   END IF;
 
+  -- A return adds to its sale's sum (ledger-commit.sql does the same).
+  v_tx_ids := ARRAY(SELECT p->'saleReturn'->>'sale_tx_id' FROM jsonb_array_elements(p_projections) p WHERE jsonb_typeof(p->'saleReturn') = 'object');
+  IF cardinality(v_tx_ids) > 0 THEN
+    UPDATE ledger_transactions AS t SET
+      returned_amount = t.returned_amount + (p->'saleReturn'->>'amount')::bigint,
+      return_date = (p->'saleReturn'->>'return_date')::timestamptz
+    FROM jsonb_array_elements(p_projections) p
+    WHERE t.tx_id = ANY(v_tx_ids) AND t.tx_id = p->'saleReturn'->>'sale_tx_id';
+    GET DIAGNOSTICS v_updated = ROW_COUNT;
+    IF v_updated <> cardinality(v_tx_ids) THEN
+      RAISE EXCEPTION 'projecting the events at %: returned sales % are not each one row', p_positions, v_tx_ids;
+    END IF;
+  END IF;
+
   -- Ledger ids are position.index, in the order of the event's postings.
   INSERT INTO ledger_entries (ledger_id, tx_id, account_id, entry_date, type, amount, currency, debit_credit, event_position)
   SELECT p_positions[p.i] || '.' || (e.n - 1), e.tx_id, e.account_id, e.entry_date, e.type, e.amount, e.currency, e.debit_credit, p_positions[p.i]

@@ -22,9 +22,13 @@ export type WalletState = WalletBalance & {
  */
 export type LedgerState = {
   tx: TransactionRecord | null;
+  /** For a return: the sale, and what its returns have given back so far. */
+  sale?: SaleState | null;
   wallets: ReadonlyMap<AccountId, WalletState>;
   coins: readonly Coin[];
 };
+
+export type SaleState = { record: TransactionRecord; returned: number };
 
 /** What a command needs loaded (and locked) before it can be decided. */
 export type LedgerNeeds = {

@@ -76,6 +76,7 @@ export function transactionRecordOf(row: Selectable<LedgerTransactionsTable>): T
     holdReleaseAt: instant(row.hold_release_at),
     holdReleasedAt: instant(row.hold_released_at),
     expiresAt: instant(row.expires_at),
+    parentTxId: row.parent_tx_id,
     reservedCoins: row.reserved_coins as Coin[],
     version: row.version,
   };

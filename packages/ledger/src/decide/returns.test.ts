@@ -1,0 +1,206 @@
+import { errorCodes } from '@peeks/contracts';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { walletIdOf } from '../accounts.ts';
+import type { LedgerCommand } from '../commands.ts';
+import { LedgerRuleViolation } from '../errors.ts';
+import type { TransactionEvent } from '../events.ts';
+import { balanceChangesOf, saleReturnOf } from '../projection.ts';
+import { evolveTransaction, type TransactionRecord } from '../transaction.ts';
+import { decide, leftToReturn, needsOf, type LedgerState, type WalletState } from './index.ts';
+
+const now = new Date('2026-11-21T12:00:00Z');
+const context = () => {
+  let next = 0;
+  return { now, newSerial: () => `S${++next}`, holdHours: 24 };
+};
+const wallet = (ownerId: string, currency: WalletState['currency'], available: number): WalletState => ({
+  walletId: walletIdOf(ownerId, currency),
+  ownerId,
+  currency,
+  status: 'open',
+  total: available,
+  available,
+  withdrawable: available,
+  reserved: 0,
+});
+
+/** A sale of `amount` from Ann to the coffee shop, as its stream folds it; paid by card when `card` says so. */
+function saleOf(amount: number, currency: WalletState['currency'], card = false): TransactionRecord {
+  const event: TransactionEvent = {
+    type: 'FundsTransferred',
+    data: {
+      txId: 'sale-1',
+      kind: 'PURCHASE',
+      fromWalletId: walletIdOf('user-1', currency),
+      fromOwnerId: 'user-1',
+      toWalletId: walletIdOf('merchant-1', currency),
+      toOwnerId: 'merchant-1',
+      amount,
+      fee: 0,
+      currency,
+      hold: null,
+      memo: null,
+      postings: [],
+      coins: [],
+      ...(card
+        ? { fundedBy: { paymentMethod: { id: '7', type: 'CC' }, charge: { amount, currency }, rateMicros: null } }
+        : {}),
+    },
+  };
+  return evolveTransaction(null, event, now);
+}
+
+const returning = (fields: Partial<Extract<LedgerCommand, { type: 'ReturnSale' }>> = {}): LedgerCommand => ({
+  type: 'ReturnSale',
+  txId: 'return-1',
+  saleTxId: 'sale-1',
+  merchantOwnerId: 'merchant-1',
+  amount: 400,
+  reason: 'cold coffee',
+  cardRefund: null,
+  ...fields,
+});
+
+const given = (
+  sale: TransactionRecord | null,
+  returned: number,
+  wallets: WalletState[],
+  coins: LedgerState['coins'] = [],
+) =>
+  ({
+    tx: null,
+    sale: sale && { record: sale, returned },
+    wallets: new Map(wallets.map((entry) => [entry.walletId, entry])),
+    coins,
+  }) satisfies LedgerState;
+
+const refusalOf = (command: LedgerCommand, state: LedgerState) => {
+  try {
+    decide(command, state, context());
+  } catch (error) {
+    if (error instanceof LedgerRuleViolation) return error.code;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('ReturnSale', () => {
+  it('given a sale of 1,000 with 500 returned, when the merchant returns 400 to the wallet, moves it back and opens a return whose parent is the sale', () => {
+    const sale = saleOf(1_000, 'USD');
+    const state = given(sale, 500, [wallet('merchant-1', 'USD', 2_000), wallet('user-1', 'USD', 0)]);
+    expect(needsOf(returning(), sale).wallets).toEqual([walletIdOf('merchant-1', 'USD'), walletIdOf('user-1', 'USD')]);
+    const [event] = decide(returning(), state, context());
+    if (!event) throw new Error('no event');
+    expect(event.type).toBe('SaleReturned');
+    expect(event.data.postings).toEqual([
+      { account: 'wallet:merchant-1:USD', currency: 'USD', amount: -400, type: 'RETURN' },
+      { account: 'wallet:user-1:USD', currency: 'USD', amount: 400, type: 'RETURN' },
+    ]);
+    expect(balanceChangesOf(event).map(([walletId, change]) => [walletId, change.available])).toEqual([
+      ['wallet:merchant-1:USD', -400],
+      ['wallet:user-1:USD', 400],
+    ]);
+    expect(saleReturnOf(event)).toEqual({ saleTxId: 'sale-1', amount: 400 });
+    const record = evolveTransaction(null, event, now);
+    expect(record).toMatchObject({ type: 'return', state: 'completed', parentTxId: 'sale-1', amount: 400 });
+    expect(record.reason).toBe('cold coffee');
+  });
+
+  it('refuses more than what is left of the sale, and accepts exactly what is left', () => {
+    const sale = saleOf(1_000, 'USD');
+    const wallets = [wallet('merchant-1', 'USD', 5_000), wallet('user-1', 'USD', 0)];
+    expect(refusalOf(returning({ amount: 501 }), given(sale, 500, wallets))).toBe(errorCodes.returnExceedsSale);
+    expect(decide(returning({ amount: 500 }), given(sale, 500, wallets), context())).toHaveLength(1);
+  });
+
+  it("is not found for another merchant's sale, a missing sale, or a transaction that is not a sale", () => {
+    const sale = saleOf(1_000, 'USD');
+    const wallets = [wallet('merchant-1', 'USD', 5_000), wallet('user-1', 'USD', 0)];
+    expect(refusalOf(returning({ merchantOwnerId: 'merchant-2' }), given(sale, 0, wallets))).toBe(
+      errorCodes.transactionNotFound,
+    );
+    expect(refusalOf(returning(), given(null, 0, wallets))).toBe(errorCodes.transactionNotFound);
+    expect(refusalOf(returning(), given({ ...sale, type: 'transfer' }, 0, wallets))).toBe(
+      errorCodes.transactionNotFound,
+    );
+  });
+
+  it('needs a reason and the money in the merchant wallet', () => {
+    const sale = saleOf(1_000, 'USD');
+    expect(
+      refusalOf(
+        returning({ reason: '  ' }),
+        given(sale, 0, [wallet('merchant-1', 'USD', 5_000), wallet('user-1', 'USD', 0)]),
+      ),
+    ).toBe(errorCodes.requiredField);
+    expect(refusalOf(returning(), given(sale, 0, [wallet('merchant-1', 'USD', 399), wallet('user-1', 'USD', 0)]))).toBe(
+      errorCodes.insufficientFunds,
+    );
+  });
+
+  it('given a card-paid sale, returns to the card-funding account and stays pending until the refund is confirmed', () => {
+    const sale = saleOf(1_000, 'USD', true);
+    const command = returning({ cardRefund: { amount: 400, currency: 'USD' } });
+    expect(needsOf(command, sale).wallets).toEqual([walletIdOf('merchant-1', 'USD')]);
+    const [event] = decide(command, given(sale, 0, [wallet('merchant-1', 'USD', 5_000)]), context());
+    if (!event) throw new Error('no event');
+    expect(event.data.postings[1]).toEqual({
+      account: 'platform:card-funding:USD',
+      currency: 'USD',
+      amount: 400,
+      type: 'RETURN',
+    });
+    const pending = evolveTransaction(null, event, now);
+    expect(pending).toMatchObject({ state: 'pending', paymentMethodId: '7', payeeWalletId: null });
+
+    const confirm: LedgerCommand = { type: 'ConfirmCardRefund', txId: 'return-1', refundReference: 're_1' };
+    const state = { tx: pending, wallets: new Map(), coins: [] } satisfies LedgerState;
+    const [confirmed] = decide(confirm, state, context());
+    if (!confirmed) throw new Error('no event');
+    const done = evolveTransaction(pending, confirmed, now);
+    expect(done).toMatchObject({ state: 'completed', reference: 're_1' });
+    expect(refusalOf(confirm, { ...state, tx: done })).toBe(errorCodes.transactionStateInvalid);
+    // A card-paid sale goes back to the card, and a wallet-paid one to the wallet, never the other way.
+    expect(refusalOf(returning(), given(sale, 0, [wallet('merchant-1', 'USD', 5_000)]))).toBe(
+      errorCodes.paymentMethodWrongUse,
+    );
+  });
+
+  it('given coins, moves serials back to the buyer, or burns them for a card refund', () => {
+    const coins = [{ serial: 'C1', value: 1_000 }];
+    const wallets = [wallet('merchant-1', 'CON', 1_000), wallet('user-1', 'CON', 0)];
+    const [toWallet] = decide(returning(), given(saleOf(1_000, 'CON'), 0, wallets, coins), context());
+    expect(toWallet?.data.coins.map((step) => step.action)).toEqual(['split', 'move']);
+    const [toCard] = decide(
+      returning({ cardRefund: { amount: 312, currency: 'USD' } }),
+      given(saleOf(1_000, 'CON', true), 0, wallets, coins),
+      context(),
+    );
+    expect(toCard?.data.coins.map((step) => step.action)).toEqual(['split', 'burn']);
+  });
+
+  it('never lets returns of a sale add up to more than the sale, whatever their amounts and order', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.array(fc.integer({ min: -5, max: 12_000 }), { maxLength: 30 }),
+        (amount, asks) => {
+          const sale = saleOf(amount, 'USD');
+          let returned = 0;
+          for (const [index, ask] of asks.entries()) {
+            const state = given(sale, returned, [wallet('merchant-1', 'USD', 1_000_000), wallet('user-1', 'USD', 0)]);
+            try {
+              const [event] = decide(returning({ txId: `r${index}`, amount: ask }), state, context());
+              returned += event && event.type === 'SaleReturned' ? event.data.amount : 0;
+            } catch (error) {
+              if (!(error instanceof LedgerRuleViolation)) throw error;
+              expect(ask > leftToReturn({ record: sale, returned }) || ask <= 0).toBe(true);
+            }
+            expect(returned).toBeLessThanOrEqual(amount);
+          }
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,119 @@
+import { errorCodes } from '@peeks/contracts';
+import { platformAccount } from '../accounts.ts';
+import { amountLimits, checkAmount } from '../amounts.ts';
+import { spendCoins, type CoinStep } from '../coins.ts';
+import { refuse } from '../errors.ts';
+import type { Posting } from '../events.ts';
+import type { CommandRules } from './rule.ts';
+import { coinsToSpend, noCoins } from './rule.ts';
+import { openWallet, requireAvailable, requireCashCurrency, requireTransaction, type SaleState } from './state.ts';
+
+/** What is left of a sale to give back. */
+export const leftToReturn = (sale: SaleState) => sale.record.amount - sale.returned;
+
+/**
+ * Returns: a merchant gives back part or all of a sale. The money leaves
+ * the merchant's wallet at once; it goes to the buyer's wallet, or, for a
+ * sale charged to a card, to the card-funding account, and the return is
+ * pending until the processor confirms the card's refund.
+ */
+export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'> = {
+  ReturnSale: {
+    // `sale` is the sale's record (the store reads it for a return): its wallets are the ones to lock.
+    needs: (command, sale) => {
+      if (!sale?.payeeWalletId) return { wallets: [], coins: noCoins };
+      const wallets = [sale.payeeWalletId];
+      if (command.cardRefund === null && sale.payerWalletId) wallets.push(sale.payerWalletId);
+      return { wallets, coins: coinsToSpend(command.merchantOwnerId, sale.currency, command.amount) };
+    },
+    decide(command, state, { newSerial }) {
+      const sale = state.sale ?? refuse(errorCodes.transactionNotFound, `sale ${command.saleTxId} does not exist`);
+      const record = sale.record;
+      // Another merchant's sale, or not a sale at all, is not found: it is not theirs to return.
+      if (record.type !== 'sale' || record.merchantId !== command.merchantOwnerId || record.payeeWalletId === null)
+        refuse(errorCodes.transactionNotFound, `${command.saleTxId} is not a sale of ${command.merchantOwnerId}`);
+      if (record.state !== 'completed')
+        refuse(errorCodes.saleNotReturnable, `${command.saleTxId} is ${record.state}, not completed`);
+      const { amount } = command;
+      const currency = record.currency;
+      checkAmount(amount, currency, amountLimits.unlimited);
+      if (amount > leftToReturn(sale))
+        refuse(
+          errorCodes.returnExceedsSale,
+          `${amount} is more than the ${leftToReturn(sale)} left of ${command.saleTxId}`,
+        );
+      if (command.reason.trim() === '') refuse(errorCodes.requiredField, 'a return needs a reason');
+
+      const paidByCard = record.paymentMethodType === 'CC';
+      if (paidByCard !== (command.cardRefund !== null))
+        refuse(
+          errorCodes.paymentMethodWrongUse,
+          paidByCard ? `${command.saleTxId} was charged to a card` : `${command.saleTxId} was not charged to a card`,
+        );
+      if (command.cardRefund) {
+        requireCashCurrency(command.cardRefund.currency);
+        checkAmount(command.cardRefund.amount, command.cardRefund.currency, amountLimits.unlimited, 'refund');
+      }
+
+      const merchant = openWallet(state, record.payeeWalletId);
+      requireAvailable(merchant, amount);
+      const buyer =
+        command.cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
+      const to = buyer?.walletId ?? platformAccount('card-funding', currency);
+      const postings: Posting[] = [
+        { account: merchant.walletId, currency, amount: -amount, type: 'RETURN' },
+        { account: to, currency, amount, type: 'RETURN' },
+      ];
+      // Coins go back to the buyer; to a card they are retired, as the card-funding account issued them.
+      const coins: CoinStep[] =
+        currency === 'CON'
+          ? spendCoins(
+              state.coins,
+              merchant.walletId,
+              [buyer ? { amount, to: buyer.walletId } : { amount, burn: true }],
+              newSerial,
+            )
+          : [];
+      return [
+        {
+          type: 'SaleReturned',
+          data: {
+            txId: command.txId,
+            saleTxId: command.saleTxId,
+            merchantOwnerId: command.merchantOwnerId,
+            merchantWalletId: merchant.walletId,
+            buyerOwnerId: record.payerOwnerId ?? '',
+            buyerWalletId: buyer?.walletId ?? null,
+            amount,
+            currency,
+            reason: command.reason.trim(),
+            cardRefund:
+              command.cardRefund && record.paymentMethodId !== null
+                ? {
+                    ...command.cardRefund,
+                    paymentMethod: { id: record.paymentMethodId, type: record.paymentMethodType ?? 'CC' },
+                  }
+                : null,
+            postings,
+            coins,
+          },
+        },
+      ];
+    },
+  },
+
+  ConfirmCardRefund: {
+    needs: () => ({ wallets: [], coins: noCoins }),
+    decide(command, state) {
+      const tx = requireTransaction(state.tx, command.txId);
+      if (tx.type !== 'return' || tx.state !== 'pending' || tx.paymentMethodId === null)
+        refuse(errorCodes.transactionStateInvalid, `${command.txId} has no card refund waiting`);
+      return [
+        {
+          type: 'CardRefundConfirmed',
+          data: { txId: command.txId, refundReference: command.refundReference, postings: [], coins: [] },
+        },
+      ];
+    },
+  },
+};
