@@ -38,7 +38,8 @@ export function runDatabaseProcess(
         applicationName,
         preparedStatements: true,
         onError: (error) => {
-          log.warn({ err: error }, 'idle database connection lost');
+          // The message only: pg-pool hangs the whole client (its statements and settings) on the error.
+          log.warn({ reason: error.message }, 'idle database connection lost');
         },
       });
       shutdown.add('database pool', () => database.close());

@@ -81,3 +81,36 @@ describe('a pool with preparedStatements', () => {
     }
   });
 });
+
+describe('a pool losing its server', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  // pg-pool listens for errors only on idle clients: a connection that dies while checked out, between two
+  // statements of a transaction, emitted 'error' with no listener and ended the process (found by npm run chaos).
+  it('survives a connection that dies while checked out, and serves the next query on a new one', async () => {
+    const lost: Error[] = [];
+    const handle = connectDatabase(database.url, { max: 2, onError: (error) => lost.push(error) });
+    const admin = connectDatabase(database.url, { max: 1 });
+    try {
+      const inside = handle.db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`SELECT pg_backend_pid() AS pid`.execute(trx);
+        await sql`SELECT pg_terminate_backend(${rows[0]?.pid})`.execute(admin.db);
+        // The server's goodbye reaches the client while no statement runs on it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await sql`SELECT 1`.execute(trx);
+      });
+      await expect(inside).rejects.toThrow();
+      const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(handle.db);
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await admin.close();
+      await handle.close();
+    }
+  });
+});

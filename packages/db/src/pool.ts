@@ -115,6 +115,12 @@ export function connectDatabase(url: string, options: PoolOptions = {}): Databas
   });
   // An idle client losing its server (restart, shutdown) must not crash the process.
   pool.on('error', options.onError ?? (() => undefined));
+  // pg-pool listens only while a client is idle: one whose server goes while it is checked out, between two
+  // statements, would emit 'error' to no one and end the process. Its statements fail anyway, and the pool drops
+  // it on release, so this listener only has to be there.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   if (options.preparedStatements) {
     const names = new StatementNames();
     pool.on('connect', (client) => {
