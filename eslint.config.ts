@@ -4,6 +4,7 @@ import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { boundaries } from './lint/boundaries.ts';
+import { webBoundaries } from './lint/web-boundaries.ts';
 
 export default defineConfig(
   // k6 scripts run in k6's own JavaScript runtime, not Node.
@@ -22,6 +23,7 @@ export default defineConfig(
     },
   },
   ...boundaries(import.meta.dirname),
+  ...webBoundaries(import.meta.dirname),
   { ...reactHooks.configs.flat.recommended, files: ['web/src/**/*.{ts,tsx}'] },
   { files: ['web/src/**/*.{ts,tsx}'], languageOptions: { globals: globals.browser } },
   {

@@ -33,6 +33,16 @@ function RequireSignIn() {
   return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;
 }
 
+/** Sign-in and sign-up are for guests: someone signed in goes where they were headed, else home. */
+function GuestOnly() {
+  const { user } = useSnapshot(session);
+  const location = useLocation();
+  if (!user) return <Outlet />;
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const inApp = typeof from === 'string' && from.startsWith('/') && !from.startsWith('//');
+  return <Navigate to={inApp ? from : '/'} replace />;
+}
+
 /**
  * Every route of the spec's route table (§2). A route whose screen is not
  * built yet shows the dashboard layout and a "coming soon" panel; nothing
@@ -45,12 +55,17 @@ export const routes: RouteObject[] = [
       {
         element: <PublicLayout />,
         children: [
-          { path: '/login', element: screen(<LoginPage />) },
+          {
+            element: <GuestOnly />,
+            children: [
+              { path: '/login', element: screen(<LoginPage />) },
+              { path: '/forgot-password', element: screen(<ForgotPassword />) },
+              { path: '/register', element: screen(<RegisterLanding />) },
+              { path: '/register/personal', element: screen(<PersonalSignUp />) },
+              { path: '/register/business', element: screen(<BusinessSignUp />) },
+            ],
+          },
           { path: '/login/logout', element: screen(<LogoutPage />) },
-          { path: '/forgot-password', element: screen(<ForgotPassword />) },
-          { path: '/register', element: screen(<RegisterLanding />) },
-          { path: '/register/personal', element: screen(<PersonalSignUp />) },
-          { path: '/register/business', element: screen(<BusinessSignUp />) },
           // The hosted checkout page takes ?id&token and is open to guests.
           { path: '/checkout', element: <ComingSoon screen="checkout" /> },
           { path: '*', element: screen(<NotFound />) },

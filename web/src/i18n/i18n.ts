@@ -1,8 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from './en.ts';
-import { ja } from './ja.ts';
-import { mr } from './mr.ts';
+import { en, ja, mr } from './texts.ts';
 
 /**
  * i18next with react-i18next: interpolation, fallback to English key by key,

@@ -1,5 +1,5 @@
 import 'i18next';
-import type { Translation } from './en.ts';
+import type { Translation } from './texts.ts';
 
 declare module 'i18next' {
   interface CustomTypeOptions {

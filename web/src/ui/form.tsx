@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import { ApiError } from '../lib/api.ts';
 import { LoadingOverlay, ServerErrors } from './feedback.tsx';
+import { FieldError } from './Field.tsx';
 
 /**
  * Forms over react-hook-form with a zod schema from @peeks/contracts, the
@@ -143,7 +144,7 @@ interface FieldShellProps {
   className?: string;
 }
 
-/** Label, control, hint and error, wired for assistive technology (aria-describedby, aria-invalid). */
+/** Label, control, hint and error, wired for assistive technology (aria-describedby, aria-invalid, the error announced). */
 export function FieldShell({ name, label, hint, children, className }: FieldShellProps) {
   const inputId = useId();
   const error = useFieldError(name);
@@ -159,9 +160,7 @@ export function FieldShell({ name, label, hint, children, className }: FieldShel
           {hint}
         </small>
       )}
-      <p id={errorId} className="field-error" aria-live="polite">
-        {error}
-      </p>
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }
@@ -268,9 +267,7 @@ export function CheckboxField({ name, label }: { name: string; label: ReactNode 
         )}
       />
       <label htmlFor={inputId}>{label}</label>
-      <p id={errorId} className="field-error" aria-live="polite">
-        {error}
-      </p>
+      <FieldError id={errorId} error={error} />
     </div>
   );
 }

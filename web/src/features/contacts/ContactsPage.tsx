@@ -7,7 +7,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
-import { session } from '../session/session-store.ts';
+import { session } from '../session/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { ContactFormDialog } from './ContactFormDialog.tsx';
 import { deleteContact, useContacts } from './contacts-api.ts';

@@ -243,7 +243,10 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
       await user.type(within(dialog).getByLabelText(label), text);
     await user.selectOptions(within(dialog).getByLabelText('Country'), 'CA');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(within(dialog).getByRole('alert')).getByText('Sorry, This Contact Already Exist')).toBeTruthy();
+    // Announced twice: in the list above the form, then under its field.
+    const [list, field] = within(dialog).getAllByRole('alert');
+    expect(within(list!).getByText('Sorry, This Contact Already Exist')).toBeTruthy();
+    expect(field!.textContent).toBe('Sorry, This Contact Already Exist');
     expect(within(dialog).getAllByText('Sorry, This Contact Already Exist')).toHaveLength(2);
 
     await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);

@@ -8,7 +8,7 @@ import { attemptKeys } from '../../lib/attempts.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { Form, SelectField, SubmitButton, useSpecForm } from '../../ui/form.tsx';
-import { loadBalance } from '../wallet/wallet-store.ts';
+import { loadBalance } from '../wallet/index.ts';
 import { DigitsField } from '../../ui/fields.tsx';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 

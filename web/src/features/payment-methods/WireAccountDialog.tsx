@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormContext } from 'react-hook-form';
 import { useSnapshot } from 'valtio';
 import { FieldShell, TextField, useSpecForm } from '../../ui/form.tsx';
-import { session } from '../session/session-store.ts';
+import { session } from '../session/index.ts';
 import { AccountDialog } from './AccountDialog.tsx';
 import { emptyAddress, RegionFields } from './AddressFields.tsx';
 import { DigitsField } from '../../ui/fields.tsx';

@@ -7,7 +7,7 @@ import {
 } from '@peeks/contracts';
 import { useEffect, useState } from 'react';
 import { callApi } from '../../lib/api.ts';
-import { signedIn } from '../session/session-store.ts';
+import { signedIn } from '../session/index.ts';
 
 /** Registration signs the new user in: the answer is a session like a login's. */
 export async function registerPersonal(form: PersonalRegistration) {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { session } from '../session/session-store.ts';
+import { session } from '../session/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
 
@@ -18,7 +18,7 @@ export function AccountMenu() {
       {/* Named by what it shows (WCAG 2.5.3: a voice user says the visible name), then what it is. */}
       <button className="account-button" {...menu.buttonProps}>
         <Avatar user={user} />
-        <span>{user.username}</span>
+        <span className="account-name">{user.username}</span>
         <span className="visually-hidden">{t('nav.account_menu')}</span>
       </button>
       <div className="account-dropdown" {...menu.menuProps}>

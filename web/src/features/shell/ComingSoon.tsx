@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import type { en } from '../../i18n/en.ts';
+import type { shellTexts } from './i18n.ts';
 
-export type ScreenKey = keyof typeof en.screens;
+export type ScreenKey = keyof typeof shellTexts.en.screens;
 
 /** An honest panel for a route whose screen comes in a later release: it says so and does nothing else. */
 export function ComingSoon({ screen }: { screen: ScreenKey }) {

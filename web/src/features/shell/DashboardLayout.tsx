@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router-dom';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { isMerchant, session } from '../session/session-store.ts';
-import { connectLive, forgetWallet, loadBalance } from '../wallet/wallet-store.ts';
+import { isMerchant, session } from '../session/index.ts';
+import { connectLive, forgetWallet, loadBalance } from '../wallet/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
+import { closeDrawer, drawer } from './drawer.ts';
 import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
 
 /** Support and the merchant entries are placeholders in the spec (§2): shown, marked as not available. */
@@ -15,6 +16,9 @@ export function DashboardLayout() {
   const { t } = useTranslation();
   const { user, merchant } = useSnapshot(session);
   const [switching, setSwitching] = useState(false);
+  const { open } = useSnapshot(drawer);
+  const sidebar = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
   const userId = user?.user_id;
   const merchantId = user?.merchant_id;
 
@@ -29,13 +33,43 @@ export function DashboardLayout() {
     };
   }, [userId, merchantId]);
 
+  // The top bar offers the menu button only while there is a navigation to open.
+  useEffect(() => {
+    drawer.available = true;
+    return () => {
+      drawer.available = false;
+      drawer.open = false;
+    };
+  }, []);
+  // Following a link closes the drawer.
+  useEffect(() => {
+    closeDrawer();
+  }, [pathname]);
+  // An open drawer takes the focus and gives it back to the menu button on Escape.
+  useEffect(() => {
+    if (!open) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    sidebar.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closeDrawer();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      opener?.focus();
+    };
+  }, [open]);
+
   if (!user) return null;
   const merchantName =
     user.merchant_id === null ? null : (merchant?.name ?? user.merchants[String(user.merchant_id)] ?? null);
 
   return (
-    <div className="dashboard">
-      <aside className="sidebar">
+    <div className={open ? 'dashboard drawer-open' : 'dashboard'}>
+      {open && (
+        <button type="button" className="drawer-backdrop" aria-label={t('nav.close_menu')} onClick={closeDrawer} />
+      )}
+      <aside className="sidebar" id="dashboard-navigation" ref={sidebar} tabIndex={-1}>
         <section className="profile-menu" aria-label={t('nav.profile')}>
           <Avatar user={user} size={56} />
           <strong>{user.username}</strong>

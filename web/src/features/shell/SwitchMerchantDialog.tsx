@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay, ServerErrors } from '../../ui/feedback.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { session, switchMerchant } from '../session/session-store.ts';
+import { session, switchMerchant } from '../session/index.ts';
 
 /** Merchant switch (spec §4): choose another merchant, the user is reloaded for it, then the browser goes to /. Errors show in the dialog. */
 export function SwitchMerchantDialog({ onClose }: { onClose: () => void }) {

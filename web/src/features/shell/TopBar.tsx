@@ -1,15 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { session } from '../session/session-store.ts';
+import { session } from '../session/index.ts';
 import { AccountMenu } from './AccountMenu.tsx';
+import { drawer, toggleDrawer } from './drawer.ts';
 
-/** Logo, MY ACCOUNT and ADD FUNDS; Log In and Sign Up for a guest, the avatar menu once signed in (spec §2). */
+/**
+ * Logo, MY ACCOUNT and ADD FUNDS; Log In and Sign Up for a guest, the avatar
+ * menu once signed in (spec §2). On a phone, a menu button opens the
+ * dashboard navigation as a drawer, and the two links take a row of their own.
+ */
 export function TopBar() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
+  const { available, open } = useSnapshot(drawer);
   return (
     <header className="top-bar">
+      {user && available && (
+        <button
+          type="button"
+          className="button ghost menu-button"
+          aria-expanded={open}
+          aria-controls="dashboard-navigation"
+          onClick={toggleDrawer}
+        >
+          <span aria-hidden="true">☰</span> {t('nav.menu')}
+        </button>
+      )}
       <Link to="/" className="logo">
         {t('app.name')}
       </Link>

@@ -17,7 +17,7 @@ import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../u
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
-import { loadBalance } from '../wallet/wallet-store.ts';
+import { loadBalance } from '../wallet/index.ts';
 import { formatMoney, minorToTyped } from '../../lib/money.ts';
 import { sendFund, useRecipient } from './transfer-api.ts';
 

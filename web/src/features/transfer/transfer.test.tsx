@@ -2,7 +2,7 @@ import type { Recipient } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
-import { wallet } from '../wallet/wallet-store.ts';
+import { wallet } from '../wallet/index.ts';
 
 const GID = '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41';
 const marie: Recipient = {

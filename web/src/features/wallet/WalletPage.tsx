@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
-import { session } from '../session/session-store.ts';
+import { session } from '../session/index.ts';
 import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
 import { WalletCard } from './WalletCard.tsx';

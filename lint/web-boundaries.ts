@@ -1,0 +1,75 @@
+import type { Linter } from 'eslint';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+/**
+ * The web app's own boundaries (docs/architecture/web-app.md, Structure):
+ * `ui` and `lib` are shared by every feature and import none; a feature never
+ * imports the app that composes it, and imports another feature only through
+ * that feature's public surface, `features/<name>/index.ts`. The app (routes,
+ * the root layout) and `i18n` (which merges each feature's dictionary) sit
+ * above the features and may reach into them. A function of the checkout's
+ * root, so lint/web-boundaries.test.ts applies the same rules to a tree of its own.
+ */
+/** Test support: the component-test kit, a feature's testing.ts or testing/ folder, the tests. */
+const TEST_SUPPORT = [
+  'web/src/**/testing/**',
+  'web/src/**/testing.ts',
+  'web/src/**/*.test.ts',
+  'web/src/**/*.test.tsx',
+];
+
+export function webBoundaries(root: string): Linter.Config[] {
+  const src = path.join(root, 'web', 'src');
+  const features = readdirSync(path.join(src, 'features'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const featureZones = features.map((feature) => ({
+    target: `./web/src/features/${feature}`,
+    from: path.join(src, 'features', '**'),
+    except: [path.join(src, 'features', feature, '**'), path.join(src, 'features', '*', 'index.ts')],
+    message: `A feature imports another only through its public surface, features/<name>/index.ts; move what both need to web/src/ui.`,
+  }));
+  const zones = [
+    ...featureZones,
+    {
+      target: ['./web/src/ui', './web/src/lib'],
+      from: ['./web/src/features', './web/src/app'],
+      message: 'ui and lib are shared by every feature and import none of them, nor the app.',
+    },
+    {
+      target: './web/src/features',
+      from: './web/src/app',
+      message: 'A feature never imports the app that composes it.',
+    },
+  ];
+  const testSupport = {
+    target: './web/src',
+    from: TEST_SUPPORT.map((glob) => path.join(root, glob)),
+    message: 'Production code never imports test support (a testing/ folder or testing.ts, a *.test.tsx file).',
+  };
+  const settings = {
+    'import-x/extensions': ['.ts', '.tsx'],
+    'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+  };
+  return [
+    {
+      files: ['web/src/**/*.{ts,tsx}'],
+      plugins: { 'import-x': importX },
+      settings,
+      rules: {
+        'import-x/no-cycle': ['error', { ignoreExternal: true }],
+        'import-x/no-restricted-paths': ['error', { basePath: root, zones }],
+      },
+    },
+    {
+      files: ['web/src/**/*.{ts,tsx}'],
+      ignores: TEST_SUPPORT,
+      rules: {
+        'import-x/no-restricted-paths': ['error', { basePath: root, zones: [...zones, testSupport] }],
+      },
+    },
+  ];
+}

@@ -1,0 +1,68 @@
+import { contactMessages } from '@peeks/contracts';
+import { dictionary } from '../../i18n/dictionary.ts';
+
+/** Contacts. English is complete and types the keys; Japanese and Marathi fall back to it key by key. */
+export const contactsTexts = dictionary({
+  en: {
+    contacts: {
+      invite: 'Invite A New Contact',
+      empty: 'You have 0 Contacts',
+      loading: 'Loading contacts…',
+      try_again: 'Try Again',
+      list: 'Your contacts',
+      phone: 'Phone',
+      email: 'Email',
+      address: 'Address',
+      add_title: 'Add New Contact',
+      edit_title: 'Update Contact Details',
+      contact_information: 'Recipient Contact Information',
+      residence_information: 'Recipient Residence Information',
+      first_name: 'First Name',
+      last_name: 'Last Name',
+      phone_number: 'Phone Number',
+      confirm_email: 'Confirm Email',
+      address1: 'Address Line 1',
+      address2: 'Apartment/Unit/Suite',
+      country: 'Country',
+      choose_country: '--Choose a Country--',
+      province: 'Province/State',
+      city: 'City',
+      postal: 'Postal/Zip Code',
+      close: 'Close',
+      save: 'Save',
+      send_transfer: 'Send A Money Transfer',
+      edit: 'Edit Contact',
+      delete: 'Delete Contact',
+      delete_title: 'Delete Contact',
+      delete_question: 'Are you sure you want to delete?',
+      delete_confirm: 'Yes, delete it!',
+      cancel: 'Cancel',
+      deleted_title: 'Deleted!',
+      deleted_body: contactMessages.deleted,
+      ok: 'OK',
+    },
+  },
+  ja: {
+    contacts: {
+      invite: '新しい連絡先を招待',
+      empty: '連絡先は0件です',
+      add_title: '連絡先を追加',
+      edit_title: '連絡先の詳細を更新',
+      close: '閉じる',
+      save: '保存',
+      send_transfer: '送金する',
+      edit: '連絡先を編集',
+      delete: '連絡先を削除',
+      cancel: 'キャンセル',
+    },
+  },
+  mr: {
+    contacts: {
+      invite: 'नवीन संपर्क आमंत्रित करा',
+      add_title: 'नवीन संपर्क जोडा',
+      save: 'जतन करा',
+      close: 'बंद करा',
+      cancel: 'रद्द करा',
+    },
+  },
+});

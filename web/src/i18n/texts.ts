@@ -1,0 +1,48 @@
+import { contactsTexts } from '../features/contacts/i18n.ts';
+import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
+import { recoveryTexts } from '../features/recovery/i18n.ts';
+import { registrationTexts } from '../features/registration/i18n.ts';
+import { sessionTexts } from '../features/session/i18n.ts';
+import { shellTexts } from '../features/shell/i18n.ts';
+import { transferTexts } from '../features/transfer/i18n.ts';
+import { walletTexts } from '../features/wallet/i18n.ts';
+import { uiTexts } from '../ui/i18n.ts';
+import type { DeepPartial } from './dictionary.ts';
+
+/**
+ * Every feature's dictionary, merged by top-level key (a feature names its
+ * own: `wallet`, `transfer`…). A new feature adds its line here and to the
+ * three spreads below; i18n.test.ts fails when two dictionaries claim one key.
+ */
+export const dictionaries = [
+  uiTexts,
+  shellTexts,
+  sessionTexts,
+  registrationTexts,
+  recoveryTexts,
+  walletTexts,
+  paymentMethodsTexts,
+  contactsTexts,
+  transferTexts,
+] as const;
+
+/** English, complete: its type is every key the app may ask for. */
+export const en = {
+  ...uiTexts.en,
+  ...shellTexts.en,
+  ...sessionTexts.en,
+  ...registrationTexts.en,
+  ...recoveryTexts.en,
+  ...walletTexts.en,
+  ...paymentMethodsTexts.en,
+  ...contactsTexts.en,
+  ...transferTexts.en,
+};
+
+/** The shape every language follows; other languages may leave keys out and fall back to English. */
+export type Translation = typeof en;
+export type PartialTranslation = DeepPartial<Translation>;
+
+/** Japanese and Marathi, started (spec §9: minimal). Missing keys fall back to English. */
+export const ja: PartialTranslation = Object.assign({}, ...dictionaries.map((texts) => texts.ja)) as PartialTranslation;
+export const mr: PartialTranslation = Object.assign({}, ...dictionaries.map((texts) => texts.mr)) as PartialTranslation;
