@@ -200,6 +200,8 @@ export const eventLogQuery = z.object(
     /** Streams whose id starts with this: `ledger-` for every transaction, `wallet-wallet:user-7:` for one owner's wallets. */
     stream: optionalText('Stream', 200),
     type: optionalText('Type', 100),
+    /** Events appended by this actor (an owner id such as `user-7`): an operator's actions. */
+    actor: optionalText('Actor', 100),
     ...period,
     before: queryNumber('before', Number.MAX_SAFE_INTEGER).optional(),
     limit: page.limit,
@@ -216,6 +218,9 @@ export const loggedEvent = z.object({
   metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   hash: z.string(),
+  prev_hash: z.string(),
+  /** The hash covers the event and its prev_hash, which is the hash of the stream's event before it. */
+  link_verifies: z.boolean(),
 });
 export const eventLogResponse = successEnvelope({
   events: z.array(loggedEvent),
@@ -231,6 +236,14 @@ export const ledgerVerification = z.object({
   ok: z.boolean().nullable(),
   /** The report as `npm run ledger:verify` prints it, or what stopped the run. */
   report: z.string().nullable(),
+  /** Where a run has got to (the last one's last stage once finished); null before any run. */
+  progress: z
+    .object({
+      stage: z.enum(['chains', 'replay', 'compare', 'invariants']),
+      events_replayed: z.number().int(),
+      events_total: z.number().int(),
+    })
+    .nullable(),
 });
 export type LedgerVerification = z.infer<typeof ledgerVerification>;
 /** `started`: false when a run was already going, which this request then reports on instead. */
@@ -270,6 +283,8 @@ export const outboxEmail = z.object({
   template: z.string(),
   subject: z.string(),
   payload: z.record(z.string(), z.unknown()),
+  /** The unsent message's text, secrets included: only in development with no SMTP_URL, else null. */
+  body: z.string().nullable(),
   created_at: z.string(),
   sent_at: z.string().nullable(),
   attempts: z.number().int(),
@@ -360,4 +375,131 @@ export type ResolveBitcoinDepositRequest = z.infer<typeof resolveBitcoinDepositR
 export const resolveBitcoinDepositResponse = successEnvelope({
   deposit: bitcoinDepositView,
   transaction: transaction.nullable(),
+});
+
+/** GET /api/operations/overview: what the console's charts draw, over the real history. */
+export const operationsOverviewResponse = successEnvelope({
+  /** Days covered by `daily_volume` and `webhook_deliveries`, ending today (UTC). */
+  days: z.number().int(),
+  /** Per UTC day, movement type (purchase, deposit, transfer, …) and currency: completed transactions and their sum (minor units). */
+  daily_volume: z.array(
+    z.object({
+      day: z.string(),
+      type: z.string(),
+      currency: z.string(),
+      count: z.number().int(),
+      amount: z.number().int(),
+    }),
+  ),
+  /** Deposits (any method) by method and state. */
+  deposits_by_state: z.array(z.object({ method: z.string(), state: z.string(), count: z.number().int() })),
+  /** Holds that release within the next 24 hours, per hour (the hour's start) and currency. */
+  holds_releasing: z.array(
+    z.object({ hour: z.string(), currency: z.string(), count: z.number().int(), amount: z.number().int() }),
+  ),
+  /** Webhook deliveries per UTC day of creation, by outcome. */
+  webhook_deliveries: z.array(
+    z.object({
+      day: z.string(),
+      delivered: z.number().int(),
+      failed: z.number().int(),
+      pending: z.number().int(),
+    }),
+  ),
+});
+export type OperationsOverview = z.infer<typeof operationsOverviewResponse>;
+
+/** GET /api/operations/people?q=: users whose username or e-mail starts with `q` (any letter case). */
+export const peopleQuery = z.object(
+  { q: text('Username or E-mail', { max: 100 }), limit: page.limit },
+  invalidArguments,
+);
+
+export const personSummary = z.object({
+  user_id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  user_type: z.string(),
+  role: z.string(),
+  account_status: z.string(),
+  is_banned: z.boolean(),
+  created_at: z.string(),
+});
+export const peopleResponse = successEnvelope({ people: z.array(personSummary) });
+
+/** GET /api/operations/person?user_id=: what support needs to answer "where is my money?". */
+export const personQuery = z.object({ user_id: queryNumber('user_id', Number.MAX_SAFE_INTEGER) }, invalidArguments);
+
+const personTransaction = z.object({
+  tx_id: z.string(),
+  entry_date: z.string(),
+  type: z.string(),
+  state: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  /** C: money came to this person; D: it left. */
+  debit_credit: z.enum(['C', 'D']),
+  payment_method_type: z.string().nullable(),
+  reference: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
+export const personResponse = successEnvelope({
+  person: personSummary,
+  owner_id: z.string(),
+  wallets: z.array(
+    z.object({
+      wallet_id: z.string(),
+      currency: z.string(),
+      total: z.number().int(),
+      available: z.number().int(),
+      withdrawable: z.number().int(),
+      reserved: z.number().int(),
+      status: z.string(),
+    }),
+  ),
+  /** Money received on hold and not released yet, soonest first. */
+  holds: z.array(
+    z.object({
+      tx_id: z.string(),
+      amount: z.number().int(),
+      currency: z.string(),
+      release_at: z.string(),
+    }),
+  ),
+  /** The 20 latest transactions, newest first; `deposits` the 20 latest deposits. */
+  transactions: z.array(personTransaction),
+  deposits: z.array(personTransaction),
+  /** Sessions not expired, newest first; `session_id` names one for revocation without revealing its key. */
+  sessions: z.array(
+    z.object({ session_id: z.string(), created_at: z.string(), last_seen_at: z.string(), expires_at: z.string() }),
+  ),
+});
+export type PersonView = z.infer<typeof personResponse>;
+
+/** GET /api/operations/audit: operators' actions, newest first; `before` as in the event log. */
+export const operatorAuditQuery = z.object(
+  {
+    /** One operator's actions only. */
+    user_id: queryNumber('user_id', Number.MAX_SAFE_INTEGER).optional(),
+    before: queryNumber('before', Number.MAX_SAFE_INTEGER).optional(),
+    limit: page.limit,
+  },
+  invalidArguments,
+);
+
+export const operatorAuditResponse = successEnvelope({
+  actions: z.array(
+    z.object({
+      position: z.number().int(),
+      created_at: z.string(),
+      operator_id: z.string(),
+      operator_username: z.string(),
+      type: z.string(),
+      stream_id: z.string(),
+      tx_id: z.string().nullable(),
+      reason: z.string().nullable(),
+    }),
+  ),
+  next_before: z.number().int().nullable(),
 });

@@ -12,6 +12,14 @@ export interface OutgoingEmail {
   payload: Record<string, unknown>;
 }
 
+/** The message's text: a greeting, then each field the template fills in, one per line. */
+export function renderEmail(subject: string, payload: Record<string, unknown>): string {
+  const lines = Object.entries(payload).map(
+    ([key, value]) => `${key.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase())}: ${String(value)}`,
+  );
+  return [subject, '', ...lines, '', 'Peeks Wallet'].join('\n');
+}
+
 export function emailSendJob(emailId: number): LedgerJob {
   return { queue: EMAIL_SEND_QUEUE.name, id: jobId('email-send', emailId), data: { emailId } };
 }

@@ -19,7 +19,7 @@ export {
   webhookFanOutJob,
   withdrawalPayoutJob,
 } from './ledger-jobs.ts';
-export { queueEmail, type OutgoingEmail } from './email-outbox.ts';
+export { queueEmail, renderEmail, type OutgoingEmail } from './email-outbox.ts';
 export { attemptJob, replayDelivery, type AttemptData } from './webhook-attempts.ts';
 export { mayTellWebhooks, toldOwnerOf, webhookEventOf } from './webhook-events.ts';
 export {

@@ -13,5 +13,11 @@ export { loadTransaction } from './transactions.ts';
 export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';
 export { coinsOf, coinTrail, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';
 export { platformBalances } from './platform-balances.ts';
-export { inlineTables, verifyLedger, type LedgerReport, type TableDifference } from './verify.ts';
+export {
+  inlineTables,
+  verifyLedger,
+  type LedgerReport,
+  type TableDifference,
+  type VerificationProgress,
+} from './verify.ts';
 export { describeLedgerReport } from './report.ts';

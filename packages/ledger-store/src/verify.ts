@@ -9,7 +9,7 @@ import {
 } from '@peeks/db';
 import { coinHoldingKinds, evolveTransaction, platformAccount, type TransactionRecord } from '@peeks/ledger';
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import {
   projectTransactionEvent,
   projectWalletEvent,
@@ -53,17 +53,27 @@ class RollBack extends Error {
  * invariants. The fresh tables live in a scratch schema of the same
  * transaction, which is rolled back, so nothing is left behind.
  */
-export async function verifyLedger(db: Kysely<Database>, options: { batchSize?: number } = {}): Promise<LedgerReport> {
+export async function verifyLedger(
+  db: Kysely<Database>,
+  options: { batchSize?: number; onProgress?: (progress: VerificationProgress) => void } = {},
+): Promise<LedgerReport> {
+  const told = options.onProgress ?? (() => undefined);
   try {
     await db
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
+        const eventsTotal = await ledgerEventCount(trx);
+        told({ stage: 'chains', eventsReplayed: 0, eventsTotal });
         const chains = await verifyAllStreams(trx);
         const schema = `ledger_rebuild_${randomBytes(6).toString('hex')}`;
         await rebuildInto(trx, schema);
-        const eventsReplayed = await replayLog(trx, schema, options.batchSize ?? 1000);
+        const eventsReplayed = await replayLog(trx, schema, options.batchSize ?? 1000, (replayed) => {
+          told({ stage: 'replay', eventsReplayed: replayed, eventsTotal });
+        });
+        told({ stage: 'compare', eventsReplayed, eventsTotal });
         const differences = await compareTables(trx, schema);
+        told({ stage: 'invariants', eventsReplayed, eventsTotal });
         const invariantFailures = await checkInvariants(trx);
         const ok = chains.breaks.length === 0 && differences.length === 0 && invariantFailures.length === 0;
         throw new RollBack({ ok, eventsReplayed, chains, differences, invariantFailures });
@@ -73,6 +83,25 @@ export async function verifyLedger(db: Kysely<Database>, options: { batchSize?: 
     throw error;
   }
   throw new Error('unreachable: the verification transaction always rolls back');
+}
+
+/** Where a verification has got to: its stage, and during the replay how many of the ledger's events are done. */
+export interface VerificationProgress {
+  stage: 'chains' | 'replay' | 'compare' | 'invariants';
+  eventsReplayed: number;
+  eventsTotal: number;
+}
+
+const ledgerStreams = (eb: ExpressionBuilder<Database, 'events'>) =>
+  eb.or([eb('stream_id', 'like', 'ledger-%'), eb('stream_id', 'like', 'wallet-%')]);
+
+async function ledgerEventCount(trx: Kysely<Database>): Promise<number> {
+  const { count } = await trx
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(ledgerStreams)
+    .executeTakeFirstOrThrow();
+  return count;
 }
 
 async function rebuildInto(trx: Kysely<Database>, schema: string): Promise<void> {
@@ -91,19 +120,28 @@ async function rebuildInto(trx: Kysely<Database>, schema: string): Promise<void>
  * The projection SQL names its tables unqualified, so pointing search_path
  * at the scratch schema makes the live code write the rebuild.
  */
-async function replayLog(trx: Kysely<Database>, schema: string, batchSize: number): Promise<number> {
+async function replayLog(
+  trx: Kysely<Database>,
+  schema: string,
+  batchSize: number,
+  onBatch: (replayed: number) => void,
+): Promise<number> {
   const {
     rows: [saved],
   } = await sql<{ path: string }>`SELECT current_setting('search_path') AS path`.execute(trx);
   await sql`SELECT set_config('search_path', ${`${schema}, public`}, true)`.execute(trx);
   try {
-    return await replayInto(trx, batchSize);
+    return await replayInto(trx, batchSize, onBatch);
   } finally {
     await sql`SELECT set_config('search_path', ${saved?.path ?? 'public'}, true)`.execute(trx);
   }
 }
 
-async function replayInto(trx: Kysely<Database>, batchSize: number): Promise<number> {
+async function replayInto(
+  trx: Kysely<Database>,
+  batchSize: number,
+  onBatch: (replayed: number) => void,
+): Promise<number> {
   let after = 0;
   let replayed = 0;
   for (;;) {
@@ -113,13 +151,14 @@ async function replayInto(trx: Kysely<Database>, batchSize: number): Promise<num
       .selectFrom('events')
       .selectAll()
       .where('position', '>', after)
-      .where((eb) => eb.or([eb('stream_id', 'like', 'ledger-%'), eb('stream_id', 'like', 'wallet-%')]))
+      .where(ledgerStreams)
       .orderBy('position')
       .limit(batchSize)
       .execute();
     if (rows.length === 0) return replayed;
     for (const row of rows) await replayEvent(trx, toStoredEvent(row));
     replayed += rows.length;
+    onBatch(replayed);
     after = rows.at(-1)?.position ?? after;
   }
 }

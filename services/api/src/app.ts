@@ -97,6 +97,8 @@ export interface AppOptions {
   sandboxProcessor?: boolean;
   /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
   deposits?: DepositSettings;
+  /** Development without SMTP_URL only: the operations console shows outbox messages' texts, secrets included. */
+  outboxBodies?: boolean;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -175,6 +177,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
   await app.register(operationRoutes, {
     bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
+    outboxBodies: options.outboxBodies ?? false,
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);

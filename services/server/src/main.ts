@@ -33,6 +33,8 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     log,
     webRoot: WEB_DIST,
     insecureCookies: config.NODE_ENV === 'development',
+    // Development without a mail server: operators read the outbox's texts, codes included.
+    outboxBodies: config.NODE_ENV === 'development' && config.SMTP_URL === undefined,
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,

@@ -43,6 +43,7 @@ export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
   config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting> &
+    Partial<Pick<Config, 'NODE_ENV'>> &
     WebhookConfig;
   now?: () => Date;
   /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
@@ -96,7 +97,13 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   });
   // Without SMTP_URL, e-mail stays in the outbox, readable by finance operators.
   const mailer = deps.config.SMTP_URL === undefined ? null : smtpMailer(deps.config.SMTP_URL, deps.config.EMAIL_FROM);
-  await runEmailDelivery(boss, { db: deps.db, mailer, log, ...(deps.now ? { now: deps.now } : {}) });
+  await runEmailDelivery(boss, {
+    db: deps.db,
+    mailer,
+    log,
+    printBodies: mailer === null && deps.config.NODE_ENV === 'development',
+    ...(deps.now ? { now: deps.now } : {}),
+  });
   // Without BITCOIN_ESPLORA_URL nothing watches deposit addresses, and unpaid deposits expire.
   await runBitcoinWatcher(boss, {
     db: deps.db,

@@ -30,6 +30,7 @@ type TestAppOptions = Pick<
   | 'live'
   | 'notificationRetryMs'
   | 'sandboxProcessor'
+  | 'outboxBodies'
 > & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The processor credential test apps use, so tests can call the sandbox processor as the platform does. */

@@ -533,6 +533,10 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/platform-balances': row('operator', () => ({})),
   'GET /api/operations/emails': row('operator', () => query({ state: 'unsent', limit: 10 })),
   'GET /api/operations/bitcoin-deposits': row('operator', () => query({ state: 'flagged', limit: 10 })),
+  'GET /api/operations/overview': row('operator', () => ({})),
+  'GET /api/operations/people': row('operator', (owner) => query({ q: owner.user.username.slice(0, 4), limit: 5 })),
+  'GET /api/operations/person': row('operator', (owner) => query({ user_id: owner.user.user_id })),
+  'GET /api/operations/audit': row('operator', () => query({ limit: 10 })),
   'POST /api/operations/resolve-bitcoin-deposit': row(
     'operator',
     async (owner, subject) => {

@@ -129,6 +129,34 @@ describe('e-mail delivery', () => {
     expect(logLines.filter((line) => line.includes(RECOVERY_CODE))).toEqual([]);
   });
 
+  it('prints a kept message with its code on the console only when asked to (development without SMTP)', async () => {
+    const console: string[] = [];
+    const developmentLog = createLogger(
+      { LOG_LEVEL: 'info' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          console.push(...chunk.toString().split('\n').filter(Boolean));
+          done();
+        },
+      }),
+    );
+    const { email_id: emailId } = await database.db
+      .insertInto('email_outbox')
+      .values({
+        recipient: 'carol@example.com',
+        template: 'password-recovery-code',
+        subject: 'Your Peeks Wallet recovery code',
+        payload: JSON.stringify(recoveryEmail('carol@example.com').payload),
+        created_at: new Date(),
+      })
+      .returning('email_id')
+      .executeTakeFirstOrThrow();
+    await deliverEmail({ db: database.db, mailer: null, log: developmentLog }, emailId);
+    expect(console.filter((line) => line.includes(RECOVERY_CODE))).toEqual([]);
+    await deliverEmail({ db: database.db, mailer: null, log: developmentLog, printBodies: true }, emailId);
+    expect(console.filter((line) => line.includes(`Recovery code: ${RECOVERY_CODE}`))).toHaveLength(1);
+  });
+
   it('leaves neither message nor job behind when the transaction that queued it rolls back', async () => {
     let queued = 0;
     await expect(

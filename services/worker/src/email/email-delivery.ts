@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { createTransport } from 'nodemailer';
 import type { PgBoss } from 'pg-boss';
 import { workEach } from '../job.ts';
-import { EMAIL_SEND_QUEUE } from '@peeks/jobs';
+import { EMAIL_SEND_QUEUE, renderEmail } from '@peeks/jobs';
 
 /** One message as it leaves the outbox. */
 export interface EmailMessage {
@@ -39,12 +39,13 @@ export function smtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-/** The message's text: a greeting, then each field the template fills in, one per line. */
-export function renderEmail(subject: string, payload: Record<string, unknown>): string {
-  const lines = Object.entries(payload).map(
-    ([key, value]) => `${key.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase())}: ${String(value)}`,
-  );
-  return [subject, '', ...lines, '', 'Peeks Wallet'].join('\n');
+export interface EmailDeliveryDeps {
+  db: Kysely<Database>;
+  mailer: Mailer | null;
+  log: Logger;
+  now?: () => Date;
+  /** Development without SMTP_URL: print a kept message's text, secrets and all, on the console. */
+  printBodies?: boolean;
 }
 
 export const messageIdOf = (emailId: number) => `<outbox-${emailId}@peeks-wallet.example>`;
@@ -58,12 +59,11 @@ export type DeliveryResult = 'sent' | 'already sent' | 'kept in the outbox' | 'g
  * and before `sent_at` is written sends it again on the retry, with the same
  * Message-ID. Without a mailer (no SMTP_URL) the message stays in the
  * outbox, and what the log says of it leaves out every secret-named field
- * (recovery codes, security answers) and the rendered text that carries them.
+ * (recovery codes, security answers) and the rendered text that carries them,
+ * unless `printBodies` (development only) asks for the text on the console,
+ * so a newcomer can finish a password recovery without a mail server.
  */
-export async function deliverEmail(
-  deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date },
-  emailId: number,
-): Promise<DeliveryResult> {
+export async function deliverEmail(deps: EmailDeliveryDeps, emailId: number): Promise<DeliveryResult> {
   const { db, mailer, log } = deps;
   const email = await db
     .selectFrom('email_outbox')
@@ -84,6 +84,10 @@ export async function deliverEmail(
       },
       'e-mail kept in the outbox: SMTP_URL is not set',
     );
+    if (deps.printBodies === true)
+      log.info(
+        `e-mail to ${email.recipient} kept in the outbox (development, no SMTP_URL):\n${renderEmail(email.subject, payload)}`,
+      );
     return 'kept in the outbox';
   }
   await db
@@ -106,10 +110,7 @@ export async function deliverEmail(
   return 'sent';
 }
 
-export async function runEmailDelivery(
-  boss: PgBoss,
-  deps: { db: Kysely<Database>; mailer: Mailer | null; log: Logger; now?: () => Date },
-): Promise<void> {
+export async function runEmailDelivery(boss: PgBoss, deps: EmailDeliveryDeps): Promise<void> {
   await workEach<{ emailId: number }>(boss, EMAIL_SEND_QUEUE.name, async (job) => {
     const outcome = await deliverEmail(deps, job.data.emailId);
     deps.log.info({ emailId: job.data.emailId, outcome }, 'e-mail delivery');

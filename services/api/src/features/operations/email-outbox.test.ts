@@ -54,6 +54,7 @@ describe('the e-mail outbox', () => {
         template: 'password-recovery-code',
         subject: 'Your Peeks Wallet recovery code',
         payload: { username: user.user.username, recovery_code: '[redacted]', expires_in_minutes: 15 },
+        body: null,
         created_at: expect.any(String) as string,
         sent_at: null,
         attempts: 0,
@@ -64,6 +65,34 @@ describe('the e-mail outbox', () => {
       emails: [],
       total: 0,
     });
+  });
+
+  it("shows an unsent message's text, code included, only when the app is told to (development without SMTP)", async () => {
+    const withBodies = await createTestApp({
+      ...testAppOptions,
+      database: subject.database,
+      outboxBodies: true,
+      rateLimits: { ...testAppOptions.rateLimits, recovery: { max: 1000, timeWindow: 60_000 } },
+    });
+    try {
+      const user = await signedUp(withBodies, 'personal');
+      const stranger = await withBodies.browser();
+      await stranger.post('/api/user/send-recovery-code', { username: user.user.username });
+      const { payload } = await withBodies.database.db
+        .selectFrom('email_outbox')
+        .select('payload')
+        .where('recipient', '=', user.user.email)
+        .executeTakeFirstOrThrow();
+      const code = (payload as { recovery_code: string }).recovery_code;
+      const operator = await signedUpOperator(withBodies);
+      const { emails } = emailOutboxResponse.parse(
+        (await operator.browser.get(`/api/operations/emails?recipient=${encodeURIComponent(user.user.email)}`)).json(),
+      );
+      expect(emails[0]?.payload).toMatchObject({ recovery_code: '[redacted]' });
+      expect(emails[0]?.body).toContain(`Recovery code: ${code}`);
+    } finally {
+      await withBodies.close();
+    }
   });
 
   it('refuses a bad filter with the error envelope', async () => {

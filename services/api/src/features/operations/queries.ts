@@ -5,11 +5,19 @@ import {
   type PendingDeposit,
   type PendingWithdrawal,
 } from '@peeks/contracts';
-import type { BitcoinWatchState } from '@peeks/db';
+import {
+  canonicalEvent,
+  chainHash,
+  GENESIS_HASH,
+  toStoredEvent,
+  type BitcoinWatchState,
+  type EventsTable,
+} from '@peeks/db';
+import { renderEmail } from '@peeks/jobs';
 import type { Database } from '@peeks/db';
 import { isCurrency, merchantOwnerId, ownerOf, userOwnerId, type Currency } from '@peeks/ledger';
 import { scrubSecrets } from '@peeks/runtime';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 
 interface Period {
   from?: Date | undefined;
@@ -180,39 +188,66 @@ export async function findWithdrawal(
 /**
  * The event log, newest first, below position `before`. Keyset paging on
  * the position: a page never shifts when events are appended meanwhile.
+ * Each event says whether its link holds: its hash is the hash of its
+ * previous hash and its own content, and that previous hash is the hash of
+ * the event before it in its stream (zeros for a stream's first).
  */
 export async function eventLog(
   db: Kysely<Database>,
   filters: Period & {
     stream?: string | undefined;
     type?: string | undefined;
+    actor?: string | undefined;
     before?: number | undefined;
     limit: number;
   },
 ) {
   let query = db
-    .selectFrom('events')
-    .select(['position', 'stream_id', 'stream_version', 'type', 'data', 'metadata', 'created_at', 'hash']);
-  if (filters.stream) query = query.where('stream_id', 'like', `${likeLiteral(filters.stream)}%`);
-  if (filters.type) query = query.where('type', '=', filters.type);
-  if (filters.from) query = query.where('created_at', '>=', filters.from);
-  if (filters.to) query = query.where('created_at', '<', filters.to);
-  if (filters.before !== undefined) query = query.where('position', '<', filters.before);
+    .selectFrom('events as e')
+    .leftJoin('events as previous', (join) =>
+      join
+        .onRef('previous.stream_id', '=', 'e.stream_id')
+        .on('previous.stream_version', '=', sql<number>`e.stream_version - 1`),
+    )
+    .selectAll('e')
+    .select('previous.hash as previous_event_hash');
+  if (filters.stream) query = query.where('e.stream_id', 'like', `${likeLiteral(filters.stream)}%`);
+  if (filters.type) query = query.where('e.type', '=', filters.type);
+  if (filters.actor) query = query.where(sql<string>`e.metadata->>'actor'`, '=', filters.actor);
+  if (filters.from) query = query.where('e.created_at', '>=', filters.from);
+  if (filters.to) query = query.where('e.created_at', '<', filters.to);
+  if (filters.before !== undefined) query = query.where('e.position', '<', filters.before);
   // One row more than asked tells whether there is a next page.
   const rows = await query
-    .orderBy('position', 'desc')
+    .orderBy('e.position', 'desc')
     .limit(filters.limit + 1)
     .execute();
   const page = rows.slice(0, filters.limit);
   return {
-    events: page.map((row) => ({
-      ...row,
+    events: page.map(({ previous_event_hash: previousHash, ...row }) => ({
+      position: row.position,
+      stream_id: row.stream_id,
+      stream_version: row.stream_version,
+      type: row.type,
       data: row.data as Record<string, unknown>,
       metadata: row.metadata as Record<string, unknown>,
       created_at: row.created_at.toISOString(),
+      hash: row.hash,
+      prev_hash: row.prev_hash,
+      link_verifies: linkVerifies(row, previousHash),
     })),
     next_before: rows.length > filters.limit ? (page.at(-1)?.position ?? null) : null,
   };
+}
+
+function linkVerifies(row: Selectable<EventsTable>, previousHash: string | null): boolean {
+  const expectedPrevious = row.stream_version === 1 ? GENESIS_HASH : previousHash;
+  if (row.prev_hash !== expectedPrevious) return false;
+  try {
+    return chainHash(row.prev_hash, canonicalEvent(toStoredEvent(row))) === row.hash;
+  } catch {
+    return false;
+  }
 }
 
 /** The platform's own accounts as the asynchronous projection has them, and when it last caught up. */
@@ -227,12 +262,14 @@ export async function platformBalanceSheet(db: Kysely<Database>, projectionName:
 /**
  * The e-mail outbox, newest first. Secret-named payload fields (recovery
  * codes, security answers) are redacted: they are for the recipient alone,
- * not for staff. To read them in development, point SMTP_URL at a local
- * mail catcher.
+ * not for staff. `withBodies` (development without SMTP_URL only) adds each
+ * unsent message's text as it would be sent, secrets included, so a
+ * newcomer can finish a recovery without a mail server or psql.
  */
 export async function emailOutbox(
   db: Kysely<Database>,
   filters: Page & { state?: 'unsent' | 'sent' | undefined; recipient?: string | undefined },
+  withBodies = false,
 ): Promise<{ emails: OutboxEmail[]; total: number }> {
   let query = db
     .selectFrom('email_outbox')
@@ -256,6 +293,8 @@ export async function emailOutbox(
     emails: rows.map((row) => ({
       ...row,
       payload: scrubSecrets(row.payload as Record<string, unknown>),
+      body:
+        withBodies && row.sent_at === null ? renderEmail(row.subject, row.payload as Record<string, unknown>) : null,
       created_at: row.created_at.toISOString(),
       sent_at: row.sent_at?.toISOString() ?? null,
     })),

@@ -24,6 +24,13 @@ import {
   rejectDepositRequest,
   resolveBitcoinDepositRequest,
   resolveBitcoinDepositResponse,
+  operatorAuditQuery,
+  operatorAuditResponse,
+  operationsOverviewResponse,
+  peopleQuery,
+  peopleResponse,
+  personQuery,
+  personResponse,
 } from '@peeks/contracts';
 import { runIdempotently, type Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
@@ -41,6 +48,8 @@ import {
 } from '../../plugins/ledger.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import { depositMismatches } from './matching.ts';
+import { operationsOverview } from './overview.ts';
+import { findPeople, operatorActions, personView } from './people.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
 import {
   bitcoinDeposits,
@@ -67,6 +76,8 @@ const success = 'success' as const;
 export interface OperationSettings {
   /** BITCOIN_NETWORK: refund addresses must be on it. */
   bitcoinNetwork: 'mainnet' | 'testnet';
+  /** Development without a mail server: answer outbox messages' texts, secrets included. */
+  outboxBodies: boolean;
 }
 
 export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, settings) => {
@@ -277,7 +288,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     { schema: { querystring: emailOutboxQuery, response: { 200: emailOutboxResponse } } },
     async (request) => ({
       response: success,
-      ...(await emailOutbox(app.db, request.query)),
+      ...(await emailOutbox(app.db, request.query, settings.outboxBodies)),
     }),
   );
 
@@ -287,6 +298,39 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     async (request) => ({
       response: success,
       ...(await bitcoinDeposits(app.db, request.query)),
+    }),
+  );
+
+  app.get('/api/operations/overview', { schema: { response: { 200: operationsOverviewResponse } } }, async () => ({
+    response: success,
+    ...(await operationsOverview(app.db, app.clock())),
+  }));
+
+  app.get(
+    '/api/operations/people',
+    { schema: { querystring: peopleQuery, response: { 200: peopleResponse } } },
+    async (request) => ({
+      response: success,
+      people: await findPeople(app.db, request.query.q, request.query.limit),
+    }),
+  );
+
+  app.get(
+    '/api/operations/person',
+    { schema: { querystring: personQuery, response: { 200: personResponse } } },
+    async (request) => {
+      const view = await personView(app.db, request.query.user_id, app.clock());
+      if (!view) throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
+      return { response: success, ...view };
+    },
+  );
+
+  app.get(
+    '/api/operations/audit',
+    { schema: { querystring: operatorAuditQuery, response: { 200: operatorAuditResponse } } },
+    async (request) => ({
+      response: success,
+      ...(await operatorActions(app.db, request.query)),
     }),
   );
 

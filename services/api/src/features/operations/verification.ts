@@ -15,7 +15,14 @@ export class LedgerVerificationJob {
   readonly #db: Kysely<Database>;
   readonly #clock: () => Date;
   readonly #log: FastifyBaseLogger;
-  #status: LedgerVerification = { state: 'never run', started_at: null, finished_at: null, ok: null, report: null };
+  #status: LedgerVerification = {
+    state: 'never run',
+    started_at: null,
+    finished_at: null,
+    ok: null,
+    report: null,
+    progress: null,
+  };
   #running: Promise<void> | null = null;
 
   constructor(db: Kysely<Database>, clock: () => Date, log: FastifyBaseLogger) {
@@ -37,6 +44,7 @@ export class LedgerVerificationJob {
       finished_at: null,
       ok: null,
       report: null,
+      progress: null,
     };
     this.#running = this.#run().finally(() => {
       this.#running = null;
@@ -52,8 +60,20 @@ export class LedgerVerificationJob {
   async #run(): Promise<void> {
     const { started_at } = this.#status;
     try {
-      const report = await verifyLedger(this.#db);
+      const report = await verifyLedger(this.#db, {
+        onProgress: (progress) => {
+          this.#status = {
+            ...this.#status,
+            progress: {
+              stage: progress.stage,
+              events_replayed: progress.eventsReplayed,
+              events_total: progress.eventsTotal,
+            },
+          };
+        },
+      });
       this.#status = {
+        ...this.#status,
         state: 'finished',
         started_at,
         finished_at: this.#clock().toISOString(),
@@ -65,6 +85,7 @@ export class LedgerVerificationJob {
       this.#log.error({ err: error }, 'ledger verification could not run');
       const reason = error instanceof Error ? error.message : String(error);
       this.#status = {
+        ...this.#status,
         state: 'crashed',
         started_at,
         finished_at: this.#clock().toISOString(),
