@@ -24,3 +24,4 @@ export * from './uploads.ts';
 export * from './users.ts';
 export * from './wallet.ts';
 export * from './webhooks.ts';
+export * from './merchant-space.ts';

@@ -23,6 +23,7 @@ import { contactRoutes } from './features/contacts/routes.ts';
 import { depositRoutes, depositSettingsFrom, type DepositSettings } from './features/deposits/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { merchantRoutes } from './features/merchants/routes.ts';
+import { merchantSpaceRoutes } from './features/merchant-space/routes.ts';
 import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
 import { operationRoutes } from './features/operations/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
@@ -99,6 +100,8 @@ export interface AppOptions {
   deposits?: DepositSettings;
   /** Development without SMTP_URL only: the operations console shows outbox messages' texts, secrets included. */
   outboxBodies?: boolean;
+  /** SETTLEMENT_CRON: when the daily merchant settlement runs (UTC), for the dashboard's next settlement. */
+  settlementCron?: string;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -181,6 +184,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);
+  await app.register(merchantSpaceRoutes, { settlementCron: options.settlementCron ?? readConfig({}).SETTLEMENT_CRON });
   await app.register(webhookRoutes, {
     allowPrivate: options.webhooks?.allowPrivate ?? false,
     resolve: options.webhooks?.resolve ?? resolveWithDns,

@@ -38,6 +38,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
+    settlementCron: config.SETTLEMENT_CRON,
     cardProcessor: {
       timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
       ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),

@@ -131,19 +131,30 @@ export function moveMoney(
   return runLedgerCommand(request, callerOwnerId, commandFor(transactionIdFor(request, callerOwnerId)));
 }
 
+/** What a sale's returns gave back so far, and when last (kept on the sale's row, not in its stream). */
+export interface SaleReturns {
+  returnedAmount: number;
+  returnDate: string | null;
+}
+const noReturns: SaleReturns = { returnedAmount: 0, returnDate: null };
+
 /**
  * A transaction as `viewerOwnerId` sees it: debit when money left the
  * viewer's side. Fields the ledger keeps no source for (addresses, cart,
  * terminal) are left to the feature that has one.
  */
-export function transactionView(record: TransactionRecord, viewerOwnerId: string): TransactionView {
+export function transactionView(
+  record: TransactionRecord,
+  viewerOwnerId: string,
+  returns: SaleReturns = noReturns,
+): TransactionView {
   const viewerPaid = record.payerOwnerId === viewerOwnerId;
   const party = ownerOf((viewerPaid ? record.payerOwnerId : record.payeeOwnerId) ?? viewerOwnerId);
   const merchant = record.merchantId === null ? null : ownerOf(record.merchantId);
   return {
     tx_id: record.txId,
     entry_date: record.entryDate,
-    return_date: null,
+    return_date: returns.returnDate,
     user_id: party?.kind === 'user' ? party.id : null,
     merchant_id: merchant?.id ?? (party?.kind === 'merchant' ? party.id : null),
     state: record.state,
@@ -162,9 +173,9 @@ export function transactionView(record: TransactionRecord, viewerOwnerId: string
     error_code: null,
     fi_response_code: null,
     fi_response_text: record.state === 'failed' || record.state === 'rejected' ? record.reason : null,
-    parent_tx_id: null,
+    parent_tx_id: record.parentTxId,
     ip_address: null,
-    refunded: false,
+    refunded: returns.returnedAmount > 0,
     cart: [],
     payment_method_type: record.paymentMethodType,
     payment_method: record.paymentMethodId,

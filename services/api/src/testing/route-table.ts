@@ -21,6 +21,7 @@ import { addressForm } from './addresses.ts';
 import { checkoutForm, newCheckout } from './checkout.ts';
 import { contactForm } from './contacts.ts';
 import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants.ts';
+import { saleToOwner, settlementOfOwner } from './merchant-space.ts';
 import { enteredDeposit, flaggedBitcoinDeposit, requestedWithdrawal, type Caller } from './operations.ts';
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads.ts';
@@ -379,6 +380,33 @@ export const routeTable: Record<string, RouteCase> = {
     'merchant-only',
     (owner) => body(merchantEdit({ merchant_id: owner.merchantId })),
     { ...ownRecord, optional: ['merchant_id'] },
+  ),
+  'POST /api/merchant/return-sale': row(
+    'merchant-only',
+    async (owner, subject) => body({ tx_id: await saleToOwner(owner, subject), amount: 1_00, reason: 'Damaged' }),
+    ownRecord,
+  ),
+  'GET /api/merchant/dashboard': row('merchant-only', () => ({})),
+  'GET /api/merchant/transfers': row('merchant-only', () => query({ offset: 0, limit: 10 })),
+  'GET /api/merchant/returns': row('merchant-only', () => query({ offset: 0, limit: 10 })),
+  'GET /api/merchant/sale': row(
+    'merchant-only',
+    async (owner, subject) => query({ tx_id: await saleToOwner(owner, subject) }),
+    ownRecord,
+  ),
+  'GET /api/merchant/settlements': row('merchant-only', () => query({ offset: 0, limit: 10 })),
+  'GET /api/merchant/settlement': row(
+    'merchant-only',
+    async (owner, subject) => query({ batch_id: await settlementOfOwner(owner, subject) }),
+    ownRecord,
+  ),
+  'GET /api/merchant/report': row('merchant-only', () => query({ from: '2026-01-01', to: '2026-12-31' })),
+  'GET /api/merchant/report.csv': row('merchant-only', () => query({ from: '2026-01-01', to: '2026-12-31' })),
+  'POST /api/sandbox/partial-refunds': row(
+    'processor',
+    async (_owner, subject) =>
+      asPlatform({ idempotency_key: await approvedChargeKey(subject), refund_key: `refund-${fresh()}`, amount: 100 }),
+    processorCall,
   ),
   'GET /api/merchant-terminal/list': row(
     'merchant-only',

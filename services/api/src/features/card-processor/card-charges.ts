@@ -37,6 +37,19 @@ export interface CardCharges {
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Gives back the approved charge made under `idempotencyKey`; again is harmless. */
   refund(idempotencyKey: string): Promise<void>;
+  /**
+   * Gives back `amount` of the charge made under `chargeKey`, once per
+   * `refundKey` (asking again gets the same refund); 'no-charge' when no
+   * approved charge has that key.
+   */
+  refundPart(request: PartRefundRequest): Promise<{ refundId: string } | 'no-charge'>;
+}
+
+export interface PartRefundRequest {
+  chargeKey: string;
+  refundKey: string;
+  /** Minor units of the charge's currency. */
+  amount: number;
 }
 
 export const PROCESSOR_UNAVAILABLE = 'The card processor is not answering; please try again';
@@ -109,6 +122,20 @@ export function sandboxCardCharges({ baseUrl, timeoutMs, credential }: SandboxCa
           reason: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}`,
         };
       throw new CardProcessorUnavailable(`charge answered HTTP ${answer.status}`);
+    },
+
+    async refundPart({ chargeKey, refundKey, amount }) {
+      const answer = await post('/api/sandbox/partial-refunds', {
+        idempotency_key: chargeKey,
+        refund_key: refundKey,
+        amount,
+      });
+      if (answer.status === 404) return 'no-charge';
+      const refund = answer.body.refund as { refund_id: string } | undefined;
+      // Anything else (a refund past the charge, a key reused) is a fault the return cannot fix by itself: retried later.
+      if (answer.status !== 200 || refund === undefined)
+        throw new CardProcessorUnavailable(`partial refund answered HTTP ${answer.status}`);
+      return { refundId: refund.refund_id };
     },
 
     async refund(idempotencyKey) {

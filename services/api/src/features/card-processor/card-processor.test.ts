@@ -175,6 +175,50 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
     expectRefusal(unknown, 404, errorCodes.cardChargeNotFound, 'unknown charge');
   });
 
+  it('refunds part of a charge once per refund key, and never more than the charge, however the refunds race', async () => {
+    const chargeKey = key();
+    await charges().charge({
+      token: await tokenFor(subject),
+      amount: 1_000,
+      currency: 'USD',
+      idempotencyKey: chargeKey,
+    });
+    // Ten refund keys of 300 each, every one asked three times at once: three of them fit in 1,000.
+    const asks = Array.from({ length: 10 }, (_, index) =>
+      Array.from({ length: 3 }, () =>
+        charges()
+          .refundPart({ chargeKey, refundKey: `${chargeKey}:refund-${index}`, amount: 300 })
+          .then(
+            (answer) => ({ index, answer }),
+            (error: unknown) => ({ index, answer: error }),
+          ),
+      ),
+    ).flat();
+    const answers = await Promise.all(asks);
+    const refunded = new Set(
+      answers
+        .filter((each) => typeof each.answer === 'object' && each.answer !== null && 'refundId' in each.answer)
+        .map((each) => each.index),
+    );
+    expect(refunded.size).toBe(3);
+    for (const each of answers.filter((one) => !refunded.has(one.index)))
+      expect(each.answer).toBeInstanceOf(CardProcessorUnavailable);
+    const rows = await subject.database.db
+      .selectFrom('sandbox_refunds')
+      .select(['refund_key', 'amount'])
+      .where('refund_key', 'like', `${chargeKey}:%`)
+      .execute();
+    expect(rows).toHaveLength(3);
+    // The same refund key for another amount is refused, and a key no charge has is not found.
+    const reused = await subject.app.inject({
+      method: 'POST',
+      url: '/api/sandbox/partial-refunds',
+      payload: { idempotency_key: chargeKey, refund_key: rows[0]?.refund_key, amount: 100 },
+    });
+    expectRefusal(reused, 409, errorCodes.idempotencyKeyReused, 'refund key reused');
+    expect(await charges().refundPart({ chargeKey: key(), refundKey: key(), amount: 100 })).toBe('no-charge');
+  });
+
   it('refuses the same key for another amount, and a token it never issued', async () => {
     const token = await tokenFor(subject);
     const idempotencyKey = key();

@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { DECLINED_CARD, brandOf, maskOf, newToken } from './cards.ts';
 
@@ -85,4 +85,67 @@ export async function refundCharge(db: Kysely<Database>, idempotencyKey: string,
     .where('status', '=', 'approved')
     .returning(['charge_id', 'refunded_at'])
     .executeTakeFirst();
+}
+
+export type PartRefundResult =
+  | { kind: 'refunded'; refund: { refund_id: string; charge_id: string; amount: number; currency: string } }
+  | { kind: 'unknown-charge' }
+  | { kind: 'key-reused' }
+  | { kind: 'more-than-left'; left: number };
+
+/**
+ * Gives back `amount` of the approved charge made under `chargeKey`, once per
+ * `refundKey`: the same key again gets the first refund back, and the same
+ * key for another charge or amount is refused. The charge's row is locked
+ * while its refunds are added up, so refunds racing each other never give
+ * back more than it took.
+ */
+export async function refundPart(
+  db: Kysely<Database>,
+  request: { chargeKey: string; refundKey: string; amount: number },
+  now: Date,
+): Promise<PartRefundResult> {
+  return db.transaction().execute(async (trx) => {
+    const charge = await trx
+      .selectFrom('sandbox_charges')
+      .selectAll()
+      .where('idempotency_key', '=', request.chargeKey)
+      .where('status', '=', 'approved')
+      .forUpdate()
+      .executeTakeFirst();
+    if (!charge) return { kind: 'unknown-charge' };
+    const view = (row: { refund_id: string; amount: number; currency: string }) => ({
+      refund_id: row.refund_id,
+      charge_id: charge.charge_id,
+      amount: row.amount,
+      currency: row.currency,
+    });
+    const first = await trx
+      .selectFrom('sandbox_refunds')
+      .selectAll()
+      .where('refund_key', '=', request.refundKey)
+      .executeTakeFirst();
+    if (first) {
+      return first.charge_id === charge.charge_id && first.amount === request.amount
+        ? { kind: 'refunded', refund: view(first) }
+        : { kind: 'key-reused' };
+    }
+    const { refunded } = await trx
+      .selectFrom('sandbox_refunds')
+      .select(sql<number>`coalesce(sum(amount), 0)::int8`.as('refunded'))
+      .where('charge_id', '=', charge.charge_id)
+      .executeTakeFirstOrThrow();
+    const left = charge.refunded_at === null ? charge.amount - refunded : 0;
+    if (request.amount > left) return { kind: 'more-than-left', left };
+    const refund = {
+      refund_key: request.refundKey,
+      refund_id: `re_${randomBytes(12).toString('hex')}`,
+      charge_id: charge.charge_id,
+      amount: request.amount,
+      currency: charge.currency,
+      created_at: now,
+    };
+    await trx.insertInto('sandbox_refunds').values(refund).execute();
+    return { kind: 'refunded', refund: view(refund) };
+  });
 }

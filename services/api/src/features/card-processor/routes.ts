@@ -4,7 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { chargeCard, findCard, refundCharge, storeCard } from './queries.ts';
+import { chargeCard, findCard, refundCharge, refundPart, storeCard } from './queries.ts';
 import { tokenizerPage } from './tokenizer-page.ts';
 
 const invalid = { error: 'Invalid argument(s)' };
@@ -23,6 +23,18 @@ const refundRequest = z.object({ idempotency_key: text('idempotency_key', { max:
 const refundResponse = z.object({
   response: z.literal('success'),
   refund: z.object({ charge_id: z.string(), refunded_at: z.date() }),
+});
+const partRefundRequest = z.object(
+  {
+    idempotency_key: text('idempotency_key', { max: 255 }),
+    refund_key: text('refund_key', { max: 255 }),
+    amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  },
+  invalid,
+);
+const partRefundResponse = z.object({
+  response: z.literal('success'),
+  refund: z.object({ refund_id: z.string(), charge_id: z.string(), amount: z.number(), currency: z.string() }),
 });
 const cardLookupResponse = z.object({
   response: z.literal('success'),
@@ -141,6 +153,25 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
         response: 'success' as const,
         refund: { charge_id: refunded.charge_id, refunded_at: refunded.refunded_at },
       };
+    },
+  );
+
+  // Part of a charge (a merchant's return): once per refund key, never more than the charge.
+  app.post(
+    '/api/sandbox/partial-refunds',
+    { config: noCsrf, onRequest, schema: { body: partRefundRequest, response: { 200: partRefundResponse } } },
+    async (request) => {
+      const { idempotency_key: chargeKey, refund_key: refundKey, amount } = request.body;
+      const result = await refundPart(app.db, { chargeKey, refundKey, amount }, app.clock());
+      if (result.kind === 'unknown-charge')
+        throw refuse(404, errorCodes.cardChargeNotFound, { field: 'idempotency_key' });
+      if (result.kind === 'key-reused') throw refuse(409, errorCodes.idempotencyKeyReused, { field: 'refund_key' });
+      if (result.kind === 'more-than-left')
+        throw refuse(422, errorCodes.invalidAmount, {
+          field: 'amount',
+          message: `Only ${result.left} of the charge is left to refund`,
+        });
+      return { response: 'success' as const, refund: result.refund };
     },
   );
 

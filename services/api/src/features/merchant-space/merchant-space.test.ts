@@ -1,0 +1,289 @@
+import {
+  errorCodes,
+  merchantDashboardResponse,
+  merchantTransactionsResponse,
+  reportResponse,
+  settlementResponse,
+  settlementsResponse,
+  transactionResponse,
+} from '@peeks/contracts';
+import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
+import { executeLedgerCommand, verifyLedger } from '@peeks/ledger-store';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../app.ts';
+import { CardProcessorUnavailable } from '../card-processor/card-charges.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { crashingBefore } from '../../testing/card-payments.ts';
+import { checkoutSale } from '../../testing/merchant-space.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+
+let subject: TestApp;
+let merchant: SignedIn;
+/** The processor's partial refunds fail this many more times before reaching it: a process dying after the ledger wrote. */
+let refundsToFail = 0;
+
+function failingRefunds(app: App) {
+  const real = app.cardCharges.refundPart.bind(app.cardCharges);
+  app.cardCharges.refundPart = (request) => {
+    if (refundsToFail > 0) {
+      refundsToFail -= 1;
+      return Promise.reject(new CardProcessorUnavailable('simulated: the process died before the refund'));
+    }
+    return real(request);
+  };
+}
+
+beforeAll(async () => {
+  subject = await createTestApp({ ...testAppOptions, holdHours: 0, extend: failingRefunds });
+  merchant = await signedUp(subject, 'business');
+});
+afterAll(() => subject.close());
+
+const returnSale = (who: SignedIn, body: Record<string, unknown>, key?: string) =>
+  who.browser.request('POST', '/api/merchant/return-sale', body, key === undefined ? {} : { 'idempotency-key': key });
+
+async function available(ownerId: string, currency = 'USD') {
+  const row = await subject.database.db
+    .selectFrom('wallets')
+    .select('available')
+    .where('wallet_id', '=', `wallet:${ownerId}:${currency}`)
+    .executeTakeFirstOrThrow();
+  return row.available;
+}
+
+async function processorRefunds(returnTxId: string) {
+  return subject.database.db.selectFrom('sandbox_refunds').selectAll().where('refund_key', '=', returnTxId).execute();
+}
+
+describe('returning a sale', () => {
+  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale refunded", async () => {
+    const sale = await checkoutSale(subject, merchant, { total: 10_00 });
+    const response = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
+    expect(response.statusCode, response.body).toBe(200);
+    const { transaction } = transactionResponse.parse(response.json());
+    expect(transaction).toMatchObject({
+      type: 'return',
+      state: 'completed',
+      parent_tx_id: sale.txId,
+      amount: 5_00,
+      debit_credit: 'D',
+      merchant_id: merchant.merchantId,
+    });
+    expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
+
+    const saleView = await merchant.browser.get(`/api/merchant/sale?tx_id=${sale.txId}`);
+    expect(transactionResponse.parse(saleView.json()).transaction).toMatchObject({ refunded: true });
+    expect(transactionResponse.parse(saleView.json()).transaction.return_date).not.toBeNull();
+
+    // The same request again (same Idempotency-Key) is the same return: nothing moves twice.
+    const again = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
+    expect(transactionResponse.parse(again.json()).transaction.tx_id).toBe(transaction.tx_id);
+    expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
+    // The same key for another request is refused.
+    const reused = await returnSale(merchant, { tx_id: sale.txId, amount: 1_00, reason: 'Other' }, 'half');
+    expect(reused.statusCode).toBe(409);
+
+    // The ledger's fan-out job for the `return` webhook was enqueued with the return.
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'webhook-fan-out' AND data->>'txId' = ${transaction.tx_id}
+    `.execute(subject.database.db);
+    expect(rows[0]?.count).toBe(1);
+  });
+
+  it('refuses more than what is left, with the field and the words for it, and writes nothing', async () => {
+    const sale = await checkoutSale(subject, merchant, { total: 4_00 });
+    expect((await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Late' })).statusCode).toBe(200);
+    const response = await returnSale(merchant, { tx_id: sale.txId, amount: 1_01, reason: 'Late' });
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      response: 'error',
+      errors: [
+        {
+          code: errorCodes.returnExceedsSale,
+          field: 'amount',
+          message: 'The amount is more than what is left of the sale to return',
+        },
+      ],
+    });
+    const blank = await returnSale(merchant, { tx_id: sale.txId, amount: 1_00, reason: '' });
+    expect(blank.statusCode).toBe(400);
+    expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(3_00);
+  });
+
+  it('never returns more than the sale under concurrent returns and retries', async () => {
+    const sale = await checkoutSale(subject, merchant, { total: 10_00 });
+    // Twelve keys of 1.50 each, every one sent three times at once: at most six of them fit in 10.00.
+    const attempts = Array.from({ length: 12 }, (_, key) =>
+      Array.from({ length: 3 }, () =>
+        returnSale(merchant, { tx_id: sale.txId, amount: 1_50, reason: 'Batch' }, `concurrent-${key}`),
+      ),
+    ).flat();
+    const answers = await Promise.all(attempts);
+    for (const answer of answers) expect([200, 422], answer.body).toContain(answer.statusCode);
+    const returned = await subject.database.db
+      .selectFrom('ledger_transactions')
+      .select(['tx_id', 'amount'])
+      .where('parent_tx_id', '=', sale.txId)
+      .execute();
+    expect(returned).toHaveLength(6);
+    expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(9_00);
+    const okIds = new Set(
+      answers
+        .filter((each) => each.statusCode === 200)
+        .map((each) => transactionResponse.parse(each.json()).transaction.tx_id),
+    );
+    expect(okIds.size).toBe(6);
+  });
+
+  it('refunds a card-paid sale to the card once, and finishes after a crash on either side of the processor', async () => {
+    const sale = await checkoutSale(subject, merchant, { total: 8_00, card: true });
+    const paid = await returnSale(merchant, { tx_id: sale.txId, amount: 2_00, reason: 'Wrong size' }, 'card-1');
+    expect(paid.statusCode, paid.body).toBe(200);
+    const first = transactionResponse.parse(paid.json()).transaction;
+    expect(first).toMatchObject({ state: 'completed', payment_method_type: 'CC' });
+    expect(await processorRefunds(first.tx_id)).toMatchObject([{ amount: 2_00, currency: 'USD' }]);
+    await returnSale(merchant, { tx_id: sale.txId, amount: 2_00, reason: 'Wrong size' }, 'card-1');
+    expect(await processorRefunds(first.tx_id)).toHaveLength(1);
+
+    // Dead after the ledger wrote the return, before the processor heard of it: pending, then finished by the retry.
+    refundsToFail = 1;
+    const cut = await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Scratched' }, 'card-2');
+    expect(cut.statusCode).toBe(503);
+    const pending = await subject.database.db
+      .selectFrom('ledger_transactions')
+      .select(['tx_id', 'state'])
+      .where('parent_tx_id', '=', sale.txId)
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    expect(await processorRefunds(pending.tx_id)).toEqual([]);
+    const resumed = await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Scratched' }, 'card-2');
+    expect(transactionResponse.parse(resumed.json()).transaction).toMatchObject({
+      tx_id: pending.tx_id,
+      state: 'completed',
+    });
+    expect(await processorRefunds(pending.tx_id)).toHaveLength(1);
+
+    // Dead after the processor refunded, before the ledger confirmed it: the retry gets the same refund and confirms once.
+    const crashed = await crashingBefore(subject.database.db, 'CardRefundConfirmed', () =>
+      returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Broken' }, 'card-3'),
+    );
+    expect(crashed.statusCode).toBe(500);
+    const finished = await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Broken' }, 'card-3');
+    const third = transactionResponse.parse(finished.json()).transaction;
+    expect(third.state).toBe('completed');
+    expect(await processorRefunds(third.tx_id)).toHaveLength(1);
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM events WHERE type = 'CardRefundConfirmed' AND data->>'txId' = ${third.tx_id}
+    `.execute(subject.database.db);
+    expect(rows[0]?.count).toBe(1);
+
+    // 8.00 charged, 8.00 refunded in three parts: nothing is left on the card or the sale.
+    const refunds = await subject.database.db.selectFrom('sandbox_refunds').select('amount').execute();
+    expect(refunds.reduce((sum, each) => sum + each.amount, 0)).toBe(8_00);
+    expect((await returnSale(merchant, { tx_id: sale.txId, amount: 1, reason: 'More' })).statusCode).toBe(422);
+  });
+
+  it("answers 404 for another merchant's sale and 403 without the permission", async () => {
+    const other = await signedUp(subject, 'business');
+    const sale = await checkoutSale(subject, merchant, { total: 2_00 });
+    const response = await returnSale(other, { tx_id: sale.txId, amount: 1_00, reason: 'Not mine' });
+    expect(response.statusCode).toBe(404);
+    expect((await other.browser.get(`/api/merchant/sale?tx_id=${sale.txId}`)).statusCode).toBe(404);
+
+    await subject.database.db
+      .updateTable('merchant_users')
+      .set({ perms: ['ACCEPT_PAYMENTS'] })
+      .where('user_id', '=', other.user.user_id)
+      .execute();
+    const otherSale = await checkoutSale(subject, other, { total: 2_00 });
+    expect((await returnSale(other, { tx_id: otherSale.txId, amount: 1_00, reason: 'No right' })).statusCode).toBe(403);
+    expect((await other.browser.get('/api/merchant/dashboard')).statusCode).toBe(403);
+    const personal = await signedUp(subject, 'personal');
+    expect((await personal.browser.get('/api/merchant/transfers')).statusCode).toBe(403);
+  });
+});
+
+describe("the merchant's reads", () => {
+  let shop: SignedIn;
+  beforeAll(async () => {
+    shop = await signedUp(subject, 'business');
+  });
+
+  it('shows sales, returns, transfers, settlements and the report of the current merchant only', async () => {
+    const first = await checkoutSale(subject, shop, { total: 6_00 });
+    await checkoutSale(subject, shop, { total: 4_00 });
+    expect((await returnSale(shop, { tx_id: first.txId, amount: 3_00, reason: 'Spilled' })).statusCode).toBe(200);
+
+    const dashboard = merchantDashboardResponse.parse((await shop.browser.get('/api/merchant/dashboard')).json());
+    expect(dashboard.today).toEqual([{ currency: 'USD', sales: 10_00, returns: 3_00, net: 7_00 }]);
+    expect(dashboard.month).toEqual(dashboard.today);
+    expect(dashboard.daily).toHaveLength(30);
+    expect(dashboard.daily.at(-1)).toMatchObject({ currency: 'USD', sales: 10_00 });
+    expect(dashboard.recent_payments.map((each) => each.type)).toEqual(['return', 'sale', 'sale']);
+    expect(dashboard.next_settlement.amounts).toEqual([{ currency: 'USD', amount: 7_00 }]);
+    expect(Date.parse(dashboard.next_settlement.at)).toBeGreaterThan(Date.now());
+
+    const transfers = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/transfers')).json());
+    expect(transfers.total).toBe(3);
+    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({ refunded: true });
+    const returns = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/returns')).json());
+    expect(returns.transactions).toMatchObject([{ parent_tx_id: first.txId, amount: 3_00 }]);
+
+    // The day's settlement pays out the 7.00 left; its payments are the two sales and the return.
+    const owner = merchantOwnerId(shop.merchantId);
+    const batchId = `${owner}:USD:today`;
+    await executeLedgerCommand(
+      subject.database.db,
+      {
+        type: 'SettleMerchantBatch',
+        txId: `settle-${batchId}`,
+        merchantId: owner,
+        batchId,
+        amount: 7_00,
+        fee: 0,
+        currency: 'USD',
+      },
+      subject.app.ledgerSettings,
+    );
+    const settlements = settlementsResponse.parse((await shop.browser.get('/api/merchant/settlements')).json());
+    expect(settlements.settlements).toMatchObject([
+      { batch_id: batchId, amount: 7_00, payments: 3, sales: 10_00, returns: 3_00 },
+    ]);
+    const batch = settlementResponse.parse(
+      (await shop.browser.get(`/api/merchant/settlement?batch_id=${encodeURIComponent(batchId)}`)).json(),
+    );
+    expect(batch.payments.map((each) => each.type).sort()).toEqual(['return', 'sale', 'sale']);
+    const stranger = await signedUp(subject, 'business');
+    expect(
+      (await stranger.browser.get(`/api/merchant/settlement?batch_id=${encodeURIComponent(batchId)}`)).statusCode,
+    ).toBe(404);
+    expect(
+      merchantTransactionsResponse.parse((await stranger.browser.get('/api/merchant/transfers')).json()).total,
+    ).toBe(0);
+
+    const today = new Date().toISOString().slice(0, 10);
+    const report = reportResponse.parse(
+      (await shop.browser.get(`/api/merchant/report?from=${today}&to=${today}`)).json(),
+    );
+    expect(report.totals).toEqual([{ currency: 'USD', sales: 10_00, returns: 3_00, net: 7_00, settled: 7_00 }]);
+    expect(report.lines.map((line) => line.type)).toEqual(['sale', 'sale', 'return', 'settlement']);
+    const csv = await shop.browser.get(`/api/merchant/report.csv?from=${today}&to=${today}`);
+    expect(csv.headers['content-type']).toContain('text/csv');
+    const rows = csv.body.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch');
+    expect(rows.filter((row) => row.includes(',return,'))).toEqual([
+      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled`),
+    ]);
+    expect(rows).toHaveLength(5);
+    const backwards = await shop.browser.get(`/api/merchant/report?from=${today}&to=2020-01-01`);
+    expect(backwards.statusCode).toBe(400);
+  });
+
+  it('leaves read models that equal a rebuild from the log', async () => {
+    const report = await verifyLedger(subject.database.db);
+    expect(report.differences).toEqual([]);
+    expect(report.invariantFailures).toEqual([]);
+    expect(report.ok).toBe(true);
+  }, 60_000);
+});

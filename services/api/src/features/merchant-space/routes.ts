@@ -1,0 +1,175 @@
+import {
+  merchantDashboardResponse,
+  merchantPageQuery,
+  merchantTransactionsResponse,
+  reportQuery,
+  reportResponse,
+  returnSaleRequest,
+  settlementQuery,
+  settlementResponse,
+  settlementsResponse,
+  transactionResponse,
+  errorCodes,
+} from '@peeks/contracts';
+import { merchantOwnerId } from '@peeks/ledger';
+import { CronExpressionParser } from 'cron-parser';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { refuse } from '../../plugins/error-envelope.ts';
+import { requireSignIn } from '../../plugins/sessions.ts';
+import { actingMerchant } from '../merchants/acting-merchant.ts';
+import {
+  dailySales,
+  figuresBetween,
+  findSale,
+  merchantView,
+  recentPayments,
+  reportOf,
+  returnsOf,
+  settleableNow,
+  settlementOf,
+  settlementsOf,
+  transfersOf,
+} from './queries.ts';
+import { reportCsv } from './report-csv.ts';
+import { returnSale } from './returns.ts';
+
+export interface MerchantSpaceOptions {
+  /** SETTLEMENT_CRON, in UTC: when the next settlement runs. */
+  settlementCron: string;
+}
+
+const DAY = 86_400_000;
+const DAILY_SALES_DAYS = 30;
+const RECENT_PAYMENTS = 10;
+const LAST_SETTLEMENTS = 5;
+
+/**
+ * The merchant's own space (issue 27): Return on a sale, and the reads behind
+ * the Merchant Dashboard, Transfers, Returns, Settlements and Reports. Each
+ * acts for the session's current merchant (Switch Merchant changes it), and
+ * only for a member holding the permission: RETURN_SALES to return,
+ * VIEW_SALES to read. A record of another merchant's is 404.
+ */
+export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = (app, options) => {
+  app.addHook('onRequest', requireSignIn);
+  const viewer = async (request: Parameters<typeof actingMerchant>[0]) =>
+    merchantOwnerId((await actingMerchant(request, 'VIEW_SALES')).merchantId);
+
+  app.post(
+    '/api/merchant/return-sale',
+    { schema: { body: returnSaleRequest, response: { 200: transactionResponse } } },
+    async (request) => {
+      const acting = await actingMerchant(request, 'RETURN_SALES');
+      const record = await returnSale(request, acting, request.body);
+      const merchant = merchantOwnerId(acting.merchantId);
+      const row = await app.db
+        .selectFrom('ledger_transactions')
+        .selectAll()
+        .where('tx_id', '=', record.txId)
+        .executeTakeFirst();
+      if (!row) throw new Error(`return ${record.txId} has no row`);
+      return { response: 'success' as const, transaction: merchantView(row, merchant) };
+    },
+  );
+
+  app.get('/api/merchant/dashboard', { schema: { response: { 200: merchantDashboardResponse } } }, async (request) => {
+    const merchant = await viewer(request);
+    const now = app.clock();
+    const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+    const tomorrow = new Date(today.getTime() + DAY);
+    const [todays, months, daily, amounts, settlements, recent] = await Promise.all([
+      figuresBetween(app.db, merchant, today, tomorrow),
+      figuresBetween(app.db, merchant, month, tomorrow),
+      dailySales(app.db, merchant, now, DAILY_SALES_DAYS),
+      settleableNow(app.db, merchant),
+      settlementsOf(app.db, merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
+      recentPayments(app.db, merchant, RECENT_PAYMENTS),
+    ]);
+    const next = CronExpressionParser.parse(options.settlementCron, { currentDate: now, tz: 'UTC' }).next();
+    return {
+      response: 'success' as const,
+      today: todays,
+      month: months,
+      daily,
+      next_settlement: { at: next.toDate().toISOString(), amounts },
+      settlements: settlements.settlements,
+      recent_payments: recent,
+    };
+  });
+
+  app.get(
+    '/api/merchant/transfers',
+    { schema: { querystring: merchantPageQuery, response: { 200: merchantTransactionsResponse } } },
+    async (request) => ({
+      response: 'success' as const,
+      ...(await transfersOf(app.db, await viewer(request), request.query)),
+    }),
+  );
+
+  app.get(
+    '/api/merchant/returns',
+    { schema: { querystring: merchantPageQuery, response: { 200: merchantTransactionsResponse } } },
+    async (request) => ({
+      response: 'success' as const,
+      ...(await returnsOf(app.db, await viewer(request), request.query)),
+    }),
+  );
+
+  app.get(
+    '/api/merchant/sale',
+    {
+      schema: {
+        querystring: z.object({ tx_id: returnSaleRequest.shape.tx_id }),
+        response: { 200: transactionResponse },
+      },
+    },
+    async (request) => {
+      const merchant = await viewer(request);
+      const row = await findSale(app.db, merchant, request.query.tx_id);
+      if (!row) throw refuse(404, errorCodes.transactionNotFound, { field: 'tx_id' });
+      return { response: 'success' as const, transaction: merchantView(row, merchant) };
+    },
+  );
+
+  app.get(
+    '/api/merchant/settlements',
+    { schema: { querystring: merchantPageQuery, response: { 200: settlementsResponse } } },
+    async (request) => ({
+      response: 'success' as const,
+      ...(await settlementsOf(app.db, await viewer(request), request.query)),
+    }),
+  );
+
+  app.get(
+    '/api/merchant/settlement',
+    { schema: { querystring: settlementQuery, response: { 200: settlementResponse } } },
+    async (request) => {
+      const found = await settlementOf(app.db, await viewer(request), request.query.batch_id);
+      if (!found) throw refuse(404, errorCodes.notFound, { field: 'batch_id' });
+      return { response: 'success' as const, ...found };
+    },
+  );
+
+  app.get(
+    '/api/merchant/report',
+    { schema: { querystring: reportQuery, response: { 200: reportResponse } } },
+    async (request) => ({
+      response: 'success' as const,
+      ...(await reportOf(app.db, await viewer(request), request.query.from, request.query.to)),
+    }),
+  );
+
+  app.get('/api/merchant/report.csv', { schema: { querystring: reportQuery } }, async (request, reply) => {
+    const { from, to } = request.query;
+    const report = await reportOf(app.db, await viewer(request), from, to);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="peeks-report-${from}-to-${to}.csv"`)
+      .header('cache-control', 'no-store')
+      .send(reportCsv(report));
+  });
+
+  return Promise.resolve();
+};
