@@ -190,3 +190,47 @@ export const depositCoinsResponse = successEnvelope({
   expiresAt: z.string(),
   transaction,
 });
+
+/**
+ * Where a deposit stands, as the pending-deposits view says it: `waiting`
+ * for the money (nothing seen), `seen` (a bitcoin payment in the mempool),
+ * `confirming` (mined, with `confirmations` of those the watcher waits for),
+ * then `cleared` (coins credited), `expired`, `rejected` (by an operator) or
+ * `flagged` (a bitcoin amount the watcher will not credit; an operator looks).
+ */
+export const depositStatuses = ['waiting', 'seen', 'confirming', 'cleared', 'expired', 'rejected', 'flagged'] as const;
+export type DepositStatus = (typeof depositStatuses)[number];
+
+/**
+ * One of the user's deposits in the pending-deposits view: `amount` in minor
+ * units of `currency`, `coins` the coins it brings (CON minor units),
+ * `reference` the memo to write (e-mail transfers) or the address to pay
+ * (bitcoin). `bitcoin` is null for e-mail transfers.
+ */
+export const depositSummary = z.object({
+  tx_id: z.string(),
+  method: z.enum(['interac', 'zelle', 'bitcoin']),
+  status: z.enum(depositStatuses),
+  amount: z.number().int(),
+  currency: z.enum(['USD', 'CAD']),
+  coins: z.number().int(),
+  reference: z.string(),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  bitcoin: z
+    .object({
+      address: z.string(),
+      amount_sats: z.number().int(),
+      received_sats: z.number().int(),
+      confirmations: z.number().int().nullable(),
+      flag: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type DepositSummary = z.infer<typeof depositSummary>;
+
+/** GET /api/account/deposits: the signed-in wallet's e-mail-transfer and bitcoin deposits, newest first (50). */
+export const depositListResponse = successEnvelope({ deposits: z.array(depositSummary) });
+
+/** The pending-deposits view's page size. */
+export const DEPOSIT_LIST_LIMIT = 50;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { say } from './fields.ts';
+import { depositSummary } from './deposits.ts';
 import { currencyCode, transaction } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -156,13 +157,17 @@ export const forexResponse = successEnvelope({ forex });
  * shape as GET /api/account/balance) when the socket opens and after every
  * commit that touches the viewer's money, and `activity`, the transaction
  * that commit wrote or changed, as the viewer sees it (a later message for
- * the same `tx_id` replaces the earlier one, e.g. a deposit cleared).
+ * the same `tx_id` replaces the earlier one, e.g. a deposit cleared), and
+ * `deposit`, an e-mail-transfer or bitcoin deposit whose state changed
+ * (entered, a payment seen, a confirmation, cleared, expired, rejected,
+ * flagged), as GET /api/account/deposits lists it.
  * Closing codes: 1001 the server is going away, 4401 the session ended or
  * now acts for someone else (sign in, or reconnect).
  */
 export const liveMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('balance'), balance }),
   z.object({ type: z.literal('activity'), transaction }),
+  z.object({ type: z.literal('deposit'), deposit: depositSummary }),
 ]);
 export type LiveMessage = z.infer<typeof liveMessage>;
 export const LIVE_SESSION_ENDED = 4401;

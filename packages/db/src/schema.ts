@@ -585,6 +585,8 @@ export interface BitcoinDepositsTable {
   credit_tx_id: string | null;
   /** Where the satoshis were sent back to (resolution 'refunded'). */
   refund_address: string | null;
+  /** The fewest confirmations among the address's payments (migration 0100); null while none is seen. */
+  confirmations: number | null;
 }
 
 /**
@@ -966,6 +968,7 @@ export const schemaColumns = {
     'resolved_at',
     'credit_tx_id',
     'refund_address',
+    'confirmations',
   ]),
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([

@@ -347,6 +347,7 @@ export const routeTable: Record<string, RouteCase> = {
   'POST /api/account/deposit-coins': row('signed-in', async (owner) =>
     body({ ...(await newBitcoinQuote(owner)), paymentMethodId: 'CRYPTO:BTC' }),
   ),
+  'GET /api/account/deposits': row('signed-in', () => ({})),
   'GET /api/account/balance': row('signed-in', () => ({})),
   'POST /api/account/ledger': row('signed-in', () => body({ offset: 0, limit: 15 }), {
     optional: ['offset', 'limit'],

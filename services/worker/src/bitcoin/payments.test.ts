@@ -25,7 +25,13 @@ const judge = (given: WatchedDeposit, payments: AddressPayment[], now = BEFORE, 
 
 describe('judgePayments', () => {
   it('leaves a deposit with no payment pending until it expires, then expires it', () => {
-    expect(judge(deposit(), [])).toEqual({ state: 'pending', receivedSats: 0, confirmedSats: 0, txids: [] });
+    expect(judge(deposit(), [])).toEqual({
+      state: 'pending',
+      receivedSats: 0,
+      confirmedSats: 0,
+      txids: [],
+      confirmations: null,
+    });
     expect(judge(deposit(), [], EXPIRY).state).toBe('expired');
   });
 
@@ -35,6 +41,7 @@ describe('judgePayments', () => {
       receivedSats: 10_000,
       confirmedSats: 0,
       txids: ['tx-10000'],
+      confirmations: 0,
     });
     expect(judge(deposit('processing'), [mempool(10_000)], AFTER).state).toBe('processing');
   });
@@ -46,6 +53,7 @@ describe('judgePayments', () => {
       receivedSats: 10_000,
       confirmedSats: 10_000,
       txids: ['tx-10000'],
+      confirmations: 2,
     });
     expect(judge(deposit('processing'), [mined(10_000, 1)], BEFORE, 1).state).toBe('cleared');
   });
@@ -69,6 +77,7 @@ describe('judgePayments', () => {
       receivedSats: 10_001,
       confirmedSats: 10_001,
       txids: ['tx-10001'],
+      confirmations: 2,
       flag: { flag: 'overpaid', reason: '10001 sats confirmed, 1 more than the 10000 due' },
     });
   });
@@ -93,6 +102,7 @@ describe('judgePayments', () => {
       receivedSats: 0,
       confirmedSats: 0,
       txids: [],
+      confirmations: null,
     });
   });
 
@@ -107,7 +117,15 @@ describe('judgePayments', () => {
       receivedSats: 10_000,
       confirmedSats: 10_000,
       txids: ['a', 'b'],
+      confirmations: 2,
     });
+  });
+
+  it('counts the confirmations of the least confirmed payment, up to the count that clears', () => {
+    expect(judge(deposit('processing'), [mined(10_000, 1)]).confirmations).toBe(1);
+    expect(judge(deposit('processing'), [mined(4_000, 3, 'a'), mempool(6_000, 'b')]).confirmations).toBe(0);
+    expect(judge(deposit('processing'), [mined(4_000, 3, 'a'), mined(6_000, 1, 'b')]).confirmations).toBe(1);
+    expect(judge(deposit('cleared'), [mined(10_000, 40)], BEFORE, 6).confirmations).toBe(6);
   });
 
   it('goes back to pending when a mempool payment disappears (replaced or dropped)', () => {

@@ -23,6 +23,8 @@ export interface Verdict {
   receivedSats: number;
   confirmedSats: number;
   txids: string[];
+  /** The fewest confirmations among the payments (0 while one is in the mempool), at most the count that clears; null with none. */
+  confirmations: number | null;
   /** Only when the verdict flags the deposit now. */
   flag?: { flag: BitcoinDepositFlag; reason: string };
 }
@@ -64,7 +66,16 @@ export function judgePayments(deposit: WatchedDeposit, observation: Observation)
   const { payments, tipHeight, confirmations, now } = observation;
   const receivedSats = sum(payments);
   const confirmedSats = sum(payments.filter((payment) => confirmationsOf(payment, tipHeight) >= confirmations));
-  const seen = { receivedSats, confirmedSats, txids: payments.map((payment) => payment.txid) };
+  const seen = {
+    receivedSats,
+    confirmedSats,
+    txids: payments.map((payment) => payment.txid),
+    // Capped at the count that clears: deeper blocks change nothing the user waits for, and write nothing.
+    confirmations:
+      payments.length === 0
+        ? null
+        : Math.min(confirmations, ...payments.map((payment) => confirmationsOf(payment, tipHeight))),
+  };
   const due = deposit.amountSats;
   const flagged = (flag: BitcoinDepositFlag, reason: string): Verdict => ({
     ...seen,

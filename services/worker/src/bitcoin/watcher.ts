@@ -101,6 +101,7 @@ export async function watchDeposit(deps: BitcoinWatchDeps, txId: string, tipHeig
         received_sats: verdict.receivedSats,
         confirmed_sats: verdict.confirmedSats,
         payment_txids: verdict.txids,
+        confirmations: verdict.confirmations,
         seen_at: row.seen_at ?? (verdict.receivedSats > 0 ? now : null),
         ...(verdict.flag ? { flag: verdict.flag.flag, flag_reason: verdict.flag.reason, flagged_at: now } : {}),
       })
@@ -119,7 +120,8 @@ const sameAs = (row: BitcoinDeposit, verdict: Verdict) =>
   row.watch_state === verdict.state &&
   row.received_sats === verdict.receivedSats &&
   row.confirmed_sats === verdict.confirmedSats &&
-  row.payment_txids.join() === verdict.txids.join();
+  row.payment_txids.join() === verdict.txids.join() &&
+  row.confirmations === verdict.confirmations;
 
 /**
  * One poll: every open deposit, and every other one up to a week past its

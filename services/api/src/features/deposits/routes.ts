@@ -1,8 +1,12 @@
+import { depositListResponse } from '@peeks/contracts';
 import type { Config } from '@peeks/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sessionWalletOwner } from '../../plugins/ledger.ts';
+import { requireSignIn } from '../../plugins/sessions.ts';
 import { fixedBitcoinPrice } from './bitcoin/price.ts';
 import { bitcoinRoutes, type BitcoinSettings } from './bitcoin/routes.ts';
 import type { EmailTransferRecipients } from './email-transfer.ts';
+import { depositsOf } from './deposit-list.ts';
 import { emailTransferRoutes } from './email-transfer-routes.ts';
 
 export interface DepositSettings {
@@ -14,6 +18,20 @@ export interface DepositSettings {
 export const depositRoutes: FastifyPluginAsyncZod<DepositSettings> = async (app, settings) => {
   await app.register(emailTransferRoutes, { recipients: settings.recipients });
   await app.register(bitcoinRoutes, settings.bitcoin);
+  await app.register(depositListRoutes);
+};
+
+/** The pending-deposits view's list; GET /api/live pushes each change to one of them as a `deposit` message. */
+const depositListRoutes: FastifyPluginAsyncZod = (app) => {
+  app.get(
+    '/api/account/deposits',
+    { onRequest: requireSignIn, schema: { response: { 200: depositListResponse } } },
+    async (request) => ({
+      response: 'success' as const,
+      deposits: await depositsOf(app.db, sessionWalletOwner(request)),
+    }),
+  );
+  return Promise.resolve();
 };
 
 /** The deposit settings of a configuration (readConfig({}) gives the sandbox defaults). */

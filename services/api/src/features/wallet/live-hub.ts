@@ -4,6 +4,7 @@ import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { transactionView, walletOwnerOfSession } from '../../plugins/ledger.ts';
+import { depositsOf } from '../deposits/deposit-list.ts';
 import type { ActivitySubscriber, LedgerActivityListener } from './ledger-activity.ts';
 import { balanceOf } from './money-views.ts';
 import { transactionsNamed } from './queries.ts';
@@ -78,12 +79,14 @@ class OwnerFeed implements ActivitySubscriber {
         const txIds = this.#pending;
         this.#pending = [];
         this.#balanceStale = false;
-        const [records, balance] = await Promise.all([
+        const [records, deposits, balance] = await Promise.all([
           transactionsNamed(this.#options.db, this.#ownerId, txIds),
+          depositsOf(this.#options.db, this.#ownerId, txIds),
           this.balanceMessage(),
         ]);
         for (const record of records)
           this.#broadcast({ type: 'activity', transaction: transactionView(record, this.#ownerId) });
+        for (const deposit of deposits) this.#broadcast({ type: 'deposit', deposit });
         this.#broadcast(balance);
       }
     } catch (error) {

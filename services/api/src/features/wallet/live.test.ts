@@ -1,12 +1,12 @@
-import { LIVE_SESSION_ENDED, liveMessage, type LiveMessage } from '@peeks/contracts';
+import { LIVE_SESSION_ENDED, type LiveMessage } from '@peeks/contracts';
 import { userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { fund } from '../../testing/money.ts';
 import { SESSION_COOKIE } from '../../plugins/sessions.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { connectLive, LiveClient, openLive } from '../../testing/live.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { transfer } from '../../testing/wallet.ts';
 
@@ -22,74 +22,8 @@ afterAll(() => subject.close());
 const owner = (who: SignedIn) => userOwnerId(who.user.user_id);
 const person = () => signedUp(subject, 'personal');
 
-/** A live socket and everything it has been sent; `next` waits for the first unseen message that matches. */
-class LiveClient {
-  readonly socket: WebSocket;
-  readonly messages: LiveMessage[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  #seen = 0;
-  #wake: (() => void) | null = null;
-
-  constructor(socket: WebSocket) {
-    this.socket = socket;
-    socket.on('message', (data: Buffer) => {
-      this.messages.push(liveMessage.parse(JSON.parse(data.toString())));
-      this.#wake?.();
-    });
-    this.closed = new Promise((resolve) =>
-      socket.on('close', (code, reason) => {
-        resolve({ code, reason: reason.toString() });
-      }),
-    );
-  }
-
-  async next(matches: (message: LiveMessage) => boolean = () => true, timeoutMs = 1_000): Promise<LiveMessage> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const index = this.messages.findIndex((message, at) => at >= this.#seen && matches(message));
-      if (index >= 0) {
-        this.#seen = index + 1;
-        return this.messages[index] as LiveMessage;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0)
-        throw new Error(
-          `no matching live message within ${String(timeoutMs)} ms; got ${JSON.stringify(this.messages.slice(this.#seen))}`,
-        );
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.#wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-  }
-}
-
-function open(
-  headers: Record<string, string>,
-  url = `ws://${base}/api/live`,
-): Promise<LiveClient | { refused: number }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers });
-    const client = new LiveClient(socket);
-    socket.once('open', () => {
-      resolve(client);
-    });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve({ refused: response.statusCode ?? 0 });
-      socket.terminate();
-    });
-    socket.once('error', reject);
-  });
-}
-
-async function connect(who: SignedIn, origin = `http://${base}`): Promise<LiveClient> {
-  const client = await open({ cookie: `${SESSION_COOKIE}=${who.browser.cookie ?? ''}`, origin });
-  if (!(client instanceof LiveClient)) throw new Error(`refused with ${String(client.refused)}`);
-  return client;
-}
+const open = (headers: Record<string, string>, url = `ws://${base}/api/live`) => openLive(headers, url);
+const connect = (who: SignedIn, origin = `http://${base}`) => connectLive(base, who, origin);
 
 const balanceMessage = (message: LiveMessage) => message.type === 'balance';
 const activityOf = (txId: string) => (message: LiveMessage) =>
