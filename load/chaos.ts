@@ -555,7 +555,8 @@ async function loadLoop(deployment: Deployment, users: User[], merchant: User, o
 }
 
 async function depositAmount(deployment: Deployment, txId: string): Promise<number> {
-  for (let tries = 0; tries < 60; tries++) {
+  // Up to two minutes: a restart under load may keep the database away that long.
+  for (let tries = 0; tries < 240; tries++) {
     const handle = connectDatabase(deployment.databaseUrl, { max: 1, applicationName: 'peeks-chaos' });
     try {
       const row = await handle.db
