@@ -1,5 +1,5 @@
 export { buildApp, type AppOptions } from './app.ts';
-export { createDemoData, describeDemoAccounts, type DemoAccount } from './demo-data.ts';
+export { createDemoData, demoBusiness, describeDemoAccounts, type DemoAccount } from './demo-data.ts';
 export { depositSettingsFrom } from './features/deposits/routes.ts';
 export { WEB_DIST } from './plugins/web-app.ts';
 export { serveSandboxProcessor } from '@peeks/runtime';
