@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { createTransport } from 'nodemailer';
 import type { PgBoss } from 'pg-boss';
 import { workEach } from '../job.ts';
-import { EMAIL_SEND_QUEUE } from '@peeks/jobs';
+import { EMAIL_SEND_QUEUE, openEmailSecrets, spentEmailPayload } from '@peeks/jobs';
 
 /** One message as it leaves the outbox. */
 export interface EmailMessage {
@@ -95,11 +95,11 @@ export async function deliverEmail(
     messageId: messageIdOf(emailId),
     to: email.recipient,
     subject: email.subject,
-    text: renderEmail(email.subject, payload),
+    text: renderEmail(email.subject, await openEmailSecrets(db, payload)),
   });
   await db
     .updateTable('email_outbox')
-    .set({ sent_at: (deps.now ?? (() => new Date()))() })
+    .set({ sent_at: (deps.now ?? (() => new Date()))(), payload: JSON.stringify(spentEmailPayload(payload)) })
     .where('email_id', '=', emailId)
     .where('sent_at', 'is', null)
     .execute();
