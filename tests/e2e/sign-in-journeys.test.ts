@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { queuedRecoveryCode } from '@peeks/api/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './browser.ts';
@@ -27,11 +27,8 @@ afterAll(async () => {
 });
 
 /** The recovery code of the last e-mail sent to the newcomer, as the outbox keeps it. */
-async function latestRecoveryCode(): Promise<string | null> {
-  const { rows } = await sql<{ code: string | null }>`
-    SELECT payload->>'recovery_code' AS code FROM email_outbox WHERE recipient = ${who.email} ORDER BY email_id DESC LIMIT 1
-  `.execute(server.database.db);
-  return rows[0]?.code ?? null;
+function latestRecoveryCode(): Promise<string | null> {
+  return queuedRecoveryCode(server.database.db, who.email);
 }
 
 describe('a newcomer in the browser', { timeout: 90_000 }, () => {

@@ -20,6 +20,7 @@ export interface Database {
   merchant_users: MerchantUsersTable;
   sessions: SessionsTable;
   rate_limit_hits: RateLimitHitsTable;
+  sign_in_throttles: SignInThrottlesTable;
   password_recovery_codes: PasswordRecoveryCodesTable;
   email_outbox: EmailOutboxTable;
   user_preferences: UserPreferencesTable;
@@ -260,6 +261,14 @@ export interface SessionsTable {
   expires_at: Date;
 }
 
+/** Wrong passwords per account, per account and address, and the addresses an account signed in from (migration 0080). */
+export interface SignInThrottlesTable {
+  key: string;
+  failures: number;
+  blocked_until: Date | null;
+  updated_at: Date;
+}
+
 export interface RateLimitHitsTable {
   key: string;
   hits: number;
@@ -284,8 +293,8 @@ export interface EmailOutboxTable {
   recipient: string;
   template: string;
   subject: string;
-  /** What the template needs; it may hold a one-time code, so it is never logged. */
-  payload: ColumnType<unknown, string, never>;
+  /** What the template needs; a secret in it is sealed, and redacted once sent (@peeks/jobs email-secrets). Never logged. */
+  payload: ColumnType<unknown, string, string>;
   created_at: Date;
   sent_at: Date | null;
   attempts: Generated<number>;
@@ -772,6 +781,7 @@ export const schemaColumns = {
     'expires_at',
   ]),
   rate_limit_hits: columnsOf<RateLimitHitsTable>()(['key', 'hits', 'window_ends_at']),
+  sign_in_throttles: columnsOf<SignInThrottlesTable>()(['key', 'failures', 'blocked_until', 'updated_at']),
   password_recovery_codes: columnsOf<PasswordRecoveryCodesTable>()([
     'recovery_id',
     'user_id',

@@ -1,6 +1,7 @@
 import type { Database } from '@peeks/db';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
+import { sealEmailSecrets } from './email-secrets.ts';
 import { jobId } from './queue.ts';
 import { EMAIL_SEND_QUEUE } from './queues.ts';
 
@@ -43,7 +44,7 @@ export async function queueEmail(
       recipient: email.recipient,
       template: email.template,
       subject: email.subject,
-      payload: JSON.stringify(email.payload),
+      payload: JSON.stringify(await sealEmailSecrets(trx, email.payload)),
       created_at: now,
     })
     .returning('email_id')

@@ -20,6 +20,8 @@ export {
   withdrawalPayoutJob,
 } from './ledger-jobs.ts';
 export { queueEmail, renderEmail, type OutgoingEmail } from './email-outbox.ts';
+export { openEmailSecrets, spentEmailPayload } from './email-secrets.ts';
+export { platformSecret } from './platform-secrets.ts';
 export { attemptJob, replayDelivery, type AttemptData } from './webhook-attempts.ts';
 export { mayTellWebhooks, toldOwnerOf, webhookEventOf } from './webhook-events.ts';
 export {

@@ -1,4 +1,4 @@
 export { readConfig, ConfigError, serveSandboxProcessor, type Config } from './config.ts';
 export { createLogger, type Logger } from './logger.ts';
-export { scrubSecrets, scrubUrl, REDACTED } from './redaction.ts';
+export { isSecretName, scrubSecrets, scrubUrl, REDACTED } from './redaction.ts';
 export { Shutdown } from './shutdown.ts';

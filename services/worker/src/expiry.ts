@@ -65,7 +65,18 @@ export function runSignInRecordExpiry(boss: PgBoss, deps: ExpiryDeps): Promise<v
         .deleteFrom('password_recovery_codes')
         .where('expires_at', '<=', new Date(now.getTime() - RECOVERY_CODE_KEPT_MS))
         .executeTakeFirst();
+      // Wrong-password counts start again after a day anyway; known addresses are kept for 90 days.
+      const throttles = await deps.db
+        .deleteFrom('sign_in_throttles')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('key', 'not like', 'known:%'), eb('updated_at', '<', new Date(now.getTime() - 86_400_000))]),
+            eb('updated_at', '<', new Date(now.getTime() - 90 * 86_400_000)),
+          ]),
+        )
+        .executeTakeFirst();
       return {
+        signInThrottles: Number(throttles.numDeletedRows),
         sessions: Number(sessions.numDeletedRows),
         rateLimitWindows: Number(windows.numDeletedRows),
         recoveryCodes: Number(codes.numDeletedRows),

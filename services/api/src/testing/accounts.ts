@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { BusinessRegistration, PersonalRegistration } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import { openEmailSecrets } from '@peeks/jobs';
+import type { Kysely } from 'kysely';
 import { demoBusiness } from '../demo-data.ts';
 
 /** A fresh, valid personal sign-up; override any field. */
@@ -24,4 +27,18 @@ export function businessSignUp(
   overrides: Partial<Record<keyof BusinessRegistration, unknown>> = {},
 ): Record<string, unknown> {
   return { ...personalSignUp(), ...demoBusiness, name: 'Maple Coffee', dba: 'Maple Coffee Ltd', ...overrides };
+}
+
+/** The recovery code of the latest e-mail queued for `recipient`, opened as the e-mail worker opens it; null if none. */
+export async function queuedRecoveryCode(db: Kysely<Database>, recipient: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('email_outbox')
+    .select('payload')
+    .where('recipient', '=', recipient)
+    .where('template', '=', 'password-recovery-code')
+    .orderBy('email_id', 'desc')
+    .executeTakeFirst();
+  if (!row) return null;
+  const opened = await openEmailSecrets(db, row.payload as Record<string, unknown>);
+  return typeof opened.recovery_code === 'string' ? opened.recovery_code : null;
 }

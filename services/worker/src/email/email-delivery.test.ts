@@ -93,6 +93,14 @@ describe('e-mail delivery', () => {
       .poll(() => outboxRow(emailId), { timeout: 5_000, interval: 100 })
       .toMatchObject({ attempts: 1, sent_at: expect.any(Date) as Date });
 
+    // The code was sealed in the outbox, opened for the message only, and is gone from the row once sent.
+    const kept = await database.db
+      .selectFrom('email_outbox')
+      .select('payload')
+      .where('email_id', '=', emailId)
+      .executeTakeFirstOrThrow();
+    expect(kept.payload).toEqual({ username: 'anne_tremblay', recovery_code: '[redacted]', expires_in_minutes: 15 });
+
     // The job again, as after a worker died before reporting it: a sent message is not sent twice.
     expect(await deliverEmail({ db: database.db, mailer: null, log }, emailId)).toBe('already sent');
     expect(received.filter((each) => each.to === 'anne@example.com')).toHaveLength(1);

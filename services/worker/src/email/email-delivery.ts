@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { createTransport } from 'nodemailer';
 import type { PgBoss } from 'pg-boss';
 import { workEach } from '../job.ts';
-import { EMAIL_SEND_QUEUE, renderEmail } from '@peeks/jobs';
+import { EMAIL_SEND_QUEUE, openEmailSecrets, renderEmail, spentEmailPayload } from '@peeks/jobs';
 
 /** One message as it leaves the outbox. */
 export interface EmailMessage {
@@ -86,7 +86,7 @@ export async function deliverEmail(deps: EmailDeliveryDeps, emailId: number): Pr
     );
     if (deps.printBodies === true)
       log.info(
-        `e-mail to ${email.recipient} kept in the outbox (development, no SMTP_URL):\n${renderEmail(email.subject, payload)}`,
+        `e-mail to ${email.recipient} kept in the outbox (development, no SMTP_URL):\n${renderEmail(email.subject, await openEmailSecrets(db, payload))}`,
       );
     return 'kept in the outbox';
   }
@@ -99,11 +99,11 @@ export async function deliverEmail(deps: EmailDeliveryDeps, emailId: number): Pr
     messageId: messageIdOf(emailId),
     to: email.recipient,
     subject: email.subject,
-    text: renderEmail(email.subject, payload),
+    text: renderEmail(email.subject, await openEmailSecrets(db, payload)),
   });
   await db
     .updateTable('email_outbox')
-    .set({ sent_at: (deps.now ?? (() => new Date()))() })
+    .set({ sent_at: (deps.now ?? (() => new Date()))(), payload: JSON.stringify(spentEmailPayload(payload)) })
     .where('email_id', '=', emailId)
     .where('sent_at', 'is', null)
     .execute();

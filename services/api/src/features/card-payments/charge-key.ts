@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { platformSecret } from '../../plugins/platform-secrets.ts';
+import { platformSecret } from '@peeks/jobs';
 
 type Platform = Pick<FastifyInstance, 'db' | 'clock'>;
 const secrets = new WeakMap<Platform, Promise<Buffer>>();

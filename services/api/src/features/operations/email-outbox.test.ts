@@ -1,5 +1,5 @@
 import { emailOutboxResponse } from '@peeks/contracts';
-import { jobId } from '@peeks/jobs';
+import { jobId, openEmailSecrets } from '@peeks/jobs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -25,7 +25,8 @@ async function recoveryRequested() {
     .select(['email_id', 'payload'])
     .where('recipient', '=', user.user.email)
     .executeTakeFirstOrThrow();
-  return { user, emailId: row.email_id, code: (row.payload as { recovery_code: string }).recovery_code };
+  const opened = await openEmailSecrets(subject.database.db, row.payload as Record<string, unknown>);
+  return { user, emailId: row.email_id, code: String(opened.recovery_code) };
 }
 
 describe('the e-mail outbox', () => {

@@ -13,7 +13,7 @@ import {
   type BitcoinWatchState,
   type EventsTable,
 } from '@peeks/db';
-import { renderEmail } from '@peeks/jobs';
+import { openEmailSecrets, renderEmail } from '@peeks/jobs';
 import type { Database } from '@peeks/db';
 import { isCurrency, merchantOwnerId, ownerOf, userOwnerId, type Currency } from '@peeks/ledger';
 import { scrubSecrets } from '@peeks/runtime';
@@ -290,14 +290,19 @@ export async function emailOutbox(
       .executeTakeFirstOrThrow(),
   ]);
   return {
-    emails: rows.map((row) => ({
-      ...row,
-      payload: scrubSecrets(row.payload as Record<string, unknown>),
-      body:
-        withBodies && row.sent_at === null ? renderEmail(row.subject, row.payload as Record<string, unknown>) : null,
-      created_at: row.created_at.toISOString(),
-      sent_at: row.sent_at?.toISOString() ?? null,
-    })),
+    emails: await Promise.all(
+      rows.map(async (row) => ({
+        ...row,
+        payload: scrubSecrets(row.payload as Record<string, unknown>),
+        // The outbox keeps secrets sealed: the development view opens them, as the sender would.
+        body:
+          withBodies && row.sent_at === null
+            ? renderEmail(row.subject, await openEmailSecrets(db, row.payload as Record<string, unknown>))
+            : null,
+        created_at: row.created_at.toISOString(),
+        sent_at: row.sent_at?.toISOString() ?? null,
+      })),
+    ),
     total: count.total,
   };
 }

@@ -29,16 +29,32 @@ export function latestRecoveryCode(db: Kysely<Database>, userId: number) {
 
 export type RecoveryCodeRow = NonNullable<Awaited<ReturnType<typeof latestRecoveryCode>>>;
 
-/** Stores the code's hash and queues the e-mail that carries the code itself, together. */
+/** Codes sent to one account in an hour, from whatever addresses: enough for its owner, too few to flood the inbox or guess. */
+export const RECOVERY_SENDS_PER_HOUR = 5;
+
+/**
+ * Stores the code's hash and queues the e-mail that carries the code itself,
+ * together; false, and nothing sent, when the account had its
+ * RECOVERY_SENDS_PER_HOUR codes in the last hour already (the user's row is
+ * locked while counting, so concurrent sends do not pass the cap together).
+ */
 export async function issueRecoveryCode(
   db: Kysely<Database>,
   jobs: Pick<LedgerJobs, 'enqueue'>,
   account: { user_id: number; username: string; email: string },
   code: string,
   now: Date,
-): Promise<void> {
+): Promise<boolean> {
   const { salt, hash } = hashRecoveryCode(code);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('users').select('user_id').where('user_id', '=', account.user_id).forUpdate().execute();
+    const { sent } = await trx
+      .selectFrom('password_recovery_codes')
+      .select((eb) => eb.fn.countAll<string>().as('sent'))
+      .where('user_id', '=', account.user_id)
+      .where('created_at', '>', new Date(now.getTime() - 60 * 60_000))
+      .executeTakeFirstOrThrow();
+    if (Number(sent) >= RECOVERY_SENDS_PER_HOUR) return false;
     await trx
       .insertInto('password_recovery_codes')
       .values({
@@ -66,6 +82,7 @@ export async function issueRecoveryCode(
       },
       now,
     );
+    return true;
   });
 }
 

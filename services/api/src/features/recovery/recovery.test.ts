@@ -1,4 +1,5 @@
 import { errorEnvelope, recoveryEmailResponse, signedInResponse } from '@peeks/contracts';
+import { openEmailSecrets } from '@peeks/jobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
 import { personalSignUp } from '../../testing/accounts.ts';
@@ -42,7 +43,8 @@ async function inbox(recipient: string): Promise<string> {
     .executeTakeFirstOrThrow();
   expect(row.template).toBe('password-recovery-code');
   expect(row.sent_at).toBeNull();
-  return (row.payload as { recovery_code: string }).recovery_code;
+  expect(JSON.stringify(row.payload)).not.toMatch(/"recovery_code":"\d{6}"/);
+  return String((await openEmailSecrets(subject.database.db, row.payload as Record<string, unknown>)).recovery_code);
 }
 
 const errorsOf = (response: { json: () => unknown }) => errorEnvelope.parse(response.json()).errors;

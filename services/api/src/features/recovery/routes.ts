@@ -87,8 +87,13 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
     { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryStepResponse } } },
     async (request) => {
       const account = await findRecoveryAccount(app.db, request.body.username);
-      if (canRecover(account) && account)
-        await issueRecoveryCode(app.db, app.jobs, account, newRecoveryCode(), app.clock());
+      // Past the hourly cap the answer is the same, so it does not tell that the account exists.
+      if (
+        canRecover(account) &&
+        account &&
+        !(await issueRecoveryCode(app.db, app.jobs, account, newRecoveryCode(), app.clock()))
+      )
+        request.log.warn({ userId: account.user_id }, 'recovery code not sent: hourly cap reached');
       return { response: 'success' as const };
     },
   );

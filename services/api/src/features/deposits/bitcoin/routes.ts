@@ -9,12 +9,12 @@ import {
 import { DEFAULT_RATE_MICROS, walletIdOf } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
 import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
-import { platformSecret } from '../../../plugins/platform-secrets.ts';
 import { depositKey, findBitcoinDeposit, nextAddressIndex, storeBitcoinDeposit } from './queries.ts';
 import { checkQuote, signQuote } from './quote.ts';
 
