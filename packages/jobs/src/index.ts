@@ -21,7 +21,7 @@ export {
 } from './ledger-jobs.ts';
 export { queueEmail, renderEmail, type OutgoingEmail } from './email-outbox.ts';
 export { attemptJob, replayDelivery, type AttemptData } from './webhook-attempts.ts';
-export { mayTellWebhooks, toldOwnerOf, webhookEventOf } from './webhook-events.ts';
+export { mayTellWebhooks, tellsPersonalWebhooks, toldOwnerOf, webhookEventOf } from './webhook-events.ts';
 export {
   checkedAddresses,
   checkedLookup,
