@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pinField } from './credentials.ts';
 import { amountMessages } from './amount-messages.ts';
 import { wholeAmount, type AmountRule } from './deposits.ts';
 import { successEnvelope } from './envelope.ts';
@@ -108,6 +109,8 @@ export const withdrawRequest = z.object(
       .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid()),
     currency: z.enum(['USD', 'CAD', 'CON'], { error: say.select('Currency') }),
     paymentMethodId: selectedMethod,
+    /** Needed once the user has set a PIN; a user without one withdraws as before. */
+    pin: pinField().optional(),
   },
   invalidArguments,
 );

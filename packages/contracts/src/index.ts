@@ -5,6 +5,7 @@ export * from './amount-messages.ts';
 export * from './card-payments.ts';
 export * from './checkout.ts';
 export * from './contacts.ts';
+export * from './credentials.ts';
 export * from './deposits.ts';
 export * from './envelope.ts';
 export * from './error-codes.ts';

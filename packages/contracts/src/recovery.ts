@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { newPassword } from './accounts.ts';
+import { credentialMessages, SECURITY_QUESTIONS_CHOSEN, securityAnswer, securityQuestion } from './credentials.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 
@@ -47,6 +48,11 @@ export const resetPasswordRequest = z
       recoveryCode,
       userPassword: newPassword('Password', recoveryMessages.passwordRequired),
       confirmPassword: z.string({ error: recoveryMessages.passwordRequired }).min(1, recoveryMessages.passwordRequired),
+      /** The second step, for a user who chose security questions: the answers to the ones check-recovery-code named. */
+      security_answers: z
+        .array(securityAnswer, { error: credentialMessages.answerRequired })
+        .max(SECURITY_QUESTIONS_CHOSEN)
+        .optional(),
     },
     invalidArguments,
   )
@@ -68,6 +74,15 @@ function bothPasswords(payload: { value: unknown }): boolean {
 }
 
 export const recoveryStepResponse = successEnvelope({ message: z.string().optional() });
+
+/**
+ * Step 3's answer. A user who chose security questions gets them here, once
+ * the code is right, and answers them in step 4.
+ */
+export const recoveryCodeCheckedResponse = successEnvelope({
+  message: z.string().optional(),
+  security_questions: z.array(securityQuestion).optional(),
+});
 
 export type RecoveryUsername = z.infer<typeof recoveryUsername>;
 export type CheckRecoveryCodeRequest = z.infer<typeof checkRecoveryCodeRequest>;

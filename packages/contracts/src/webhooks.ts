@@ -16,6 +16,18 @@ export const webhookEvents = [
   'settlement',
 ] as const;
 export const webhookStates = ['enabled', 'disabled'] as const;
+/**
+ * What a personal user's webhook may hear about: money in and out of the
+ * user's own wallet (deposits, withdrawals, returns). Purchases and
+ * settlements are merchants' events.
+ */
+export const personalWebhookEvents = [
+  'deposit-entered',
+  'deposit-cleared',
+  'withdraw-entered',
+  'withdraw-processed',
+  'return',
+] as const satisfies readonly (typeof webhookEvents)[number][];
 export const WEBHOOK_URL_MAX = 250;
 
 /** Spec §5 "Webhook" and the §8 success toasts. */
@@ -27,7 +39,13 @@ export const webhookMessages = {
   events: 'Event is blank',
   created: 'Webhook created successfully.',
   updated: 'Webhook Updated successfully.',
+  rotated: 'Signing secret rotated successfully.',
+  testSent: 'Test event sent.',
+  replayed: 'Delivery replayed.',
 } as const;
+
+/** After a rotation the old secret keeps signing beside the new one this long, so receivers can switch. */
+export const PREVIOUS_SECRET_HOURS = 24;
 
 function isHttpUrl(value: string): boolean {
   if (!URL.canParse(value)) return false;
@@ -50,7 +68,8 @@ const webhookUrl = z
 
 /** The modal: state radio buttons, URL, event checkboxes. */
 const webhookFields = {
-  merchant_id: positiveId(say.valid('merchant_id')).optional(),
+  // null (or left out) from a personal user: the webhook is the user's own.
+  merchant_id: positiveId(say.valid('merchant_id')).nullable().optional(),
   user_id: positiveId(say.valid('user_id')).optional(),
   state: z.enum(webhookStates, { error: webhookMessages.state }),
   url: webhookUrl,
@@ -74,7 +93,7 @@ export const deleteWebhookRequest = z.object({ webhook_id: positiveId(say.valid(
 export const listWebhookRequest = z
   .object(
     {
-      merchant_id: positiveId(say.valid('merchant_id')).optional(),
+      merchant_id: positiveId(say.valid('merchant_id')).nullable().optional(),
       user_id: positiveId(say.valid('user_id')).optional(),
     },
     invalidArguments,
@@ -82,14 +101,33 @@ export const listWebhookRequest = z
   .nullish()
   .transform((body) => body ?? {});
 
-/** The spec's Webhook (§3). Never carries the signing secret. */
+/** POST /api/webhook/rotate-secret: a new signing secret; the old one signs beside it for a day. */
+export const rotateSecretRequest = z.object({ webhook_id: positiveId(say.valid('Webhook')) }, invalidArguments);
+
+/** POST /api/webhook/send-test-event: a made-up message of `event` (the webhook's first event if left out). */
+export const sendTestEventRequest = z.object(
+  {
+    webhook_id: positiveId(say.valid('Webhook')),
+    event: z.enum(webhookEvents, { error: webhookMessages.events }).optional(),
+  },
+  invalidArguments,
+);
+
+/**
+ * The spec's Webhook (§3). Never carries the signing secret. `merchant_id`
+ * is null for a personal user's webhook; `disabled_reason` says why the
+ * deliveries turned it off (410 Gone, days of failures), null otherwise.
+ */
 export const webhook = z.object({
   webhook_id: z.number().int(),
-  merchant_id: z.number().int(),
+  merchant_id: z.number().int().nullable(),
   user_id: z.number().int(),
   state: z.enum(webhookStates),
   url: z.string(),
   events: z.array(z.enum(webhookEvents)),
+  disabled_reason: z.string().nullable(),
+  /** Until when the secret before the last rotation still signs too; null when there is none. */
+  previous_secret_until: z.string().nullable(),
 });
 
 export const webhookListResponse = successEnvelope({ webhook: z.array(webhook) });
@@ -103,6 +141,8 @@ export const webhookCreatedResponse = successEnvelope({
   message: z.string(),
   data: z.object({ webhook, secret: z.string() }),
 });
+/** The rotated secret, like the created one, is in this answer and no other. */
+export const webhookSecretRotatedResponse = webhookCreatedResponse;
 
 export type Webhook = z.infer<typeof webhook>;
 export type WebhookEvent = (typeof webhookEvents)[number];
@@ -162,4 +202,5 @@ export const webhookDeliveryListResponse = successEnvelope({
   total: z.number().int(),
 });
 export const webhookDeliveryResponse = successEnvelope({ delivery: webhookDelivery });
+export const webhookDeliverySentResponse = successEnvelope({ message: z.string(), delivery: webhookDelivery });
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;

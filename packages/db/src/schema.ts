@@ -46,6 +46,10 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   sandbox_payouts: SandboxPayoutsTable;
   sandbox_refunds: SandboxRefundsTable;
+  user_pins: UserPinsTable;
+  security_questions: SecurityQuestionsTable;
+  user_security_answers: UserSecurityAnswersTable;
+  secret_tries: SecretTriesTable;
 }
 
 export interface SandboxRefundsTable {
@@ -389,7 +393,8 @@ export interface AgreementAcceptancesTable {
 
 export interface WebhooksTable {
   webhook_id: Generated<number>;
-  merchant_id: number;
+  /** Null for a personal user's webhook, which hears about the user's own wallets. */
+  merchant_id: number | null;
   user_id: number;
   state: 'enabled' | 'disabled';
   url: string;
@@ -402,6 +407,38 @@ export interface WebhooksTable {
   failing_since: Generated<Date | null>;
   /** Why the worker disabled it (410 Gone, failing for days); null when enabled or disabled by the merchant. */
   disabled_reason: Generated<string | null>;
+  /** The secret before the last rotation, still signing beside the new one until `previous_secret_until`. */
+  previous_secret: Generated<string | null>;
+  previous_secret_until: Generated<Date | null>;
+}
+
+/** A user's PIN, as an argon2id PHC string. */
+export interface UserPinsTable {
+  user_id: number;
+  pin_hash: string;
+  set_at: Date;
+}
+
+export interface SecurityQuestionsTable {
+  question_id: number;
+  question: string;
+}
+
+/** A user's two chosen questions; answers folded (case, spaces) and hashed. */
+export interface UserSecurityAnswersTable {
+  user_id: number;
+  position: number;
+  question_id: number;
+  answer_hash: string;
+  set_at: Date;
+}
+
+/** Wrong PINs or answers in a row, and until when that kind is locked. */
+export interface SecretTriesTable {
+  user_id: number;
+  secret: 'pin' | 'security-answers';
+  failures: number;
+  locked_until: Date | null;
 }
 
 /** One ledger event's message to one webhook; its id is the Standard Webhooks `webhook-id`. */
@@ -877,7 +914,19 @@ export const schemaColumns = {
     'updated_at',
     'failing_since',
     'disabled_reason',
+    'previous_secret',
+    'previous_secret_until',
   ]),
+  user_pins: columnsOf<UserPinsTable>()(['user_id', 'pin_hash', 'set_at']),
+  security_questions: columnsOf<SecurityQuestionsTable>()(['question_id', 'question']),
+  user_security_answers: columnsOf<UserSecurityAnswersTable>()([
+    'user_id',
+    'position',
+    'question_id',
+    'answer_hash',
+    'set_at',
+  ]),
+  secret_tries: columnsOf<SecretTriesTable>()(['user_id', 'secret', 'failures', 'locked_until']),
   user_avatars: columnsOf<UserAvatarsTable>()(['user_id', 'content', 'content_type', 'sha256', 'uploaded_at']),
   user_documents: columnsOf<UserDocumentsTable>()([
     'document_id',

@@ -23,7 +23,7 @@ export { queueEmail, renderEmail, type OutgoingEmail } from './email-outbox.ts';
 export { openEmailSecrets, spentEmailPayload } from './email-secrets.ts';
 export { platformSecret } from './platform-secrets.ts';
 export { attemptJob, replayDelivery, type AttemptData } from './webhook-attempts.ts';
-export { mayTellWebhooks, toldOwnerOf, webhookEventOf } from './webhook-events.ts';
+export { mayTellWebhooks, tellsPersonalWebhooks, toldOwnerOf, webhookEventOf } from './webhook-events.ts';
 export {
   checkedAddresses,
   checkedLookup,

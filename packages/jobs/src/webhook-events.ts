@@ -1,4 +1,4 @@
-import type { WebhookEvent } from '@peeks/contracts';
+import { personalWebhookEvents, type WebhookEvent } from '@peeks/contracts';
 import { ownerOf, walletParts, type TransactionEvent } from '@peeks/ledger';
 
 /**
@@ -67,12 +67,22 @@ export function toldOwnerOf(event: TransactionEvent): string | null {
 
 /**
  * Whether an event may have webhooks to tell: one of the webhook events,
- * told to a merchant (webhooks are the merchant's), or to an owner only its
- * transaction names. Decided from the event alone, so a personal wallet's
- * purchase, the common case, enqueues no fan-out job at all.
+ * told to a merchant, to an owner only its transaction names, or to a
+ * person when it is money in or out of their own wallet (deposits,
+ * withdrawals, returns; personal webhooks hear nothing else). Decided from
+ * the event alone, so a personal wallet's purchase or transfer, the common
+ * case, enqueues no fan-out job at all.
  */
 export function mayTellWebhooks(event: TransactionEvent): boolean {
-  if (webhookEventOf(event) === null) return false;
+  const type = webhookEventOf(event);
+  if (type === null) return false;
   const owner = toldOwnerOf(event);
-  return owner === null || ownerOf(owner)?.kind === 'merchant';
+  if (owner === null) return true;
+  const kind = ownerOf(owner)?.kind;
+  return kind === 'merchant' || (kind === 'user' && tellsPersonalWebhooks(type));
 }
+
+const personal: readonly WebhookEvent[] = personalWebhookEvents;
+
+/** Whether a personal user's webhooks hear about this kind of event. */
+export const tellsPersonalWebhooks = (type: WebhookEvent) => personal.includes(type);

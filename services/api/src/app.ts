@@ -27,6 +27,7 @@ import { merchantSpaceRoutes } from './features/merchant-space/routes.ts';
 import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
 import { operationRoutes } from './features/operations/routes.ts';
 import { profileRoutes } from './features/profile/routes.ts';
+import { credentialRoutes } from './features/credentials/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
 import { sendFundRoutes } from './features/send-fund/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
@@ -166,6 +167,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(sessionRoutes);
   await app.register(recoveryRoutes);
   await app.register(profileRoutes);
+  await app.register(credentialRoutes);
   await app.register(uploadRoutes);
   await app.register(addressRoutes);
   await app.register(contactRoutes);

@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import { merchantOwnerId } from '@peeks/ledger';
+import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
 import { openWallets } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -197,10 +197,36 @@ export async function newMerchant(
   return { merchantId: merchant.merchant_id, userId: user.user_id, ownerId, email };
 }
 
-/** A webhook of the merchant, as the API's create-webhook stores it. */
+/** A personal user with wallets, minimal rows written straight to the tables. */
+export async function newPerson(db: Kysely<Database>): Promise<{ userId: number; ownerId: string }> {
+  const tag = randomBytes(5).toString('hex');
+  const now = new Date();
+  const user = await db
+    .insertInto('users')
+    .values({
+      username: `person_${tag}`,
+      email: `person_${tag}@example.com`,
+      password_hash: 'not-a-hash',
+      user_type: 'personal',
+      perms: [],
+      birthday: '1990-01-01',
+      country: 'CA',
+      currency: 'CAD',
+      terms_accepted: true,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('user_id')
+    .executeTakeFirstOrThrow();
+  const ownerId = userOwnerId(user.user_id);
+  await openWallets(db, ownerId, { currencies: ['CON', 'CAD'] });
+  return { userId: user.user_id, ownerId };
+}
+
+/** A webhook of the merchant (or, with merchantId null, the person's own), as the API's create-webhook stores it. */
 export async function newWebhook(
   db: Kysely<Database>,
-  owner: { merchantId: number; userId: number },
+  owner: { merchantId: number | null; userId: number },
   fields: { url: string; events: string[]; secret: string },
 ): Promise<number> {
   const now = new Date();

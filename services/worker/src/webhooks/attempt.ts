@@ -41,7 +41,15 @@ const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Age
  * network is refused even though it passed when the webhook was saved.
  */
 export async function postMessage(
-  target: { url: string; secret: string; webhookId: string; body: string; sentAt: Date },
+  target: {
+    url: string;
+    secret: string;
+    /** The secret before a rotation, while it still signs too. */
+    previousSecret?: string | null;
+    webhookId: string;
+    body: string;
+    sentAt: Date;
+  },
   options: { policy: DestinationPolicy; timeoutMs: number },
 ): Promise<Answer> {
   const started = performance.now();
@@ -64,7 +72,10 @@ export async function postMessage(
     'user-agent': 'PeeksWallet-Webhooks/1',
     'webhook-id': target.webhookId,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signMessage(target.secret, target.webhookId, timestamp, target.body),
+    // Standard Webhooks: several signatures, space-separated; a receiver accepts the message if any one verifies.
+    'webhook-signature': [target.secret, ...(target.previousSecret ? [target.previousSecret] : [])]
+      .map((secret) => signMessage(secret, target.webhookId, timestamp, target.body))
+      .join(' '),
   };
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<Answer>((resolve) => {
@@ -138,7 +149,15 @@ export async function attemptDelivery(
     .leftJoin('webhook_attempts as a', (join) =>
       join.onRef('a.delivery_id', '=', 'd.delivery_id').on('a.attempt', '=', job.attempt),
     )
-    .select(['d.body', 'w.url', 'w.secret', 'w.state as webhookState', 'a.attempt as recorded'])
+    .select([
+      'd.body',
+      'w.url',
+      'w.secret',
+      'w.previous_secret',
+      'w.previous_secret_until',
+      'w.state as webhookState',
+      'a.attempt as recorded',
+    ])
     .where('d.delivery_id', '=', job.deliveryId)
     .executeTakeFirst();
   // The webhook was deleted, with its deliveries; or this attempt is already on record.
@@ -155,8 +174,10 @@ export async function attemptDelivery(
   }
 
   const sentAt = settings.now();
+  const previousSecret =
+    target.previous_secret_until !== null && target.previous_secret_until > sentAt ? target.previous_secret : null;
   const answer = await postMessage(
-    { url: target.url, secret: target.secret, webhookId: job.deliveryId, body: target.body, sentAt },
+    { url: target.url, secret: target.secret, previousSecret, webhookId: job.deliveryId, body: target.body, sentAt },
     settings,
   );
   return recordAttempt(db, jobs, settings, job, answer, sentAt);

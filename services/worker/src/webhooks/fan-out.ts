@@ -4,7 +4,7 @@ import type { LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
-import { attemptJob, toldOwnerOf, WEBHOOK_FAN_OUT_QUEUE, webhookEventOf } from '@peeks/jobs';
+import { attemptJob, tellsPersonalWebhooks, toldOwnerOf, WEBHOOK_FAN_OUT_QUEUE, webhookEventOf } from '@peeks/jobs';
 import { workEach } from '../job.ts';
 import { deliveryIdOf, messageBody } from './messages.ts';
 
@@ -13,9 +13,9 @@ import { deliveryIdOf, messageBody } from './messages.ts';
  * subscribes to it, and enqueues each one's first attempt, in one
  * transaction. The delivery ids come from the event and the webhook, so a
  * second run of the job (after a crash before it reported) inserts no
- * delivery and enqueues no attempt. Webhooks are the merchant's (they are
- * made on the Webhooks page while acting for a merchant): an event of a
- * user's personal wallet is told to no one.
+ * delivery and enqueues no attempt. A merchant's wallet's event goes to
+ * the merchant's webhooks; a person's wallet's deposits, withdrawals and
+ * returns go to that person's own webhooks (those without a merchant).
  */
 export async function fanOut(
   db: Kysely<Database>,
@@ -32,12 +32,17 @@ export async function fanOut(
     const type = webhookEventOf(event);
     const first = stream[0] && ({ type: stream[0].type, data: stream[0].data } as unknown as TransactionEvent);
     const owner = ownerOf(toldOwnerOf(event) ?? (first ? toldOwnerOf(first) : null) ?? '');
-    if (type === null || owner?.kind !== 'merchant') return 0;
+    if (type === null || !owner) return 0;
+    if (owner.kind === 'user' && !tellsPersonalWebhooks(type)) return 0;
 
     const webhooks = await trx
       .selectFrom('webhooks')
       .select('webhook_id')
-      .where('merchant_id', '=', owner.id)
+      .where((eb) =>
+        owner.kind === 'merchant'
+          ? eb('merchant_id', '=', owner.id)
+          : eb.and([eb('merchant_id', 'is', null), eb('user_id', '=', owner.id)]),
+      )
       .where('state', '=', 'enabled')
       .where(sql<boolean>`${type} = ANY(events)`)
       .execute();

@@ -135,6 +135,22 @@ describe('which ledger events are webhook events', () => {
   });
 });
 
+describe("a person's own wallet", () => {
+  const person = 'user-42';
+  const ofPerson = (event: TransactionEvent): TransactionEvent =>
+    JSON.parse(JSON.stringify(event).replaceAll(shop, person)) as TransactionEvent;
+
+  it('enqueues a fan-out for its deposits, withdrawals and returns, never for its purchases', () => {
+    expect(
+      Object.entries(events)
+        .map(([name, event]) => [name, ofPerson(event)] as const)
+        .filter(([, event]) => mayTellWebhooks(event))
+        .map(([name]) => name),
+    ).toEqual(['deposit', 'cleared', 'rejected', 'withdraw', 'paidOut', 'payoutFailed']);
+    expect(mayTellWebhooks(events.personalPurchase)).toBe(false);
+  });
+});
+
 describe('what a message says', () => {
   it("carries the transaction and the event's figures in snake_case, with the wallet's currency", () => {
     expect(messageData(events.cleared)).toEqual({

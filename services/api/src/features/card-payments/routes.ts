@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { confirmPin, hasPin } from '../credentials/checks.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
 import { chargeForCoins, purchasableCoins } from './pricing.ts';
 
@@ -89,11 +90,16 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/account/withdraw',
     { schema: { body: withdrawRequest, response: { 200: transactionResponse } } },
-    async (request) => {
+    async (request, reply) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
-      const { amount, currency, paymentMethodId } = request.body;
+      const { amount, currency, paymentMethodId, pin } = request.body;
       const method = await ownMethod(app.db, userId, paymentMethodId, 'paymentMethodId');
+      // The PIN of the person at the keyboard, also when acting for a merchant.
+      if (await hasPin(app.db, userId)) {
+        if (pin === undefined) throw refuse(422, errorCodes.pinNeeded, { field: 'pin' });
+        await confirmPin(app.db, reply, { userId, pin, field: 'pin' }, app.clock());
+      }
       const txId = transactionIdFor(request, ownerId);
       const outcome = await runLedgerCommand(request, ownerId, {
         type: 'RequestWithdrawal',

@@ -27,9 +27,13 @@ export async function actingMerchant(
 }
 
 /**
- * A merchant or user id a request names, which may only be the caller's own:
- * any other is answered as if it did not exist.
+ * A merchant or user id a request names, which may only be the caller's own
+ * (null naming "no merchant"): any other is answered as if it did not exist.
  */
-export function onlyOwn(given: number | undefined, own: number | null, notFound: Parameters<typeof refuse>[1]): void {
+export function onlyOwn(
+  given: number | null | undefined,
+  own: number | null,
+  notFound: Parameters<typeof refuse>[1],
+): void {
   if (given !== undefined && given !== own) throw refuse(404, notFound);
 }

@@ -1,6 +1,7 @@
 import {
   checkRecoveryCodeRequest,
   errorCodes,
+  recoveryCodeCheckedResponse,
   recoveryEmailResponse,
   recoveryMessages,
   recoveryStepResponse,
@@ -12,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { hashPassword } from '../accounts/password.ts';
+import { confirmSecurityAnswers, questionsOf } from '../credentials/checks.ts';
 import {
   findRecoveryAccount,
   issueRecoveryCode,
@@ -100,23 +102,31 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/check-recovery-code',
-    { ...limited, schema: { body: checkRecoveryCodeRequest, response: { 200: recoveryStepResponse } } },
+    { ...limited, schema: { body: checkRecoveryCodeRequest, response: { 200: recoveryCodeCheckedResponse } } },
     async (request) => {
       const now = app.clock();
-      const { code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
+      const { userId, code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
       // Out of time or tries between the read and now: the same answers as before it.
       if (!(await markRecoveryCodeChecked(app.db, code.recovery_id, now))) throw invalidCode();
-      return { response: 'success' as const };
+      const questions = await questionsOf(app.db, userId);
+      return { response: 'success' as const, ...(questions.length > 0 ? { security_questions: questions } : {}) };
     },
   );
 
   app.post(
     '/api/user/reset-password',
     { ...limited, schema: { body: resetPasswordRequest, response: { 200: recoveryStepResponse } } },
-    async (request) => {
+    async (request, reply) => {
       const now = app.clock();
       const { userId, code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
       if (code.checked_at === null) throw refuse(422, errorCodes.recoveryCodeNotChecked, { field: 'recoveryCode' });
+      // The e-mailed code proves the mailbox; the answers prove the person, when they chose questions.
+      await confirmSecurityAnswers(
+        app.db,
+        reply,
+        { userId, answers: request.body.security_answers, field: 'security_answers' },
+        now,
+      );
       const passwordHash = await hashPassword(request.body.userPassword);
       const reset = await resetPasswordWithCode(
         app.db,

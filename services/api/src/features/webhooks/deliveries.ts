@@ -1,6 +1,10 @@
 import type { WebhookDelivery, WebhookEvent } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { Kysely } from 'kysely';
+import { attemptJob } from '@peeks/jobs';
+import type { LedgerJobs } from '@peeks/ledger-store';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ownedBy, type WebhookOwner } from './queries.ts';
 
 const deliveryColumns = [
   'd.delivery_id',
@@ -86,18 +90,56 @@ export async function listDeliveries(
   return { deliveries: await withAttempts(db, rows), total: Number(total) };
 }
 
-/** The merchant's delivery, or undefined when it has none by that id (another merchant's included). */
+/** The owner's delivery, or undefined when it has none by that id (another owner's included). */
 export async function findDelivery(
   db: Kysely<Database>,
-  merchantId: number,
+  owner: WebhookOwner,
   deliveryId: string,
 ): Promise<WebhookDelivery | undefined> {
   const row = await db
     .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
+    .innerJoin('webhooks', 'webhooks.webhook_id', 'd.webhook_id')
     .select(deliveryColumns)
-    .where('w.merchant_id', '=', merchantId)
+    .where(ownedBy(owner))
     .where('d.delivery_id', '=', deliveryId)
     .executeTakeFirst();
   return row && (await withAttempts(db, [row]))[0];
+}
+
+/**
+ * A made-up message of `event` to one webhook, sent like any other (first
+ * attempt now, the same retries), so the receiver can be tried before real
+ * money moves. Its data says `test: true` and names no real transaction.
+ */
+export async function sendTestEvent(
+  trx: Kysely<Database>,
+  jobs: Pick<LedgerJobs, 'enqueue'>,
+  webhookId: number,
+  event: WebhookEvent,
+  now: Date,
+): Promise<string> {
+  const deliveryId = `msg_${randomBytes(16).toString('hex')}`;
+  const txId = `test_${randomUUID()}`;
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({
+      delivery_id: deliveryId,
+      webhook_id: webhookId,
+      event_type: event,
+      tx_id: txId,
+      event_version: 1,
+      body: JSON.stringify({
+        type: event,
+        timestamp: now.toISOString(),
+        data: { test: true, transaction_id: txId, amount: 0, currency: 'USD' },
+      }),
+      state: 'pending',
+      attempts_scheduled: 1,
+      created_at: now,
+      next_attempt_at: now,
+      delivered_at: null,
+    })
+    .execute();
+  await jobs.enqueue(trx, [attemptJob(deliveryId, 1, 0)]);
+  return deliveryId;
 }
