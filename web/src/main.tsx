@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './app/routes.tsx';
 import './app/styles.css';
+import { rememberedLanguage } from './features/language/index.ts';
 import { startI18n } from './i18n/i18n.ts';
 import { hideStartupLoader } from './ui/PageLoader.tsx';
 
@@ -10,7 +11,7 @@ import { hideStartupLoader } from './ui/PageLoader.tsx';
 const mount = document.getElementById('root');
 if (!mount) throw new Error('missing mount point: no element with id "root"');
 
-startI18n();
+startI18n(rememberedLanguage() ?? undefined);
 hideStartupLoader(document.getElementById('startup-loader'));
 createRoot(mount).render(
   <StrictMode>

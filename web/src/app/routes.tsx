@@ -21,6 +21,13 @@ const ContactsPage = lazy(() => import('../features/contacts/ContactsPage.tsx'))
 const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'));
 const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
 const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage.tsx'));
+const AgreementsPage = lazy(() => import('../features/agreements/AgreementsPage.tsx'));
+const PendingAgreement = lazy(() =>
+  import('../features/agreements/index.ts').then((module) => ({ default: module.PendingAgreement })),
+);
+const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx'));
+const SettingsPage = lazy(() => import('../features/webhooks/SettingsPage.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -77,20 +84,28 @@ export const routes: RouteObject[] = [
           {
             element: <DashboardLayout />,
             children: [
-              { path: '/', element: screen(<WalletPage withCard />) },
+              {
+                path: '/',
+                element: screen(
+                  <>
+                    <WalletPage withCard />
+                    <PendingAgreement />
+                  </>,
+                ),
+              },
               { path: '/wallet', element: screen(<WalletPage />) },
               { path: '/add-fund', element: screen(<AddFund />) },
-              { path: '/profile', element: <ComingSoon screen="profile" /> },
-              { path: '/profile/personal', element: <ComingSoon screen="personal_profile" /> },
-              { path: '/agreement', element: <ComingSoon screen="agreement" /> },
-              { path: '/webhook', element: <ComingSoon screen="webhook" /> },
+              { path: '/profile', element: screen(<ProfilePage />) },
+              { path: '/profile/personal', element: screen(<ProfilePage />) },
+              { path: '/agreement', element: screen(<AgreementsPage />) },
+              { path: '/webhook', element: screen(<WebhooksPage />) },
               { path: '/contacts', element: screen(<ContactsPage />) },
               { path: '/scan-qr-code', element: <ComingSoon screen="scan_qr_code" /> },
               // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
               { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
-              { path: '/setting', element: <ComingSoon screen="setting" /> },
+              { path: '/setting', element: screen(<SettingsPage />) },
               { path: '/transfer-fund', element: screen(<TransferFund />) },
             ],
           },

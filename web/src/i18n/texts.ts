@@ -7,6 +7,10 @@ import { shellTexts } from '../features/shell/i18n.ts';
 import { transferTexts } from '../features/transfer/i18n.ts';
 import { walletTexts } from '../features/wallet/i18n.ts';
 import { uiTexts } from '../ui/i18n.ts';
+import { agreementsTexts } from '../features/agreements/i18n.ts';
+import { languageTexts } from '../features/language/i18n.ts';
+import { profileTexts } from '../features/profile/i18n.ts';
+import { webhooksTexts } from '../features/webhooks/i18n.ts';
 import type { DeepPartial } from './dictionary.ts';
 
 /**
@@ -24,6 +28,10 @@ export const dictionaries = [
   paymentMethodsTexts,
   contactsTexts,
   transferTexts,
+  profileTexts,
+  agreementsTexts,
+  webhooksTexts,
+  languageTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -37,6 +45,10 @@ export const en = {
   ...paymentMethodsTexts.en,
   ...contactsTexts.en,
   ...transferTexts.en,
+  ...profileTexts.en,
+  ...agreementsTexts.en,
+  ...webhooksTexts.en,
+  ...languageTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

@@ -55,6 +55,8 @@ export function rememberCsrfToken(token: string | null) {
 export interface CallOptions {
   method?: 'GET' | 'POST';
   body?: unknown;
+  /** A multipart body (an upload); the browser sets its content type. */
+  form?: FormData;
   query?: Record<string, string | number>;
   signal?: AbortSignal;
   /** One key per attempt the user makes, so a retry of the same attempt is not done twice. */
@@ -71,7 +73,7 @@ export async function callApi<Schema extends z.ZodType>(
   schema: Schema,
   options: CallOptions = {},
 ): Promise<z.output<Schema>> {
-  const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+  const method = options.method ?? (options.body === undefined && options.form === undefined ? 'GET' : 'POST');
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken !== null) headers['x-csrf-token'] = csrfToken;
@@ -86,7 +88,11 @@ export async function callApi<Schema extends z.ZodType>(
       method,
       headers,
       credentials: 'same-origin',
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      ...(options.form !== undefined
+        ? { body: options.form }
+        : options.body === undefined
+          ? {}
+          : { body: JSON.stringify(options.body) }),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
+import { LanguageChoice } from '../language/index.ts';
 import { session } from '../session/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
@@ -46,6 +47,9 @@ export function AccountMenu() {
             <Link to="/webhook" onClick={close}>
               {t('nav.webhook')}
             </Link>
+          </li>
+          <li>
+            <LanguageChoice />
           </li>
           <li>
             <Link to="/login/logout" onClick={close}>

@@ -1,0 +1,73 @@
+import type { Agreement } from '@peeks/contracts';
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { cached } from '../../lib/cache.ts';
+import { session } from '../session/index.ts';
+import { AgreementDialog } from './AgreementDialog.tsx';
+import { listAgreements, lookUpAgreement } from './agreements-api.ts';
+
+/** The agreement the dashboard flow stored for this user (spec §4), with its local flags. */
+interface Stored {
+  agreement: Agreement | null;
+  is_accepted: boolean;
+  is_skipped: boolean;
+}
+
+const storeOf = (userId: number) => cached<Stored>(`peeks.agreement.${userId}`);
+const settled = (stored: Stored) => stored.is_accepted && stored.is_skipped;
+
+/**
+ * The dashboard's agreement flow (spec §4), step by step:
+ * - a stored agreement not both accepted and skipped opens the modal;
+ * - with none stored, the valid agreements not yet agreed are listed and the first is looked up;
+ *   already agreed, it is stored as accepted and skipped; otherwise stored as pending and the modal opens;
+ * - with no agreements, "accepted and skipped" is stored.
+ * The modal cannot be dismissed: the dashboard is usable again once the
+ * agreement is accepted, or skipped while agree_by is still ahead.
+ */
+export function PendingAgreement() {
+  const { user } = useSnapshot(session);
+  const userId = user?.user_id ?? null;
+  const [fetched, setFetched] = useState<Agreement | null>(null);
+  const [doneFor, setDoneFor] = useState<number | null>(null);
+  const stored = userId === null ? null : storeOf(userId).read();
+
+  useEffect(() => {
+    if (userId === null || storeOf(userId).read()) return;
+    const live = { current: true };
+    const store = storeOf(userId);
+    void (async () => {
+      const [first] = await listAgreements({ valid_only: true, agreed_to: false });
+      if (!first) {
+        store.write({ agreement: null, is_accepted: true, is_skipped: true });
+        return;
+      }
+      const agreement = await lookUpAgreement(first.agreement_id);
+      if (agreement.agreed_to !== null) {
+        store.write({ agreement, is_accepted: true, is_skipped: true });
+        return;
+      }
+      store.write({ agreement, is_accepted: false, is_skipped: false });
+      if (live.current) setFetched(agreement);
+    })().catch(() => {
+      // Not knowing is not blocking: the flow runs again on the next visit.
+    });
+    return () => {
+      live.current = false;
+    };
+  }, [userId]);
+
+  if (userId === null || doneFor === userId) return null;
+  const pending = stored && !settled(stored) ? stored.agreement : fetched;
+  if (!pending) return null;
+  return (
+    <AgreementDialog
+      agreement={pending}
+      dismissable={false}
+      onDone={(agreement) => {
+        storeOf(userId).write({ agreement, is_accepted: true, is_skipped: true });
+        setDoneFor(userId);
+      }}
+    />
+  );
+}

@@ -1,0 +1,16 @@
+import { i18n, languages, type Language } from '../../i18n/i18n.ts';
+
+// A cookie rather than localStorage: signing out clears local storage (spec §4), and the language should outlive that.
+const COOKIE = 'peeks_lang';
+
+/** The language the user chose, if any. */
+export function rememberedLanguage(): Language | null {
+  const stored = /(?:^|;\s*)peeks_lang=([a-z]{2})/.exec(document.cookie)?.[1];
+  return languages.find((language) => language === stored) ?? null;
+}
+
+export function chooseLanguage(language: Language) {
+  document.cookie = `${COOKIE}=${language}; path=/; max-age=31536000; SameSite=Lax`;
+  void i18n.changeLanguage(language);
+  document.documentElement.lang = language;
+}

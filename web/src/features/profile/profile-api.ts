@@ -1,0 +1,100 @@
+import {
+  addressDeletedResponse,
+  addressListResponse,
+  addressResponse,
+  changePasswordResponse,
+  credentialChangedResponse,
+  documentListResponse,
+  emptySuccess,
+  getUserPrefsResponse,
+  securityQuestionListResponse,
+  securitySettingsResponse,
+  terminalListResponse,
+  terminalResponse,
+  updateMerchantResponse,
+  uploadDocumentResponse,
+  userConfigUpdateResponse,
+  type AddAddressRequest,
+  type ChangePasswordRequest,
+  type CreateTerminalRequest,
+  type UpdateAddressRequest,
+  type UpdateMerchantRequest,
+} from '@peeks/contracts';
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, callApi } from '../../lib/api.ts';
+
+export const listAddresses = async () =>
+  (await callApi('/user/address-list', addressListResponse, { query: { offset: 0, limit: 100 } })).address;
+export const addAddress = (form: AddAddressRequest) => callApi('/user/add-address', addressResponse, { body: form });
+export const updateAddress = (form: UpdateAddressRequest) =>
+  callApi('/user/update-address', addressResponse, { body: form });
+export const deleteAddress = (addressId: number) =>
+  callApi('/user/delete-address', addressDeletedResponse, { body: { address_id: addressId } });
+
+export const updateMerchant = (form: UpdateMerchantRequest) =>
+  callApi('/merchant/update-merchant', updateMerchantResponse, { body: form });
+export const listTerminals = async (merchantId: number) =>
+  (await callApi('/merchant-terminal/list', terminalListResponse, { query: { merchant_id: merchantId } }))
+    .merchantTerminalList;
+export const createTerminal = (form: CreateTerminalRequest) =>
+  callApi('/user/create-merchant-terminal', terminalResponse, { body: form });
+export const deleteTerminal = (merchantTerminalId: number) =>
+  callApi('/merchant-terminal/delete', emptySuccess, { body: { merchant_terminal_id: merchantTerminalId } });
+
+export const changePassword = (form: ChangePasswordRequest) =>
+  callApi('/user/change-password', changePasswordResponse, { body: form });
+export const securitySettings = () => callApi('/user/security-settings', securitySettingsResponse);
+export const securityQuestions = async () =>
+  (await callApi('/user/security-questions', securityQuestionListResponse)).questions;
+export const setPin = (form: unknown) => callApi('/user/set-pin', credentialChangedResponse, { body: form });
+export const changePin = (form: unknown) => callApi('/user/change-pin', credentialChangedResponse, { body: form });
+export const setSecurityQuestions = (form: unknown) =>
+  callApi('/user/set-security-questions', credentialChangedResponse, { body: form });
+
+export const preferences = async (userId: number) =>
+  (await callApi('/user/get-user-prefs', getUserPrefsResponse, { body: { user_id: userId, section: ['all'] } }))
+    .preferences;
+export const setPreference = async (userId: number, key: string, enabled: boolean) =>
+  (
+    await callApi('/user/user-config-update', userConfigUpdateResponse, {
+      body: { user_id: userId, config: { [key]: enabled } },
+    })
+  ).preferences;
+
+export const listDocuments = async () => (await callApi('/user/document-list', documentListResponse)).documents;
+
+export async function uploadDocument(fields: Record<string, string>, file: File) {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('file', file);
+  return callApi('/user/upload-document', uploadDocumentResponse, { form });
+}
+
+type Loaded<T> =
+  { status: 'loading' } | { status: 'ready'; value: T } | { status: 'failed'; errors: readonly string[] };
+
+/** Loaded on mount; `reload` after a change keeps what is shown until the new answer is in. */
+export function useLoaded<T>(load: () => Promise<T>, key: unknown = 'once') {
+  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load()
+      .then((value) => {
+        if (current) setState({ status: 'ready', value });
+      })
+      .catch((error: unknown) => {
+        if (current && error instanceof ApiError) setState({ status: 'failed', errors: error.texts });
+      });
+    return () => {
+      current = false;
+    };
+    // `load` is rebuilt each render; `key` and `version` say when to load again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, version]);
+  const reload = useCallback(() => {
+    setState((each) => (each.status === 'failed' ? { status: 'loading' } : each));
+    setVersion((each) => each + 1);
+  }, []);
+  return { state, reload, setState };
+}

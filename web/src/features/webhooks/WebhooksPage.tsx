@@ -1,0 +1,249 @@
+import type { Webhook } from '@peeks/contracts';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnapshot } from 'valtio';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
+import { PageLoader } from '../../ui/PageLoader.tsx';
+import { toast } from '../../ui/toasts.tsx';
+import { isMerchant, session } from '../session/index.ts';
+import { DeliveryLogDialog } from './DeliveryLogDialog.tsx';
+import { SecretDialog, VerificationSnippet } from './SecretDialog.tsx';
+import { WebhookFormDialog } from './WebhookFormDialog.tsx';
+import { deleteWebhook, rotateSecret, useWebhooks } from './webhooks-api.ts';
+
+type Open =
+  | { dialog: 'none' }
+  | { dialog: 'form'; webhook?: Webhook }
+  | { dialog: 'delete'; webhook: Webhook }
+  | { dialog: 'rotate'; webhook: Webhook }
+  | { dialog: 'secret'; secret: string }
+  | { dialog: 'log'; webhook: Webhook };
+
+/**
+ * The webhooks table (spec §2 "Webhooks page": State, URL, Events, Actions,
+ * Add Webhook), for merchants and personal users alike, with what Stripe and
+ * Svix give their users beside it: the secret shown once with Copy and
+ * Rotate, the delivery log with Replay and Send test event, and how to
+ * check a signature.
+ */
+export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
+  const { t, i18n } = useTranslation();
+  const titleId = useId();
+  const { user } = useSnapshot(session);
+  const personal = !isMerchant(user);
+  const { state, reload } = useWebhooks();
+  const [open, setOpen] = useState<Open>({ dialog: 'none' });
+  const close = () => {
+    setOpen({ dialog: 'none' });
+  };
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
+  const until = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+
+  return (
+    <section className="panel" aria-labelledby={titleId}>
+      <div className="panel-heading">
+        <Heading id={titleId}>{t('webhooks.title')}</Heading>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() => {
+            setOpen({ dialog: 'form' });
+          }}
+        >
+          {t('webhooks.add')}
+        </button>
+      </div>
+      <p className="muted">{t('webhooks.intro')}</p>
+      {state.status === 'loading' && <PageLoader label={t('webhooks.loading')} />}
+      {state.status === 'failed' && (
+        <>
+          <ServerErrors texts={state.errors} />
+          <button type="button" className="button" onClick={reload}>
+            {t('webhooks.try_again')}
+          </button>
+        </>
+      )}
+      {state.status === 'ready' && state.value.length === 0 && <p className="empty-state">{t('webhooks.empty')}</p>}
+      {state.status === 'ready' && state.value.length > 0 && (
+        <div className="table-scroll">
+          <table className="data-table webhook-table">
+            <caption className="visually-hidden">{t('webhooks.list')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('webhooks.state')}</th>
+                <th scope="col">{t('webhooks.url')}</th>
+                <th scope="col">{t('webhooks.events')}</th>
+                <th scope="col">{t('webhooks.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {state.value.map((webhook) => (
+                <tr key={webhook.webhook_id}>
+                  <td data-label={t('webhooks.state')}>
+                    <span className={`badge badge-${webhook.state}`}>{t(`webhooks.${webhook.state}`)}</span>
+                    {webhook.disabled_reason && (
+                      <small className="muted block">
+                        {t('webhooks.disabled_because', { reason: webhook.disabled_reason })}
+                      </small>
+                    )}
+                  </td>
+                  <td data-label={t('webhooks.url')} className="url-cell">
+                    {webhook.url}
+                    {webhook.previous_secret_until && (
+                      <small className="muted block">
+                        {t('webhooks.previous_until', { until: until.format(new Date(webhook.previous_secret_until)) })}
+                      </small>
+                    )}
+                  </td>
+                  <td data-label={t('webhooks.events')}>
+                    {webhook.events.map((event) => t(`webhooks.event_names.${event}`)).join(', ')}
+                  </td>
+                  <td data-label={t('webhooks.actions')}>
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`${t('webhooks.edit')} ${webhook.url}`}
+                        onClick={() => {
+                          setOpen({ dialog: 'form', webhook });
+                        }}
+                      >
+                        {t('webhooks.edit')}
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`${t('webhooks.deliveries')} ${webhook.url}`}
+                        onClick={() => {
+                          setOpen({ dialog: 'log', webhook });
+                        }}
+                      >
+                        {t('webhooks.deliveries')}
+                      </button>
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`${t('webhooks.rotate')} ${webhook.url}`}
+                        onClick={() => {
+                          setOpen({ dialog: 'rotate', webhook });
+                        }}
+                      >
+                        {t('webhooks.rotate')}
+                      </button>
+                      <button
+                        type="button"
+                        className="button small danger"
+                        aria-label={`${t('webhooks.delete')} ${webhook.url}`}
+                        onClick={() => {
+                          setOpen({ dialog: 'delete', webhook });
+                        }}
+                      >
+                        {t('webhooks.delete')}
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <VerificationSnippet />
+
+      {open.dialog === 'form' && (
+        <WebhookFormDialog
+          {...(open.webhook ? { webhook: open.webhook } : {})}
+          personal={personal}
+          onCreated={(secret) => {
+            toast(t('webhooks.created'));
+            setOpen({ dialog: 'secret', secret });
+            reload();
+          }}
+          onUpdated={() => {
+            toast(t('webhooks.updated'));
+            close();
+            reload();
+          }}
+          onClose={close}
+        />
+      )}
+      {open.dialog === 'secret' && <SecretDialog secret={open.secret} onClose={close} />}
+      {open.dialog === 'log' && <DeliveryLogDialog webhook={open.webhook} onClose={close} />}
+      {open.dialog === 'delete' && (
+        <ConfirmDialog
+          title={t('webhooks.delete_title')}
+          question={t('webhooks.delete_question')}
+          confirm={t('webhooks.delete_confirm')}
+          onConfirm={async () => {
+            await deleteWebhook(open.webhook.webhook_id);
+            toast(t('webhooks.deleted'));
+            close();
+            reload();
+          }}
+          onClose={close}
+        />
+      )}
+      {open.dialog === 'rotate' && (
+        <ConfirmDialog
+          title={t('webhooks.rotate_title')}
+          question={t('webhooks.rotate_question')}
+          confirm={t('webhooks.rotate_confirm')}
+          onConfirm={async () => {
+            const answer = await rotateSecret(open.webhook.webhook_id);
+            toast(t('webhooks.rotated'));
+            setOpen({ dialog: 'secret', secret: answer.data.secret });
+            reload();
+          }}
+          onClose={close}
+        />
+      )}
+    </section>
+  );
+}
+
+function ConfirmDialog({
+  title,
+  question,
+  confirm,
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  question: string;
+  confirm: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const action = useApiAction();
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      footer={
+        <>
+          <button type="button" className="button" onClick={onClose}>
+            {t('webhooks.cancel')}
+          </button>
+          <button
+            type="button"
+            className="button primary"
+            disabled={action.busy}
+            onClick={() => void action.run(onConfirm)}
+          >
+            {confirm}
+          </button>
+        </>
+      }
+    >
+      <ServerErrors texts={action.errors} />
+      <p>{question}</p>
+    </Dialog>
+  );
+}
+
+/** /webhook */
+export default function WebhooksPage() {
+  return <WebhooksPanel />;
+}

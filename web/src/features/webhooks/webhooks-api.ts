@@ -1,0 +1,76 @@
+import {
+  emptySuccess,
+  webhookCreatedResponse,
+  webhookDeliveryListResponse,
+  webhookDeliveryResponse,
+  webhookDeliverySentResponse,
+  webhookListResponse,
+  webhookSecretRotatedResponse,
+  webhookUpdatedResponse,
+  type CreateWebhookRequest,
+  type UpdateWebhookRequest,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEvent,
+} from '@peeks/contracts';
+import { useCallback, useEffect, useState } from 'react';
+import { ApiError, callApi } from '../../lib/api.ts';
+
+export const listWebhooks = async () =>
+  (await callApi('/webhook/list-webhook', webhookListResponse, { body: {} })).webhook;
+export const createWebhook = (form: CreateWebhookRequest) =>
+  callApi('/webhook/create-webhook', webhookCreatedResponse, { body: form });
+export const updateWebhook = (form: UpdateWebhookRequest) =>
+  callApi('/webhook/update-webhook', webhookUpdatedResponse, { body: form });
+export const deleteWebhook = (webhookId: number) =>
+  callApi('/webhook/delete-webhook', emptySuccess, { body: { webhook_id: webhookId } });
+export const rotateSecret = (webhookId: number) =>
+  callApi('/webhook/rotate-secret', webhookSecretRotatedResponse, { body: { webhook_id: webhookId } });
+export const listDeliveries = (webhookId: number, offset: number, limit: number) =>
+  callApi('/webhook/list-deliveries', webhookDeliveryListResponse, {
+    body: { webhook_id: webhookId, offset, limit },
+  });
+export const replayDelivery = async (deliveryId: string) =>
+  (await callApi('/webhook/replay-delivery', webhookDeliveryResponse, { body: { delivery_id: deliveryId } })).delivery;
+export const sendTestEvent = (webhookId: number, event?: WebhookEvent) =>
+  callApi('/webhook/send-test-event', webhookDeliverySentResponse, {
+    body: { webhook_id: webhookId, ...(event ? { event } : {}) },
+  });
+
+type Loaded<T> =
+  { status: 'loading' } | { status: 'ready'; value: T } | { status: 'failed'; errors: readonly string[] };
+
+/** A list loaded on mount; `reload` after a change keeps the old one until the new one is in. */
+function useLoaded<T>(load: () => Promise<T>, key: unknown) {
+  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load()
+      .then((value) => {
+        if (current) setState({ status: 'ready', value });
+      })
+      .catch((error: unknown) => {
+        if (current && error instanceof ApiError) setState({ status: 'failed', errors: error.texts });
+      });
+    return () => {
+      current = false;
+    };
+    // `load` is rebuilt each render; `key` and `version` say when to load again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, version]);
+  const reload = useCallback(() => {
+    setState((each) => (each.status === 'failed' ? { status: 'loading' } : each));
+    setVersion((each) => each + 1);
+  }, []);
+  return { state, reload };
+}
+
+export const useWebhooks = () => useLoaded<Webhook[]>(listWebhooks, 'webhooks');
+
+export const DELIVERIES_SHOWN = 10;
+export const useDeliveries = (webhookId: number, offset: number) =>
+  useLoaded<{ deliveries: WebhookDelivery[]; total: number }>(
+    () => listDeliveries(webhookId, offset, DELIVERIES_SHOWN),
+    `${webhookId}:${offset}`,
+  );
