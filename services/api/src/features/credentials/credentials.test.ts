@@ -8,6 +8,7 @@ import {
 import { userOwnerId } from '@peeks/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
+import { queuedRecoveryCode } from '../../testing/accounts.ts';
 import { chosenAnswers, signUpPassword, withPin, withSecurityQuestions } from '../../testing/credentials.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { fund } from '../../testing/money.ts';
@@ -299,13 +300,7 @@ describe('the second step of password recovery', () => {
     await withSecurityQuestions(who);
     const browser = await subject.browser();
     await browser.post('/api/user/send-recovery-code', { username: who.user.username });
-    const row = await subject.database.db
-      .selectFrom('email_outbox')
-      .select('payload')
-      .where('recipient', '=', who.user.email)
-      .orderBy('email_id', 'desc')
-      .executeTakeFirstOrThrow();
-    const recoveryCode = (row.payload as { recovery_code: string }).recovery_code;
+    const recoveryCode = String(await queuedRecoveryCode(subject.database.db, who.user.email));
     return { who, browser, recoveryCode };
   }
   const reset = (browser: TestBrowser, username: string, recoveryCode: string, extra: Record<string, unknown> = {}) =>
@@ -384,12 +379,7 @@ describe('the second step of password recovery', () => {
     const who = await signedUp(subject, 'personal');
     const browser = await subject.browser();
     await browser.post('/api/user/send-recovery-code', { username: who.user.username });
-    const row = await subject.database.db
-      .selectFrom('email_outbox')
-      .select('payload')
-      .where('recipient', '=', who.user.email)
-      .executeTakeFirstOrThrow();
-    const recoveryCode = (row.payload as { recovery_code: string }).recovery_code;
+    const recoveryCode = String(await queuedRecoveryCode(subject.database.db, who.user.email));
     const checked = await browser.post('/api/user/check-recovery-code', { username: who.user.username, recoveryCode });
     expect(checked.json()).toEqual({ response: 'success' });
     expect((await reset(browser, who.user.username, recoveryCode)).statusCode).toBe(200);
