@@ -21,6 +21,7 @@ const ContactsPage = lazy(() => import('../features/contacts/ContactsPage.tsx'))
 const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'));
 const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
 const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
+const LegalPage = lazy(() => import('../features/legal/LegalPage.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -66,6 +67,9 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: '/login/logout', element: screen(<LogoutPage />) },
+          // Open to everyone, signed in or not: sign-up and the footer link here.
+          { path: '/terms', element: screen(<LegalPage document="terms" />) },
+          { path: '/privacy', element: screen(<LegalPage document="privacy" />) },
           // The hosted checkout page takes ?id&token and is open to guests.
           { path: '/checkout', element: <ComingSoon screen="checkout" /> },
           { path: '*', element: screen(<NotFound />) },
