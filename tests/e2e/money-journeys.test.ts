@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
-import { startPeeks, type PeeksServer } from './peeks-server.ts';
+import { stage } from './stage.ts';
 
 /**
  * Money between two newcomers, each in their own browser, against npm start:
@@ -11,32 +10,25 @@ import { startPeeks, type PeeksServer } from './peeks-server.ts';
  * recipient as a contact and sends part of the coins; the recipient's
  * wallet, open all along, shows them arrive without a reload.
  */
-let server: PeeksServer;
-let browser: Browser;
+const peeks = stage();
 let sender: Page;
 let recipient: Page;
 const alice = newcomer('sender');
 const bob = newcomer('recipient');
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startPeeks(), openBrowser()]);
-  const newPage = async () => (await browser.newContext({ locale: 'en-US' })).newPage();
-  [sender, recipient] = await Promise.all([newPage(), newPage()]);
-});
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
+  [sender, recipient] = await Promise.all([peeks.page(), peeks.page()]);
 });
 
 async function signUp(page: Page, who: typeof alice) {
-  await page.goto(`${server.url}/register/personal`);
+  await page.goto(`${peeks.server.url}/register/personal`);
   await signUpAsPerson(page, who);
 }
 
 describe('two newcomers move money in the browser', { timeout: 120_000 }, () => {
   it('the recipient signs up and keeps the wallet open', async () => {
     await signUp(recipient, bob);
-    await recipient.goto(`${server.url}/wallet`);
+    await recipient.goto(`${peeks.server.url}/wallet`);
     await recipient.getByText('Live', { exact: true }).waitFor();
     expect(await recipient.getByTestId('balance-total').textContent()).toBe('0.00 Coins');
     await checkScreen(recipient, '20-recipient-wallet-empty');
@@ -85,7 +77,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await sender.getByRole('dialog', { name: 'Success' }).getByText('Fund deposit successfully').waitFor();
     await checkScreen(sender, '24-add-fund-success');
 
-    await sender.goto(`${server.url}/`);
+    await sender.goto(`${peeks.server.url}/`);
     await expect
       .poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 })
       .not.toBe('0.00 Coins');
@@ -132,7 +124,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     expect(await confirmation.getByRole('definition').allTextContents()).toEqual([
       bob.username,
       '5.00 Coins',
-      '0.00 Coins',
+      '$0.00',
       '5.00 Coins',
     ]);
     await checkScreen(sender, '29-transfer-confirmation');
@@ -149,12 +141,12 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
 
     const { rows } = await sql<{ transfers: string }>`
       SELECT count(*) AS transfers FROM ledger_transactions t JOIN users u ON t.payee_owner_id = 'user-' || u.user_id WHERE u.username = ${bob.username}
-    `.execute(server.database.db);
+    `.execute(peeks.server.database.db);
     expect(Number(rows[0]?.transfers)).toBe(1);
   });
 
   it("the sender's coin breakdown lists the serials left after the split", async () => {
-    await sender.goto(`${server.url}/wallet`);
+    await sender.goto(`${peeks.server.url}/wallet`);
     await sender.getByRole('button', { name: /^Coin Breakdown of / }).click();
     const breakdown = sender.getByRole('dialog', { name: 'Coin Breakdown' });
     await breakdown.getByRole('table').waitFor();
@@ -164,7 +156,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
   });
 
   it("a transfer link naming nobody says 'User not found'", async () => {
-    await sender.goto(`${server.url}/transfer-fund?gid=00000000-0000-4000-8000-000000000000&uid=1`);
+    await sender.goto(`${peeks.server.url}/transfer-fund?gid=00000000-0000-4000-8000-000000000000&uid=1`);
     await sender.getByRole('dialog', { name: 'User not found' }).waitFor();
     await checkScreen(sender, '33-user-not-found');
   });

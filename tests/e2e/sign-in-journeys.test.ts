@@ -1,9 +1,8 @@
 import { queuedRecoveryCode } from '@peeks/api/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openBrowser } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { checkScreen, newcomer, signedInAs, signOut, signUpAsPerson } from './journey.ts';
-import { startPeeks, type PeeksServer } from './peeks-server.ts';
+import { stage } from './stage.ts';
 
 /**
  * A newcomer's first minutes, in a real browser against npm start: sign up,
@@ -11,38 +10,32 @@ import { startPeeks, type PeeksServer } from './peeks-server.ts';
  * new one with the code from the e-mail outbox. Every screen on the way is
  * checked with axe-core and photographed.
  */
-let server: PeeksServer;
-let browser: Browser;
+const peeks = stage();
 let page: Page;
 const who = newcomer('newcomer');
 const newPassword = 'second-Pass2';
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startPeeks(), openBrowser()]);
-  page = await (await browser.newContext({ locale: 'en-US' })).newPage();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
+  page = await peeks.page();
 });
 
 /** The recovery code of the last e-mail sent to the newcomer, as the outbox keeps it. */
 function latestRecoveryCode(): Promise<string | null> {
-  return queuedRecoveryCode(server.database.db, who.email);
+  return queuedRecoveryCode(peeks.server.database.db, who.email);
 }
 
 describe('a newcomer in the browser', { timeout: 90_000 }, () => {
   it('opening the wallet as a guest is asked to sign in first; the business sign-up is there too', async () => {
-    await page.goto(server.url);
+    await page.goto(peeks.server.url);
     await page.getByRole('heading', { name: 'Account Access' }).waitFor();
     await checkScreen(page, '00-guest-at-home');
-    await page.goto(`${server.url}/register/business`);
+    await page.goto(`${peeks.server.url}/register/business`);
     await page.getByRole('heading', { name: 'Sign up for an Business account' }).waitFor();
     await checkScreen(page, '00-register-business');
   });
 
   it('signs up as a person from the register landing page and arrives signed in', async () => {
-    await page.goto(`${server.url}/register`);
+    await page.goto(`${peeks.server.url}/register`);
     await page.getByRole('heading', { name: 'Open an account' }).waitFor();
     await checkScreen(page, '01-register-landing');
     // The Personal card's, the first in the page (the top bar's leads back here).
@@ -56,7 +49,7 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
 
   it('signs out, then signs in with the keyboard alone', async () => {
     await signOut(page);
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${peeks.server.url}/login`);
     await page.getByRole('heading', { name: 'Account Access' }).waitFor();
     await checkScreen(page, '04-login');
 
@@ -71,7 +64,7 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
 
   it('recovers a forgotten password with the code from the e-mail outbox, and signs in with the new one', async () => {
     await signOut(page);
-    await page.goto(`${server.url}/forgot-password`);
+    await page.goto(`${peeks.server.url}/forgot-password`);
     await page.getByRole('heading', { name: 'Forgot password' }).waitFor();
     await checkScreen(page, '06-recovery-username');
     await page.getByLabel('Username').fill(who.username);
@@ -90,7 +83,7 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
     await page.getByRole('status').getByRole('link', { name: 'Take me Home' }).waitFor();
     await checkScreen(page, '08-recovery-done');
 
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${peeks.server.url}/login`);
     await page.getByLabel('Email').fill(who.username);
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Access My Account' }).click();

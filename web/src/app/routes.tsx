@@ -28,6 +28,7 @@ const PendingAgreement = lazy(() =>
 );
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx'));
 const SettingsPage = lazy(() => import('../features/webhooks/SettingsPage.tsx'));
+const LegalPage = lazy(() => import('../features/legal/LegalPage.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -73,6 +74,9 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: '/login/logout', element: screen(<LogoutPage />) },
+          // Open to everyone, signed in or not: sign-up and the footer link here.
+          { path: '/terms', element: screen(<LegalPage document="terms" />) },
+          { path: '/privacy', element: screen(<LegalPage document="privacy" />) },
           // The hosted checkout page takes ?id&token and is open to guests.
           { path: '/checkout', element: <ComingSoon screen="checkout" /> },
           { path: '*', element: screen(<NotFound />) },

@@ -1,4 +1,5 @@
 import { contactsTexts } from '../features/contacts/i18n.ts';
+import { legalTexts } from '../features/legal/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
 import { recoveryTexts } from '../features/recovery/i18n.ts';
 import { registrationTexts } from '../features/registration/i18n.ts';
@@ -32,6 +33,7 @@ export const dictionaries = [
   agreementsTexts,
   webhooksTexts,
   languageTexts,
+  legalTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -49,6 +51,7 @@ export const en = {
   ...agreementsTexts.en,
   ...webhooksTexts.en,
   ...languageTexts.en,
+  ...legalTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

@@ -24,3 +24,12 @@ export function minorToTyped(minor: number, currency: Currency): string {
   if (perUnit === 1) return String(minor);
   return `${String(Math.trunc(minor / perUnit))}.${String(minor % perUnit).padStart(decimalPlaces(currency), '0')}`;
 }
+
+/** A fee, which the spec shows in dollars whatever the transfer's currency: "$0.00" (spec §2, §9). */
+export function formatFee(minorCents: number): string {
+  return new Intl.NumberFormat(i18n.language, {
+    style: 'currency',
+    currency: 'USD',
+    currencyDisplay: 'narrowSymbol',
+  }).format(minorCents / minorUnitsPerUnit.USD);
+}

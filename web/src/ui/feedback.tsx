@@ -5,12 +5,13 @@ import { ApiError } from '../lib/api.ts';
 // Kept apart from form.tsx so screens of the first load (the shell's dialogs) do not pull react-hook-form in.
 
 /** The server's texts for the last submit, announced as they appear. */
-export function ServerErrors({ texts, title }: { texts: readonly string[]; title?: string }) {
+export function ServerErrors({ texts, title }: { texts: readonly string[]; title?: string | null | undefined }) {
   const { t } = useTranslation();
   if (texts.length === 0) return <div role="alert" className="visually-hidden" />;
   return (
     <div role="alert" className="server-errors">
-      <strong>{title ?? t('form.problems')}</strong>
+      {/* null: a refusal that is not about the fields (a wrong password) reads without the heading. */}
+      {title !== null && <strong>{title ?? t('form.problems')}</strong>}
       <ul>
         {texts.map((text) => (
           <li key={text}>{text}</li>

@@ -29,6 +29,8 @@ import { FieldError } from './Field.tsx';
 export interface SpecForm<Input extends FieldValues, Output> {
   form: UseFormReturn<Input, unknown, Output>;
   serverErrors: readonly string[];
+  /** Whether the refusal was about fields ('Please fix the following:' heads it) or not (a wrong password reads alone). */
+  serverErrorsAreFields: boolean;
   /** Runs `action` with the parsed values; a refusal becomes server errors instead of a rejection. */
   onSubmit: (action: (values: Output) => Promise<void>) => (event?: React.BaseSyntheticEvent) => Promise<void>;
 }
@@ -48,6 +50,7 @@ export function useSpecForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
     ...(defaultValues === undefined ? {} : { defaultValues }),
   });
   const [serverErrors, setServerErrors] = useState<readonly string[]>([]);
+  const [serverErrorsAreFields, setServerErrorsAreFields] = useState(false);
 
   const { subscribe } = form;
   useEffect(() => {
@@ -74,11 +77,12 @@ export function useSpecForm<Schema extends z.ZodType<FieldValues, FieldValues>>(
             form.setError(each.field as Path<z.input<Schema>>, { type: 'server', message: each.text });
           }
         }
+        setServerErrorsAreFields(error.errors.some((each) => each.field !== undefined));
         setServerErrors(error.texts);
       }
     });
 
-  return { form, serverErrors, onSubmit };
+  return { form, serverErrors, serverErrorsAreFields, onSubmit };
 }
 
 interface FormProps<Input extends FieldValues, Output> {
@@ -88,7 +92,7 @@ interface FormProps<Input extends FieldValues, Output> {
   className?: string;
   /** Names the form for assistive technology, usually the id of its heading. */
   labelledBy?: string;
-  /** The heading of the server's error list. */
+  /** The heading of the server's error list; unless told, 'Please fix the following:' when the refusal is about fields, none otherwise. */
   errorTitle?: string;
 }
 
@@ -110,7 +114,7 @@ export function Form<Input extends FieldValues, Output>({
         aria-labelledby={labelledBy}
         aria-busy={submitting}
       >
-        <ServerErrors texts={spec.serverErrors} {...(errorTitle === undefined ? {} : { title: errorTitle })} />
+        <ServerErrors texts={spec.serverErrors} title={errorTitle ?? (spec.serverErrorsAreFields ? undefined : null)} />
         {children}
         {submitting && <LoadingOverlay />}
       </form>

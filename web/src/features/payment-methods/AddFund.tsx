@@ -7,9 +7,8 @@ import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
-import { Form, SelectField, SubmitButton, useSpecForm } from '../../ui/form.tsx';
+import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { loadBalance } from '../wallet/index.ts';
-import { DigitsField } from '../../ui/fields.tsx';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 
 /** Coins are bought in US dollars, the purchase call's default currency. */
@@ -115,7 +114,16 @@ export default function AddFund() {
 
 /** A select's text as the id the API takes; empty stays missing so the rule says 'Please select Payment Method'. */
 const asId = (value: string) => (value === '' ? undefined : Number(value));
-const asWholeAmount = (value: string) => (value === '' ? undefined : Number(value));
+/**
+ * Whole dollars as typed: anything but digits is kept and refused ('Please
+ * enter valid amount') rather than dropped, since dropping the point of
+ * "1.50" made it 150 and a 100× purchase.
+ */
+const asWholeAmount = (value: string) => {
+  const typed = value.trim();
+  if (typed === '') return undefined;
+  return /^\d+$/.test(typed) ? Number(typed) : Number.NaN;
+};
 
 function FundForm({
   cards,
@@ -158,7 +166,7 @@ function FundForm({
   );
 }
 
-/** Whole dollars, digits only as typed (spec §5), with the coins they buy at the rate. */
+/** Whole dollars (spec §5), with the coins they buy at the rate once the amount is valid. */
 function AmountField({ forex }: { forex: CoinRate }) {
   const { t } = useTranslation();
   const amount = useFormContext<{ amount?: number }>().watch('amount');
@@ -168,11 +176,13 @@ function AmountField({ forex }: { forex: CoinRate }) {
       : null;
   // The modal opens on the loading overlay; the amount takes the focus when the form appears.
   return (
-    <DigitsField
+    <TextField
       name="amount"
       label={t('add_fund.amount')}
       hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')}
       setValueAs={asWholeAmount}
+      inputMode="numeric"
+      autoComplete="off"
       autoFocus
     />
   );

@@ -88,7 +88,7 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     expect(within(modal).queryByRole('status')).toBeNull();
   });
 
-  it('checks the amount and the payment method in the spec words, takes digits only, and shows the coins the amount buys', async () => {
+  it('checks the amount and the payment method in the spec words, refuses a decimal point rather than dropping it, and shows the coins the amount buys', async () => {
     paymentApi([storedCard()]);
     const { user } = renderApp('/add-fund');
     const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
@@ -108,9 +108,12 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
       await user.type(amount, typed);
       expect(await within(modal).findByText(text), typed).toBeTruthy();
     }
+    // Issue 22: '1.50' used to lose its point silently and buy 150 dollars of coins. It is kept, and refused.
     await user.clear(amount);
-    await user.type(amount, '1a0.5');
-    expect(amount.value).toBe('105');
+    await user.type(amount, '1.50');
+    expect(amount.value).toBe('1.50');
+    expect(await within(modal).findByText('Please enter valid amount')).toBeTruthy();
+    expect(within(modal).queryByText(/You receive/)).toBeNull();
     await user.clear(amount);
     await user.type(amount, '10');
     expect(within(modal).getByText('In US dollars, 1 to 500. You receive 156 Coins.')).toBeTruthy();

@@ -30,20 +30,13 @@ export function UserDetailsFields() {
   );
 }
 
-/** The terms checkbox, sent as termsAccepted 1 or 0. The terms page is not specified, so its link is marked unavailable. */
+/** The terms checkbox, sent as termsAccepted 1 or 0; the terms open in a new tab so the form keeps what was typed. */
 export function TermsLabel() {
   const { t } = useTranslation();
   return (
     <>
       {t('signup.terms_before')}
-      <a
-        href="#terms"
-        aria-disabled="true"
-        title={t('nav.not_available')}
-        onClick={(event) => {
-          event.preventDefault();
-        }}
-      >
+      <a href="/terms" target="_blank" rel="noopener">
         {t('signup.terms_link')}
       </a>
     </>

@@ -49,6 +49,8 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
     await user.click(screen.getByRole('button', { name: 'Access My Account' }));
     expect(await screen.findByText('Incorrect Username/Email or Password')).toBeTruthy();
     expect(screen.getAllByText('Incorrect Username/Email or Password')).toHaveLength(1);
+    // Not a field to fix: the text reads alone, not under 'Please fix the following:'.
+    expect(screen.queryByText('Please fix the following:')).toBeNull();
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Access My Account' }).disabled).toBe(false);
     expect(api.sent('POST', '/api/login')[0]?.headers['x-csrf-token']).toBe('csrf-anonymous');
     await user.type(field('Password'), '4');

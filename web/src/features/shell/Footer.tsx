@@ -1,21 +1,14 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 
-/** Copyright line and a Terms And Conditions link (spec §2); the terms page itself is not specified, so the link says so. */
+/** Copyright line, Terms And Conditions (spec §2) and the privacy notice. */
 export function Footer() {
   const { t } = useTranslation();
   return (
     <footer className="footer">
       <span>{t('footer.copyright', { year: new Date().getFullYear() })}</span>
-      <a
-        href="#terms"
-        aria-disabled="true"
-        title={t('nav.not_available')}
-        onClick={(event) => {
-          event.preventDefault();
-        }}
-      >
-        {t('footer.terms')}
-      </a>
+      <Link to="/terms">{t('footer.terms')}</Link>
+      <Link to="/privacy">{t('footer.privacy')}</Link>
     </footer>
   );
 }

@@ -35,7 +35,11 @@ export const shellTexts = dictionary({
       menu: 'Menu',
       close_menu: 'Close the menu',
     },
-    footer: { copyright: '© {{year}} Peeks Wallet. All rights reserved.', terms: 'Terms And Conditions' },
+    footer: {
+      copyright: '© {{year}} Peeks Wallet. All rights reserved.',
+      terms: 'Terms And Conditions',
+      privacy: 'Privacy',
+    },
     coming_soon: {
       title: '{{screen}}: coming soon',
       body: 'This screen is not built yet. Nothing here works so far; it arrives with a later release.',

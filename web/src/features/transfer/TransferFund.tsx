@@ -1,5 +1,7 @@
 import {
   currencyCode,
+  errorCatalogue,
+  errorCodes,
   paymentComment,
   TRANSFER_AMOUNT_MAX_CHARS,
   transferAmountForm,
@@ -12,13 +14,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { ServerErrors } from '../../ui/feedback.tsx';
 import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
-import { loadBalance } from '../wallet/index.ts';
-import { formatMoney, minorToTyped } from '../../lib/money.ts';
+import { useSnapshot } from 'valtio';
+import { session } from '../session/index.ts';
+import { loadBalance, wallet } from '../wallet/index.ts';
+import { formatFee, formatMoney, minorToTyped } from '../../lib/money.ts';
 import { sendFund, useRecipient } from './transfer-api.ts';
 
 /** The fee of a transfer: none today, shown as $0.00 (spec §2, §9). */
@@ -72,8 +75,8 @@ function commentFromQuery(text: string | null): { comment?: string } {
  * recipient is looked up ('User not found' if that fails), then the amount
  * modal, the confirmation (Recipient, Amount, Fee, Total) and the process
  * modal (Processing, Transfer Completed, Transfer Failed). Each confirmation
- * is one attempt with one Idempotency-Key: a double click sends once, and
- * Retry Transaction sends the same attempt again under the same key.
+ * is one attempt with one Idempotency-Key: a double click sends once.
+ * Retry Transaction goes to / as the spec says; a new transfer is a new attempt.
  */
 export default function TransferFund() {
   const { t } = useTranslation();
@@ -81,7 +84,11 @@ export default function TransferFund() {
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
-  const lookup = useRecipient(params.get('gid'), params.get('uid'));
+  const gid = params.get('gid');
+  const lookup = useRecipient(gid, params.get('uid'));
+  const { user } = useSnapshot(session);
+  const toSelf = gid !== null && gid === user?.guser_id;
+  const notAUser = gid === null || gid === '';
   const [first] = useState(() => typedFromQuery(params.get('amt'), params.get('cur')));
   const [comment] = useState(() => commentFromQuery(params.get('comment')));
   const [stage, setStage] = useState<Stage>({ stage: 'amount', typed: first.typed });
@@ -116,19 +123,27 @@ export default function TransferFund() {
     <section className="panel narrow" aria-labelledby={titleId}>
       <h1 id={titleId}>{t('screens.transfer_fund')}</h1>
       {lookup.status === 'loading' && <PageLoader label={t('transfer.looking_up')} />}
-      {lookup.status === 'missing' && (
+      {(lookup.status === 'missing' || toSelf) && (
         <Dialog
           title={t('transfer.user_not_found')}
           footer={
-            <Link to="/" className="button primary">
-              {t('transfer.go_back')}
-            </Link>
+            <>
+              {notAUser && !toSelf && (
+                <Link to="/contacts" className="button">
+                  {t('transfer.view_contacts')}
+                </Link>
+              )}
+              <Link to="/" className="button primary">
+                {t('transfer.go_back')}
+              </Link>
+            </>
           }
         >
-          <p>{t('transfer.user_not_found')}</p>
+          {/* Why, and what to do instead: the spec's title alone left people stuck. */}
+          <p>{toSelf ? t('transfer.to_self') : notAUser ? t('transfer.not_a_user') : t('transfer.user_not_found')}</p>
         </Dialog>
       )}
-      {lookup.status === 'found' && (
+      {lookup.status === 'found' && !toSelf && (
         <>
           {stage.stage === 'amount' && (
             <AmountDialog
@@ -162,7 +177,7 @@ export default function TransferFund() {
               recipient={lookup.recipient}
               stage={stage}
               onClose={() => void navigate('/')}
-              onRetry={() => void send(lookup.recipient, stage.attempt)}
+              onRetry={() => void navigate('/')}
             />
           )}
         </>
@@ -202,6 +217,10 @@ function AmountDialog({
 }) {
   const { t } = useTranslation();
   const spec = useSpecForm(transferAmountForm, typed);
+  const { balance } = useSnapshot(wallet);
+  /** What the sender has available in a currency; a transfer above it is stopped here, not at the confirmation. */
+  const available = (currency: Currency) =>
+    balance?.balances.find((line) => line.currency === currency)?.available_balance ?? 0;
   const choices = SENDABLE.map((code) => ({ value: code, label: t(`currencies.${code}`) }));
   return (
     <Dialog title={t('transfer.amount_title')} onClose={onBack}>
@@ -209,7 +228,9 @@ function AmountDialog({
       <Form
         spec={spec}
         onSubmit={(transfer) => {
-          onNext(transfer);
+          if (transfer.amount > available(transfer.currency)) {
+            spec.form.setError('amount', { type: 'server', message: errorCatalogue[errorCodes.insufficientFunds] });
+          } else onNext(transfer);
           return Promise.resolve();
         }}
       >
@@ -272,7 +293,7 @@ function ConfirmDialog({
         <dt>{t('transfer.amount')}</dt>
         <dd>{formatMoney(transfer.amount, transfer.currency)}</dd>
         <dt>{t('transfer.fee')}</dt>
-        <dd>{formatMoney(TRANSFER_FEE, transfer.currency)}</dd>
+        <dd>{formatFee(TRANSFER_FEE)}</dd>
         <dt>{t('transfer.total')}</dt>
         <dd>{formatMoney(transfer.amount + TRANSFER_FEE, transfer.currency)}</dd>
       </dl>
@@ -280,7 +301,7 @@ function ConfirmDialog({
   );
 }
 
-/** Static while the transfer runs; then Close goes to / (spec §4), and a failure offers Retry Transaction for the same attempt. */
+/** Static while the transfer runs; then Close goes to /, and so does a failure's Retry Transaction (spec §4 Funds). */
 function ProcessDialog({
   recipient,
   stage,
@@ -331,7 +352,12 @@ function ProcessDialog({
         </>
       }
     >
-      <ServerErrors texts={stage.errors} title={t('transfer.failed')} />
+      {/* The dialog's title already says 'Transfer Failed'; the body says only why. */}
+      <ul role="alert" className="failure-reasons">
+        {stage.errors.map((text) => (
+          <li key={text}>{text}</li>
+        ))}
+      </ul>
     </Dialog>
   );
 }

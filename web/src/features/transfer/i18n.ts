@@ -25,6 +25,10 @@ export const transferTexts = dictionary({
       failed: 'Transfer Failed',
       close: 'Close',
       retry: 'Retry Transaction',
+      to_self: 'You cannot send money to yourself. Choose one of your contacts instead.',
+      not_a_user:
+        'This contact does not have a Peeks Wallet account yet, so money cannot be sent to them. Ask them to sign up with the e-mail you saved, then try again.',
+      view_contacts: 'View Contacts',
     },
   },
   ja: {

@@ -51,7 +51,21 @@ function transaction(amount: number, currency: string) {
   };
 }
 
-const balance = { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] };
+const line = (currency: string, available: number) => ({
+  currency,
+  balance: available,
+  available_balance: available,
+  withdrawable_balance: available,
+  combined: currency === 'CON',
+});
+/** Enough in each currency for the transfers below; 20.00 CAD, so 25.00 CAD is above it. */
+const balance = {
+  currency: 'CON',
+  balance: 50_000,
+  available_balance: 50_000,
+  withdrawable_balance: 50_000,
+  balances: [line('CON', 50_000), line('USD', 50_000), line('CAD', 2_000)],
+};
 
 function transferApi(handlers: Record<string, Handler> = {}) {
   return fakeApi({
@@ -144,7 +158,7 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     expect(summary()).toEqual({
       Recipient: 'Marie Gagnon',
       Amount: '$12.50 USD',
-      Fee: '$0.00 USD',
+      Fee: '$0.00',
       Total: '$12.50 USD',
     });
     await user.click(within(confirm).getByRole('button', { name: 'Go Back' }));
@@ -236,20 +250,11 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     });
   });
 
-  it('Transfer Failed shows why; Retry Transaction sends the same attempt under the same key, a new confirmation under a new one', async () => {
-    const answers = [
-      refused(422, [{ code: 42201, message: 'Insufficient funds' }]),
-      refused(503, [{ code: 50300, message: 'Service Unavailable' }]),
-    ];
-    const api = transferApi({
-      'POST /api/account/send-fund': (body) => {
-        const next = answers.shift();
-        if (next) return next;
-        const { amount, currency } = body as { amount: number; currency: string };
-        return ok({ transaction: transaction(amount, currency) });
-      },
+  it('Transfer Failed says why once, under its title only; Retry Transaction goes to / (spec §4 Funds)', async () => {
+    transferApi({
+      'POST /api/account/send-fund': () => refused(503, [{ code: 50300, message: 'Service Unavailable' }]),
     });
-    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=5&cur=CAD`);
+    const { user, router } = renderApp(`/transfer-fund?gid=${GID}&uid=12&amt=5&cur=CAD`);
     const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
     expect(within(amountDialog).getByLabelText('Amount (CAD)')).toHaveProperty('value', '5');
     expect(within(amountDialog).queryByLabelText('Currency')).toBeNull();
@@ -260,22 +265,57 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
       }),
     );
 
-    let failed = await screen.findByRole('dialog', { name: 'Transfer Failed' });
-    expect(within(failed).getByText('Insufficient funds')).toBeTruthy();
+    const failed = await screen.findByRole('dialog', { name: 'Transfer Failed' });
+    expect(within(failed).getByRole('alert').textContent).toBe('Service unavailable');
+    expect(within(failed).getAllByText('Transfer Failed')).toHaveLength(1);
+    expect(within(failed).queryByText('Please fix the following:')).toBeNull();
     await user.click(within(failed).getByRole('button', { name: 'Retry Transaction' }));
-    failed = await screen.findByRole('dialog', { name: 'Transfer Failed' });
     await waitFor(() => {
-      expect(api.sent('POST', '/api/account/send-fund')).toHaveLength(2);
+      expect(router.state.location.pathname).toBe('/');
     });
-    await user.click(within(failed).getByRole('button', { name: 'Retry Transaction' }));
-    await screen.findByRole('dialog', { name: 'Transfer Completed' });
+  });
 
-    const keys = idempotencyKeys(api);
-    expect(keys).toHaveLength(3);
-    expect(new Set(keys).size).toBe(1);
-    expect(api.sent('POST', '/api/account/send-fund').map((call) => call.body)).toEqual(
-      Array(3).fill({ guser_id: GID, amount: 500, currency: 'CAD' }),
-    );
+  it('a transfer above the available balance is stopped at the amount, in the spec words, before any confirmation', async () => {
+    const api = transferApi();
+    const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12`);
+    const dialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    await waitFor(() => {
+      expect(wallet.status).toBe('ready');
+    });
+    await user.type(within(dialog).getByLabelText('Amount'), '25');
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'CAD');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Money Transfer' }));
+    // Under the amount, named by its aria-describedby.
+    await within(dialog).findByText('Insufficient funds');
+    const described = within(dialog).getByLabelText('Amount').getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(described)?.textContent).toBe('Insufficient funds');
+    expect(screen.queryByRole('dialog', { name: 'Confirm Transfer' })).toBeNull();
+    // 20.00 CAD is all there is, and may be sent.
+    await user.clear(within(dialog).getByLabelText('Amount'));
+    await user.type(within(dialog).getByLabelText('Amount'), '20');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Money Transfer' }));
+    expect(await screen.findByRole('dialog', { name: 'Confirm Transfer' })).toBeTruthy();
+    expect(api.sent('POST', '/api/account/send-fund')).toHaveLength(0);
+  });
+
+  it("sending to oneself says so, instead of 'User not found' alone", async () => {
+    transferApi({ 'GET /api/user/recipient-lookup': () => refused(404, [{ code: 40440, message: 'User not found' }]) });
+    renderApp(`/transfer-fund?gid=${sessionUser().guser_id}&uid=7`);
+    const dialog = await screen.findByRole('dialog', { name: 'User not found' });
+    expect(
+      within(dialog).getByText('You cannot send money to yourself. Choose one of your contacts instead.'),
+    ).toBeTruthy();
+  });
+
+  it('a saved contact who is not a user is told apart, with the way back to Contacts', async () => {
+    transferApi();
+    const { user, router } = renderApp('/transfer-fund?uid=');
+    const dialog = await screen.findByRole('dialog', { name: 'User not found' });
+    expect(within(dialog).getByText(/This contact does not have a Peeks Wallet account yet/)).toBeTruthy();
+    await user.click(within(dialog).getByRole('link', { name: 'View Contacts' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/contacts');
+    });
   });
 
   it('a transfer made again after leaving the page is a new attempt with a new key', async () => {
