@@ -21,6 +21,11 @@ const ContactsPage = lazy(() => import('../features/contacts/ContactsPage.tsx'))
 const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'));
 const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
 const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
+const MerchantDashboard = lazy(() => import('../features/merchant/MerchantDashboard.tsx'));
+const MerchantTransfers = lazy(() => import('../features/merchant/Transfers.tsx'));
+const MerchantReturns = lazy(() => import('../features/merchant/Returns.tsx'));
+const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.tsx'));
+const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -92,6 +97,12 @@ export const routes: RouteObject[] = [
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: <ComingSoon screen="setting" /> },
               { path: '/transfer-fund', element: screen(<TransferFund />) },
+              // The sidebar's merchant entries (issue 27).
+              { path: '/merchant/dashboard', element: screen(<MerchantDashboard />) },
+              { path: '/merchant/transfers', element: screen(<MerchantTransfers />) },
+              { path: '/merchant/returns', element: screen(<MerchantReturns />) },
+              { path: '/merchant/settlements', element: screen(<MerchantSettlements />) },
+              { path: '/merchant/reports', element: screen(<MerchantReports />) },
             ],
           },
         ],

@@ -1,4 +1,5 @@
 import { contactsTexts } from '../features/contacts/i18n.ts';
+import { merchantTexts } from '../features/merchant/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
 import { recoveryTexts } from '../features/recovery/i18n.ts';
 import { registrationTexts } from '../features/registration/i18n.ts';
@@ -24,6 +25,7 @@ export const dictionaries = [
   paymentMethodsTexts,
   contactsTexts,
   transferTexts,
+  merchantTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -37,6 +39,7 @@ export const en = {
   ...paymentMethodsTexts.en,
   ...contactsTexts.en,
   ...transferTexts.en,
+  ...merchantTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */
