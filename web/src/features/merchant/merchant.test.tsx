@@ -116,7 +116,7 @@ describe('the merchant space', () => {
   it('keeps the entries as placeholders and the screen closed without the permission', async () => {
     merchantApi(['ACCEPT_PAYMENTS']);
     renderApp('/merchant/transfers');
-    expect((await screen.findByRole('alert')).textContent).toContain(
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain(
       'Your role at this merchant does not include this screen.',
     );
     const merchantNav = screen.getByRole('navigation', { name: 'Merchant' });
