@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { say, text } from './fields.ts';
-import { minorAmount } from './payments.ts';
+import { amountMessages } from './amount-messages.ts';
+import { minorAmount, typedToMinor } from './payments.ts';
 import { currencyCode, transaction } from './transactions.ts';
 
 /**
@@ -25,6 +26,34 @@ export const returnSaleRequest = z.object(
   invalidArguments,
 );
 export type ReturnSaleRequest = z.infer<typeof returnSaleRequest>;
+
+/**
+ * The Return dialog's form: the amount typed in units of the sale's
+ * currency, and the reason. Its output is the request above, so the dialog
+ * and the route check the same rules in the same words.
+ */
+export const returnSaleForm = z
+  .object(
+    {
+      tx_id: returnSaleRequest.shape.tx_id,
+      currency: currencyCode,
+      amount: z
+        .string({ error: () => amountMessages.missing('Amount') })
+        .trim()
+        .min(1, amountMessages.missing('Amount'))
+        .regex(/^(\d{1,12}(\.\d*)?|\.\d+)$/, amountMessages.invalid('Amount')),
+      reason: returnSaleRequest.shape.reason,
+    },
+    invalidArguments,
+  )
+  .transform(({ tx_id, currency, amount, reason }, context) => {
+    const minor = typedToMinor(amount, currency);
+    if (minor === null || minor <= 0) {
+      context.addIssue({ code: 'custom', path: ['amount'], message: amountMessages.invalid('Amount') });
+      return z.NEVER;
+    }
+    return { tx_id, amount: minor, reason };
+  });
 
 const MERCHANT_PAGE_MAX = 100;
 export const MERCHANT_PAGE_SIZE = 25;
@@ -68,6 +97,14 @@ export type ReportQuery = z.infer<typeof reportQuery>;
 /** GET /api/merchant/settlement?batch_id */
 export const settlementQuery = z.object({ batch_id: text('Batch', { max: 128 }) }, invalidArguments);
 
+/** A transaction as the merchant sees it: with a return's reason, and what a sale's returns gave back. */
+export const merchantTransaction = transaction.extend({
+  reason: z.string().nullable(),
+  returned_amount: z.number().int(),
+});
+export type MerchantTransaction = z.infer<typeof merchantTransaction>;
+export const merchantTransactionResponse = successEnvelope({ transaction: merchantTransaction });
+
 /** Sales, returns and what is left of them, per currency, in minor units. */
 export const merchantFigures = z.object({
   currency: currencyCode,
@@ -104,12 +141,12 @@ export const merchantDashboardResponse = successEnvelope({
     amounts: z.array(z.object({ currency: currencyCode, amount: z.number().int() })),
   }),
   settlements: z.array(settlementSummary),
-  recent_payments: z.array(transaction),
+  recent_payments: z.array(merchantTransaction),
 });
 export type MerchantDashboard = z.infer<typeof merchantDashboardResponse>;
 
 export const merchantTransactionsResponse = successEnvelope({
-  transactions: z.array(transaction),
+  transactions: z.array(merchantTransaction),
   total: z.number().int(),
 });
 
@@ -120,7 +157,7 @@ export const settlementsResponse = successEnvelope({
 
 export const settlementResponse = successEnvelope({
   settlement: settlementSummary,
-  payments: z.array(transaction),
+  payments: z.array(merchantTransaction),
 });
 
 export const reportLine = z.object({

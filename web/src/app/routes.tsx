@@ -29,6 +29,11 @@ const PendingAgreement = lazy(() =>
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx'));
 const SettingsPage = lazy(() => import('../features/webhooks/SettingsPage.tsx'));
 const LegalPage = lazy(() => import('../features/legal/LegalPage.tsx'));
+const MerchantDashboard = lazy(() => import('../features/merchant/MerchantDashboard.tsx'));
+const MerchantTransfers = lazy(() => import('../features/merchant/Transfers.tsx'));
+const MerchantReturns = lazy(() => import('../features/merchant/Returns.tsx'));
+const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.tsx'));
+const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -111,6 +116,12 @@ export const routes: RouteObject[] = [
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: screen(<SettingsPage />) },
               { path: '/transfer-fund', element: screen(<TransferFund />) },
+              // The sidebar's merchant entries (issue 27).
+              { path: '/merchant/dashboard', element: screen(<MerchantDashboard />) },
+              { path: '/merchant/transfers', element: screen(<MerchantTransfers />) },
+              { path: '/merchant/returns', element: screen(<MerchantReturns />) },
+              { path: '/merchant/settlements', element: screen(<MerchantSettlements />) },
+              { path: '/merchant/reports', element: screen(<MerchantReports />) },
             ],
           },
         ],

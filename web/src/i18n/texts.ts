@@ -1,5 +1,6 @@
 import { contactsTexts } from '../features/contacts/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
+import { merchantTexts } from '../features/merchant/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
 import { recoveryTexts } from '../features/recovery/i18n.ts';
 import { registrationTexts } from '../features/registration/i18n.ts';
@@ -34,6 +35,7 @@ export const dictionaries = [
   webhooksTexts,
   languageTexts,
   legalTexts,
+  merchantTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -52,6 +54,7 @@ export const en = {
   ...webhooksTexts.en,
   ...languageTexts.en,
   ...legalTexts.en,
+  ...merchantTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

@@ -3,4 +3,4 @@ export { signedUp, testAppOptions, type SignedIn } from './merchants.ts';
 export { signedUpOperator } from './operations.ts';
 export { expectRefusal } from './route-table.ts';
 export { hook } from './webhooks.ts';
-export { queuedRecoveryCode } from './accounts.ts';
+export { businessSignUp, queuedRecoveryCode } from './accounts.ts';

@@ -8,8 +8,18 @@ import { Avatar } from '../../ui/Avatar.tsx';
 import { closeDrawer, drawer } from './drawer.ts';
 import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
 
-/** Support and the merchant entries are placeholders in the spec (§2): shown, marked as not available. */
-const PLACEHOLDERS = ['merchant_dashboard', 'transfers', 'returns', 'settlements', 'reports'] as const;
+/**
+ * The merchant entries are placeholders in the spec (§2); issue 27 gives them
+ * screens, open to a member of the current merchant holding VIEW_SALES. For
+ * anyone else they stay shown, marked as not available.
+ */
+const MERCHANT_ENTRIES = [
+  { key: 'merchant_dashboard', path: '/merchant/dashboard' },
+  { key: 'transfers', path: '/merchant/transfers' },
+  { key: 'returns', path: '/merchant/returns' },
+  { key: 'settlements', path: '/merchant/settlements' },
+  { key: 'reports', path: '/merchant/reports' },
+] as const;
 
 /** The signed-in layout: profile menu, dashboard navigation and sidebar placeholders beside the screen. */
 export function DashboardLayout() {
@@ -61,6 +71,7 @@ export function DashboardLayout() {
   }, [open]);
 
   if (!user) return null;
+  const canSeeSales = isMerchant(user) && (merchant?.perms.includes('VIEW_SALES') ?? false);
   const merchantName =
     user.merchant_id === null ? null : (merchant?.name ?? user.merchants[String(user.merchant_id)] ?? null);
 
@@ -122,11 +133,15 @@ export function DashboardLayout() {
         </nav>
         <nav aria-label={t('nav.merchant_menu')} className="sidebar-placeholders">
           <ul>
-            {PLACEHOLDERS.map((key) => (
+            {MERCHANT_ENTRIES.map(({ key, path }) => (
               <li key={key}>
-                <span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>
-                  {t(`nav.${key}`)}
-                </span>
+                {canSeeSales ? (
+                  <NavLink to={path}>{t(`nav.${key}`)}</NavLink>
+                ) : (
+                  <span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>
+                    {t(`nav.${key}`)}
+                  </span>
+                )}
               </li>
             ))}
           </ul>

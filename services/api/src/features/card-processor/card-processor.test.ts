@@ -214,6 +214,7 @@ describe('sandbox charges through the CardCharges adapter, over HTTP', () => {
       method: 'POST',
       url: '/api/sandbox/partial-refunds',
       payload: { idempotency_key: chargeKey, refund_key: rows[0]?.refund_key, amount: 100 },
+      headers: processorHeaders,
     });
     expectRefusal(reused, 409, errorCodes.idempotencyKeyReused, 'refund key reused');
     expect(await charges().refundPart({ chargeKey: key(), refundKey: key(), amount: 100 })).toBe('no-charge');

@@ -5,7 +5,7 @@ import {
   reportResponse,
   settlementResponse,
   settlementsResponse,
-  transactionResponse,
+  merchantTransactionResponse,
 } from '@peeks/contracts';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand, verifyLedger } from '@peeks/ledger-store';
@@ -61,7 +61,7 @@ describe('returning a sale', () => {
     const sale = await checkoutSale(subject, merchant, { total: 10_00 });
     const response = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
     expect(response.statusCode, response.body).toBe(200);
-    const { transaction } = transactionResponse.parse(response.json());
+    const { transaction } = merchantTransactionResponse.parse(response.json());
     expect(transaction).toMatchObject({
       type: 'return',
       state: 'completed',
@@ -73,12 +73,12 @@ describe('returning a sale', () => {
     expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
 
     const saleView = await merchant.browser.get(`/api/merchant/sale?tx_id=${sale.txId}`);
-    expect(transactionResponse.parse(saleView.json()).transaction).toMatchObject({ refunded: true });
-    expect(transactionResponse.parse(saleView.json()).transaction.return_date).not.toBeNull();
+    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({ refunded: true });
+    expect(merchantTransactionResponse.parse(saleView.json()).transaction.return_date).not.toBeNull();
 
     // The same request again (same Idempotency-Key) is the same return: nothing moves twice.
     const again = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
-    expect(transactionResponse.parse(again.json()).transaction.tx_id).toBe(transaction.tx_id);
+    expect(merchantTransactionResponse.parse(again.json()).transaction.tx_id).toBe(transaction.tx_id);
     expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
     // The same key for another request is refused.
     const reused = await returnSale(merchant, { tx_id: sale.txId, amount: 1_00, reason: 'Other' }, 'half');
@@ -131,7 +131,7 @@ describe('returning a sale', () => {
     const okIds = new Set(
       answers
         .filter((each) => each.statusCode === 200)
-        .map((each) => transactionResponse.parse(each.json()).transaction.tx_id),
+        .map((each) => merchantTransactionResponse.parse(each.json()).transaction.tx_id),
     );
     expect(okIds.size).toBe(6);
   });
@@ -140,7 +140,7 @@ describe('returning a sale', () => {
     const sale = await checkoutSale(subject, merchant, { total: 8_00, card: true });
     const paid = await returnSale(merchant, { tx_id: sale.txId, amount: 2_00, reason: 'Wrong size' }, 'card-1');
     expect(paid.statusCode, paid.body).toBe(200);
-    const first = transactionResponse.parse(paid.json()).transaction;
+    const first = merchantTransactionResponse.parse(paid.json()).transaction;
     expect(first).toMatchObject({ state: 'completed', payment_method_type: 'CC' });
     expect(await processorRefunds(first.tx_id)).toMatchObject([{ amount: 2_00, currency: 'USD' }]);
     await returnSale(merchant, { tx_id: sale.txId, amount: 2_00, reason: 'Wrong size' }, 'card-1');
@@ -158,7 +158,7 @@ describe('returning a sale', () => {
       .executeTakeFirstOrThrow();
     expect(await processorRefunds(pending.tx_id)).toEqual([]);
     const resumed = await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Scratched' }, 'card-2');
-    expect(transactionResponse.parse(resumed.json()).transaction).toMatchObject({
+    expect(merchantTransactionResponse.parse(resumed.json()).transaction).toMatchObject({
       tx_id: pending.tx_id,
       state: 'completed',
     });
@@ -170,7 +170,7 @@ describe('returning a sale', () => {
     );
     expect(crashed.statusCode).toBe(500);
     const finished = await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Broken' }, 'card-3');
-    const third = transactionResponse.parse(finished.json()).transaction;
+    const third = merchantTransactionResponse.parse(finished.json()).transaction;
     expect(third.state).toBe('completed');
     expect(await processorRefunds(third.tx_id)).toHaveLength(1);
     const { rows } = await sql<{ count: number }>`

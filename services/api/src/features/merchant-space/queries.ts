@@ -1,4 +1,4 @@
-import type { MerchantFigures, ReportLine, SettlementSummary, TransactionView } from '@peeks/contracts';
+import type { MerchantFigures, MerchantTransaction, ReportLine, SettlementSummary } from '@peeks/contracts';
 import type { Database, LedgerTransactionsTable } from '@peeks/db';
 import { isCurrency, walletIdOf, type Currency } from '@peeks/ledger';
 import { sql, type Kysely, type Selectable } from 'kysely';
@@ -15,11 +15,12 @@ import { transactionRecordOf } from '../wallet/money-views.ts';
 type Row = Selectable<LedgerTransactionsTable>;
 
 /** A transaction as the merchant sees it, with what its returns gave back. */
-export function merchantView(row: Row, merchantOwnerId: string): TransactionView {
-  return transactionView(transactionRecordOf(row), merchantOwnerId, {
+export function merchantView(row: Row, merchantOwnerId: string): MerchantTransaction {
+  const view = transactionView(transactionRecordOf(row), merchantOwnerId, {
     returnedAmount: row.returned_amount,
     returnDate: row.return_date?.toISOString() ?? null,
   });
+  return { ...view, reason: row.type === 'return' ? row.reason : null, returned_amount: row.returned_amount };
 }
 
 export interface Page {

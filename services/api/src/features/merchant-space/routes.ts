@@ -8,7 +8,7 @@ import {
   settlementQuery,
   settlementResponse,
   settlementsResponse,
-  transactionResponse,
+  merchantTransactionResponse,
   errorCodes,
 } from '@peeks/contracts';
 import { merchantOwnerId } from '@peeks/ledger';
@@ -58,7 +58,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
 
   app.post(
     '/api/merchant/return-sale',
-    { schema: { body: returnSaleRequest, response: { 200: transactionResponse } } },
+    { schema: { body: returnSaleRequest, response: { 200: merchantTransactionResponse } } },
     async (request) => {
       const acting = await actingMerchant(request, 'RETURN_SALES');
       const record = await returnSale(request, acting, request.body);
@@ -122,7 +122,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     {
       schema: {
         querystring: z.object({ tx_id: returnSaleRequest.shape.tx_id }),
-        response: { 200: transactionResponse },
+        response: { 200: merchantTransactionResponse },
       },
     },
     async (request) => {

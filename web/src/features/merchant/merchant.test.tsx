@@ -1,0 +1,201 @@
+import type { MerchantDashboard, MerchantTransaction } from '@peeks/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+
+const merchantUser = sessionUser({ merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Book Nook' } });
+
+function merchantInfo(id: number, perms: string[]) {
+  return {
+    merchant_id: id,
+    name: id === 3 ? 'Demo Coffee' : 'Book Nook',
+    dba: 'Demo',
+    website: 'https://coffee.example',
+    phone: '6135550101',
+    phone_region: '+1',
+    address: {
+      address1: '1 Main Street',
+      address2: null,
+      city: 'Ottawa',
+      province: 'ON',
+      postal_code: 'K1A 0B1',
+      country: 'CA',
+    },
+    support_url: 'https://coffee.example/help',
+    support_phone: '6135550102',
+    support_email: 'help@coffee.example',
+    contact_name: 'Anne',
+    contact_email: 'anne@coffee.example',
+    contact_phone: '6135550103',
+    perms,
+  };
+}
+
+function sale(overrides: Partial<MerchantTransaction> = {}): MerchantTransaction {
+  return {
+    tx_id: 'tx_sale_1',
+    entry_date: '2026-11-25T10:00:00.000Z',
+    return_date: null,
+    user_id: 9,
+    merchant_id: 3,
+    state: 'completed',
+    type: 'sale',
+    tx_class: 'FundsTransferred',
+    merchant_batch_id: null,
+    billing_address: null,
+    shipping_address: null,
+    debit_credit: 'C',
+    amount: 10_00,
+    fee: 0,
+    currency: 'USD',
+    terminal_id: null,
+    invoice_no: null,
+    custom_1: null,
+    error_code: null,
+    fi_response_code: null,
+    fi_response_text: null,
+    parent_tx_id: null,
+    ip_address: null,
+    refunded: false,
+    cart: [],
+    payment_method_type: null,
+    payment_method: null,
+    customer_Name: null,
+    reference: null,
+    hold_amount: null,
+    hold_release_at: null,
+    reason: null,
+    returned_amount: 0,
+    ...overrides,
+  };
+}
+
+const dashboard = (overrides: Partial<MerchantDashboard> = {}) =>
+  ok({
+    today: [{ currency: 'USD', sales: 10_00, returns: 5_00, net: 5_00 }],
+    month: [{ currency: 'USD', sales: 10_00, returns: 5_00, net: 5_00 }],
+    daily: [
+      { date: '2026-11-24', currency: 'USD', sales: 0 },
+      { date: '2026-11-25', currency: 'USD', sales: 10_00 },
+    ],
+    next_settlement: { at: '2026-11-26T00:05:00.000Z', amounts: [{ currency: 'USD', amount: 5_00 }] },
+    settlements: [],
+    recent_payments: [sale()],
+    ...overrides,
+  });
+
+function merchantApi(perms: string[], handlers: Record<string, Handler> = {}) {
+  return fakeApi({
+    'GET /api/session': () => ok({ user: merchantUser, csrfToken: 'csrf-signed-in' }),
+    'GET /api/user/merchant-lookup': (_body, url) =>
+      ok({ merchantInfo: merchantInfo(Number(url.searchParams.get('id')), perms) }),
+    'GET /api/account/balance': () =>
+      ok({ balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] } }),
+    'GET /api/merchant/dashboard': () => dashboard(),
+    ...handlers,
+  });
+}
+
+beforeEach(resetSession);
+
+describe('the merchant space', () => {
+  it("opens the sidebar's merchant entries with VIEW_SALES and shows the day's figures and recent payments", async () => {
+    merchantApi(['VIEW_SALES']);
+    renderApp('/merchant/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Merchant Dashboard', level: 1 })).toBeTruthy();
+    const today = await screen.findByRole('region', { name: 'Today' });
+    expect(within(today).getByText('$10.00 USD')).toBeTruthy();
+    expect(within(today).getAllByText('$5.00 USD')).toHaveLength(2);
+    expect(screen.getByRole('region', { name: 'Recent payments' }).textContent).toContain('Sale');
+    const merchantNav = screen.getByRole('navigation', { name: 'Merchant' });
+    expect(within(merchantNav).getByRole('link', { name: 'Transfers' }).getAttribute('href')).toBe(
+      '/merchant/transfers',
+    );
+  });
+
+  it('keeps the entries as placeholders and the screen closed without the permission', async () => {
+    merchantApi(['ACCEPT_PAYMENTS']);
+    renderApp('/merchant/transfers');
+    expect((await screen.findByRole('alert', {}, { timeout: 5000 })).textContent).toContain(
+      'Your role at this merchant does not include this screen.',
+    );
+    const merchantNav = screen.getByRole('navigation', { name: 'Merchant' });
+    expect(within(merchantNav).queryByRole('link')).toBeNull();
+  });
+
+  it('returns part of a sale from Transfers with an amount and a reason, once per attempt', async () => {
+    let returned = false;
+    const api = merchantApi(['VIEW_SALES', 'RETURN_SALES'], {
+      'GET /api/merchant/transfers': () =>
+        ok({
+          transactions: [returned ? sale({ refunded: true, returned_amount: 4_00 }) : sale()],
+          total: 1,
+        }),
+      'POST /api/merchant/return-sale': (body) => {
+        const { amount } = body as { amount: number };
+        if (amount > 10_00)
+          return refused(422, [
+            { code: 42260, field: 'amount', message: 'The amount is more than what is left of the sale to return' },
+          ]);
+        returned = true;
+        return ok({ transaction: sale({ tx_id: 'tx_return_1', type: 'return', debit_credit: 'D', amount }) });
+      },
+    });
+    const { user } = renderApp('/merchant/transfers');
+    await user.click(await screen.findByRole('button', { name: 'Return' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Return a sale' });
+    expect(within(dialog).getByText('$10.00 USD of $10.00 USD is left to return.')).toBeTruthy();
+    const amount = within(dialog).getByLabelText('Amount (USD)');
+    expect((amount as HTMLInputElement).value).toBe('10.00');
+    await user.clear(amount);
+    await user.type(amount, '12');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Cold coffee');
+    await user.click(within(dialog).getByRole('button', { name: 'Return' }));
+    expect(
+      await within(dialog).findAllByText('The amount is more than what is left of the sale to return'),
+    ).not.toHaveLength(0);
+
+    await user.clear(amount);
+    await user.type(amount, '4');
+    await user.click(within(dialog).getByRole('button', { name: 'Return' }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+    const sent = api.sent('POST', '/api/merchant/return-sale');
+    expect(sent.at(-1)?.body).toEqual({ tx_id: 'tx_sale_1', amount: 4_00, reason: 'Cold coffee' });
+    expect(sent.at(-1)?.headers['idempotency-key']).toBeTruthy();
+    expect(sent[0]?.headers['idempotency-key']).not.toBe(sent.at(-1)?.headers['idempotency-key']);
+    expect(await screen.findByText('Refunded')).toBeTruthy();
+  });
+
+  it('shows a report over the chosen period with its CSV link', async () => {
+    merchantApi(['VIEW_SALES'], {
+      'GET /api/merchant/report': (_body, url) =>
+        ok({
+          from: url.searchParams.get('from'),
+          to: url.searchParams.get('to'),
+          totals: [{ currency: 'USD', sales: 10_00, returns: 4_00, net: 6_00, settled: 0 }],
+          lines: [
+            {
+              tx_id: 'tx_sale_1',
+              entry_date: '2026-11-25T10:00:00.000Z',
+              type: 'sale',
+              currency: 'USD',
+              amount: 10_00,
+              fee: 0,
+              state: 'completed',
+              parent_tx_id: null,
+              reason: null,
+              batch_id: null,
+            },
+          ],
+        }),
+    });
+    renderApp('/merchant/reports');
+    const totals = await screen.findByRole('table', { name: 'Totals' });
+    expect(within(totals).getByText('$6.00 USD')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toMatch(
+      /^\/api\/merchant\/report\.csv\?from=\d{4}-\d{2}-01&to=\d{4}-\d{2}-\d{2}$/,
+    );
+  });
+});
