@@ -21,6 +21,7 @@ const ContactsPage = lazy(() => import('../features/contacts/ContactsPage.tsx'))
 const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'));
 const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
 const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
+const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -85,7 +86,7 @@ export const routes: RouteObject[] = [
               { path: '/agreement', element: <ComingSoon screen="agreement" /> },
               { path: '/webhook', element: <ComingSoon screen="webhook" /> },
               { path: '/contacts', element: screen(<ContactsPage />) },
-              { path: '/scan-qr-code', element: <ComingSoon screen="scan_qr_code" /> },
+              { path: '/scan-qr-code', element: screen(<ScanQrCode />) },
               // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
               { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },

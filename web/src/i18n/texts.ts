@@ -1,5 +1,7 @@
 import { contactsTexts } from '../features/contacts/i18n.ts';
+import { depositsTexts } from '../features/deposits/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
+import { qrCodesTexts } from '../features/qr-codes/i18n.ts';
 import { recoveryTexts } from '../features/recovery/i18n.ts';
 import { registrationTexts } from '../features/registration/i18n.ts';
 import { sessionTexts } from '../features/session/i18n.ts';
@@ -24,6 +26,8 @@ export const dictionaries = [
   paymentMethodsTexts,
   contactsTexts,
   transferTexts,
+  depositsTexts,
+  qrCodesTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -37,6 +41,8 @@ export const en = {
   ...paymentMethodsTexts.en,
   ...contactsTexts.en,
   ...transferTexts.en,
+  ...depositsTexts.en,
+  ...qrCodesTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

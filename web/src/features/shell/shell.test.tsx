@@ -45,7 +45,6 @@ const COMING_SOON = [
   ['/profile/personal', 'Personal profile'],
   ['/agreement', 'Agreements'],
   ['/webhook', 'Webhooks'],
-  ['/scan-qr-code', 'Scan QR code'],
   ['/generate-qr-code', 'Generate QR code'],
   ['/transaction', 'Transactions'],
   ['/setting', 'Settings'],
