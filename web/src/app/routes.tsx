@@ -22,6 +22,7 @@ const TransferFund = lazy(() => import('../features/transfer/TransferFund.tsx'))
 const PaymentMethodList = lazy(() => import('../features/payment-methods/PaymentMethodList.tsx'));
 const AddFund = lazy(() => import('../features/payment-methods/AddFund.tsx'));
 const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
+const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -87,8 +88,8 @@ export const routes: RouteObject[] = [
               { path: '/webhook', element: <ComingSoon screen="webhook" /> },
               { path: '/contacts', element: screen(<ContactsPage />) },
               { path: '/scan-qr-code', element: screen(<ScanQrCode />) },
-              // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
-              { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
+              // The spec lists it as commented out, not active; built, as how a shop takes a payment at the counter.
+              { path: '/generate-qr-code', element: screen(<GenerateQrCode />) },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: <ComingSoon screen="setting" /> },

@@ -45,7 +45,6 @@ const COMING_SOON = [
   ['/profile/personal', 'Personal profile'],
   ['/agreement', 'Agreements'],
   ['/webhook', 'Webhooks'],
-  ['/generate-qr-code', 'Generate QR code'],
   ['/transaction', 'Transactions'],
   ['/setting', 'Settings'],
 ] as const;
