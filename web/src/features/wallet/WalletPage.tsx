@@ -11,7 +11,9 @@ import { WalletCard } from './WalletCard.tsx';
 import { loadBalance, wallet } from './wallet-store.ts';
 
 // The deposit dialogs (and qrcode with them) load only when Add Funds opens them.
-const DepositDialogs = lazy(() => import('../deposits/DepositDialogs.tsx'));
+const DepositDialogs = lazy(() =>
+  import('../deposits/index.ts').then((module) => ({ default: module.DepositDialogs })),
+);
 
 /**
  * The wallet (spec §4 Wallet dashboard), at / with the user's card and at
