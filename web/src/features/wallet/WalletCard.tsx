@@ -4,9 +4,9 @@ import { Link } from 'react-router-dom';
 import { formatMoney } from '../../lib/money.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 
-/** Where each button of the wallet card goes (spec §4, the variant with the user's card). */
+/** Where each button of the wallet card goes (spec §4, the variant with the user's card); Add Funds opens the deposit-method modal. */
 const CARD_LINKS = [
-  ['add_funds', '/add-fund'],
+  ['add_funds', '/?deposit=choose'],
   ['transfer_funds', '/contacts'],
   ['pay_now', '/scan-qr-code'],
   ['latest_transaction', '/transaction'],

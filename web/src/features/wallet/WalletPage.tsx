@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
@@ -9,6 +9,11 @@ import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
 import { WalletCard } from './WalletCard.tsx';
 import { loadBalance, wallet } from './wallet-store.ts';
+
+// The deposit dialogs (and qrcode with them) load only when Add Funds opens them.
+const DepositDialogs = lazy(() =>
+  import('../deposits/index.ts').then((module) => ({ default: module.DepositDialogs })),
+);
 
 /**
  * The wallet (spec §4 Wallet dashboard), at / with the user's card and at
@@ -20,6 +25,12 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   const { balance, status, live } = useSnapshot(wallet);
   const { user } = useSnapshot(session);
   const [breakdown, setBreakdown] = useState(false);
+  const [params] = useSearchParams();
+  const depositDialogs = withCard && params.has('deposit') && (
+    <Suspense fallback={null}>
+      <DepositDialogs />
+    </Suspense>
+  );
 
   if (!balance) {
     if (status === 'failed') {
@@ -93,6 +104,7 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
           }}
         />
       )}
+      {depositDialogs}
     </section>
   );
 }

@@ -1,4 +1,4 @@
-import { balanceResponse, LIVE_SESSION_ENDED, liveMessage, type Balance } from '@peeks/contracts';
+import { balanceResponse, LIVE_SESSION_ENDED, liveMessage, type Balance, type LiveMessage } from '@peeks/contracts';
 import { proxy } from 'valtio';
 import { callApi } from '../../lib/api.ts';
 
@@ -25,6 +25,16 @@ export async function loadBalance() {
   }
 }
 
+const liveListeners = new Set<(message: LiveMessage) => void>();
+
+/** Hears every message of the live feed (a screen showing deposits or sales); returns the way to stop. */
+export function onLiveMessage(listener: (message: LiveMessage) => void): () => void {
+  liveListeners.add(listener);
+  return () => {
+    liveListeners.delete(listener);
+  };
+}
+
 export function applyLiveMessage(text: string) {
   let data: unknown;
   try {
@@ -33,6 +43,7 @@ export function applyLiveMessage(text: string) {
     return;
   }
   const message = liveMessage.safeParse(data);
+  if (message.success) for (const listener of liveListeners) listener(message.data);
   if (message.success && message.data.type === 'balance') {
     wallet.balance = message.data.balance;
     wallet.status = 'ready';

@@ -104,7 +104,7 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
       .getAllByRole('link')
       .map((link) => [link.textContent, link.getAttribute('href')]);
     expect(links).toEqual([
-      ['Add Funds', '/add-fund'],
+      ['Add Funds', '/?deposit=choose'],
       ['Transfer Funds', '/contacts'],
       ['Pay Now', '/scan-qr-code'],
       ['View Latest Transaction', '/transaction'],

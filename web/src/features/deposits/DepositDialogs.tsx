@@ -1,0 +1,475 @@
+import {
+  formatBitcoin,
+  interacDepositRequest,
+  type DepositSummary,
+  type EmailTransferDeposit,
+  type SessionUser,
+} from '@peeks/contracts';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { ApiError } from '../../lib/api.ts';
+import { formatMoney } from '../../lib/money.ts';
+import { Avatar } from '../../ui/Avatar.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { ServerErrors } from '../../ui/feedback.tsx';
+import { DigitsField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
+import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QrCodeImage } from '../../ui/QrCodeImage.tsx';
+import { toast } from '../../ui/toasts.tsx';
+import { session } from '../session/index.ts';
+import { onLiveMessage, wallet } from '../wallet/index.ts';
+import { banksFor } from './banks.ts';
+import { coinEquivalent, coinsLabel, countdownText, timeLeft } from './deposit-rules.ts';
+import { listDeposits, quoteBitcoin, startBitcoin, startInterac, startZelle } from './deposits-api.ts';
+
+/** The rate the forms show until the server's answer says otherwise (spec §9: 0.78). */
+const DEFAULT_RATE_MICROS = 780_000;
+
+/** Which modal is open: one at a time (spec §2), kept in the address (?deposit=…) so Back closes it. */
+export type DepositStep = 'choose' | 'interac' | 'zelle' | 'bitcoin' | 'pending';
+const STEPS: readonly DepositStep[] = ['choose', 'interac', 'zelle', 'bitcoin', 'pending'];
+
+/**
+ * The Deposit dialog (spec §2 "Deposit dialog and deposit sub-modals"),
+ * opened by Add Funds on the dashboard card: the choice of method, then
+ * Interac, Zelle or Bitcoin, and the pending-deposits view. Closing a
+ * sub-modal reopens the main one; closing the main one closes the dialog.
+ */
+export default function DepositDialogs() {
+  const [params, setParams] = useSearchParams();
+  const asked = params.get('deposit');
+  const step = STEPS.find((candidate) => candidate === asked);
+  const go = (next: DepositStep | null) => {
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        if (next === null) copy.delete('deposit');
+        else copy.set('deposit', next);
+        return copy;
+      },
+      { replace: next !== null && step !== 'choose' },
+    );
+  };
+  const backToChoice = () => {
+    go('choose');
+  };
+  switch (step) {
+    case 'choose':
+      return (
+        <ChooseMethod
+          onChoose={go}
+          onClose={() => {
+            go(null);
+          }}
+        />
+      );
+    case 'interac':
+      return <EmailTransferDialog method="interac" onClose={backToChoice} />;
+    case 'zelle':
+      return <EmailTransferDialog method="zelle" onClose={backToChoice} />;
+    case 'bitcoin':
+      return (
+        <BitcoinDialog
+          onClose={backToChoice}
+          onViewPending={() => {
+            go('pending');
+          }}
+        />
+      );
+    case 'pending':
+      return <PendingDeposits onClose={backToChoice} />;
+    default:
+      return null;
+  }
+}
+
+function Who({ user }: { user: Pick<SessionUser, 'fullname' | 'username' | 'avatar' | 'city' | 'country'> }) {
+  const place = [user.city, user.country].filter(Boolean).join(', ');
+  return (
+    <div className="recipient-card">
+      <Avatar user={user} size={48} />
+      <div>
+        <strong>{user.fullname ?? user.username}</strong>
+        {place && <span>{place}</span>}
+      </div>
+    </div>
+  );
+}
+
+function ChooseMethod({ onChoose, onClose }: { onChoose: (step: DepositStep) => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(session);
+  const choice = (step: DepositStep, label: string) => (
+    <button
+      type="button"
+      className="button primary"
+      onClick={() => {
+        onChoose(step);
+      }}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <Dialog title={t('deposits.title')} onClose={onClose}>
+      {user && <Who user={user} />}
+      <p>{t('deposits.choose')}</p>
+      <div className="buttons stacked">
+        {choice('interac', t('deposits.interac'))}
+        {choice('zelle', t('deposits.zelle'))}
+        {choice('bitcoin', t('deposits.bitcoin'))}
+        {choice('pending', t('deposits.view_pending'))}
+      </div>
+    </Dialog>
+  );
+}
+
+/** A read-only value with its Copy button (the recipient, e-mail, question, answer, memo, address). */
+function Copyable({ label, value }: { label: string; value: string }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className="field copyable">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} readOnly value={value} />
+        <button
+          type="button"
+          className="button"
+          aria-label={t('deposits.copy_named', { what: label })}
+          onClick={() => {
+            void navigator.clipboard.writeText(value).then(() => {
+              toast(t('deposits.copied'));
+            });
+          }}
+        >
+          {t('deposits.copy')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const asWholeAmount = (value: string) => (value === '' ? undefined : Number(value));
+
+/** The amount field of the deposit forms, with the coin equivalent floor(20 × amount × rate) under it. */
+function AmountWithCoins({ amount, rateMicros }: { amount: number | undefined; rateMicros: number }) {
+  const { t } = useTranslation();
+  const coins = amount === undefined ? 0 : coinEquivalent(amount, rateMicros);
+  return (
+    <DigitsField
+      name="amount"
+      label={t('deposits.amount')}
+      hint={
+        <span aria-live="polite">
+          {t('deposits.amount_hint')} · {t('deposits.coins', { coins: coinsLabel(coins) })}
+        </span>
+      }
+      setValueAs={asWholeAmount}
+      autoFocus
+    />
+  );
+}
+
+/** Interac (Email Money Transfer) and Zelle: the amount, then what to send where, each part with Copy. */
+function EmailTransferDialog({ method, onClose }: { method: 'interac' | 'zelle'; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(session);
+  const spec = useSpecForm(interacDepositRequest.pick({ amount: true }));
+  const amount = spec.form.watch('amount') as number | undefined;
+  const [deposit, setDeposit] = useState<EmailTransferDeposit | null>(null);
+  const [attempt] = useState(() => crypto.randomUUID());
+  const title = method === 'interac' ? t('deposits.interac_title') : t('deposits.zelle_title');
+  const banks = banksFor(user?.country ?? null);
+
+  if (!deposit) {
+    return (
+      <Dialog title={title} onClose={onClose}>
+        <Form
+          spec={spec}
+          onSubmit={async (values) => {
+            const answer =
+              method === 'interac'
+                ? await startInterac(values.amount, attempt)
+                : await startZelle(values.amount, attempt);
+            setDeposit(answer.deposit);
+          }}
+        >
+          <AmountWithCoins amount={amount} rateMicros={DEFAULT_RATE_MICROS} />
+          <p className="notice">{t('deposits.within_60')}</p>
+          <div className="buttons">
+            <button type="button" className="button" onClick={onClose}>
+              {t('deposits.close')}
+            </button>
+            <SubmitButton>{t('deposits.continue')}</SubmitButton>
+          </div>
+        </Form>
+      </Dialog>
+    );
+  }
+  const whole = deposit.amount / 100;
+  return (
+    <Dialog
+      title={title}
+      onClose={onClose}
+      footer={
+        <button type="button" className="button primary" onClick={onClose}>
+          {t('deposits.complete')}
+        </button>
+      }
+    >
+      {method === 'interac' && (
+        <nav aria-label={t('deposits.interac_banks')} className="bank-links">
+          {banks.map((bank) => (
+            <a key={bank.name} href={bank.url} target="_blank" rel="noreferrer noopener">
+              {bank.name}
+            </a>
+          ))}
+        </nav>
+      )}
+      <ol className="steps">
+        <li>{t('deposits.step_recipient')}</li>
+        <li>{t('deposits.step_send')}</li>
+        <li>{method === 'interac' ? t('deposits.step_security') : t('deposits.step_memo')}</li>
+        <li>{t('deposits.step_wait')}</li>
+      </ol>
+      <Copyable label={t('deposits.recipient_name')} value={deposit.recipient.name} />
+      <Copyable label={t('deposits.recipient_email')} value={deposit.recipient.email} />
+      {deposit.security_question && (
+        <Copyable label={t('deposits.security_question')} value={deposit.security_question} />
+      )}
+      {deposit.security_answer && <Copyable label={t('deposits.security_answer')} value={deposit.security_answer} />}
+      <Copyable label={t('deposits.memo')} value={deposit.reference} />
+      <dl className="summary">
+        <dt>{t('deposits.amount')}</dt>
+        <dd>{formatMoney(deposit.amount, deposit.currency)}</dd>
+        <dt>{t('deposits.total_coins')}</dt>
+        <dd>{coinsLabel(coinEquivalent(whole, deposit.rate_micros))}</dd>
+      </dl>
+      <p className="notice">{t('deposits.within_60')}</p>
+    </Dialog>
+  );
+}
+
+type Quote = Awaited<ReturnType<typeof quoteBitcoin>>;
+type BitcoinDeposit = Awaited<ReturnType<typeof startBitcoin>>;
+
+function BitcoinDialog({ onClose, onViewPending }: { onClose: () => void; onViewPending: () => void }) {
+  const { t } = useTranslation();
+  const spec = useSpecForm(interacDepositRequest.pick({ amount: true }));
+  const amount = spec.form.watch('amount') as number | undefined;
+  const valid = interacDepositRequest.shape.amount.safeParse(amount).success;
+  const [quote, setQuote] = useState<{ amount: number; quote: Quote } | null>(null);
+  const [deposit, setDeposit] = useState<BitcoinDeposit | null>(null);
+  const [attempt] = useState(() => crypto.randomUUID());
+
+  useEffect(() => {
+    if (!valid || amount === undefined) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      quoteBitcoin(amount, controller.signal)
+        .then((answer) => {
+          setQuote({ amount, quote: answer });
+        })
+        .catch(() => undefined);
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [amount, valid]);
+
+  if (deposit) return <BitcoinPayment deposit={deposit} onClose={onClose} onViewPending={onViewPending} />;
+  const shown = valid && quote && quote.amount === amount ? quote.quote : null;
+  return (
+    <Dialog title={t('deposits.bitcoin_title')} onClose={onClose}>
+      <Form
+        spec={spec}
+        onSubmit={async (values) => {
+          const fresh = shown ?? (await quoteBitcoin(values.amount));
+          setDeposit(await startBitcoin(fresh, attempt));
+        }}
+      >
+        <DigitsField
+          name="amount"
+          label={t('deposits.amount')}
+          hint={t('deposits.amount_hint')}
+          setValueAs={asWholeAmount}
+          autoFocus
+        />
+        <dl className="summary" aria-live="polite">
+          <dt>{t('deposits.rate')}</dt>
+          <dd>{shown ? t('deposits.rate_value', { usd: formatMoney(shown.BTCtoUSD, 'USD') }) : '—'}</dd>
+          <dt>{t('deposits.cost_btc')}</dt>
+          <dd>{shown ? `${formatBitcoin(shown.totalBitcoinAmount)} BTC` : '—'}</dd>
+          <dt>{t('deposits.cost_usd')}</dt>
+          <dd>{shown ? formatMoney(shown.USDAmount, 'USD') : '—'}</dd>
+          <dt>{t('deposits.total_coins')}</dt>
+          <dd>{shown ? coinsLabel(Math.floor(shown.peeksCoins / 100)) : '—'}</dd>
+        </dl>
+        <div className="buttons">
+          <button type="button" className="button" onClick={onClose}>
+            {t('deposits.close')}
+          </button>
+          <SubmitButton>{t('deposits.proceed')}</SubmitButton>
+        </div>
+      </Form>
+    </Dialog>
+  );
+}
+
+/** Re-renders every second while mounted: the countdown's clock. */
+function useNow(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setNow(new Date());
+    }, 1000);
+    return () => {
+      clearInterval(timer);
+    };
+  }, []);
+  return now;
+}
+
+function Countdown({ expiresAt }: { expiresAt: string }) {
+  const { t } = useTranslation();
+  const left = timeLeft(new Date(expiresAt), useNow());
+  return (
+    <p className="countdown" role="timer" aria-live="off">
+      {left.expired ? t('deposits.expired') : t('deposits.time_left', { time: countdownText(left) })}
+    </p>
+  );
+}
+
+function BitcoinPayment({
+  deposit,
+  onClose,
+  onViewPending,
+}: {
+  deposit: BitcoinDeposit;
+  onClose: () => void;
+  onViewPending: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Dialog
+      title={t('deposits.bitcoin_step2_title')}
+      onClose={onClose}
+      footer={
+        <button type="button" className="button primary" onClick={onViewPending}>
+          {t('deposits.view_pending_bitcoin')}
+        </button>
+      }
+    >
+      <div className="qr-box">
+        <QrCodeImage text={deposit.qrCode} size={150} label={t('deposits.qr_label')} />
+      </div>
+      <Copyable label={t('deposits.address')} value={deposit.recipientIdentifier} />
+      <dl className="summary">
+        <dt>{t('deposits.total_due')}</dt>
+        <dd data-testid="bitcoin-due">{formatBitcoin(deposit.expectedAmount)} BTC</dd>
+        <dt>{t('deposits.cost_usd')}</dt>
+        <dd>{formatMoney(deposit.expectedAmountCents, 'USD')}</dd>
+      </dl>
+      <p className="notice">{t('deposits.expires')}</p>
+      <Countdown expiresAt={deposit.expiresAt} />
+    </Dialog>
+  );
+}
+
+function StatusText({ deposit }: { deposit: DepositSummary }) {
+  const { t } = useTranslation();
+  if (deposit.status === 'confirming')
+    return <>{t('deposits.statuses.confirming', { count: deposit.bitcoin?.confirmations ?? 1 })}</>;
+  return <>{t(`deposits.statuses.${deposit.status}`)}</>;
+}
+
+/**
+ * The user's e-mail-transfer and bitcoin deposits, each state as it changes:
+ * the live feed's `deposit` messages replace a row in place, so a payment
+ * seen, a confirmation or an operator's clearing shows without a reload.
+ * After the feed reconnects, the list is read afresh.
+ */
+function PendingDeposits({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const { live } = useSnapshot(wallet);
+  const [deposits, setDeposits] = useState<DepositSummary[] | 'failed' | null>(null);
+  const [errors, setErrors] = useState<readonly string[]>([]);
+
+  useEffect(
+    () =>
+      onLiveMessage((message) => {
+        if (message.type !== 'deposit') return;
+        setDeposits((current) => {
+          if (!Array.isArray(current)) return current;
+          const others = current.filter((deposit) => deposit.tx_id !== message.deposit.tx_id);
+          return [message.deposit, ...others].sort((a, b) => b.created_at.localeCompare(a.created_at));
+        });
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (!live && deposits !== null) return;
+    const controller = new AbortController();
+    listDeposits(controller.signal)
+      .then(setDeposits)
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setDeposits('failed');
+        setErrors(error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')]);
+      });
+    return () => {
+      controller.abort();
+    };
+    // Read again when the feed (re)connects: messages sent while it was down are gone.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [live]);
+
+  let body: ReactNode;
+  if (deposits === null) body = <PageLoader label={t('app.loading')} />;
+  else if (deposits === 'failed') body = <ServerErrors texts={errors} />;
+  else if (deposits.length === 0) body = <p className="empty">{t('deposits.pending_empty')}</p>;
+  else
+    body = (
+      <div className="table-scroll">
+        <table className="deposits">
+          <caption>{t('deposits.pending_caption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('deposits.date')}</th>
+              <th scope="col">{t('deposits.method')}</th>
+              <th scope="col">{t('deposits.amount')}</th>
+              <th scope="col">{t('deposits.reference')}</th>
+              <th scope="col">{t('deposits.status')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {deposits.map((deposit) => (
+              <tr key={deposit.tx_id} data-testid={`deposit-${deposit.tx_id}`}>
+                <td>{deposit.created_at.slice(0, 16).replace('T', ' ')}</td>
+                <td>{t(`deposits.methods.${deposit.method}`)}</td>
+                <td>
+                  {formatMoney(deposit.amount, deposit.currency)}
+                  <br />
+                  <small>{coinsLabel(Math.floor(deposit.coins / 100))}</small>
+                </td>
+                <td className="break">{deposit.reference}</td>
+                <td data-status={deposit.status}>
+                  <StatusText deposit={deposit} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    );
+  return (
+    <Dialog title={t('deposits.pending_title')} onClose={onClose}>
+      {body}
+    </Dialog>
+  );
+}
