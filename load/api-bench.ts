@@ -139,7 +139,7 @@ function request(
 }
 
 const sessionCookie = (answer: Answer, previous: string) =>
-  answer.setCookie.find((each) => each.startsWith('peeks_session='))?.split(';')[0] ?? previous;
+  answer.setCookie.find((each) => each.startsWith('__Host-peeks_session='))?.split(';')[0] ?? previous;
 
 /** A new personal user, signed in: GET /api/session, then registration from address 10.x.y.z (the user's number). */
 async function signUp(port: number, index: number): Promise<User> {

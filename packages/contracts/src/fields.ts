@@ -17,6 +17,24 @@ export const say = {
 // Control characters are never meant in a form field, and Postgres text cannot hold NUL.
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
+export const hasControlCharacter = (value: string): boolean => CONTROL_CHARACTER.test(value);
+
+/**
+ * The shared rule behind every text field, applied to a whole request too:
+ * the dotted path of the first string (value or key) in `value` holding a
+ * control character, NUL included; null when there is none.
+ */
+export function controlCharacterAt(value: unknown, path: readonly string[] = []): string | null {
+  if (typeof value === 'string') return hasControlCharacter(value) ? path.join('.') || 'body' : null;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (hasControlCharacter(key)) return [...path, '?'].join('.');
+    const found = controlCharacterAt(item, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 /** Missing reads 'Please enter X'; a value of the wrong JSON type reads 'Please enter valid X'. */
 const stringOf = (label: string, missing = say.enter(label)) =>
   z.string({ error: (issue) => (issue.input === undefined ? missing : say.valid(label)) });

@@ -3,6 +3,7 @@ import { newPassword } from './accounts.ts';
 import { credentialMessages, SECURITY_QUESTIONS_CHOSEN, securityAnswer, securityQuestion } from './credentials.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { hasControlCharacter } from './fields.ts';
 
 /** Forgot password (spec §2 and §5): the texts the five steps show. */
 export const recoveryMessages = {
@@ -23,7 +24,12 @@ const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
 /** Required text with one message for missing, empty, or not text at all. */
 const required = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, message);
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, message)
+    .refine((value) => !hasControlCharacter(value), message);
 
 const username = required(recoveryMessages.usernameRequired, 64);
 const recoveryCode = required(recoveryMessages.codeRequired, 16);

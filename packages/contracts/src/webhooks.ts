@@ -47,24 +47,40 @@ export const webhookMessages = {
 /** After a rotation the old secret keeps signing beside the new one this long, so receivers can switch. */
 export const PREVIOUS_SECRET_HOURS = 24;
 
+/** Ports a receiver may listen on: the web's own, or an unprivileged one. */
+const allowedPort = (port: string) => port === '' || port === '80' || port === '443' || Number(port) >= 1024;
+
+/**
+ * An http(s) URL as the WHATWG parser reads it, refused where browsers and
+ * servers might read it otherwise (issue 21, item 4): no control characters
+ * (CR/LF, which the parser would silently drop), no backslash (read as a
+ * slash), no user info (an '@' before the host: credentials, or a disguise
+ * such as https://good.example\@evil.example), and only ports 80, 443 or
+ * 1024 to 65535.
+ */
 function isHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
+  if (/[\p{Cc}\\\s]/u.test(value) || !URL.canParse(value)) return false;
   const url = new URL(value);
-  // No credentials in the URL: they would be sent to the receiver and shown in the table.
+  const authority = value.slice(value.indexOf('//') + 2).split(/[/?#]/, 1)[0] ?? '';
   return (
     (url.protocol === 'https:' || url.protocol === 'http:') &&
     url.hostname !== '' &&
+    !authority.includes('@') &&
     url.username === '' &&
-    url.password === ''
+    url.password === '' &&
+    allowedPort(url.port)
   );
 }
 
+/** The URL stored and shown: the WHATWG serialization (lower-case scheme and host, default port dropped, path encoded). */
 const webhookUrl = z
   .string({ error: (issue) => (issue.input === undefined ? webhookMessages.urlMissing : webhookMessages.urlInvalid) })
   .trim()
   .min(1, webhookMessages.urlMissing)
   .max(WEBHOOK_URL_MAX, webhookMessages.urlTooLong)
-  .refine(isHttpUrl, webhookMessages.urlInvalid);
+  .refine(isHttpUrl, webhookMessages.urlInvalid)
+  .transform((value) => new URL(value).href)
+  .pipe(z.string().max(WEBHOOK_URL_MAX, webhookMessages.urlTooLong));
 
 /** The modal: state radio buttons, URL, event checkboxes. */
 const webhookFields = {

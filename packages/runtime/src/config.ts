@@ -41,6 +41,8 @@ const environment = z
     DATABASE_URL: postgresUrl,
     DATA_DIR: z.string().min(1).default('.data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // The session cookie is __Host- and Secure (browsers take it on http://localhost); off only for plain HTTP elsewhere.
+    COOKIE_SECURE: onOff.default('on'),
     HOLD_HOURS: integer(0, 24 * 365).default(24),
     // Ledger commands one process lets wait for its group commit; beyond it a payment gets 503 and Retry-After. Unset:
     // the ledger's own default (DEFAULT_QUEUE_LIMIT in packages/ledger-store).

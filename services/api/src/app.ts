@@ -36,6 +36,7 @@ import { userRoutes } from './features/users/routes.ts';
 import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
+import { access, noControlCharacters } from './plugins/access.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope } from './plugins/error-envelope.ts';
 import { ledger } from './plugins/ledger.ts';
@@ -43,6 +44,7 @@ import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';
 import { DatabaseNotifications } from './plugins/database-notifications.ts';
+import { securityHeaders } from './plugins/security-headers.ts';
 import { sessions } from './plugins/sessions.ts';
 import { webApp } from './plugins/web-app.ts';
 import { zodSchemas } from './plugins/zod-schemas.ts';
@@ -70,8 +72,10 @@ export interface AppOptions {
   log: Logger;
   /** The built web app to serve; left out, the server is API-only. */
   webRoot?: string;
-  /** Session cookies without the Secure flag: only for plain-HTTP development. */
+  /** Session cookies without the Secure flag or the __Host- prefix: only for plain HTTP on a host other than localhost. */
   insecureCookies?: boolean;
+  /** NODE_ENV=production: HSTS on every answer. */
+  production?: boolean;
   /** The time as the app sees it (session expiry, rate-limit windows); tests pass their own. */
   clock?: () => Date;
   rateLimits?: Partial<RateLimits>;
@@ -136,6 +140,10 @@ export async function buildApp(options: AppOptions) {
   await app.register(zodSchemas);
   await app.register(requestIdHeader);
   await app.register(errorEnvelope);
+  await app.register(securityHeaders, {
+    production: options.production ?? false,
+    ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
+  });
   await app.register(openApi);
   const notifications = new DatabaseNotifications({
     newClient: () => new pg.Client({ connectionString: options.databaseUrl, application_name: 'peeks-notifications' }),
@@ -151,6 +159,8 @@ export async function buildApp(options: AppOptions) {
     notifications,
   });
   await app.register(csrf);
+  await app.register(access);
+  await app.register(noControlCharacters);
   let jobs = options.jobs;
   if (!jobs) {
     // Without a queue given, one of its own that only sends, closed with the app.

@@ -32,7 +32,8 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     databaseUrl,
     log,
     webRoot: WEB_DIST,
-    insecureCookies: config.NODE_ENV === 'development',
+    insecureCookies: config.COOKIE_SECURE === 'off',
+    production: config.NODE_ENV === 'production',
     // Development without a mail server: operators read the outbox's texts, codes included.
     outboxBodies: config.NODE_ENV === 'development' && config.SMTP_URL === undefined,
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },

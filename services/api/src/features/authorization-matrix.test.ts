@@ -136,6 +136,14 @@ describe.each(Object.entries(routeTable))('%s', (key, row) => {
       expect([401, 403], `anonymous: ${response.body.slice(0, 300)}`).not.toContain(response.statusCode);
     } else {
       expectRefusal(await send(anonymous, method, url, request), 401, errorCodes.notSignedIn, 'anonymous');
+      // The session before the body (issue 21, item 4): a bad body from a signed-out caller is still 401.
+      if (changesState(method))
+        expectRefusal(
+          await send(anonymous, method, url, { ...request, body: { unexpected: '\u0000', amount: 'x' } }),
+          401,
+          errorCodes.notSignedIn,
+          'anonymous with a bad body',
+        );
       if (method === 'GET')
         expect((await send(anonymous, 'HEAD', url, request)).statusCode, 'anonymous HEAD').toBe(401);
       await nothingWritten('anonymous');

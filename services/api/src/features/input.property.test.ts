@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '../plugins/sessions.ts';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,7 +231,7 @@ describe('malformed input to every route', () => {
           method: 'POST',
           url,
           headers: {
-            cookie: `peeks_session=${sender.cookie ?? ''}`,
+            cookie: `${SESSION_COOKIE}=${sender.cookie ?? ''}`,
             'x-csrf-token': sender.csrfToken ?? '',
             'content-type': 'application/json',
           },
@@ -258,7 +259,7 @@ describe('malformed input to every route', () => {
           method: 'GET',
           url,
           query: value === MISSING ? {} : { id: value },
-          headers: { cookie: `peeks_session=${sender.cookie ?? ''}` },
+          headers: { cookie: `${SESSION_COOKIE}=${sender.cookie ?? ''}` },
         });
         await expectRefused(response, before, `${key} ${JSON.stringify(value === MISSING ? 'missing' : value)}`);
       }),
@@ -278,5 +279,26 @@ describe('malformed input to every route', () => {
       before,
       'register',
     );
+    // Issue 21, item 4: these four answered 500 (Postgres: invalid byte sequence 0x00).
+    for (const url of [
+      '/api/user/get-recovery-email',
+      '/api/user/send-recovery-code',
+      '/api/user/check-recovery-code',
+      '/api/user/reset-password',
+    ]) {
+      const response = await anonymous.post(url, {
+        username: 'some\u0000one',
+        recoveryCode: '123456',
+        userPassword: 'Secret12',
+        confirmPassword: 'Secret12',
+      });
+      expect(response.statusCode, url).toBe(400);
+      await expectRefused(response, before, url);
+    }
+    // Anywhere in a body or query, key or value, at any depth.
+    const deep = await personal.browser.post('/api/user/contact-create', { nested: { ['k\u0001']: 'v' } });
+    expect(deep.statusCode).toBe(400);
+    const query = await personal.browser.get('/api/user/user-list?search=a%00b');
+    expect(query.statusCode).toBe(400);
   });
 });

@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from './sessions.ts';
 import { errorEnvelope as errorEnvelopeSchema } from '@peeks/contracts';
 import { StreamVersionConflict } from '@peeks/db';
 import type { InjectOptions } from 'fastify';
@@ -43,7 +44,7 @@ afterAll(() => subject.close());
 async function call(options: InjectOptions) {
   const browser = await subject.browser();
   const headers = {
-    cookie: `peeks_session=${browser.cookie ?? ''}`,
+    cookie: `${SESSION_COOKIE}=${browser.cookie ?? ''}`,
     'x-csrf-token': browser.csrfToken ?? '',
     ...options.headers,
   };

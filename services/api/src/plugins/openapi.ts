@@ -23,7 +23,7 @@ export const openApi = fp(
       },
       transform: jsonSchemaTransform,
     });
-    app.get('/api/docs', { schema: { hide: true } }, () => app.swagger());
+    app.get('/api/docs', { schema: { hide: true }, config: { access: 'public' } }, () => app.swagger());
   },
   { name: 'openapi' },
 );

@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from './sessions.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from '../testing/app.ts';
@@ -54,7 +55,7 @@ describe('request log', () => {
       '/api/test/login?token=tok-9d8e7f&lang=en',
       { username: 'alice_1', password: 'Hunter2Secret' },
       {
-        cookie: `peeks_session=${browser.cookie ?? ''}; sid=session-cookie-value`,
+        cookie: `${SESSION_COOKIE}=${browser.cookie ?? ''}; sid=session-cookie-value`,
         authorization: 'Bearer bearer-value',
       },
     );

@@ -9,7 +9,13 @@ import type { DatabaseNotifications } from './database-notifications.ts';
 import { NotifiedCache } from './notified-cache.ts';
 import { refuse } from './error-envelope.ts';
 
-export const SESSION_COOKIE = 'peeks_session';
+/**
+ * The session cookie: `__Host-` (Secure, Path=/, no Domain: only this host
+ * can set or read it; browsers accept it on http://localhost too). A
+ * plain-HTTP host other than localhost (COOKIE_SECURE=off) gets the plain name.
+ */
+export const SESSION_COOKIE = '__Host-peeks_session';
+export const INSECURE_SESSION_COOKIE = 'peeks_session';
 /** Signed-in or not, a session ends after 30 minutes without a request (spec §9). */
 export const SESSION_IDLE_MS = 30 * 60_000;
 // The idle deadline moves at most once a minute, so most requests only read the row.
@@ -57,6 +63,7 @@ export class SessionStore {
   readonly #db: Kysely<Database>;
   readonly #clock: () => Date;
   readonly cookie: CookieSerializeOptions;
+  readonly cookieName: string;
   readonly #watchers: ((key: Buffer) => void)[] = [];
   readonly #cache: NotifiedCache<SessionRow> | null = null;
   /** Settles once the cache follows its channel. */
@@ -72,6 +79,7 @@ export class SessionStore {
     this.#db = db;
     this.#clock = clock;
     this.cookie = cookie;
+    this.cookieName = cookie.secure === true ? SESSION_COOKIE : INSECURE_SESSION_COOKIE;
     if (notifications) {
       this.#cache = new NotifiedCache({
         channel: SESSION_CHANGES_CHANNEL,
@@ -196,7 +204,7 @@ export async function startSession(
   owner: { userId: number; merchantId: number | null } | null,
 ): Promise<Session> {
   const { cookieValue, session } = await request.server.sessions.start(owner, request.session?.key ?? null);
-  void reply.setCookie(SESSION_COOKIE, cookieValue, request.server.sessions.cookie);
+  void reply.setCookie(request.server.sessions.cookieName, cookieValue, request.server.sessions.cookie);
   request.session = session;
   return session;
 }
@@ -204,7 +212,7 @@ export async function startSession(
 export async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.session) await request.server.sessions.end(request.session.key);
   request.session = null;
-  void reply.clearCookie(SESSION_COOKIE, request.server.sessions.cookie);
+  void reply.clearCookie(request.server.sessions.cookieName, request.server.sessions.cookie);
 }
 
 /** The caller's session if someone is signed in to it; else the request ends with 401. */
@@ -242,7 +250,7 @@ export const sessions = fp(
     app.decorateRequest('session', null);
     app.addHook('onRequest', async (request) => {
       if (!request.url.startsWith('/api/')) return;
-      const cookieValue = request.cookies[SESSION_COOKIE];
+      const cookieValue = request.cookies[app.sessions.cookieName];
       request.session = cookieValue === undefined ? null : await app.sessions.find(cookieValue);
     });
   },

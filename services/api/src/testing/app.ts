@@ -31,6 +31,7 @@ type TestAppOptions = Pick<
   | 'notificationRetryMs'
   | 'sandboxProcessor'
   | 'outboxBodies'
+  | 'production'
 > & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The processor credential test apps use, so tests can call the sandbox processor as the platform does. */

@@ -26,7 +26,10 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/register/personal',
-    { schema: { ...registration, body: personalRegistration }, config: { rateLimit: app.rateLimits.registration } },
+    {
+      schema: { ...registration, body: personalRegistration },
+      config: { access: 'public', rateLimit: app.rateLimits.registration },
+    },
     async (request, reply) => {
       const userId = await createPersonalUser(
         app.db,
@@ -40,7 +43,10 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/register/business',
-    { schema: { ...registration, body: businessRegistration }, config: { rateLimit: app.rateLimits.registration } },
+    {
+      schema: { ...registration, body: businessRegistration },
+      config: { access: 'public', rateLimit: app.rateLimits.registration },
+    },
     async (request, reply) => {
       const { userId } = await createBusinessUser(
         app.db,

@@ -82,10 +82,10 @@ function platformOnly(credential: string) {
  * lookups, charges and refunds need.
  */
 export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = (app, options) => {
-  const noCsrf = { csrf: false };
+  const noCsrf = { csrf: false, access: 'processor' as const };
   const onRequest = platformOnly(options.credential);
 
-  app.get('/api/sandbox/tokenizer', { config: noCsrf }, (_request, reply) => {
+  app.get('/api/sandbox/tokenizer', { config: { csrf: false, access: 'public' } }, (_request, reply) => {
     const nonce = randomBytes(16).toString('base64');
     const frameAncestors = options.appOrigin ?? "'self'";
     // X-Frame-Options can only say "same origin"; frame-ancestors names another origin for browsers that know it.
@@ -103,7 +103,7 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
   app.post(
     '/api/sandbox/tokenize',
     {
-      config: { ...noCsrf, rateLimit: app.rateLimits.cardTokenize },
+      config: { csrf: false, access: 'public', rateLimit: app.rateLimits.cardTokenize },
       schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } },
     },
     async (request) => {

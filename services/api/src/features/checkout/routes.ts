@@ -56,7 +56,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
   // Public: a guest sees the summary beside the login box.
   app.get(
     '/api/checkout/session',
-    { schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } } },
+    { config: { access: 'public' }, schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } } },
     async (request) => {
       const checkout = await findCheckoutByToken(app.db, request.query.id, request.query.token, app.clock());
       if (!checkout) throw noSuchTransaction('id');

@@ -103,14 +103,21 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
     },
   );
 
-  app.get('/api/category', { schema: { response: { 200: categoriesResponse } } }, async () => ({
-    response: 'success' as const,
-    categories: await listCategories(app.db),
-  }));
+  app.get(
+    '/api/category',
+    { config: { access: 'public' }, schema: { response: { 200: categoriesResponse } } },
+    async () => ({
+      response: 'success' as const,
+      categories: await listCategories(app.db),
+    }),
+  );
 
   app.get(
     '/api/category/subcategory',
-    { schema: { querystring: subCategoryQuery, response: { 200: subCategoriesResponse } } },
+    {
+      config: { access: 'public' },
+      schema: { querystring: subCategoryQuery, response: { 200: subCategoriesResponse } },
+    },
     async (request) => {
       const subCategories = await listSubCategories(app.db, request.query.categoryId);
       if (!subCategories) throw refuse(404, errorCodes.categoryNotFound);

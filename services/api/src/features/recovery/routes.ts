@@ -69,7 +69,7 @@ async function matchingCode(
  * code".
  */
 export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
-  const limited = { config: { rateLimit: app.rateLimits.recovery } };
+  const limited = { config: { access: 'public' as const, rateLimit: app.rateLimits.recovery } };
 
   app.post(
     '/api/user/get-recovery-email',

@@ -20,20 +20,24 @@ import { signInFailed, signInSucceeded, signInWait } from './sign-in-throttle.ts
 /** Sign-in, sign-out, the current session, and which merchant it acts for. */
 export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
   /** The web app's first call: it makes an anonymous session if there is none, for the CSRF token. */
-  app.get('/api/session', { schema: { response: { 200: sessionResponse } } }, async (request, reply) => {
-    const session = request.session ?? (await startSession(request, reply, null));
-    const user =
-      session.userId === null
-        ? null
-        : await sessionUserOf(app.db, { userId: session.userId, merchantId: session.merchantId });
-    return { response: 'success' as const, user, csrfToken: session.csrfToken };
-  });
+  app.get(
+    '/api/session',
+    { config: { access: 'public' }, schema: { response: { 200: sessionResponse } } },
+    async (request, reply) => {
+      const session = request.session ?? (await startSession(request, reply, null));
+      const user =
+        session.userId === null
+          ? null
+          : await sessionUserOf(app.db, { userId: session.userId, merchantId: session.merchantId });
+      return { response: 'success' as const, user, csrfToken: session.csrfToken };
+    },
+  );
 
   app.post(
     '/api/login',
     {
       schema: { body: loginRequest, response: { 200: signedInResponse } },
-      config: { rateLimit: app.rateLimits.login },
+      config: { access: 'public', rateLimit: app.rateLimits.login },
     },
     async (request, reply) => {
       const { username, password } = request.body;
@@ -60,10 +64,14 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
     },
   );
 
-  app.post('/api/logout', { schema: { body: noInput, response: { 200: emptySuccess } } }, async (request, reply) => {
-    await endSession(request, reply);
-    return { response: 'success' as const };
-  });
+  app.post(
+    '/api/logout',
+    { config: { access: 'public' }, schema: { body: noInput, response: { 200: emptySuccess } } },
+    async (request, reply) => {
+      await endSession(request, reply);
+      return { response: 'success' as const };
+    },
+  );
 
   app.post(
     '/api/merchant/switch-merchant',

@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '../../plugins/sessions.ts';
 import { createHash } from 'node:crypto';
 import { errorEnvelope, sessionResponse, signedInResponse } from '@peeks/contracts';
 import { sql } from 'kysely';
@@ -41,7 +42,7 @@ describe('GET /api/session', () => {
     const answer = sessionResponse.parse(response.json());
     expect(answer.user).toBeNull();
     expect(answer.csrfToken).toMatch(/^[\w-]{43}$/);
-    const cookie = response.cookies.find((each) => each.name === 'peeks_session');
+    const cookie = response.cookies.find((each) => each.name === SESSION_COOKIE);
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: true, path: '/' });
   });
 
@@ -120,7 +121,7 @@ describe('POST /api/login', () => {
       method: 'GET',
       url: '/api/user/user-lookup',
       query: { id: String(user.user_id) },
-      cookies: { peeks_session: anonymous.cookie! },
+      cookies: { [SESSION_COOKIE]: anonymous.cookie! },
     });
     expect(planted.statusCode).toBe(401);
 
@@ -257,7 +258,7 @@ describe('POST /api/logout', () => {
     const replayed = await subject.app.inject({
       method: 'GET',
       url: `/api/user/user-lookup?id=${String(user.user_id)}`,
-      cookies: { peeks_session: signedInCookie! },
+      cookies: { [SESSION_COOKIE]: signedInCookie! },
     });
     expect(replayed.statusCode).toBe(401);
   });
