@@ -28,6 +28,15 @@ const PendingAgreement = lazy(() =>
 );
 const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage.tsx'));
 const SettingsPage = lazy(() => import('../features/webhooks/SettingsPage.tsx'));
+// The finance operations console: its own chunks, none of them in the wallet's first load.
+const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
+const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
+const OperationsDeposits = lazy(() => import('../features/operations/DepositsPage.tsx'));
+const OperationsWithdrawals = lazy(() => import('../features/operations/WithdrawalsPage.tsx'));
+const OperationsCorrections = lazy(() => import('../features/operations/CorrectionsPage.tsx'));
+const OperationsCoinTrail = lazy(() => import('../features/operations/CoinTrailPage.tsx'));
+const OperationsEventLog = lazy(() => import('../features/operations/EventLogPage.tsx'));
+const OperationsPeople = lazy(() => import('../features/operations/PeoplePage.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -107,6 +116,19 @@ export const routes: RouteObject[] = [
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: screen(<SettingsPage />) },
               { path: '/transfer-fund', element: screen(<TransferFund />) },
+              {
+                path: '/operations',
+                element: screen(<OperationsLayout />),
+                children: [
+                  { index: true, element: screen(<OperationsOverview />) },
+                  { path: 'deposits', element: screen(<OperationsDeposits />) },
+                  { path: 'withdrawals', element: screen(<OperationsWithdrawals />) },
+                  { path: 'corrections', element: screen(<OperationsCorrections />) },
+                  { path: 'coins', element: screen(<OperationsCoinTrail />) },
+                  { path: 'events', element: screen(<OperationsEventLog />) },
+                  { path: 'people', element: screen(<OperationsPeople />) },
+                ],
+              },
             ],
           },
         ],
