@@ -36,6 +36,15 @@ const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.
 const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
+// The finance operations console: its own chunks, none of them in the wallet's first load.
+const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
+const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
+const OperationsDeposits = lazy(() => import('../features/operations/DepositsPage.tsx'));
+const OperationsWithdrawals = lazy(() => import('../features/operations/WithdrawalsPage.tsx'));
+const OperationsCorrections = lazy(() => import('../features/operations/CorrectionsPage.tsx'));
+const OperationsCoinTrail = lazy(() => import('../features/operations/CoinTrailPage.tsx'));
+const OperationsEventLog = lazy(() => import('../features/operations/EventLogPage.tsx'));
+const OperationsPeople = lazy(() => import('../features/operations/PeoplePage.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -124,6 +133,19 @@ export const routes: RouteObject[] = [
               { path: '/merchant/returns', element: screen(<MerchantReturns />) },
               { path: '/merchant/settlements', element: screen(<MerchantSettlements />) },
               { path: '/merchant/reports', element: screen(<MerchantReports />) },
+              {
+                path: '/operations',
+                element: screen(<OperationsLayout />),
+                children: [
+                  { index: true, element: screen(<OperationsOverview />) },
+                  { path: 'deposits', element: screen(<OperationsDeposits />) },
+                  { path: 'withdrawals', element: screen(<OperationsWithdrawals />) },
+                  { path: 'corrections', element: screen(<OperationsCorrections />) },
+                  { path: 'coins', element: screen(<OperationsCoinTrail />) },
+                  { path: 'events', element: screen(<OperationsEventLog />) },
+                  { path: 'people', element: screen(<OperationsPeople />) },
+                ],
+              },
             ],
           },
         ],

@@ -2,6 +2,7 @@ import { contactsTexts } from '../features/contacts/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
 import { merchantTexts } from '../features/merchant/i18n.ts';
 import { depositsTexts } from '../features/deposits/i18n.ts';
+import type { operationsTexts } from '../features/operations/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
 import { qrCodesTexts } from '../features/qr-codes/i18n.ts';
 import { recoveryTexts } from '../features/recovery/i18n.ts';
@@ -64,7 +65,14 @@ export const en = {
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */
-export type Translation = typeof en;
+export type Translation = typeof en & LaterTexts;
+
+/**
+ * Texts of areas loaded later, as their own chunks (the operations console):
+ * their keys are typed here, and their chunk adds the texts themselves when
+ * it loads, so the wallet's first load does not carry them.
+ */
+type LaterTexts = (typeof operationsTexts)['en'];
 export type PartialTranslation = DeepPartial<Translation>;
 
 /** Japanese and Marathi, started (spec §9: minimal). Missing keys fall back to English. */

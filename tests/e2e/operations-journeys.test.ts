@@ -1,0 +1,184 @@
+import { sql } from 'kysely';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser } from './browser.ts';
+import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { startPeeks, type PeeksServer } from './peeks-server.ts';
+
+/**
+ * The finance operations console against npm start: a person makes an
+ * Interac deposit and keeps the wallet open; an operator (a newcomer
+ * promoted the way `npm run operator:create` does) sees the overview's
+ * charts, clears the deposit (a wrong amount first, then a double click),
+ * and the person's wallet shows the coins without a reload; the operator
+ * traces the minted coin, runs ledger verification, and reads the event
+ * log and the person's page. The person gets the not-found page at
+ * /operations and 403 from the API. Each screen photographed at 1366 px,
+ * the main ones again at 390 px, and checked with axe.
+ */
+let server: PeeksServer;
+let browser: Browser;
+let person: Page;
+let operator: Page;
+const ann = newcomer('depositor');
+const fin = newcomer('finance');
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startPeeks(), openBrowser()]);
+  const newPage = async () =>
+    (await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } })).newPage();
+  [person, operator] = await Promise.all([newPage(), newPage()]);
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+/** A JSON call from the page, with its session and CSRF token, as the app makes it. */
+async function callFrom(page: Page, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
+      const response = await fetch(path, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, json: await response.json() };
+    },
+    { path, body },
+  );
+}
+
+async function atPhoneWidth(page: Page, name: string) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A string, not a function: tests/ has no DOM types.
+  const fits = await page.evaluate<boolean>('document.documentElement.scrollWidth <= window.innerWidth');
+  expect(fits, `${name} scrolls sideways`).toBe(true);
+  await checkScreen(page, name);
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+describe('a finance operator works the console', { timeout: 180_000 }, () => {
+  let reference = '';
+
+  it('a person makes an Interac deposit, keeps the wallet open, and finds no console', async () => {
+    await person.goto(`${server.url}/register/personal`);
+    await signUpAsPerson(person, ann);
+    const deposit = await callFrom(person, '/api/account/deposit-interac', { amount: 50 });
+    expect(deposit.status).toBe(200);
+    const row = await server.database.db
+      .selectFrom('ledger_transactions')
+      .select('reference')
+      .where('tx_class', '=', 'DepositEntered')
+      .executeTakeFirstOrThrow();
+    reference = row.reference ?? '';
+    expect(reference).not.toBe('');
+
+    await person.goto(`${server.url}/operations`);
+    await person.getByRole('heading', { name: 'Page Not Found' }).waitFor();
+    await checkScreen(person, '50-operations-not-found');
+    expect((await callFrom(person, '/api/operations/overview')).status).toBe(403);
+    await person.goto(`${server.url}/wallet`);
+    await person.getByText('Live', { exact: true }).waitFor();
+  });
+
+  it('the operator sees the overview with charts from the history', async () => {
+    await operator.goto(`${server.url}/register/personal`);
+    await signUpAsPerson(operator, fin);
+    await sql`UPDATE users SET role = 'finance' WHERE username = ${fin.username}`.execute(server.database.db);
+    await operator.goto(`${server.url}/operations`);
+    await operator.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await operator.getByRole('heading', { name: 'Deposits by state' }).waitFor();
+    await expect
+      .poll(() => operator.locator('.recharts-bar-rectangle').count(), { timeout: 15_000 })
+      .toBeGreaterThan(0);
+    await checkScreen(operator, '51-operations-overview');
+    await atPhoneWidth(operator, '51-operations-overview-390');
+  });
+
+  it("clears the person's deposit, refused first in words, once for a double click; the wallet updates live", async () => {
+    await operator
+      .getByRole('navigation', { name: 'Operations console' })
+      .getByRole('link', { name: 'Deposits' })
+      .click();
+    const row = operator.getByRole('row').filter({ hasText: reference });
+    await row.getByRole('button', { name: 'Clear' }).click();
+    const dialog = operator.getByRole('dialog', { name: `Clear deposit ${reference}` });
+    await dialog.getByLabel('Amount received').fill('49.99');
+    await dialog.getByLabel('Reference').fill(reference);
+    await dialog.getByRole('button', { name: 'Clear' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/The amount received does not match the deposit/)
+      .waitFor();
+    await checkScreen(operator, '52-operations-clear-mismatch');
+
+    await dialog.getByLabel('Amount received').fill('50');
+    await dialog.getByRole('button', { name: 'Clear' }).dblclick();
+    await operator.getByText('Deposit cleared').waitFor();
+    await operator.getByText('No pending deposits').waitFor();
+    await checkScreen(operator, '53-operations-deposits-done');
+    await atPhoneWidth(operator, '53-operations-deposits-390');
+
+    const cleared = await server.database.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('type', '=', 'DepositCleared')
+      .executeTakeFirstOrThrow();
+    expect(cleared.count).toBe(1);
+    await expect
+      .poll(() => person.getByTestId('balance-total').textContent(), { timeout: 15_000 })
+      .not.toBe('0.00 Coins');
+  });
+
+  it("traces the person's coin to its mint", async () => {
+    const coin = await server.database.db
+      .selectFrom('coins')
+      .select('serial')
+      .where('holder', 'like', 'wallet:user-%')
+      .executeTakeFirstOrThrow();
+    await operator
+      .getByRole('navigation', { name: 'Operations console' })
+      .getByRole('link', { name: 'Coin trail' })
+      .click();
+    await operator.getByLabel('Serial').fill(coin.serial);
+    await operator.getByRole('button', { name: 'Trace' }).click();
+    await operator
+      .getByText(/^mint /)
+      .first()
+      .waitFor();
+    await checkScreen(operator, '54-operations-coin-trail');
+  });
+
+  it('runs ledger verification and sees it pass', async () => {
+    await operator
+      .getByRole('navigation', { name: 'Operations console' })
+      .getByRole('link', { name: 'Overview' })
+      .click();
+    await operator.getByRole('button', { name: 'Run' }).click();
+    await operator.getByText(/^Passed: started/).waitFor({ timeout: 60_000 });
+    await checkScreen(operator, '55-operations-verify-passed');
+  });
+
+  it('reads the event log and the person', async () => {
+    await operator
+      .getByRole('navigation', { name: 'Operations console' })
+      .getByRole('link', { name: 'Event log' })
+      .click();
+    await operator.getByText('DepositCleared').first().waitFor();
+    expect(await operator.getByText('link broken').count()).toBe(0);
+    await checkScreen(operator, '56-operations-event-log');
+    await atPhoneWidth(operator, '56-operations-event-log-390');
+
+    await operator
+      .getByRole('navigation', { name: 'Operations console' })
+      .getByRole('link', { name: 'People' })
+      .click();
+    await operator.getByLabel('Username or E-mail').fill(ann.username);
+    await operator.getByRole('button', { name: 'Find' }).click();
+    await operator.getByRole('link', { name: ann.username }).click();
+    await operator.getByRole('heading', { name: 'Wallets' }).waitFor();
+    await checkScreen(operator, '57-operations-person');
+  });
+});

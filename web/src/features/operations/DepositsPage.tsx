@@ -1,0 +1,336 @@
+import type { BitcoinDepositView, PendingDeposit } from '@peeks/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { Badge } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { DataTable } from '../../ui/DataTable.tsx';
+import { Input, Select } from '../../ui/Field.tsx';
+import { Money } from '../../ui/Money.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { toast } from '../../ui/toasts.tsx';
+import { ActionDialog } from './ActionDialog.tsx';
+import { Loading } from './Loading.tsx';
+import { operationsApi } from './operations-api.ts';
+import { useLoad } from './use-load.ts';
+
+/** Typed money ("50" or "50.00") as minor units; NaN when it is not an amount, which the API refuses in words. */
+const typedMinor = (typed: string) => (/^\d+(\.\d{1,2})?$/.test(typed.trim()) ? Math.round(Number(typed) * 100) : NaN);
+
+function ClearDialog({
+  deposit,
+  onDone,
+  onClose,
+}: {
+  deposit: PendingDeposit;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState<string>(deposit.payment.currency);
+  const [reference, setReference] = useState('');
+  const request = { tx_id: deposit.tx_id, amount_received: typedMinor(amount), currency, reference };
+  return (
+    <ActionDialog
+      title={t('operations.deposits.clear_title', { reference: deposit.reference ?? '' })}
+      submitLabel={t('operations.deposits.clear')}
+      request={request}
+      act={async (key) => {
+        await operationsApi.clearDeposit(request, key);
+        toast(t('operations.deposits.cleared'));
+      }}
+      onDone={onDone}
+      onClose={onClose}
+    >
+      <Input
+        label={t('operations.deposits.amount_received')}
+        inputMode="decimal"
+        value={amount}
+        onChange={(event) => {
+          setAmount(event.target.value);
+        }}
+        required
+      />
+      <Select
+        label={t('operations.deposits.currency')}
+        value={currency}
+        onChange={(event) => {
+          setCurrency(event.target.value);
+        }}
+        options={['CAD', 'USD'].map((code) => ({ value: code, label: code }))}
+      />
+      <Input
+        label={t('operations.deposits.reference')}
+        value={reference}
+        onChange={(event) => {
+          setReference(event.target.value);
+        }}
+        required
+      />
+    </ActionDialog>
+  );
+}
+
+function RejectDialog({
+  deposit,
+  onDone,
+  onClose,
+}: {
+  deposit: PendingDeposit;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  const request = { tx_id: deposit.tx_id, reason };
+  return (
+    <ActionDialog
+      title={t('operations.deposits.reject_title', { reference: deposit.reference ?? '' })}
+      submitLabel={t('operations.deposits.reject')}
+      danger
+      request={request}
+      act={async (key) => {
+        await operationsApi.rejectDeposit(request, key);
+        toast(t('operations.deposits.rejected'));
+      }}
+      onDone={onDone}
+      onClose={onClose}
+    >
+      <Input
+        label={t('operations.deposits.reason')}
+        value={reason}
+        onChange={(event) => {
+          setReason(event.target.value);
+        }}
+        required
+      />
+    </ActionDialog>
+  );
+}
+
+function ResolveDialog({
+  deposit,
+  onDone,
+  onClose,
+}: {
+  deposit: BitcoinDepositView;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [resolution, setResolution] = useState<'credit' | 'refund'>('credit');
+  const [address, setAddress] = useState('');
+  const [reason, setReason] = useState('');
+  const request = {
+    tx_id: deposit.tx_id,
+    resolution,
+    reason,
+    ...(resolution === 'refund' && address !== '' ? { refund_address: address } : {}),
+  };
+  return (
+    <ActionDialog
+      title={t('operations.deposits.resolve_title')}
+      submitLabel={t('operations.deposits.resolve')}
+      request={request}
+      act={async (key) => {
+        await operationsApi.resolveBitcoin(request, key);
+        toast(t('operations.deposits.resolved'));
+      }}
+      onDone={onDone}
+      onClose={onClose}
+    >
+      <p>{deposit.flag_reason}</p>
+      <Select
+        label={t('operations.deposits.resolution')}
+        value={resolution}
+        onChange={(event) => {
+          setResolution(event.target.value === 'refund' ? 'refund' : 'credit');
+        }}
+        options={[
+          { value: 'credit', label: t('operations.deposits.credit') },
+          { value: 'refund', label: t('operations.deposits.refund') },
+        ]}
+      />
+      {resolution === 'refund' && (
+        <Input
+          label={t('operations.deposits.refund_address')}
+          value={address}
+          onChange={(event) => {
+            setAddress(event.target.value);
+          }}
+          required
+        />
+      )}
+      <Input
+        label={t('operations.deposits.reason')}
+        value={reason}
+        onChange={(event) => {
+          setReason(event.target.value);
+        }}
+        required
+      />
+    </ActionDialog>
+  );
+}
+
+type Open =
+  { kind: 'clear' | 'reject'; deposit: PendingDeposit } | { kind: 'resolve'; deposit: BitcoinDepositView } | null;
+
+export default function DepositsPage() {
+  const { t } = useTranslation();
+  const [method, setMethod] = useState('');
+  const [pending, reloadPending] = useLoad(() =>
+    operationsApi.pendingDeposits({ limit: 200, ...(method === '' ? {} : { method }) }),
+  );
+  const [flagged, reloadFlagged] = useLoad(operationsApi.flaggedBitcoin);
+  const [open, setOpen] = useState<Open>(null);
+  const done = () => {
+    setOpen(null);
+    reloadPending();
+    reloadFlagged();
+  };
+  return (
+    <>
+      <PageHeader title={t('operations.nav.deposits')} description={t('operations.deposits.description')} />
+      <Card title={t('operations.deposits.bitcoin')}>
+        <Loading loaded={flagged} retry={reloadFlagged}>
+          {({ deposits }) => (
+            <DataTable
+              caption={t('operations.deposits.bitcoin')}
+              rows={deposits}
+              rowKey={(row) => row.tx_id}
+              empty={t('operations.deposits.bitcoin_empty')}
+              columns={[
+                { header: t('operations.deposits.user'), cell: ({ row }) => row.original.username },
+                {
+                  header: t('operations.deposits.flag'),
+                  cell: ({ row }) => <Badge tone="warning">{row.original.flag}</Badge>,
+                },
+                {
+                  header: t('operations.deposits.sats'),
+                  cell: ({ row }) => `${row.original.amount_sats} / ${row.original.confirmed_sats}`,
+                },
+                {
+                  header: t('operations.deposits.actions'),
+                  cell: ({ row }) => (
+                    <Button
+                      onClick={() => {
+                        setOpen({ kind: 'resolve', deposit: row.original });
+                      }}
+                    >
+                      {t('operations.deposits.resolve')}
+                    </Button>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Loading>
+      </Card>
+      <Card
+        title={t('operations.deposits.pending')}
+        actions={
+          <Select
+            label={t('operations.deposits.filter_method')}
+            value={method}
+            onChange={(event) => {
+              setMethod(event.target.value);
+              setTimeout(reloadPending, 0);
+            }}
+            options={[
+              { value: '', label: t('operations.deposits.all_methods') },
+              { value: 'interac', label: 'Interac' },
+              { value: 'zelle', label: 'Zelle' },
+            ]}
+          />
+        }
+      >
+        <Loading loaded={pending} retry={reloadPending}>
+          {({ deposits }) => (
+            <DataTable
+              caption={t('operations.deposits.pending')}
+              rows={deposits}
+              rowKey={(row) => row.tx_id}
+              empty={t('operations.deposits.empty')}
+              columns={[
+                { header: t('operations.deposits.reference'), cell: ({ row }) => row.original.reference },
+                { header: t('operations.deposits.method'), cell: ({ row }) => row.original.method },
+                {
+                  header: t('operations.deposits.user'),
+                  cell: ({ row }) =>
+                    row.original.user_id === null ? (
+                      row.original.owner_id
+                    ) : (
+                      <Link to={`/operations/people?user=${row.original.user_id}`}>{row.original.username}</Link>
+                    ),
+                },
+                {
+                  header: t('operations.deposits.expected'),
+                  cell: ({ row }) => (
+                    <Money minor={row.original.payment.amount} currency={row.original.payment.currency} />
+                  ),
+                },
+                {
+                  header: t('operations.deposits.entered'),
+                  cell: ({ row }) => new Date(row.original.entry_date).toLocaleString(),
+                },
+                {
+                  header: t('operations.deposits.actions'),
+                  cell: ({ row }) => (
+                    <div className="buttons">
+                      <Button
+                        variant="primary"
+                        onClick={() => {
+                          setOpen({ kind: 'clear', deposit: row.original });
+                        }}
+                      >
+                        {t('operations.deposits.clear')}
+                      </Button>
+                      <Button
+                        variant="danger"
+                        onClick={() => {
+                          setOpen({ kind: 'reject', deposit: row.original });
+                        }}
+                      >
+                        {t('operations.deposits.reject')}
+                      </Button>
+                    </div>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Loading>
+      </Card>
+      {open?.kind === 'clear' && (
+        <ClearDialog
+          deposit={open.deposit}
+          onDone={done}
+          onClose={() => {
+            setOpen(null);
+          }}
+        />
+      )}
+      {open?.kind === 'reject' && (
+        <RejectDialog
+          deposit={open.deposit}
+          onDone={done}
+          onClose={() => {
+            setOpen(null);
+          }}
+        />
+      )}
+      {open?.kind === 'resolve' && (
+        <ResolveDialog
+          deposit={open.deposit}
+          onDone={done}
+          onClose={() => {
+            setOpen(null);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router-dom';
+import { useSnapshot } from 'valtio';
+import { i18n } from '../../i18n/i18n.ts';
+import { session } from '../session/index.ts';
+import { operationsTexts } from './i18n.ts';
+
+// The console's texts come with its chunk, not with the wallet's first load (i18n/texts.ts types them).
+for (const language of ['en', 'ja', 'mr'] as const)
+  i18n.addResourceBundle(language, 'translation', operationsTexts[language], true, false);
+
+const FINANCE_OPERATOR_ROLE = 'finance';
+
+const sections = ['overview', 'deposits', 'withdrawals', 'corrections', 'coins', 'events', 'people'] as const;
+
+/**
+ * The operations console's frame: finance operators only. Anyone else gets
+ * the not-found page, as if the area did not exist (the API answers them 403).
+ */
+export default function OperationsLayout() {
+  const { t } = useTranslation();
+  const { user } = useSnapshot(session);
+  if (user?.role !== FINANCE_OPERATOR_ROLE)
+    return (
+      <section className="panel">
+        <h1>{t('screens.not_found')}</h1>
+        <p>{t('not_found.body')}</p>
+      </section>
+    );
+  return (
+    <div className="operations">
+      <nav className="operations-nav" aria-label={t('operations.nav_label')}>
+        {sections.map((section) => (
+          <NavLink
+            key={section}
+            to={section === 'overview' ? '/operations' : `/operations/${section}`}
+            end={section === 'overview'}
+          >
+            {t(`operations.nav.${section}`)}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import type { PendingWithdrawal } from '@peeks/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { DataTable } from '../../ui/DataTable.tsx';
+import { Input } from '../../ui/Field.tsx';
+import { Money } from '../../ui/Money.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { toast } from '../../ui/toasts.tsx';
+import { ActionDialog } from './ActionDialog.tsx';
+import { Loading } from './Loading.tsx';
+import { operationsApi } from './operations-api.ts';
+import { useLoad } from './use-load.ts';
+
+function StepDialog({
+  kind,
+  withdrawal,
+  onDone,
+  onClose,
+}: {
+  kind: 'process' | 'fail';
+  withdrawal: PendingWithdrawal;
+  onDone: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const request =
+    kind === 'process'
+      ? { tx_id: withdrawal.tx_id, payout_reference: text }
+      : { tx_id: withdrawal.tx_id, reason: text };
+  return (
+    <ActionDialog
+      title={t(kind === 'process' ? 'operations.withdrawals.process_title' : 'operations.withdrawals.fail_title')}
+      submitLabel={t(kind === 'process' ? 'operations.withdrawals.process' : 'operations.withdrawals.fail')}
+      danger={kind === 'fail'}
+      request={request}
+      act={async (key) => {
+        if (kind === 'process') await operationsApi.processWithdrawal(request, key);
+        else await operationsApi.failWithdrawal(request, key);
+        toast(t(kind === 'process' ? 'operations.withdrawals.processed' : 'operations.withdrawals.failed'));
+      }}
+      onDone={onDone}
+      onClose={onClose}
+    >
+      <p>
+        <Money minor={withdrawal.amount} currency={withdrawal.currency} /> · {withdrawal.owner_id}
+      </p>
+      <Input
+        label={t(kind === 'process' ? 'operations.withdrawals.payout_reference' : 'operations.deposits.reason')}
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+        }}
+        required
+      />
+    </ActionDialog>
+  );
+}
+
+export default function WithdrawalsPage() {
+  const { t } = useTranslation();
+  const [list, reload] = useLoad(operationsApi.pendingWithdrawals);
+  const [open, setOpen] = useState<{ kind: 'process' | 'fail'; withdrawal: PendingWithdrawal } | null>(null);
+  return (
+    <>
+      <PageHeader title={t('operations.nav.withdrawals')} description={t('operations.withdrawals.description')} />
+      <Card>
+        <Loading loaded={list} retry={reload}>
+          {({ withdrawals }) => (
+            <DataTable
+              caption={t('operations.nav.withdrawals')}
+              rows={withdrawals}
+              rowKey={(row) => row.tx_id}
+              empty={t('operations.withdrawals.empty')}
+              columns={[
+                { header: t('operations.withdrawals.owner'), cell: ({ row }) => row.original.owner_id },
+                {
+                  header: t('operations.withdrawals.amount'),
+                  cell: ({ row }) => <Money minor={row.original.amount} currency={row.original.currency} />,
+                },
+                { header: t('operations.withdrawals.destination'), cell: ({ row }) => row.original.destination },
+                {
+                  header: t('operations.deposits.actions'),
+                  cell: ({ row }) => (
+                    <div className="buttons">
+                      <Button
+                        variant="primary"
+                        onClick={() => {
+                          setOpen({ kind: 'process', withdrawal: row.original });
+                        }}
+                      >
+                        {t('operations.withdrawals.process')}
+                      </Button>
+                      <Button
+                        variant="danger"
+                        onClick={() => {
+                          setOpen({ kind: 'fail', withdrawal: row.original });
+                        }}
+                      >
+                        {t('operations.withdrawals.fail')}
+                      </Button>
+                    </div>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Loading>
+      </Card>
+      {open && (
+        <StepDialog
+          kind={open.kind}
+          withdrawal={open.withdrawal}
+          onDone={() => {
+            setOpen(null);
+            reload();
+          }}
+          onClose={() => {
+            setOpen(null);
+          }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import {
+  bitcoinDepositsResponse,
+  coinTrailResponse,
+  eventLogResponse,
+  ledgerVerificationResponse,
+  ledgerVerificationStartResponse,
+  operationResponse,
+  operationsOverviewResponse,
+  operatorAuditResponse,
+  peopleResponse,
+  pendingDepositsResponse,
+  pendingWithdrawalsResponse,
+  personResponse,
+  platformBalancesResponse,
+  resolveBitcoinDepositResponse,
+} from '@peeks/contracts';
+import { callApi } from '../../lib/api.ts';
+
+/** The operations console's calls: each a finance operator's, each answer checked against its contract. */
+export const operationsApi = {
+  overview: () => callApi('/operations/overview', operationsOverviewResponse),
+  platformBalances: () => callApi('/operations/platform-balances', platformBalancesResponse),
+  verification: () => callApi('/operations/ledger-verify', ledgerVerificationResponse),
+  startVerification: () => callApi('/operations/ledger-verify', ledgerVerificationStartResponse, { body: {} }),
+  pendingDeposits: (query: Record<string, string | number>) =>
+    callApi('/operations/deposits', pendingDepositsResponse, { query }),
+  flaggedBitcoin: () =>
+    callApi('/operations/bitcoin-deposits', bitcoinDepositsResponse, {
+      query: { state: 'flagged', resolved: 'no', limit: 200 },
+    }),
+  clearDeposit: (body: unknown, idempotencyKey: string) =>
+    callApi('/operations/clear-deposit', operationResponse, { body, idempotencyKey }),
+  rejectDeposit: (body: unknown, idempotencyKey: string) =>
+    callApi('/operations/reject-deposit', operationResponse, { body, idempotencyKey }),
+  resolveBitcoin: (body: unknown, idempotencyKey: string) =>
+    callApi('/operations/resolve-bitcoin-deposit', resolveBitcoinDepositResponse, { body, idempotencyKey }),
+  pendingWithdrawals: () => callApi('/operations/withdrawals', pendingWithdrawalsResponse, { query: { limit: 200 } }),
+  processWithdrawal: (body: unknown, idempotencyKey: string) =>
+    callApi('/operations/process-withdrawal', operationResponse, { body, idempotencyKey }),
+  failWithdrawal: (body: unknown, idempotencyKey: string) =>
+    callApi('/operations/fail-withdrawal', operationResponse, { body, idempotencyKey }),
+  correctBalance: (body: unknown, idempotencyKey: string) =>
+    callApi('/operations/correct-balance', operationResponse, { body, idempotencyKey }),
+  coinTrail: (serial: string) => callApi('/operations/coin-trail', coinTrailResponse, { query: { serial } }),
+  events: (query: Record<string, string | number>) => callApi('/operations/events', eventLogResponse, { query }),
+  people: (q: string) => callApi('/operations/people', peopleResponse, { query: { q } }),
+  person: (userId: number) => callApi('/operations/person', personResponse, { query: { user_id: userId } }),
+  audit: () => callApi('/operations/audit', operatorAuditResponse, { query: { limit: 20 } }),
+};
