@@ -5,6 +5,7 @@ import {
   interacDepositResponse,
   zelleDepositResponse,
 } from '@peeks/contracts';
+import { openEmailSecrets } from '@peeks/jobs';
 import { DEFAULT_RATE_MICROS, userOwnerId, walletIdOf } from '@peeks/ledger';
 import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +96,9 @@ describe('POST /api/account/deposit-interac', () => {
     expect(more).toEqual([]);
     expect(email).toMatchObject({ template: 'email-transfer-deposit-instructions', sent_at: null });
     expect(email?.subject).toContain(answer.deposit.reference);
-    expect(email?.payload).toMatchObject({
+    // The answer is a secret: sealed at rest, opened only to send the e-mail.
+    expect(JSON.stringify(email?.payload)).not.toContain(answer.answer);
+    expect(await openEmailSecrets(subject.database.db, email?.payload as Record<string, unknown>)).toMatchObject({
       reference: answer.deposit.reference,
       security_answer: answer.answer,
       recipient_email: 'etransfer@deposits.example',
