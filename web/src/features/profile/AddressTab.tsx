@@ -9,7 +9,7 @@ import { countryChoices } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { provinceChoices } from '../../ui/provinces.ts';
 import { toast } from '../../ui/toasts.tsx';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { addAddress, deleteAddress, listAddresses, updateAddress, useLoaded } from './profile-api.ts';
 
 type Open = { dialog: 'none' } | { dialog: 'form'; address?: Address } | { dialog: 'delete'; address: Address };
@@ -104,6 +104,7 @@ export function AddressTab() {
           title={t('profile.address.delete_title')}
           question={t('profile.delete_question')}
           confirm={t('profile.delete_confirm')}
+          cancel={t('profile.cancel')}
           onConfirm={async () => {
             await deleteAddress(open.address.address_id);
             toast(t('profile.address.deleted'));

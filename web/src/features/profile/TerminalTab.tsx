@@ -8,7 +8,7 @@ import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../u
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
-import { ConfirmDialog } from './ConfirmDialog.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { createTerminal, deleteTerminal, listTerminals, useLoaded } from './profile-api.ts';
 
 /**
@@ -94,6 +94,7 @@ export function TerminalTab() {
           title={t('profile.terminal.delete_title')}
           question={t('profile.delete_question')}
           confirm={t('profile.delete_confirm')}
+          cancel={t('profile.cancel')}
           onConfirm={async () => {
             await deleteTerminal(open);
             toast(t('profile.terminal.deleted'));

@@ -2,8 +2,8 @@ import type { Webhook } from '@peeks/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ServerErrors } from '../../ui/feedback.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { isMerchant, session } from '../session/index.ts';
@@ -175,6 +175,7 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
           title={t('webhooks.delete_title')}
           question={t('webhooks.delete_question')}
           confirm={t('webhooks.delete_confirm')}
+          cancel={t('webhooks.cancel')}
           onConfirm={async () => {
             await deleteWebhook(open.webhook.webhook_id);
             toast(t('webhooks.deleted'));
@@ -189,6 +190,7 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
           title={t('webhooks.rotate_title')}
           question={t('webhooks.rotate_question')}
           confirm={t('webhooks.rotate_confirm')}
+          cancel={t('webhooks.cancel')}
           onConfirm={async () => {
             const answer = await rotateSecret(open.webhook.webhook_id);
             toast(t('webhooks.rotated'));
@@ -199,47 +201,6 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
         />
       )}
     </section>
-  );
-}
-
-function ConfirmDialog({
-  title,
-  question,
-  confirm,
-  onConfirm,
-  onClose,
-}: {
-  title: string;
-  question: string;
-  confirm: string;
-  onConfirm: () => Promise<void>;
-  onClose: () => void;
-}) {
-  const { t } = useTranslation();
-  const action = useApiAction();
-  return (
-    <Dialog
-      title={title}
-      onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            {t('webhooks.cancel')}
-          </button>
-          <button
-            type="button"
-            className="button primary"
-            disabled={action.busy}
-            onClick={() => void action.run(onConfirm)}
-          >
-            {confirm}
-          </button>
-        </>
-      }
-    >
-      <ServerErrors texts={action.errors} />
-      <p>{question}</p>
-    </Dialog>
   );
 }
 

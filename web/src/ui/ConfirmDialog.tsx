@@ -1,22 +1,23 @@
-import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../ui/Dialog.tsx';
-import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
+import { Dialog } from './Dialog.tsx';
+import { ServerErrors, useApiAction } from './feedback.tsx';
 
 /** 'Are you sure…?' with the spec's confirm button; a refusal stays in the dialog. */
 export function ConfirmDialog({
   title,
   question,
   confirm,
+  cancel,
   onConfirm,
   onClose,
 }: {
   title: string;
   question: string;
   confirm: string;
+  /** The dismiss button's text, in the caller's words. */
+  cancel: string;
   onConfirm: () => Promise<void>;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
   const action = useApiAction();
   return (
     <Dialog
@@ -25,7 +26,7 @@ export function ConfirmDialog({
       footer={
         <>
           <button type="button" className="button" onClick={onClose}>
-            {t('profile.cancel')}
+            {cancel}
           </button>
           <button
             type="button"
