@@ -24,6 +24,28 @@ function latestRecoveryCode(): Promise<string | null> {
   return queuedRecoveryCode(peeks.server.database.db, who.email);
 }
 
+/** Chooses the first two security questions with the session's CSRF token; the questions and their answers. */
+function chooseSecurityQuestions(page: Page, password: string) {
+  return page.evaluate(async (accountPassword) => {
+    const json = (response: Response) => response.json() as Promise<Record<string, unknown>>;
+    const { csrfToken } = (await json(await fetch('/api/session'))) as { csrfToken: string };
+    const { questions } = (await json(await fetch('/api/user/security-questions'))) as {
+      questions: { question_id: number; question: string }[];
+    };
+    const chosen = questions.slice(0, 2).map((each, index) => ({ ...each, answer: `answer ${String(index + 1)}` }));
+    const response = await fetch('/api/user/set-security-questions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf-token': csrfToken },
+      body: JSON.stringify({
+        password: accountPassword,
+        questions: chosen.map(({ question_id, answer }) => ({ question_id, answer })),
+      }),
+    });
+    if (!response.ok) throw new Error(`set-security-questions: ${String(response.status)}`);
+    return chosen;
+  }, password);
+}
+
 describe('a newcomer in the browser', { timeout: 90_000 }, () => {
   it('opening the wallet as a guest is asked to sign in first; the business sign-up is there too', async () => {
     await page.goto(peeks.server.url);
@@ -45,6 +67,11 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
 
     await signUpAsPerson(page, who);
     await checkScreen(page, '03-signed-up');
+    // The terms in effect ask to be accepted first; their dialog covers the page until then.
+    const terms = page.getByRole('dialog', { name: /Terms and Conditions/ });
+    await terms.getByRole('checkbox').check();
+    await terms.getByRole('button', { name: 'Accept' }).click();
+    await terms.waitFor({ state: 'detached' });
   });
 
   it('signs out, then signs in with the keyboard alone', async () => {
@@ -62,7 +89,9 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
     await checkScreen(page, '05-signed-in-by-keyboard');
   });
 
-  it('recovers a forgotten password with the code from the e-mail outbox, and signs in with the new one', async () => {
+  it('recovers a forgotten password with the code from the e-mail outbox and the security answers, and signs in with the new one', async () => {
+    // The Security tab has no screen yet; the newcomer chooses two questions through the API, as it would.
+    const chosen = await chooseSecurityQuestions(page, who.password);
     await signOut(page);
     await page.goto(`${peeks.server.url}/forgot-password`);
     await page.getByRole('heading', { name: 'Forgot password' }).waitFor();
@@ -77,6 +106,10 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
     const code = (await latestRecoveryCode()) ?? '';
     await page.getByLabel('Recovery Code').fill(code);
     await page.getByRole('button', { name: 'Next Step' }).click();
+    await page.getByRole('group', { name: 'Security Questions' }).waitFor();
+    await checkScreen(page, '07b-recovery-questions');
+    // Answers are compared with case and spaces folded.
+    for (const { question, answer } of chosen) await page.getByLabel(question).fill(` ${answer.toUpperCase()} `);
     await page.getByLabel('Password', { exact: true }).fill(newPassword);
     await page.getByLabel('Confirm Password').fill(newPassword);
     await page.getByRole('button', { name: 'Save My Password' }).click();

@@ -1,7 +1,15 @@
-import { checkRecoveryCodeRequest, recoveryUsername, resetPasswordRequest } from '@peeks/contracts';
+import {
+  checkRecoveryCodeRequest,
+  errorCodes,
+  recoveryUsername,
+  resetPasswordRequest,
+  type SecurityQuestion,
+} from '@peeks/contracts';
+import type { TFunction } from 'i18next';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { ApiError } from '../../lib/api.ts';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { checkRecoveryCode, recoveryEmail, resetPassword, sendRecoveryCode } from './recovery-api.ts';
@@ -16,7 +24,7 @@ type Step =
   | { step: 1 }
   | { step: 2; username: string; email: string }
   | { step: 3; username: string }
-  | { step: 4; username: string; recoveryCode: string }
+  | { step: 4; username: string; recoveryCode: string; questions: SecurityQuestion[] }
   | { step: 5 };
 
 export default function ForgotPassword() {
@@ -46,8 +54,8 @@ export default function ForgotPassword() {
       {state.step === 3 && (
         <CodeStep
           username={state.username}
-          onDone={(recoveryCode) => {
-            setState({ step: 4, username: state.username, recoveryCode });
+          onDone={(recoveryCode, questions) => {
+            setState({ step: 4, username: state.username, recoveryCode, questions });
           }}
         />
       )}
@@ -55,6 +63,7 @@ export default function ForgotPassword() {
         <PasswordStep
           username={state.username}
           recoveryCode={state.recoveryCode}
+          questions={state.questions}
           onDone={() => {
             setState({ step: 5 });
           }}
@@ -121,7 +130,13 @@ function SendCodeStep({ username, email, onDone }: { username: string; email: st
   );
 }
 
-function CodeStep({ username, onDone }: { username: string; onDone: (recoveryCode: string) => void }) {
+function CodeStep({
+  username,
+  onDone,
+}: {
+  username: string;
+  onDone: (recoveryCode: string, questions: SecurityQuestion[]) => void;
+}) {
   const { t } = useTranslation();
   const spec = useSpecForm(checkRecoveryCodeRequest, { username, recoveryCode: '' });
   const resend = useApiAction();
@@ -133,8 +148,7 @@ function CodeStep({ username, onDone }: { username: string; onDone: (recoveryCod
         spec={spec}
         errorTitle={t('recovery.error')}
         onSubmit={async (request) => {
-          await checkRecoveryCode(request);
-          onDone(request.recoveryCode);
+          onDone(request.recoveryCode, await checkRecoveryCode(request));
         }}
       >
         <TextField
@@ -160,32 +174,80 @@ function CodeStep({ username, onDone }: { username: string; onDone: (recoveryCod
   );
 }
 
+/** The answers' refusals in the user's language; the catalogue has them in English only. */
+function inRecoveryWords(error: unknown, t: TFunction): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const text = (code: number) => {
+    if (code === errorCodes.securityAnswersNeeded) return t('recovery.answers_needed');
+    if (code === errorCodes.securityAnswersWrong) return t('recovery.answers_wrong');
+    if (code === errorCodes.secretLocked) return t('recovery.answers_locked');
+    return undefined;
+  };
+  return new ApiError(
+    error.status,
+    error.errors.map((each) => ({ ...each, text: text(each.code) ?? each.text })),
+  );
+}
+
 function PasswordStep({
   username,
   recoveryCode,
+  questions,
   onDone,
 }: {
   username: string;
   recoveryCode: string;
+  questions: SecurityQuestion[];
   onDone: () => void;
 }) {
   const { t } = useTranslation();
-  const spec = useSpecForm(resetPasswordRequest, { username, recoveryCode, userPassword: '', confirmPassword: '' });
+  const hintId = useId();
+  const spec = useSpecForm(resetPasswordRequest, {
+    username,
+    recoveryCode,
+    userPassword: '',
+    confirmPassword: '',
+    // Only a user who chose questions sends answers; for everyone else the request is as before.
+    ...(questions.length > 0
+      ? { security_answers: questions.map(({ question_id }) => ({ question_id, answer: '' })) }
+      : {}),
+  });
   return (
     <Form
       spec={spec}
       errorTitle={t('recovery.error')}
       onSubmit={async (request) => {
-        await resetPassword(request);
+        try {
+          await resetPassword(request);
+        } catch (error) {
+          throw inRecoveryWords(error, t);
+        }
         onDone();
       }}
     >
+      {questions.length > 0 && (
+        <fieldset aria-describedby={hintId}>
+          <legend>{t('recovery.security_questions')}</legend>
+          <p id={hintId} className="field-hint">
+            {t('recovery.security_questions_hint')}
+          </p>
+          {questions.map((question, index) => (
+            <TextField
+              key={question.question_id}
+              name={`security_answers.${String(index)}.answer`}
+              label={question.question}
+              autoComplete="off"
+              autoFocus={index === 0}
+            />
+          ))}
+        </fieldset>
+      )}
       <TextField
         name="userPassword"
         label={t('recovery.password')}
         type="password"
         autoComplete="new-password"
-        autoFocus
+        autoFocus={questions.length === 0}
       />
       <TextField
         name="confirmPassword"

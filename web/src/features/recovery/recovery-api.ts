@@ -1,8 +1,10 @@
 import {
+  recoveryCodeCheckedResponse,
   recoveryEmailResponse,
   recoveryStepResponse,
   type CheckRecoveryCodeRequest,
   type ResetPasswordRequest,
+  type SecurityQuestion,
 } from '@peeks/contracts';
 import { callApi } from '../../lib/api.ts';
 
@@ -13,9 +15,9 @@ export const recoveryEmail = async (username: string) =>
 export const sendRecoveryCode = async (username: string) => {
   await callApi('/user/send-recovery-code', recoveryStepResponse, { body: { username } });
 };
-export const checkRecoveryCode = async (request: CheckRecoveryCodeRequest) => {
-  await callApi('/user/check-recovery-code', recoveryStepResponse, { body: request });
-};
+/** Step 3: the code checked; the security questions the user chose, none when they chose none. */
+export const checkRecoveryCode = async (request: CheckRecoveryCodeRequest): Promise<SecurityQuestion[]> =>
+  (await callApi('/user/check-recovery-code', recoveryCodeCheckedResponse, { body: request })).security_questions ?? [];
 export const resetPassword = async (request: ResetPasswordRequest) => {
   await callApi('/user/reset-password', recoveryStepResponse, { body: request });
 };
