@@ -45,4 +45,17 @@ export async function signUpAsPerson(page: Page, who: Newcomer): Promise<void> {
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Sign up' }).click();
   await signedInAs(page, who.username);
+  await acceptPendingAgreement(page);
+}
+
+/**
+ * Accepts the agreement the dashboard asks for (spec §4): a newcomer has the
+ * Terms and Conditions pending, and their dialog covers the page until then.
+ */
+export async function acceptPendingAgreement(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Accept', exact: true }) });
+  await dialog.waitFor({ timeout: 30_000 });
+  await dialog.getByRole('checkbox').check();
+  await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
 }

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './browser.ts';
-import { checkScreen, newcomer, signedInAs, signUpAsPerson } from './journey.ts';
+import { acceptPendingAgreement, checkScreen, newcomer, signedInAs, signUpAsPerson } from './journey.ts';
 import { startPeeks, type PeeksServer } from './peeks-server.ts';
 
 /**
@@ -95,6 +95,7 @@ describe('a merchant returns half of a sale in the browser', { timeout: 180_000 
     expect(registered.status, registered.text).toBe(200);
     await merchant.goto(`${server.url}/`);
     await signedInAs(merchant, owner.username);
+    await acceptPendingAgreement(merchant);
     const { port } = receiver.address() as { port: number };
     const hook = await callFrom(merchant, 'POST', '/api/webhook/create-webhook', {
       state: 'enabled',

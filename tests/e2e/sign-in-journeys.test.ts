@@ -67,11 +67,6 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
 
     await signUpAsPerson(page, who);
     await checkScreen(page, '03-signed-up');
-    // The terms in effect ask to be accepted first; their dialog covers the page until then.
-    const terms = page.getByRole('dialog', { name: /Terms and Conditions/ });
-    await terms.getByRole('checkbox').check();
-    await terms.getByRole('button', { name: 'Accept' }).click();
-    await terms.waitFor({ state: 'detached' });
   });
 
   it('signs out, then signs in with the keyboard alone', async () => {
