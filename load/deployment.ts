@@ -365,7 +365,8 @@ export async function storedCard(port: number, client: Client): Promise<number> 
       port,
       'POST',
       '/api/sandbox/tokenize',
-      {},
+      // The tokenizer is limited per address: each user tokenizes from its own.
+      { 'x-forwarded-for': client.address },
       {
         card_number: '4242424242424242',
         cvv: '123',
