@@ -14,6 +14,7 @@ beforeAll(async () => {
       app.post(
         '/api/test/echo',
         {
+          config: { access: 'public' },
           schema: {
             body: z.object({
               amount: z.number().positive('Amount must be positive').int('Amount must be whole'),
@@ -26,13 +27,13 @@ beforeAll(async () => {
           ...request.body,
         }),
       );
-      app.get('/api/test/boom', () => {
+      app.get('/api/test/boom', { config: { access: 'public' } }, () => {
         throw new Error('secret internals at /srv/app.ts:42');
       });
-      app.get('/api/test/conflict', () => {
+      app.get('/api/test/conflict', { config: { access: 'public' } }, () => {
         throw new StreamVersionConflict('wallet-1', 3, 4);
       });
-      app.get('/api/test/refused', () => {
+      app.get('/api/test/refused', { config: { access: 'public' } }, () => {
         throw new ApiError(422, 'Insufficient funds', [{ code: 4040, field: 'amount', message: 'Invalid amount' }]);
       });
     },

@@ -9,7 +9,7 @@ beforeAll(async () => {
     extend: (app) => {
       app.post(
         '/api/test/login',
-        { schema: { body: z.object({ username: z.string(), password: z.string() }) } },
+        { config: { access: 'public' }, schema: { body: z.object({ username: z.string(), password: z.string() }) } },
         (request) => {
           request.log.info({ body: request.body }, 'handler saw a body');
           return { response: 'success' };

@@ -27,7 +27,7 @@ export const webApp = fp(
         );
       },
     });
-    app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    app.get('/*', { schema: { hide: true }, config: { access: 'public' } }, (request, reply) => {
       if (request.url === '/api' || request.url.startsWith('/api/')) {
         reply.callNotFound();
         return reply;

@@ -49,6 +49,10 @@ const merchantOnly: Route[] = [
     },
   },
   { method: 'POST', url: '/api/merchant-terminal/delete', body: { merchant_terminal_id: 1 } },
+];
+
+/** Routes for any signed-in user: personal accounts have webhooks too. */
+const signedInOnly: Route[] = [
   { method: 'POST', url: '/api/webhook/list-webhook', body: {} },
   { method: 'GET', url: '/api/webhook/lookup-webhook?id=1' },
   {
@@ -62,10 +66,6 @@ const merchantOnly: Route[] = [
     body: { webhook_id: 1, state: 'enabled', url: 'https://hooks.example.com/in', events: ['purchase'] },
   },
   { method: 'POST', url: '/api/webhook/delete-webhook', body: { webhook_id: 1 } },
-];
-
-/** Routes for any signed-in user. */
-const signedInOnly: Route[] = [
   { method: 'POST', url: '/api/agreement/agreement-list', body: {} },
   { method: 'GET', url: '/api/agreement/agreement-lookup?id=1' },
   { method: 'POST', url: '/api/agreement/update-agreement', body: { agreement_id: 1, agreed_to: true } },
