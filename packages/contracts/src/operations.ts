@@ -503,3 +503,22 @@ export const operatorAuditResponse = successEnvelope({
   ),
   next_before: z.number().int().nullable(),
 });
+
+/** POST /api/operations/revoke-session: ends one of a user's sessions; their next request there is signed out. */
+export const revokeSessionRequest = z.object(
+  {
+    user_id: positiveId(say.valid('User')),
+    session_id: z.string({ error: say.valid('Session') }).regex(/^[0-9a-f]{24}$/, say.valid('Session')),
+    reason,
+  },
+  invalidArguments,
+);
+export type RevokeSessionRequest = z.infer<typeof revokeSessionRequest>;
+
+/**
+ * POST /api/operations/ban-user and /api/operations/unban-user: a banned
+ * user cannot sign in, recover their password or be paid, and every session
+ * of theirs ends at once. Each change is an event with the operator as actor.
+ */
+export const banUserRequest = z.object({ user_id: positiveId(say.valid('User')), reason }, invalidArguments);
+export type BanUserRequest = z.infer<typeof banUserRequest>;

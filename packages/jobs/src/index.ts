@@ -2,6 +2,7 @@ export { bossConnection, jobId, type QueueDefinition } from './queue.ts';
 export {
   BITCOIN_DEPOSIT_EXPIRY_QUEUE,
   BITCOIN_WATCH_QUEUE,
+  CARD_RETURN_RETRY_QUEUE,
   EMAIL_SEND_QUEUE,
   HOLD_RELEASE_QUEUE,
   MERCHANT_SETTLEMENT_QUEUE,

@@ -67,6 +67,8 @@ export const BITCOIN_DEPOSIT_EXPIRY_QUEUE = productQueue('bitcoin-deposit-expiry
   retryBackoff: true,
   retryDelayMax: 3600,
 });
+/** Every minute: card returns whose request died before the processor's refund, finished. */
+export const CARD_RETURN_RETRY_QUEUE = productQueue('card-return-retry', { retryLimit: 0 });
 
 /** Every queue the ledger's events (and the settlement and bitcoin schedules) feed, with its retry policy. */
 export const PRODUCT_QUEUES: QueueDefinition[] = [
@@ -79,4 +81,5 @@ export const PRODUCT_QUEUES: QueueDefinition[] = [
   EMAIL_SEND_QUEUE,
   BITCOIN_WATCH_QUEUE,
   BITCOIN_DEPOSIT_EXPIRY_QUEUE,
+  CARD_RETURN_RETRY_QUEUE,
 ];

@@ -10,8 +10,8 @@ import { verifyLedger } from './verify.ts';
 import { openWallets } from './wallets.ts';
 
 /**
- * The ledger's crash test: a child process runs a stream of transfers and
- * withdrawals on eight connections and is SIGKILLed in the middle of it.
+ * The ledger's crash test: a child process runs a stream of transfers,
+ * withdrawals, sales and returns on eight connections and is SIGKILLed in the middle of it.
  * Whatever was in flight either committed whole or not at all, so the log
  * and the read models projected beside it must still pass `ledger:verify`,
  * and no money may have appeared or vanished. Then the same again, to show
@@ -47,6 +47,7 @@ beforeAll(async () => {
     );
     purchased += record.amount;
   }
+  await openWallets(database.db, 'crash-merchant', { currencies: ['CON'] });
 });
 afterAll(() => database.drop());
 
@@ -145,6 +146,15 @@ async function expectLedgerIntact(): Promise<void> {
   expect(report.chains.breaks).toEqual([]);
   const money = await whereTheMoneyIs();
   expect(money.inWallets + money.fees + money.withdrawn).toBe(purchased);
+  // Each sale's returns, as the log holds them, within the sale and equal to what its row says was returned.
+  const { rows: sales } = await sql<{ txId: string; amount: number; returned: number; inLog: number }>`
+    SELECT s.tx_id AS "txId", s.amount, s.returned_amount AS returned,
+      (SELECT coalesce(sum((e.data->>'amount')::bigint), 0)::bigint FROM events e
+        WHERE e.type = 'SaleReturned' AND e.data->>'saleTxId' = s.tx_id) AS "inLog"
+    FROM ledger_transactions s WHERE s.type = 'sale'
+  `.execute(database.db);
+  expect(sales.length).toBeGreaterThan(0);
+  expect(sales.filter((sale) => sale.returned > sale.amount || sale.returned !== sale.inLog)).toEqual([]);
 }
 
 describe('the ledger killed mid-stream', () => {
@@ -155,6 +165,7 @@ describe('the ledger killed mid-stream', () => {
     await expectLedgerIntact();
     const transfersAfterFirst = await eventCount('FundsTransferred');
     expect(transfersAfterFirst).toBeGreaterThanOrEqual(TRANSFERS_AT_LEAST);
+    expect(await eventCount('SaleReturned')).toBeGreaterThan(0);
 
     await streamAndKill(COMMITS_BEFORE_KILL);
     await expectLedgerIntact();

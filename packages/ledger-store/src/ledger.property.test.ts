@@ -43,6 +43,7 @@ const followUp = (
     | 'releaseHold'
     | 'processWithdrawal'
     | 'failWithdrawal'
+    | 'confirmCardRefund'
     | 'retry',
 ) => ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
 const step = fc.oneof(
@@ -63,7 +64,9 @@ const step = fc.oneof(
   followUp('releaseHold'),
   followUp('processWithdrawal'),
   followUp('failWithdrawal'),
+  followUp('confirmCardRefund'),
   followUp('retry'),
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('returnSale'), pick, amount }) },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -132,6 +135,10 @@ const everyCommandOnce: Step[] = [
   { kind: 'settle', owner: 2, amount: 1_000, fee: 10, currency: 'CON' },
   { kind: 'fee', owner: 3, amount: 100, currency: 'USD' },
   { kind: 'correct', owner: 4, amount: -100, currency: 'CON' },
+  { kind: 'transfer', from: 4, to: 3, amount: 2_000, fee: 0, currency: 'USD', transfer: 'PURCHASE', byCard: false },
+  { kind: 'returnSale', pick: 0, amount: 500 },
+  { kind: 'returnSale', pick: 1, amount: 700 },
+  { kind: 'confirmCardRefund', pick: 0 },
   { kind: 'retry', pick: 0 },
 ];
 
@@ -170,6 +177,7 @@ class BalanceModel {
   private readonly pending = new Map<string, { walletId: string; amount: number }>();
   private readonly holds = new Map<string, { walletId: string; amount: number }>();
   private readonly withdrawals = new Map<string, { walletId: string; amount: number }>();
+  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; byCard: boolean }>();
 
   private wallet(walletId: string): ModelBalance {
     const balance = this.wallets.get(walletId) ?? { total: 0, available: 0, withdrawable: 0, reserved: 0 };
@@ -223,6 +231,12 @@ class BalanceModel {
           this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
         this.credit(to, command.amount, command.kind === 'ACCT_TO_ACCT');
         if (command.kind !== 'ACCT_TO_ACCT') this.holds.set(command.txId, { walletId: to, amount: command.amount });
+        if (command.kind === 'PURCHASE')
+          this.sales.set(command.txId, {
+            buyerOwnerId: command.fromOwnerId,
+            currency: command.currency,
+            byCard: command.fundedBy !== undefined,
+          });
         return;
       }
       case 'ReleaseHold': {
@@ -264,6 +278,16 @@ class BalanceModel {
         this.debit(walletOf(command.ownerId, command.currency), command.amount);
         return;
       }
+      case 'ReturnSale': {
+        const sale = this.sales.get(command.saleTxId);
+        if (!sale) return;
+        this.debit(walletOf(command.merchantOwnerId, sale.currency), command.amount);
+        // To the buyer's wallet, or to the card, which is outside every wallet.
+        if (!command.cardRefund) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
+        return;
+      }
+      case 'ConfirmCardRefund':
+        return;
       case 'CorrectBalance':
         if (command.amount >= 0) this.credit(walletOf(command.ownerId, command.currency), command.amount, true);
         else this.debit(walletOf(command.ownerId, command.currency), -command.amount);
@@ -290,6 +314,7 @@ describe('the ledger under generated command sequences', () => {
     expect([...appliedTypes].sort()).toEqual([
       'ChargePlatformFee',
       'ClearDeposit',
+      'ConfirmCardRefund',
       'CorrectBalance',
       'DepositByCard',
       'EnterDeposit',
@@ -300,6 +325,7 @@ describe('the ledger under generated command sequences', () => {
       'RejectDeposit',
       'ReleaseHold',
       'RequestWithdrawal',
+      'ReturnSale',
       'SettleMerchantBatch',
       'Transfer',
     ]);
@@ -315,7 +341,13 @@ async function runSequence(steps: Step[]): Promise<void> {
   let clock = new Date('2026-01-01T00:00:00Z');
   const settings = { holdHours: 24, now: () => clock };
   const opened: LedgerCommand[] = [];
-  const txIds = { deposits: [] as string[], transfers: [] as string[], withdrawals: [] as string[] };
+  const txIds = {
+    deposits: [] as string[],
+    transfers: [] as string[],
+    withdrawals: [] as string[],
+    sales: [] as string[],
+    cardReturns: [] as string[],
+  };
   let txNumber = 0;
   const nextTxId = () => `run${runNumber}-tx${++txNumber}`;
   const among = (list: string[], index: number) => list[index % Math.max(list.length, 1)] ?? `run${runNumber}-missing`;
@@ -372,6 +404,23 @@ async function runSequence(steps: Step[]): Promise<void> {
           txId: among(txIds.withdrawals, item.pick),
           reason: 'card declined the payout',
         };
+      case 'returnSale': {
+        const saleTxId = among(txIds.sales, item.pick);
+        const sale = model.sales.get(saleTxId);
+        // The merchant is the sale's payee: the owner the generator sold to.
+        const sold = opened.find((each) => each.txId === saleTxId);
+        return {
+          type: 'ReturnSale',
+          txId: nextTxId(),
+          saleTxId,
+          merchantOwnerId: sold?.type === 'Transfer' ? sold.toOwnerId : ownerId(0),
+          amount: item.amount,
+          reason: 'wrong size',
+          cardRefund: sale?.byCard ? { amount: item.amount, currency: sale.currency === 'CAD' ? 'CAD' : 'USD' } : null,
+        };
+      }
+      case 'confirmCardRefund':
+        return { type: 'ConfirmCardRefund', txId: among(txIds.cardReturns, item.pick), refundReference: 'refund' };
       case 'retry':
         return opened[item.pick % Math.max(opened.length, 1)] ?? null;
       case 'transfer':
@@ -477,6 +526,8 @@ async function runSequence(steps: Step[]): Promise<void> {
       if (command.type === 'EnterDeposit') txIds.deposits.push(command.txId);
       if (command.type === 'Transfer' && outcome.record.holdAmount !== null) txIds.transfers.push(command.txId);
       if (command.type === 'RequestWithdrawal') txIds.withdrawals.push(command.txId);
+      if (command.type === 'Transfer' && command.kind === 'PURCHASE') txIds.sales.push(command.txId);
+      if (command.type === 'ReturnSale' && command.cardRefund) txIds.cardReturns.push(command.txId);
     }
   } finally {
     await elsewhere.close();

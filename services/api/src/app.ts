@@ -11,11 +11,7 @@ import type { Kysely } from 'kysely';
 import { accountRoutes } from './features/accounts/routes.ts';
 import { addressRoutes } from './features/addresses/routes.ts';
 import { agreementRoutes } from './features/agreements/routes.ts';
-import {
-  CardProcessorUnavailable,
-  sandboxCardCharges,
-  type CardCharges,
-} from './features/card-processor/card-charges.ts';
+import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from '@peeks/card-processor';
 import { cardProcessorRoutes } from './features/card-processor/routes.ts';
 import { cardPaymentRoutes } from './features/card-payments/routes.ts';
 import { checkoutRoutes } from './features/checkout/routes.ts';
@@ -206,7 +202,7 @@ export async function buildApp(options: AppOptions) {
 }
 
 /** Where this server can be reached from the same machine: the sandbox processor's default address. */
-function ownAddress(address: ReturnType<App['server']['address']>): string {
+export function ownAddress(address: ReturnType<App['server']['address']>): string {
   if (address === null || typeof address === 'string')
     throw new CardProcessorUnavailable('the app is not listening, and CARD_PROCESSOR_URL is not set');
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;

@@ -1,4 +1,4 @@
-export { buildApp, type AppOptions } from './app.ts';
+export { buildApp, ownAddress, type AppOptions } from './app.ts';
 export { createDemoData, demoBusiness, describeDemoAccounts, type DemoAccount } from './demo-data.ts';
 export { depositSettingsFrom } from './features/deposits/routes.ts';
 export { WEB_DIST } from './plugins/web-app.ts';

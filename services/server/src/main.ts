@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { runDatabaseProcess } from '@peeks/db';
 import { limitLedgerQueue } from '@peeks/ledger-store';
 import { startWorkers } from '@peeks/worker';
 import {
   buildApp,
+  ownAddress,
   createDemoData,
   depositSettingsFrom,
   describeDemoAccounts,
@@ -23,8 +25,20 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     // Straight to the console, never through the logger: the log keeps no passwords.
     if (demoAccounts) process.stdout.write(`${describeDemoAccounts(demoAccounts)}\n`);
   }
+  // One credential for the sandbox processor this app serves and the workers that call it.
+  const processorSecret = config.CARD_PROCESSOR_SECRET ?? randomBytes(32).toString('base64url');
+  let ownUrl = '';
   // The workers first: in this process the app enqueues through their queue.
-  const workers = config.WORKERS === 'on' ? await startWorkers({ databaseUrl, db, config, log }) : null;
+  const workers =
+    config.WORKERS === 'on'
+      ? await startWorkers({
+          databaseUrl,
+          db,
+          config,
+          log,
+          cardProcessor: { baseUrl: () => config.CARD_PROCESSOR_URL ?? ownUrl, credential: processorSecret },
+        })
+      : null;
   if (workers) shutdown.add('workers', () => workers.stop());
   const app = await buildApp({
     ...(workers ? { jobs: workers.jobs } : {}),
@@ -43,7 +57,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     cardProcessor: {
       timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
       ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),
-      ...(config.CARD_PROCESSOR_SECRET === undefined ? {} : { secret: config.CARD_PROCESSOR_SECRET }),
+      secret: processorSecret,
     },
     // The sandbox processor is a stand-in for a real party: production serves it only when told to.
     sandboxProcessor: serveSandboxProcessor(config),
@@ -52,6 +66,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });
   const { port } = app.server.address() as { port: number };
+  ownUrl = ownAddress(app.server.address());
   log.info({ url: `http://localhost:${port}` }, 'Peeks Wallet is up');
   return undefined;
 });

@@ -1,3 +1,4 @@
+import { sandboxCardCharges } from '@peeks/card-processor';
 import { startProjectionRunner, type Database } from '@peeks/db';
 import { platformBalances } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
@@ -16,6 +17,7 @@ import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from '.
 import { sandboxPayouts } from './payouts/payout-provider.ts';
 import { startSandboxPayoutServer } from './payouts/sandbox-payout-server.ts';
 import { runWithdrawalPayouts } from './payouts/withdrawal-payout.ts';
+import { runCardReturnRetry } from './returns/card-return-retry.ts';
 import { runMerchantSettlement } from './settlement/merchant-settlement.ts';
 
 export interface Workers {
@@ -34,7 +36,8 @@ type WorkerSetting =
   | 'EMAIL_FROM'
   | 'BITCOIN_ESPLORA_URL'
   | 'BITCOIN_CONFIRMATIONS'
-  | 'BITCOIN_POLL_SECONDS';
+  | 'BITCOIN_POLL_SECONDS'
+  | 'CARD_PROCESSOR_TIMEOUT_MS';
 
 /** How long one Esplora call may take before the deposit is left to the next poll. */
 const ESPLORA_TIMEOUT_MS = 10_000;
@@ -43,12 +46,18 @@ export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
   config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting> &
-    Partial<Pick<Config, 'NODE_ENV'>> &
+    Partial<Pick<Config, 'NODE_ENV' | 'CARD_PROCESSOR_URL' | 'CARD_PROCESSOR_SECRET'>> &
     WebhookConfig;
   now?: () => Date;
   /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
   webhooks?: Partial<WebhookSettings>;
   log: Logger;
+  /**
+   * Where the card processor is and the platform's credential for it, when
+   * the API in the same process serves the sandbox one; otherwise
+   * CARD_PROCESSOR_URL and CARD_PROCESSOR_SECRET say.
+   */
+  cardProcessor?: { baseUrl: () => string; credential: string };
 }
 
 /**
@@ -118,6 +127,23 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     pollSeconds: deps.config.BITCOIN_POLL_SECONDS,
     now: deps.now ?? (() => new Date()),
   });
+  const cardProcessor =
+    deps.cardProcessor ??
+    (deps.config.CARD_PROCESSOR_URL !== undefined && deps.config.CARD_PROCESSOR_SECRET !== undefined
+      ? { baseUrl: () => deps.config.CARD_PROCESSOR_URL ?? '', credential: deps.config.CARD_PROCESSOR_SECRET }
+      : null);
+  if (cardProcessor)
+    await runCardReturnRetry(boss, {
+      db: deps.db,
+      cardCharges: sandboxCardCharges({ ...cardProcessor, timeoutMs: deps.config.CARD_PROCESSOR_TIMEOUT_MS }),
+      ledgerSettings: settings,
+      clock: deps.now ?? (() => new Date()),
+      log,
+    });
+  else
+    log.warn(
+      'card returns a request left pending wait for its retry: set CARD_PROCESSOR_URL and CARD_PROCESSOR_SECRET',
+    );
   await runIdempotencyKeyExpiry(boss, { db: deps.db, hours: deps.config.IDEMPOTENCY_KEY_HOURS, log });
   await runSignInRecordExpiry(boss, { db: deps.db, log });
   const webhooks = webhookSettingsFrom(deps.config, { ...(deps.now ? { now: deps.now } : {}), ...deps.webhooks });

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream } from '../event-store/append.ts';
+import { readAll } from '../event-store/read.ts';
 import { createTestDatabase, type TestDatabase } from '../testing/database.ts';
 import { catchUp, readCheckpoint, runProjectionBatch, startProjectionRunner, type AsyncProjection } from './runner.ts';
 
@@ -27,12 +28,24 @@ async function eventCount(): Promise<number> {
   const { rows } = await sql<{ count: number }>`SELECT count(*)::int AS count FROM events`.execute(database.db);
   return rows[0]?.count ?? 0;
 }
+/**
+ * Waits until every event is readable: readAll stops at the oldest running
+ * transaction of the whole server, which other databases' tests hold open
+ * now and then.
+ */
+async function allReadable(): Promise<void> {
+  const total = await eventCount();
+  await expect
+    .poll(async () => (await readAll(database.db, { limit: 10_000 })).events.length, { timeout: 30_000, interval: 50 })
+    .toBe(total);
+}
 const append = (stream: string) =>
   appendToStream(database.db, stream, [{ type: 'Noted', data: {} }], { expectedVersion: 'any' });
 
 describe('asynchronous projection runner', () => {
   it('resumes from its checkpoint after a batch fails half-way, applying nothing twice', async () => {
     for (let index = 0; index < 12; index++) await append(`runner-a-${index % 3}`);
+    await allReadable();
     let calls = 0;
     const failsOnSecondBatch: AsyncProjection = {
       name: seen.name,
@@ -63,6 +76,7 @@ describe('asynchronous projection runner', () => {
     await catchUp(database.db, seen);
     release();
     await late;
+    await allReadable();
     await catchUp(database.db, seen);
     expect(await seenCount()).toBe(await eventCount());
   });
@@ -74,7 +88,9 @@ describe('asynchronous projection runner', () => {
     };
     const runners = [1, 2, 3].map(() => startProjectionRunner(database.db, [seen], { intervalMs: 10, onError }));
     await Promise.all(Array.from({ length: 20 }, (_, index) => append(`runner-c-${index % 2}`)));
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await allReadable();
+    const total = await eventCount();
+    await expect.poll(seenCount, { timeout: 30_000, interval: 20 }).toBe(total);
     await Promise.all(runners.map((runner) => runner.stop()));
     expect(await runProjectionBatch(database.db, seen)).toBe(0);
     expect(await seenCount()).toBe(await eventCount());

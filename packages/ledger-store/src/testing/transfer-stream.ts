@@ -12,7 +12,8 @@ import { executeLedgerCommand, type LedgerSettings } from '../index.ts';
  *
  * Eight loops run side by side: mostly P2P transfers (some with a fee), now
  * and then a withdrawal requested and, as a separate command, processed or
- * failed, so a kill may land between the two. Refusals (insufficient funds,
+ * failed, so a kill may land between the two, and a sale to the merchant
+ * `crash-merchant` followed by two returns of parts of it at once. Refusals (insufficient funds,
  * nothing withdrawable) are part of the traffic and skipped. Every 20
  * commits it prints `committed <n>`; anything else going wrong is printed
  * to stderr and ends the process with 1. It also stops when its stdin
@@ -21,6 +22,8 @@ import { executeLedgerCommand, type LedgerSettings } from '../index.ts';
  */
 
 const crashOwnerId = (index: number) => `crash-${index}`;
+/** The merchant every sale goes to; the parent opens its wallet. */
+const CRASH_MERCHANT = 'crash-merchant';
 
 const LOOPS = 8;
 const REPORT_EVERY = 20;
@@ -86,8 +89,40 @@ async function withdrawal(): Promise<void> {
   );
 }
 
+async function saleAndReturns(): Promise<void> {
+  const txId = randomUUID();
+  const amount = randomInt(2, 30_001);
+  const sold = await commit({
+    type: 'Transfer',
+    txId,
+    kind: 'PURCHASE',
+    fromOwnerId: anyOwner(),
+    toOwnerId: CRASH_MERCHANT,
+    amount,
+    fee: 0,
+    currency: 'CON',
+    memo: null,
+  });
+  if (!sold) return;
+  // Together they may ask for more than the sale: the ledger gives at most what is left.
+  const part = () =>
+    commit({
+      type: 'ReturnSale',
+      txId: randomUUID(),
+      saleTxId: txId,
+      merchantOwnerId: CRASH_MERCHANT,
+      amount: randomInt(1, amount),
+      reason: 'crash test',
+      cardRefund: null,
+    });
+  await Promise.all([part(), part()]);
+}
+
 async function loop(): Promise<never> {
-  for (;;) await (randomInt(10) === 0 ? withdrawal() : transfer());
+  for (;;) {
+    const pick = randomInt(10);
+    await (pick === 0 ? withdrawal() : pick === 1 ? saleAndReturns() : transfer());
+  }
 }
 
 process.stdin.on('end', () => process.exit(0)).resume();

@@ -1,4 +1,5 @@
 import { errorCatalogue, errorCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
+import { CardProcessorUnavailable, PROCESSOR_UNAVAILABLE } from '@peeks/card-processor';
 import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
 import { LedgerQueueFull } from '@peeks/ledger-store';
@@ -52,6 +53,13 @@ function envelopeFor(error: FastifyError | Error): {
       message: errorCatalogue[errorCodes.ledgerBusy],
       errors: [fromCode(errorCodes.ledgerBusy)],
       retryAfterSeconds: error.retryAfterSeconds,
+    };
+  // The card processor did not answer: nothing is lost, and the same request again is safe.
+  if (error instanceof CardProcessorUnavailable)
+    return {
+      statusCode: 503,
+      message: PROCESSOR_UNAVAILABLE,
+      errors: [{ code: errorCodes.unavailable, message: PROCESSOR_UNAVAILABLE }],
     };
   if (error instanceof InvalidInput) return { statusCode: 400, message: error.message, errors: error.problems };
   if (error instanceof StreamVersionConflict)

@@ -3,7 +3,7 @@ import { merchantOwnerId, userOwnerId, walletIdOf, type Currency } from '@peeks/
 import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
-import { chargeKeyFor } from './charge-key.ts';
+import { chargeKeyFor } from '@peeks/card-processor';
 import { DECLINED_CARD } from '../card-processor/cards.ts';
 import { newCheckout } from '../../testing/checkout.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';

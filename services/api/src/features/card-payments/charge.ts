@@ -13,7 +13,7 @@ import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { chargeKeyFor } from './charge-key.ts';
+import { chargeKeyFor } from '@peeks/card-processor';
 import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
 

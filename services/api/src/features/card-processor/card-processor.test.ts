@@ -6,7 +6,7 @@ import { createTestApp, processorHeaders, TEST_PROCESSOR_SECRET, type TestApp } 
 import { signedUp } from '../../testing/merchants.ts';
 import { cardEntry, storedCard, tokenFor } from '../../testing/payment-methods.ts';
 import { expectRefusal } from '../../testing/route-table.ts';
-import { CardProcessorUnavailable, sandboxCardCharges } from './card-charges.ts';
+import { CardProcessorUnavailable, sandboxCardCharges } from '@peeks/card-processor';
 import { APPROVED_CARD, DECLINED_CARD } from './cards.ts';
 
 let subject: TestApp;

@@ -10,9 +10,9 @@ import {
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand, verifyLedger } from '@peeks/ledger-store';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../app.ts';
-import { CardProcessorUnavailable } from '../card-processor/card-charges.ts';
+import { CardProcessorUnavailable, retryStalledCardReturns, STALLED_AFTER_MS } from '@peeks/card-processor';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { crashingBefore } from '../../testing/card-payments.ts';
 import { checkoutSale } from '../../testing/merchant-space.ts';
@@ -182,6 +182,69 @@ describe('returning a sale', () => {
     const refunds = await subject.database.db.selectFrom('sandbox_refunds').select('amount').execute();
     expect(refunds.reduce((sum, each) => sum + each.amount, 0)).toBe(8_00);
     expect((await returnSale(merchant, { tx_id: sale.txId, amount: 1, reason: 'More' })).statusCode).toBe(422);
+  });
+
+  it('is finished by the retry when the merchant never asks again, refunding the card once', async () => {
+    const sale = await checkoutSale(subject, merchant, { total: 6_00, card: true });
+    const stalled = async (key: string, amount: number) => {
+      refundsToFail = 1;
+      const cut = await returnSale(merchant, { tx_id: sale.txId, amount, reason: 'Never arrived' }, key);
+      expect(cut.statusCode).toBe(503);
+      return subject.database.db
+        .selectFrom('ledger_transactions')
+        .select('tx_id')
+        .where('parent_tx_id', '=', sale.txId)
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
+    };
+    const { app } = subject;
+    const log = { info: () => undefined, warn: () => undefined, error: vi.fn() };
+    const retryAt = (ms: number) =>
+      retryStalledCardReturns({
+        db: app.db,
+        cardCharges: app.cardCharges,
+        ledgerSettings: app.ledgerSettings,
+        clock: () => new Date(Date.now() + ms),
+        log,
+      });
+
+    const first = await stalled('stalled-1', 2_00);
+    // A request may still be finishing it: too young to touch.
+    expect(await retryAt(0)).toEqual({ finished: 0, stillPending: 0 });
+    // The processor still down: left pending for the next run, no error.
+    refundsToFail = 1;
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, stillPending: 1 });
+    expect(await processorRefunds(first.tx_id)).toEqual([]);
+    // Two workers and the merchant's own retry at once: one refund, one confirmation.
+    const [a, b, merchantRetry] = await Promise.all([
+      retryAt(STALLED_AFTER_MS + 1_000),
+      retryAt(STALLED_AFTER_MS + 1_000),
+      returnSale(merchant, { tx_id: sale.txId, amount: 2_00, reason: 'Never arrived' }, 'stalled-1'),
+    ]);
+    // Each run found it pending (and saw it completed) or found it done already.
+    for (const run of [a, b])
+      expect([
+        { finished: 1, stillPending: 0 },
+        { finished: 0, stillPending: 0 },
+      ]).toContainEqual(run);
+    expect(merchantTransactionResponse.parse(merchantRetry.json()).transaction.state).toBe('completed');
+    expect(await processorRefunds(first.tx_id)).toHaveLength(1);
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM events WHERE type = 'CardRefundConfirmed' AND data->>'txId' = ${first.tx_id}
+    `.execute(app.db);
+    expect(rows[0]?.count).toBe(1);
+
+    // Nobody retries this one at all: the next run finishes it.
+    const second = await stalled('stalled-2', 4_00);
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, stillPending: 0 });
+    const finished = await app.db
+      .selectFrom('ledger_transactions')
+      .select('state')
+      .where('tx_id', '=', second.tx_id)
+      .executeTakeFirstOrThrow();
+    expect(finished.state).toBe('completed');
+    expect(await processorRefunds(second.tx_id)).toMatchObject([{ amount: 4_00 }]);
+    expect(log.error).not.toHaveBeenCalled();
   });
 
   it("answers 404 for another merchant's sale and 403 without the permission", async () => {

@@ -1,18 +1,10 @@
 import { errorCodes, type ReturnSaleRequest } from '@peeks/contracts';
-import { readStream, StreamVersionConflict } from '@peeks/db';
-import {
-  LedgerRuleViolation,
-  merchantOwnerId,
-  transactionStream,
-  type Cash,
-  type TransactionEvent,
-  type TransactionRecord,
-} from '@peeks/ledger';
-import { executeLedgerCommand, loadTransaction } from '@peeks/ledger-store';
+import { finishCardReturn, firstEvent } from '@peeks/card-processor';
+import { LedgerRuleViolation, merchantOwnerId, type Cash, type TransactionRecord } from '@peeks/ledger';
+import { loadTransaction } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
-import { chargeKeyFor } from '../card-payments/charge-key.ts';
 import type { ActingMerchant } from '../merchants/acting-merchant.ts';
 
 /**
@@ -23,7 +15,8 @@ import type { ActingMerchant } from '../merchants/acting-merchant.ts';
  *    return's transaction id, so asking again gets the same refund;
  * 3. ConfirmCardRefund, which completes the return once.
  * A crash or timeout after step 1 leaves the return pending; the same
- * request again (same Idempotency-Key) replays step 1 and finishes 2 and 3.
+ * request again (same Idempotency-Key) replays step 1 and finishes 2 and 3,
+ * and if nobody asks again, the workers' card-return retry finishes them.
  */
 export async function returnSale(
   request: FastifyRequest,
@@ -52,7 +45,9 @@ export async function returnSale(
   }
   const record = outcome.record;
   if (record.type !== 'return' || record.state !== 'pending') return record;
-  return refundToCard(request, record, sale);
+  const { cardCharges, ledgerSettings, clock } = request.server;
+  const deps = { db, cardCharges, ledgerSettings, clock, log: request.log };
+  return (await finishCardReturn(deps, record.txId, request.id)) ?? record;
 }
 
 /** The form field a refusal is about, so the dialog shows it beside the field. */
@@ -66,68 +61,15 @@ function withField(error: LedgerRuleViolation) {
   return refuse(error.code >= 40400 && error.code < 40500 ? 404 : 422, error.code, { field });
 }
 
-/** The sale's first event: how it was paid. */
-async function saleEvent(request: FastifyRequest, txId: string): Promise<TransactionEvent | undefined> {
-  const [first] = await readStream(request.server.db, transactionStream(txId), { maxCount: 1 });
-  return first as unknown as TransactionEvent | undefined;
-}
-
 /**
  * What the card gets back for `amount` of the sale: the same in a USD or
  * CAD sale; for coins, the same share of the charge, rounded down (the
  * processor never refunds more than the charge).
  */
 async function cardRefundOf(request: FastifyRequest, sale: TransactionRecord, amount: number): Promise<Cash> {
-  const event = await saleEvent(request, sale.txId);
+  const event = await firstEvent(request.server.db, sale.txId);
   const charge = event?.type === 'FundsTransferred' ? event.data.fundedBy?.charge : undefined;
   if (!charge) return { amount, currency: sale.currency };
   if (charge.currency === sale.currency) return { amount, currency: charge.currency };
   return { amount: Math.max(1, Math.floor((charge.amount * amount) / sale.amount)), currency: charge.currency };
-}
-
-/** What the sale's charge key may be derived from: a checkout's per-card reference, else the sale's own id. */
-const chargeReferencesOf = (sale: TransactionRecord) => [`${sale.txId}:card-${sale.paymentMethodId ?? ''}`, sale.txId];
-
-async function refundToCard(
-  request: FastifyRequest,
-  pending: TransactionRecord,
-  sale: TransactionRecord,
-): Promise<TransactionRecord> {
-  const { db, cardCharges, ledgerSettings } = request.server;
-  const event = await saleEvent(request, pending.txId);
-  const refund = event?.type === 'SaleReturned' ? event.data.cardRefund : null;
-  if (!refund) throw new Error(`return ${pending.txId} is pending with no card refund`);
-  let refunded: { refundId: string } | null = null;
-  for (const reference of chargeReferencesOf(sale)) {
-    const chargeKey = await chargeKeyFor(request.server, reference);
-    const answer = await cardCharges.refundPart({ chargeKey, refundKey: pending.txId, amount: refund.amount });
-    if (answer !== 'no-charge') {
-      refunded = answer;
-      break;
-    }
-  }
-  if (!refunded) {
-    // The money is out of the merchant's wallet and the processor knows no charge: finance finds it by this line.
-    request.log.error({ txId: pending.txId, saleTxId: sale.txId }, 'no card charge to refund for a return');
-    return pending;
-  }
-  try {
-    const { record } = await executeLedgerCommand(
-      db,
-      { type: 'ConfirmCardRefund', txId: pending.txId, refundReference: refunded.refundId },
-      ledgerSettings,
-      { actor: pending.payerOwnerId, requestId: request.id },
-    );
-    return record;
-  } catch (error) {
-    // A retry racing this one confirmed it first.
-    const raced =
-      error instanceof StreamVersionConflict ||
-      (error instanceof LedgerRuleViolation && error.code === errorCodes.transactionStateInvalid);
-    if (raced) {
-      const current = await loadTransaction(db, pending.txId);
-      if (current?.state === 'completed') return current;
-    }
-    throw error;
-  }
 }

@@ -27,7 +27,9 @@ import {
   operatorAuditQuery,
   operatorAuditResponse,
   operationsOverviewResponse,
+  banUserRequest,
   peopleQuery,
+  revokeSessionRequest,
   peopleResponse,
   personQuery,
   personResponse,
@@ -49,6 +51,7 @@ import {
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import { depositMismatches } from './matching.ts';
 import { operationsOverview } from './overview.ts';
+import { revokeSession, setBanned } from './account-actions.ts';
 import { findPeople, operatorActions, personView } from './people.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
 import {
@@ -333,6 +336,42 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       ...(await operatorActions(app.db, request.query)),
     }),
   );
+
+  /** The person as the console shows them after an action on their account. */
+  async function personAfter(userId: number) {
+    const view = await personView(app.db, userId, app.clock());
+    if (!view) throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
+    return { response: success, ...view };
+  }
+
+  const accountAction = (request: FastifyRequest, reason: string) => ({
+    reason,
+    metadata: { actor: operatorOf(request), requestId: request.id, clientIp: request.ip },
+    now: app.clock(),
+  });
+
+  app.post(
+    '/api/operations/revoke-session',
+    { schema: { body: revokeSessionRequest, response: { 200: personResponse } } },
+    async (request) => {
+      const { user_id: userId, session_id: sessionId, reason } = request.body;
+      const ended = await revokeSession(app.db, userId, sessionId, accountAction(request, reason));
+      if (!ended) throw refuse(404, errorCodes.sessionNotFound, { field: 'session_id' });
+      return personAfter(userId);
+    },
+  );
+
+  for (const [path, banned] of [
+    ['/api/operations/ban-user', true],
+    ['/api/operations/unban-user', false],
+  ] as const)
+    app.post(path, { schema: { body: banUserRequest, response: { 200: personResponse } } }, async (request) => {
+      const { user_id: userId, reason } = request.body;
+      if (banned && userId === request.session?.userId) throw refuse(422, errorCodes.banSelf, { field: 'user_id' });
+      const outcome = await setBanned(app.db, userId, banned, accountAction(request, reason));
+      if (outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
+      return personAfter(userId);
+    });
 
   app.post(
     '/api/operations/resolve-bitcoin-deposit',

@@ -53,6 +53,8 @@ export const liveRoutes: FastifyPluginAsyncZod<LiveOptions> = (app, options) => 
   app.route({
     method: 'GET',
     url: '/api/live',
+    // Its own hook answers a signed-out upgrade (requireSignIn above).
+    config: { access: 'public' },
     onRequest: sameOriginOnly,
     handler: () => {
       throw refuse(426, errorCodes.invalidFormat, { message: 'Connect with a WebSocket' });

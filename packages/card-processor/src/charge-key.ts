@@ -1,9 +1,15 @@
 import { createHmac } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Database } from '@peeks/db';
+import type { Kysely } from 'kysely';
 import { platformSecret } from '@peeks/jobs';
 
-type Platform = Pick<FastifyInstance, 'db' | 'clock'>;
-const secrets = new WeakMap<Platform, Promise<Buffer>>();
+/** Where the secret lives, and the time to stamp it with when it is first made. */
+export interface Platform {
+  db: Kysely<Database>;
+  clock: () => Date;
+}
+/** One secret per database, however many callers (API routes, workers) ask. */
+const secrets = new WeakMap<Kysely<Database>, Promise<Buffer>>();
 
 /**
  * The processor's idempotency key for a charge the platform makes under
@@ -13,11 +19,11 @@ const secrets = new WeakMap<Platform, Promise<Buffer>>();
  * charge to the processor (issue 21: a refund asked for by tx_id).
  */
 export async function chargeKeyFor(app: Platform, reference: string): Promise<string> {
-  let secret = secrets.get(app);
+  let secret = secrets.get(app.db);
   if (!secret) {
     secret = platformSecret(app.db, 'card-charge-keys', app.clock());
-    secrets.set(app, secret);
-    secret.catch(() => secrets.delete(app));
+    secrets.set(app.db, secret);
+    secret.catch(() => secrets.delete(app.db));
   }
   return `ck_${createHmac('sha256', await secret)
     .update(reference)

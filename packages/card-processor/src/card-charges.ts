@@ -1,8 +1,7 @@
-import { errorCodes } from '@peeks/contracts';
-import { ApiError } from '../../plugins/error-envelope.ts';
 
 /**
- * The app's side of a card processor: look a token up, charge it. The
+ * The platform's side of a card processor: look a token up, charge it,
+ * refund it. The
  * sandbox implementation below talks to the sandbox processor's HTTP API,
  * so the app meets the same timeouts and failures it would meet with a real
  * one; a real processor gets an implementation of its own behind this
@@ -55,17 +54,17 @@ export interface PartRefundRequest {
 export const PROCESSOR_UNAVAILABLE = 'The card processor is not answering; please try again';
 
 /**
- * The processor did not answer in time, or not with anything readable: 503
- * to the client, the reason in the log. A retry with the same
- * Idempotency-Key is safe whether or not the charge went through.
+ * The processor did not answer in time, or not with anything readable. The
+ * API answers 503 (a retry with the same Idempotency-Key is safe whether or
+ * not the charge went through); a worker leaves the job to its next run.
+ * The reason goes to the log only.
  */
-export class CardProcessorUnavailable extends ApiError {
+export class CardProcessorUnavailable extends Error {
   readonly reason: string;
   constructor(reason: string, options?: { cause?: unknown }) {
-    super(503, PROCESSOR_UNAVAILABLE, [{ code: errorCodes.unavailable, message: PROCESSOR_UNAVAILABLE }]);
+    super(PROCESSOR_UNAVAILABLE, options);
     this.name = 'CardProcessorUnavailable';
     this.reason = reason;
-    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -1,0 +1,137 @@
+import { errorCodes } from '@peeks/contracts';
+import { readStream, StreamVersionConflict, type Database } from '@peeks/db';
+import { LedgerRuleViolation, transactionStream, type TransactionEvent, type TransactionRecord } from '@peeks/ledger';
+import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
+import type { Logger } from '@peeks/runtime';
+import type { Kysely } from 'kysely';
+import { CardProcessorUnavailable, type CardCharges } from './card-charges.ts';
+import { chargeKeyFor } from './charge-key.ts';
+
+export interface CardReturnDeps {
+  db: Kysely<Database>;
+  cardCharges: CardCharges;
+  ledgerSettings: LedgerSettings;
+  clock: () => Date;
+  log: Pick<Logger, 'error' | 'warn' | 'info'>;
+}
+
+/** A transaction's first event: how a sale was paid, or what a return gives back. */
+export async function firstEvent(db: Kysely<Database>, txId: string): Promise<TransactionEvent | undefined> {
+  const [first] = await readStream(db, transactionStream(txId), { maxCount: 1 });
+  return first as unknown as TransactionEvent | undefined;
+}
+
+/** What the sale's charge key may be derived from: a checkout's per-card reference, else the sale's own id. */
+const chargeReferencesOf = (sale: TransactionRecord) => [`${sale.txId}:card-${sale.paymentMethodId ?? ''}`, sale.txId];
+
+/**
+ * Steps 2 and 3 of a card-paid return (see the API's returnSale): the
+ * processor's refund, keyed by the return's transaction id so asking again
+ * gets the same refund, then ConfirmCardRefund, once. Safe to run again, in
+ * any process, at any time: a return already completed comes back as it is.
+ * The processor not answering throws CardProcessorUnavailable; the return
+ * stays pending for the next try.
+ */
+export async function finishCardReturn(
+  deps: CardReturnDeps,
+  returnTxId: string,
+  requestId?: string,
+): Promise<TransactionRecord | null> {
+  const pending = await loadTransaction(deps.db, returnTxId);
+  if (pending?.type !== 'return' || pending.state !== 'pending' || !pending.parentTxId) return pending;
+  const sale = await loadTransaction(deps.db, pending.parentTxId);
+  if (!sale) return pending;
+  const event = await firstEvent(deps.db, pending.txId);
+  const refund = event?.type === 'SaleReturned' ? event.data.cardRefund : null;
+  if (!refund) throw new Error(`return ${pending.txId} is pending with no card refund`);
+  let refunded: { refundId: string } | null = null;
+  for (const reference of chargeReferencesOf(sale)) {
+    const chargeKey = await chargeKeyFor(deps, reference);
+    const answer = await deps.cardCharges.refundPart({ chargeKey, refundKey: pending.txId, amount: refund.amount });
+    if (answer !== 'no-charge') {
+      refunded = answer;
+      break;
+    }
+  }
+  if (!refunded) {
+    // The money is out of the merchant's wallet and the processor knows no charge: finance finds it by this line.
+    deps.log.error({ txId: pending.txId, saleTxId: sale.txId }, 'no card charge to refund for a return');
+    return pending;
+  }
+  try {
+    const { record } = await executeLedgerCommand(
+      deps.db,
+      { type: 'ConfirmCardRefund', txId: pending.txId, refundReference: refunded.refundId },
+      deps.ledgerSettings,
+      { actor: pending.payerOwnerId, ...(requestId === undefined ? {} : { requestId }) },
+    );
+    return record;
+  } catch (error) {
+    // Another try (a retried request, a worker) confirmed it first.
+    const raced =
+      error instanceof StreamVersionConflict ||
+      (error instanceof LedgerRuleViolation && error.code === errorCodes.transactionStateInvalid);
+    if (raced) {
+      const current = await loadTransaction(deps.db, pending.txId);
+      if (current?.state === 'completed') return current;
+    }
+    throw error;
+  }
+}
+
+/**
+ * Card-paid returns still pending `olderThanMs` after they were asked for:
+ * the request that began them died or timed out, and nobody retried it.
+ * Oldest first, at most `limit`.
+ */
+export async function stalledCardReturns(
+  db: Kysely<Database>,
+  now: Date,
+  olderThanMs: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ledger_transactions')
+    .select('tx_id')
+    .where('type', '=', 'return')
+    .where('state', '=', 'pending')
+    .where('updated_at', '<', new Date(now.getTime() - olderThanMs))
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.tx_id);
+}
+
+/** A return still pending this long was left by its request: a live request finishes in seconds. */
+export const STALLED_AFTER_MS = 2 * 60_000;
+/** Returns finished per run; the next minute's run takes the rest. */
+const PER_RUN = 50;
+
+/**
+ * Finishes card-paid returns that are pending past STALLED_AFTER_MS: the
+ * request that began them died or timed out between the ledger and the
+ * processor, and the merchant never retried. Every step is keyed by the
+ * return, so a merchant retrying at the same time, or two workers, refund
+ * the card once. A processor that does not answer leaves the rest for the
+ * next run.
+ */
+export async function retryStalledCardReturns(
+  deps: CardReturnDeps,
+): Promise<{ finished: number; stillPending: number }> {
+  const stalled = await stalledCardReturns(deps.db, deps.clock(), STALLED_AFTER_MS, PER_RUN);
+  let finished = 0;
+  for (const txId of stalled) {
+    try {
+      const record = await finishCardReturn(deps, txId);
+      if (record?.state === 'completed') finished += 1;
+    } catch (error) {
+      if (error instanceof CardProcessorUnavailable) {
+        deps.log.warn({ txId, reason: error.reason }, 'card return left pending: the processor is not answering');
+        break;
+      }
+      // One return that cannot finish must not hold up the ones behind it; finance finds it by this line.
+      deps.log.error({ txId, err: error }, 'card return could not be finished');
+    }
+  }
+  return { finished, stillPending: stalled.length - finished };
+}

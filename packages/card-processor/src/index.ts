@@ -1,0 +1,20 @@
+export {
+  CardProcessorUnavailable,
+  PROCESSOR_UNAVAILABLE,
+  sandboxCardCharges,
+  type CardCharges,
+  type CardOnFile,
+  type ChargeOutcome,
+  type ChargeRequest,
+  type PartRefundRequest,
+  type SandboxCardChargesOptions,
+} from './card-charges.ts';
+export { chargeKeyFor, type Platform } from './charge-key.ts';
+export {
+  finishCardReturn,
+  firstEvent,
+  retryStalledCardReturns,
+  stalledCardReturns,
+  STALLED_AFTER_MS,
+  type CardReturnDeps,
+} from './card-returns.ts';
