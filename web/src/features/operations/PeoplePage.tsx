@@ -1,5 +1,5 @@
 import { currencyCode, type PersonView } from '@peeks/contracts';
-import { useState, type SyntheticEvent } from 'react';
+import { useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Badge, StatusPill } from '../../ui/Badge.tsx';
@@ -10,6 +10,8 @@ import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Input } from '../../ui/Field.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { toast } from '../../ui/toasts.tsx';
+import { ActionDialog } from './ActionDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
@@ -19,16 +21,115 @@ function Amount({ minor, currency }: { minor: number; currency: string }) {
   return known.success ? <Money minor={minor} currency={known.data} /> : <>{minor}</>;
 }
 
-function Person({ view }: { view: Omit<PersonView, 'response'> }) {
+type View = Omit<PersonView, 'response'>;
+
+/** A step on the person's account with a reason: ban, unban or revoking one session. */
+function ReasonDialog({
+  title,
+  submitLabel,
+  help,
+  act,
+  onDone,
+  onClose,
+}: {
+  title: string;
+  submitLabel: string;
+  help?: string;
+  act: (reason: string) => Promise<View>;
+  onDone: (view: View) => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
+  const [reason, setReason] = useState('');
+  const after = useRef<View | null>(null);
+  return (
+    <ActionDialog
+      title={title}
+      submitLabel={submitLabel}
+      danger
+      request={reason}
+      act={async () => {
+        after.current = await act(reason);
+      }}
+      onDone={() => {
+        if (after.current) onDone(after.current);
+      }}
+      onClose={onClose}
+    >
+      {help && <p>{help}</p>}
+      <Input
+        label={t('operations.people.reason')}
+        value={reason}
+        onChange={(event) => {
+          setReason(event.target.value);
+        }}
+        required
+      />
+    </ActionDialog>
+  );
+}
+
+function Person({ initial }: { initial: View }) {
+  const { t } = useTranslation();
+  const [view, setView] = useState(initial);
+  const [open, setOpen] = useState<{ kind: 'ban' | 'unban' } | { kind: 'revoke'; session: string } | null>(null);
+  const { username } = view.person;
+  const done = (message: string) => (next: View) => {
+    setView(next);
+    setOpen(null);
+    toast(message);
+  };
+  const close = () => {
+    setOpen(null);
+  };
   return (
     <>
-      <Card title={view.person.username}>
+      <Card title={username}>
         <p>
           {view.person.email} · {view.person.user_type} · {view.person.role}{' '}
-          {view.person.is_banned && <Badge tone="danger">banned</Badge>}
+          {view.person.is_banned && <Badge tone="danger">{t('operations.people.banned')}</Badge>}
         </p>
+        <div className="buttons">
+          <Button
+            variant={view.person.is_banned ? 'secondary' : 'danger'}
+            onClick={() => {
+              setOpen({ kind: view.person.is_banned ? 'unban' : 'ban' });
+            }}
+          >
+            {t(view.person.is_banned ? 'operations.people.unban' : 'operations.people.ban')}
+          </Button>
+        </div>
       </Card>
+      {open?.kind === 'ban' && (
+        <ReasonDialog
+          title={t('operations.people.ban_title', { username })}
+          submitLabel={t('operations.people.ban')}
+          help={t('operations.people.ban_help')}
+          act={(reason) => operationsApi.banUser({ user_id: view.person.user_id, reason })}
+          onDone={done(t('operations.people.banned_toast', { username }))}
+          onClose={close}
+        />
+      )}
+      {open?.kind === 'unban' && (
+        <ReasonDialog
+          title={t('operations.people.unban_title', { username })}
+          submitLabel={t('operations.people.unban')}
+          act={(reason) => operationsApi.unbanUser({ user_id: view.person.user_id, reason })}
+          onDone={done(t('operations.people.unbanned_toast', { username }))}
+          onClose={close}
+        />
+      )}
+      {open?.kind === 'revoke' && (
+        <ReasonDialog
+          title={t('operations.people.revoke_title', { session: open.session })}
+          submitLabel={t('operations.people.revoke')}
+          act={(reason) =>
+            operationsApi.revokeSession({ user_id: view.person.user_id, session_id: open.session, reason })
+          }
+          onDone={done(t('operations.people.revoked_toast'))}
+          onClose={close}
+        />
+      )}
       <Card title={t('operations.people.wallets')}>
         <div className="tiles">
           {view.wallets.map((wallet) => (
@@ -82,13 +183,29 @@ function Person({ view }: { view: Omit<PersonView, 'response'> }) {
         />
       </Card>
       <Card title={t('operations.people.sessions')}>
-        <ul>
-          {view.sessions.map((item) => (
-            <li key={item.session_id}>
-              {item.session_id} · last seen {new Date(item.last_seen_at).toLocaleString()}
-            </li>
-          ))}
-        </ul>
+        {view.sessions.length === 0 ? (
+          <EmptyState title={t('operations.people.no_sessions')} />
+        ) : (
+          <ul className="session-list">
+            {view.sessions.map((item) => (
+              <li key={item.session_id}>
+                <span>
+                  <code>{item.session_id}</code> ·{' '}
+                  {t('operations.people.last_seen', { time: new Date(item.last_seen_at).toLocaleString() })}
+                </span>
+                <Button
+                  variant="ghost"
+                  aria-label={`${t('operations.people.revoke')} ${item.session_id}`}
+                  onClick={() => {
+                    setOpen({ kind: 'revoke', session: item.session_id });
+                  }}
+                >
+                  {t('operations.people.revoke')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
       </Card>
     </>
   );
@@ -98,7 +215,7 @@ function PersonLoader({ userId }: { userId: number }) {
   const [view, reload] = useLoad(() => operationsApi.person(userId));
   return (
     <Loading loaded={view} retry={reload}>
-      {(value) => <Person view={value} />}
+      {(value) => <Person initial={value} />}
     </Loading>
   );
 }

@@ -45,5 +45,8 @@ export const operationsApi = {
   events: (query: Record<string, string | number>) => callApi('/operations/events', eventLogResponse, { query }),
   people: (q: string) => callApi('/operations/people', peopleResponse, { query: { q } }),
   person: (userId: number) => callApi('/operations/person', personResponse, { query: { user_id: userId } }),
+  revokeSession: (body: unknown) => callApi('/operations/revoke-session', personResponse, { body }),
+  banUser: (body: unknown) => callApi('/operations/ban-user', personResponse, { body }),
+  unbanUser: (body: unknown) => callApi('/operations/unban-user', personResponse, { body }),
   audit: () => callApi('/operations/audit', operatorAuditResponse, { query: { limit: 20 } }),
 };
