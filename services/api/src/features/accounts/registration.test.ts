@@ -112,6 +112,7 @@ describe('POST /api/register/personal', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Username Already Exist. Email ID Is Already Exist',
       errors: [
         { code: 4503, field: 'username', message: 'Username Already Exist' },

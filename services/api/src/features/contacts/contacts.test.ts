@@ -122,6 +122,7 @@ describe('POST /api/user/contact-create', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Sorry, This Contact Already Exist',
       errors: [{ code: 23201, field: 'email', message: 'Sorry, This Contact Already Exist' }],
     });

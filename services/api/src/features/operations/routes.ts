@@ -43,6 +43,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
 import {
   idempotencyKeyOf,
+  markIdempotentReplay,
   moveMoney,
   requestFingerprint,
   runLedgerCommand,
@@ -116,7 +117,11 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     const key = idempotencyKeyOf(request);
     if (key === null) return step(app.db);
     const claim = { scope: `operations:${operatorOf(request)}`, key, fingerprint: requestFingerprint(request) };
-    const { body } = await runIdempotently(app.db, claim, async (trx) => ({ statusCode: 200, body: await step(trx) }));
+    const { body, replayed } = await runIdempotently(app.db, claim, async (trx) => ({
+      statusCode: 200,
+      body: await step(trx),
+    }));
+    if (replayed) markIdempotentReplay(request);
     return body;
   }
 
