@@ -111,7 +111,7 @@ export function PendingCorrections({ list, reload }: { list: Loaded<Pending>; re
       <Loading loaded={list} retry={reload}>
         {({ corrections }) => (
           <DataTable
-            caption={t('operations.corrections.pending.title')}
+            caption={t('operations.corrections.pending.table')}
             rows={corrections}
             rowKey={(row) => row.correction_id}
             empty={t('operations.corrections.pending.empty')}

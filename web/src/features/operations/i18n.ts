@@ -111,6 +111,7 @@ export const operationsTexts = dictionary({
           title: 'Pending corrections',
           description: 'Corrections above the approval limit wait here for a second finance operator.',
           empty: 'No corrections waiting for approval',
+          table: 'Corrections waiting for approval',
           whose: 'Wallet',
           amount: 'Amount',
           reason: 'Reason',

@@ -38,7 +38,7 @@ describe('/operations/corrections: pending corrections (four eyes)', () => {
   it("lists the corrections waiting for approval; the operator's own has no buttons", async () => {
     consoleApi([correction(), correction({ correction_id: 'corr_2', requested_by: 'user-7', amount: -300_00 })]);
     renderApp('/operations/corrections');
-    const table = await screen.findByRole('table', { name: 'Pending corrections' });
+    const table = await screen.findByRole('table', { name: 'Corrections waiting for approval' });
     const [, theirs, mine] = within(table).getAllByRole('row');
     if (!theirs || !mine) throw new Error('two rows expected');
     expect(within(theirs).getByText('fin_bob')).toBeTruthy();
@@ -58,7 +58,7 @@ describe('/operations/corrections: pending corrections (four eyes)', () => {
       },
     });
     const { user } = renderApp('/operations/corrections');
-    const table = await screen.findByRole('table', { name: 'Pending corrections' });
+    const table = await screen.findByRole('table', { name: 'Corrections waiting for approval' });
     await user.click(within(table).getByRole('button', { name: 'Approve' }));
     const dialog = screen.getByRole('dialog', { name: 'Approve the correction' });
     expect(
@@ -122,7 +122,7 @@ describe('/operations/corrections: pending corrections (four eyes)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Confirm the correction' });
     await user.click(within(dialog).getByRole('button', { name: 'Post correction' }));
     expect(await screen.findByText('Correction sent to another finance operator for approval')).toBeTruthy();
-    const table = await screen.findByRole('table', { name: 'Pending corrections' });
+    const table = await screen.findByRole('table', { name: 'Corrections waiting for approval' });
     expect(within(table).getByText('Waiting for another operator')).toBeTruthy();
   });
 });
