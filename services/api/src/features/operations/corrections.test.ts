@@ -8,6 +8,7 @@ import {
 import { readStream } from '@peeks/db';
 import { transactionStream, userOwnerId } from '@peeks/ledger';
 import { verifyLedger, walletsOf } from '@peeks/ledger-store';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
@@ -113,6 +114,33 @@ describe('the correction threshold', () => {
       .where('owner_id', '=', ownerId(customer))
       .execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('refuses one key for a posted and a requested correction (409), whichever came first', async () => {
+    const customer = await signedUp(subject, 'personal');
+    const form = (amount: number) => ({ user_id: customer.user.user_id, currency: 'CON', amount, reason: 'Mixed' });
+    const small = await post(alice, '/api/operations/correct-balance', form(10_00), 'small-then-large');
+    expect(small.statusCode, small.body).toBe(200);
+    expectRefusal(
+      await post(alice, '/api/operations/correct-balance', form(200_00), 'small-then-large'),
+      409,
+      errorCodes.idempotencyKeyReused,
+      'large after small',
+    );
+    await requested(alice, customer, 200_00, 'large-then-small');
+    expectRefusal(
+      await post(alice, '/api/operations/correct-balance', form(10_00), 'large-then-small'),
+      409,
+      errorCodes.idempotencyKeyReused,
+      'small after large',
+    );
+    expect(await balance(customer)).toBe(10_00);
+    const rows = await subject.database.db
+      .selectFrom('correction_requests')
+      .select('amount')
+      .where('owner_id', '=', ownerId(customer))
+      .execute();
+    expect(rows).toEqual([{ amount: 200_00 }]);
   });
 
   it('answers 404 for a wallet that is not there, and asks nothing', async () => {
@@ -256,6 +284,33 @@ describe('approving a correction', () => {
     const response = await approve(bob, correction.correction_id);
     expect(response.statusCode, response.body).toBe(200);
     expect(await balance(customer)).toBe(100_00);
+  });
+
+  it('leaves nothing of an approval that fails at its last step, and posts it once when tried again', async () => {
+    const customer = await signedUp(subject, 'personal');
+    const correction = await requested(alice, customer, 180_00);
+    const id = correction.correction_id;
+    // The row's update is the approval's last write, after the ledger's posting and the event: make it fail there.
+    await sql`ALTER TABLE correction_requests ADD CONSTRAINT interrupted_approval
+      CHECK (state <> 'approved' OR correction_id <> ${sql.lit(id)}) NOT VALID`.execute(subject.database.db);
+    try {
+      const failed = await approve(bob, id, 'interrupted');
+      expect(failed.statusCode, failed.body).toBe(500);
+    } finally {
+      await sql`ALTER TABLE correction_requests DROP CONSTRAINT interrupted_approval`.execute(subject.database.db);
+    }
+    expect(await balance(customer)).toBe(0);
+    expect(await readStream(subject.database.db, correctionStream(id))).toHaveLength(1);
+    expect(await readStream(subject.database.db, transactionStream(correctionTransactionId(id)))).toEqual([]);
+    expect(await pendingIds()).toContain(id);
+
+    // The same key again: nothing was claimed, so the approval runs, once.
+    const retried = await approve(bob, id, 'interrupted');
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(await balance(customer)).toBe(180_00);
+    expect((await approve(bob, id, 'interrupted')).headers['idempotent-replayed']).toBe('true');
+    expect(await balance(customer)).toBe(180_00);
   });
 
   it('answers 404 for a correction that is not there', async () => {

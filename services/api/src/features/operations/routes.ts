@@ -40,9 +40,9 @@ import {
   personQuery,
   personResponse,
 } from '@peeks/contracts';
-import { runIdempotently, type Database } from '@peeks/db';
+import { IdempotencyKeyReused, runIdempotently, type Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
-import { coinTrail, platformBalances } from '@peeks/ledger-store';
+import { coinTrail, loadTransaction, platformBalances } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
@@ -53,6 +53,7 @@ import {
   moveMoney,
   requestFingerprint,
   runLedgerCommand,
+  transactionIdFor,
   transactionView,
 } from '../../plugins/ledger.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
@@ -82,6 +83,17 @@ import {
 import { LedgerVerificationJob } from './verification.ts';
 
 const success = 'success' as const;
+
+/** Whether `key` was claimed in the operations console's key table for `scope`. */
+async function keyClaimed(db: Kysely<Database>, scope: string, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select('key')
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /**
  * The operations console (finance operators only): match and clear or
@@ -256,10 +268,15 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const operator = operatorOf(request);
       const route = correctionRoute(amount, settings.corrections);
       if (route === 'over-cap') throw overCap(settings.corrections);
+      // A key is remembered by the ledger for a posted correction and by the key table for a requested one:
+      // each path looks in the other's place, so one key cannot serve a small and a large correction.
+      const key = idempotencyKeyOf(request);
       if (route === 'approval') {
         // Nothing moves yet: a second operator approves it at /api/operations/approve-correction.
-        const correction = await once(request, (db) =>
-          requestCorrection(db, {
+        const correction = await once(request, async (db) => {
+          if (key !== null && (await loadTransaction(db, transactionIdFor(request, operator))))
+            throw new IdempotencyKeyReused(key);
+          return requestCorrection(db, {
             ownerId,
             currency,
             amount,
@@ -267,10 +284,12 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
             operator,
             metadata: eventMetadata(request),
             now: app.clock(),
-          }),
-        );
+          });
+        });
         return reply.code(202).send({ response: success, correction });
       }
+      if (key !== null && (await keyClaimed(app.db, `operations:${operator}`, key)))
+        throw new IdempotencyKeyReused(key);
       const { record } = await moveMoney(request, operator, (txId) => ({
         type: 'CorrectBalance',
         txId,
