@@ -12,7 +12,9 @@ import { startPeeks, type PeeksServer } from './peeks-server.ts';
  * charts, clears the deposit (a wrong amount first, then a double click),
  * and the person's wallet shows the coins without a reload; the operator
  * traces the minted coin, runs ledger verification, and reads the event
- * log and the person's page. The person gets the not-found page at
+ * log and the person's page. A correction over the approval limit waits
+ * for a second operator, who approves it, and the person's balance changes.
+ * The person gets the not-found page at
  * /operations and 403 from the API. Each screen photographed at 1366 px,
  * the main ones again at 390 px, and checked with axe.
  */
@@ -22,6 +24,7 @@ let person: Page;
 let operator: Page;
 const ann = newcomer('depositor');
 const fin = newcomer('finance');
+const second = newcomer('approver');
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startPeeks(), openBrowser()]);
@@ -185,5 +188,81 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
     await operator.getByRole('link', { name: ann.username }).click();
     await operator.getByRole('heading', { name: 'Wallets' }).waitFor();
     await checkScreen(operator, '57-operations-person');
+  });
+
+  it('asks for a correction over the approval limit; a second operator approves it and the balance changes', async () => {
+    const { user_id: annId } = await server.database.db
+      .selectFrom('users')
+      .select('user_id')
+      .where('username', '=', ann.username)
+      .executeTakeFirstOrThrow();
+    const coins = async () =>
+      (
+        await server.database.db
+          .selectFrom('wallets')
+          .select('total')
+          .where('owner_id', '=', `user-${String(annId)}`)
+          .where('currency', '=', 'CON')
+          .executeTakeFirstOrThrow()
+      ).total;
+    const before = await coins();
+
+    await operator
+      .getByRole('navigation', { name: 'Operations console' })
+      .getByRole('link', { name: 'Corrections' })
+      .click();
+    await operator.getByText('No corrections waiting for approval').waitFor();
+    await operator.getByLabel('User or merchant id').fill(String(annId));
+    // 20,000.00 coins: over the default approval limit of 10,000.00.
+    await operator.getByLabel('Signed amount (minor units: 150 is 1.50)').fill('2000000');
+    await operator.getByLabel('Reason').fill('Refund of a double charge');
+    await operator.getByRole('button', { name: 'Review' }).click();
+    await operator
+      .getByRole('dialog', { name: 'Confirm the correction' })
+      .getByRole('button', { name: 'Post correction' })
+      .click();
+    await operator.getByText('Correction sent to another finance operator for approval').waitFor();
+    const mine = operator.getByRole('table', { name: 'Corrections waiting for approval' }).getByRole('row').nth(1);
+    await mine.getByText('Waiting for another operator').waitFor();
+    expect(await mine.getByRole('button').count()).toBe(0);
+    expect(await coins()).toBe(before);
+    await checkScreen(operator, '58-operations-correction-pending');
+
+    const approver = await (
+      await browser.newContext({ locale: 'en-US', viewport: { width: 1366, height: 900 } })
+    ).newPage();
+    await approver.goto(`${server.url}/register/personal`);
+    await signUpAsPerson(approver, second);
+    await sql`UPDATE users SET role = 'finance' WHERE username = ${second.username}`.execute(server.database.db);
+    await approver.goto(`${server.url}/operations/corrections`);
+    const row = approver
+      .getByRole('table', { name: 'Corrections waiting for approval' })
+      .getByRole('row')
+      .filter({ hasText: fin.username });
+    await row.getByRole('button', { name: 'Approve' }).waitFor();
+    await atPhoneWidth(approver, '59-operations-correction-approve-390');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    const dialog = approver.getByRole('dialog', { name: 'Approve the correction' });
+    await dialog.getByText(`as ${fin.username} asked?`, { exact: false }).waitFor();
+    await checkScreen(approver, '59-operations-correction-approve');
+    await dialog.getByRole('button', { name: 'Approve' }).dblclick();
+    await approver.getByText('Correction approved and posted').first().waitFor();
+    await approver.getByText('No corrections waiting for approval').waitFor();
+    expect(await coins()).toBe(before + 2_000_000);
+
+    const events = await server.database.db
+      .selectFrom('events')
+      .select(['type', sql<string>`metadata->>'actor'`.as('actor')])
+      .where('type', 'in', ['CorrectionRequested', 'CorrectionApproved'])
+      .orderBy('position')
+      .execute();
+    const { user_id: finId } = await server.database.db
+      .selectFrom('users')
+      .select('user_id')
+      .where('username', '=', fin.username)
+      .executeTakeFirstOrThrow();
+    expect(events.map((event) => event.type)).toEqual(['CorrectionRequested', 'CorrectionApproved']);
+    expect(events[0]?.actor).toBe(`user-${String(finId)}`);
+    expect(events[1]?.actor).not.toBe(events[0]?.actor);
   });
 });

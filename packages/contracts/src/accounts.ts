@@ -15,6 +15,7 @@ import {
   postalCodeFits,
   say,
   text,
+  withDialledPhones,
 } from './fields.ts';
 
 /** The brand word a username must not contain, in any letter case (platform §5). */
@@ -169,7 +170,14 @@ export const registrationAddress = z
         typeof payload.value.postal_code === 'string' &&
         typeof payload.value.country === 'string',
     },
-  );
+  )
+  .transform(withDialledPhones([['phone', null]]));
+
+/** The phones of the Support and contact fields with their regions, for withDialledPhones. */
+export const supportAndContactPhones = [
+  ['support_phone', 'support_phone_region'],
+  ['contact_phone', 'contact_phone_region'],
+] as const;
 
 /** POST /api/register/business: User Details plus the Merchant, Address, Support and Owner sections. */
 export const businessRegistration = confirmsPassword(
@@ -204,6 +212,8 @@ export const businessRegistration = confirmsPassword(
     },
     invalidArguments,
   ),
+).transform(
+  withDialledPhones([['phone', 'phone_region'], ['owner_phone', 'owner_phone_region'], ...supportAndContactPhones]),
 );
 
 export type PersonalRegistration = z.infer<typeof personalRegistration>;

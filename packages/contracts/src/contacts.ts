@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { postalFitsCountry } from './addresses.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { countryCode, email, optionalText, phoneRegion, positiveId, say, text } from './fields.ts';
+import {
+  countryCode,
+  email,
+  optionalText,
+  phoneDigits,
+  phoneRegion,
+  positiveId,
+  say,
+  text,
+  withDialledPhones,
+} from './fields.ts';
 
 /** The contact form's own texts (§5, variant A); the duplicate's (23201) is in the catalogue. */
 export const contactMessages = {
@@ -19,16 +29,14 @@ const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Variant A: exactly 10 digits; the dialling code travels in `phone_region`. */
-const contactPhone = z
-  .string({
-    error: (issue) => (issue.input === undefined ? contactMessages.phoneMissing : contactMessages.phoneInvalid),
-  })
-  .trim()
-  .min(1, contactMessages.phoneMissing)
-  .regex(/^\d*$/, contactMessages.phoneInvalid)
-  .min(10, contactMessages.phoneInvalid)
-  .max(10, contactMessages.phoneTooLong);
+/** Variant A: exactly 10 digits, the dialling code in `phone_region`; or the spec's wire form, +14165550123. */
+const contactPhone = phoneDigits('Phone Number', {
+  missing: contactMessages.phoneMissing,
+  invalid: contactMessages.phoneInvalid,
+  short: contactMessages.phoneInvalid,
+  long: contactMessages.phoneTooLong,
+});
+const splitPhone = withDialledPhones([['phone', 'phone_region']]);
 
 /** Variant A: exactly two characters, the province or state code. */
 const province = z
@@ -74,7 +82,7 @@ function confirmsEmail<Schema extends z.ZodType<{ email: string; confirm_email: 
 /** POST /api/user/contact-create */
 export const createContactRequest = confirmsEmail(
   postalFitsCountry(z.object(contactFields, invalidArguments), 'postal'),
-);
+).transform(splitPhone);
 
 /** POST /api/user/contact-update: the whole form again, plus the id. */
 export const updateContactRequest = confirmsEmail(
@@ -82,7 +90,7 @@ export const updateContactRequest = confirmsEmail(
     z.object({ contact_id: positiveId(say.valid('Contact')), ...contactFields }, invalidArguments),
     'postal',
   ),
-);
+).transform(splitPhone);
 
 /** POST /api/user/contact-delete */
 export const deleteContactRequest = z.object({ contact_id: positiveId(say.valid('Contact')) }, invalidArguments);

@@ -70,14 +70,59 @@ export function email(label = 'Email', max = 64) {
   return text(label, { max }).regex(z.regexes.email, say.valid(label));
 }
 
-/** 10 digits (the dialling code travels in its own *_phone_region field). */
-export function phoneNumber(label: string) {
-  return stringOf(label)
+/** The spec's wire form of a phone: '+', the dialling code and the 10 digits (+14165550123). */
+const DIALLED_PHONE = /^\+(\d{1,4})(\d{10})$/;
+
+/** Whether `value` is a phone in the spec's wire form, '+' dialling code and 10 digits. */
+export const isDialledPhone = (value: string): boolean => DIALLED_PHONE.test(value);
+
+/**
+ * The rule of a phone field: 10 digits as the forms send them (the dialling
+ * code in its own region field), or the spec's wire form, '+' dialling code
+ * and the 10 digits, kept whole for `withDialledPhones` to split. Messages
+ * per problem: missing, not digits, too short, too long.
+ */
+export function phoneDigits(
+  label: string,
+  messages: { missing: string; invalid: string; short: string; long: string },
+) {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? messages.missing : messages.invalid) })
     .trim()
-    .min(1, say.enter(label))
-    .regex(/^\d*$/, say.valid(label))
-    .min(10, `Please enter 10 digit ${label}`)
-    .max(10, `Sorry, 10 digit ${label} accepted only`);
+    .min(1, messages.missing)
+    .regex(/^(\d*|\+\d{11,14})$/, messages.invalid)
+    .refine((value) => isDialledPhone(value) || !/^\d{0,9}$/.test(value), messages.short)
+    .refine((value) => isDialledPhone(value) || !/^\d{11,}$/.test(value), messages.long);
+}
+
+/** 10 digits (the dialling code travels in its own *_phone_region field), or '+' dialling code and 10 digits. */
+export function phoneNumber(label: string) {
+  return phoneDigits(label, {
+    missing: say.enter(label),
+    invalid: say.valid(label),
+    short: `Please enter 10 digit ${label}`,
+    long: `Sorry, 10 digit ${label} accepted only`,
+  });
+}
+
+/**
+ * Splits each phone sent in the spec's wire form (+14165550123) into what
+ * is stored today: the 10 digits in the phone field and the dialling code in
+ * its region field (the code in the phone wins over a region sent beside
+ * it). A phone without a region field keeps its 10 digits. Use as the
+ * `.transform` of an object with phone fields.
+ */
+export function withDialledPhones(pairs: readonly (readonly [phone: string, region: string | null])[]) {
+  return <Value extends Record<string, unknown>>(value: Value): Value => {
+    const split: Record<string, unknown> = { ...value };
+    for (const [phone, region] of pairs) {
+      const match = typeof value[phone] === 'string' ? DIALLED_PHONE.exec(value[phone]) : null;
+      if (!match) continue;
+      split[phone] = match[2];
+      if (region !== null) split[region] = `+${match[1] ?? ''}`;
+    }
+    return split as Value;
+  };
 }
 
 /** The dialling code beside a phone number; +1 (Canada and the US) when left out. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { httpUrl, positiveId, say, text } from './fields.ts';
-import { supportAndContactFields } from './accounts.ts';
+import { httpUrl, positiveId, say, text, withDialledPhones } from './fields.ts';
+import { supportAndContactFields, supportAndContactPhones } from './accounts.ts';
 import { merchantInfo } from './sessions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -16,25 +16,27 @@ export const merchantUpdatedMessage = 'Merchant Details Updated successfully.';
  * "Merchant edit"). Name and DBA may come along, as the modal shows them, but
  * the server refuses any change to them.
  */
-export const updateMerchantRequest = z.object(
-  {
-    /** The merchant the session acts for; any other is 404. */
-    merchant_id: positiveId(say.select('Merchant')).optional(),
-    name: z.string().optional(),
-    dba: z.string().optional(),
-    website: httpUrl('Website'),
-    address: z.object(
-      {
-        // "Address lines: required, min and max" (spec §5): both lines, unlike at registration.
-        address1: text('Address 1', { min: 2, max: 100 }),
-        address2: text('Address 2', { min: 2, max: 100 }),
-      },
-      invalidArguments,
-    ),
-    ...supportAndContactFields,
-  },
-  invalidArguments,
-);
+export const updateMerchantRequest = z
+  .object(
+    {
+      /** The merchant the session acts for; any other is 404. */
+      merchant_id: positiveId(say.select('Merchant')).optional(),
+      name: z.string().optional(),
+      dba: z.string().optional(),
+      website: httpUrl('Website'),
+      address: z.object(
+        {
+          // "Address lines: required, min and max" (spec §5): both lines, unlike at registration.
+          address1: text('Address 1', { min: 2, max: 100 }),
+          address2: text('Address 2', { min: 2, max: 100 }),
+        },
+        invalidArguments,
+      ),
+      ...supportAndContactFields,
+    },
+    invalidArguments,
+  )
+  .transform(withDialledPhones(supportAndContactPhones));
 export const updateMerchantResponse = successEnvelope({ message: z.string(), merchantInfo });
 
 /** Terminal registration codes offered (spec §9). */

@@ -172,6 +172,58 @@ export type CorrectBalanceRequest = z.infer<typeof correctBalanceRequest>;
 /** An operator's answer about one ledger transaction: as the wallet it concerns sees it. */
 export const operationResponse = successEnvelope({ transaction });
 
+/**
+ * A correction above the approval threshold (CORRECTION_APPROVAL_MINOR),
+ * waiting for a second finance operator, or decided by one. Operators are
+ * named by their ledger owner id (`user-7`) and their username.
+ */
+export const correctionRequest = z.object({
+  correction_id: z.string(),
+  state: z.enum(['pending', 'approved', 'rejected']),
+  owner_id: z.string(),
+  user_id: z.number().int().nullable(),
+  merchant_id: z.number().int().nullable(),
+  currency: currencyCode,
+  amount: z.number().int().describe('Signed integer minor units of `currency`: positive credits, negative debits'),
+  reason: z.string(),
+  requested_by: z.string(),
+  requested_by_username: z.string().nullable(),
+  requested_at: z.string(),
+  decided_by: z.string().nullable(),
+  decided_by_username: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  decision_reason: z.string().nullable(),
+  /** The ledger transaction an approval posted. */
+  tx_id: z.string().nullable(),
+});
+export type CorrectionRequest = z.infer<typeof correctionRequest>;
+
+/** POST /api/operations/correct-balance above the threshold: 202, nothing posted until another operator approves. */
+export const correctionRequestedResponse = successEnvelope({ correction: correctionRequest });
+
+/** What correct-balance answers: the posted transaction (200), or the correction waiting for approval (202). */
+export const correctBalanceResponse = z.union([operationResponse, correctionRequestedResponse]);
+
+/** GET /api/operations/corrections: the corrections waiting for approval, oldest first. */
+export const pendingCorrectionsQuery = z.object({ ...page }, invalidArguments);
+export const pendingCorrectionsResponse = successEnvelope({
+  corrections: z.array(correctionRequest),
+  total: z.number().int(),
+});
+
+const correctionId = text('Correction', { max: 64 });
+
+/** POST /api/operations/approve-correction: by a finance operator other than the one who asked. */
+export const approveCorrectionRequest = z.object({ correction_id: correctionId }, invalidArguments);
+/** POST /api/operations/reject-correction */
+export const rejectCorrectionRequest = z.object({ correction_id: correctionId, reason }, invalidArguments);
+
+/** An approval or rejection: the correction as decided, and for an approval the posted transaction. */
+export const correctionDecisionResponse = successEnvelope({
+  correction: correctionRequest,
+  transaction: transaction.nullable(),
+});
+
 /** GET /api/operations/coin-trail?serial= */
 export const coinTrailQuery = z.object({ serial: text('Serial', { max: 64 }) }, invalidArguments);
 

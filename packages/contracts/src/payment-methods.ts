@@ -51,14 +51,35 @@ export function cardExpiryValid(year: number, month: number, now: Date): boolean
   return year > thisYear || month >= now.getUTCMonth() + 1;
 }
 
-/** A two-digit month or four-digit year, as the form's selects send it. */
-const expiryPart = (label: string, length: 2 | 4) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? say.enter(label) : say.valid(label)) })
-    .trim()
-    .min(1, say.enter(label))
-    .regex(new RegExp(`^\\d{${length}}$`), say.valid(label))
-    .transform(Number);
+/**
+ * A two-digit month or four-digit year, as the form's selects send it, or
+ * the spec's wire form, a number (12, 2028), read as the same digits.
+ */
+const expiryPart = (label: string, length: 2 | 4) => {
+  const missingOrInvalid = {
+    error: (issue: { input?: unknown }) => (issue.input === undefined ? say.enter(label) : say.valid(label)),
+  };
+  return z
+    .union(
+      [
+        z
+          .number()
+          .int()
+          .nonnegative()
+          .transform((value) => String(value).padStart(length, '0')),
+        z.string(),
+      ],
+      missingOrInvalid,
+    )
+    .pipe(
+      z
+        .string()
+        .trim()
+        .min(1, say.enter(label))
+        .regex(new RegExp(`^\\d{${length}}$`), say.valid(label))
+        .transform(Number),
+    );
+};
 
 const expiryMonth = expiryPart('Expiry Month', 2).refine(
   (month) => month >= 1 && month <= 12,
@@ -210,7 +231,8 @@ const cardDetails = z.object(
         error: paymentMethodMessages.notSupported,
         params: { code: errorCodes.paymentMethodNotSupported },
       }),
-    token_type: z.literal('sandbox', { error: say.valid('Token Type') }),
+    // The spec names the tokenizer `tokenex`; the sandbox stands in for it, so both are stored as today's `sandbox`.
+    token_type: z.enum(['sandbox', 'tokenex'], { error: say.valid('Token Type') }).transform(() => 'sandbox' as const),
     cardholder_name: text('Cardholder Name', { min: 2, max: 64 }),
     card_expiry: expiryInFuture(z.object({ year: expiryYear, month: expiryMonth }, invalidArguments), 'month', 'year'),
   },

@@ -3,7 +3,17 @@ import { newPassword } from './accounts.ts';
 import { sessionUser } from './sessions.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
-import { countryCode, email, optionalText, phoneNumber, phoneRegion, positiveId, say, text } from './fields.ts';
+import {
+  countryCode,
+  email,
+  optionalText,
+  phoneNumber,
+  phoneRegion,
+  positiveId,
+  say,
+  text,
+  withDialledPhones,
+} from './fields.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
@@ -77,22 +87,24 @@ export const profileMessages = {
  * POST /api/user/update-user: the User Details modal (spec §5 "User details").
  * Needs the UPDATE_USER permission (spec §6).
  */
-export const updateUserRequest = z.object(
-  {
-    user_id: ownUserId('user_id'),
-    prefix: z.enum(prefixes, { error: say.select('Prefix') }).nullish(),
-    name_first: text('First Name', { min: 2, max: 64 }),
-    name_last: text('Last Name', { min: 2, max: 64 }),
-    email: email(),
-    phone: phoneNumber('Phone Number'),
-    phone_region: phoneRegion('Phone Region'),
-    country: countryCode(),
-    city: optionalText('City', 64),
-    // No limit in the spec; 512 keeps a profile a profile.
-    description: optionalText('Description', 512),
-  },
-  invalidArguments,
-);
+export const updateUserRequest = z
+  .object(
+    {
+      user_id: ownUserId('user_id'),
+      prefix: z.enum(prefixes, { error: say.select('Prefix') }).nullish(),
+      name_first: text('First Name', { min: 2, max: 64 }),
+      name_last: text('Last Name', { min: 2, max: 64 }),
+      email: email(),
+      phone: phoneNumber('Phone Number'),
+      phone_region: phoneRegion('Phone Region'),
+      country: countryCode(),
+      city: optionalText('City', 64),
+      // No limit in the spec; 512 keeps a profile a profile.
+      description: optionalText('Description', 512),
+    },
+    invalidArguments,
+  )
+  .transform(withDialledPhones([['phone', 'phone_region']]));
 
 export const updateUserResponse = successEnvelope({ user: sessionUser, message: z.string() });
 

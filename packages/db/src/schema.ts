@@ -40,6 +40,7 @@ export interface Database {
   deposit_instructions: DepositInstructionsTable;
   bitcoin_keys: BitcoinKeysTable;
   bitcoin_deposits: BitcoinDepositsTable;
+  correction_requests: CorrectionRequestsTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -598,6 +599,26 @@ export interface BitcoinKeysTable {
   created_at: Date;
 }
 
+export type CorrectionRequestState = 'pending' | 'approved' | 'rejected';
+
+/** A balance correction waiting for, or decided by, a second finance operator (migration 0140). */
+export interface CorrectionRequestsTable {
+  correction_id: string;
+  owner_id: string;
+  currency: string;
+  amount: number;
+  reason: string;
+  state: Generated<CorrectionRequestState>;
+  /** Operators' ledger owner ids: who asked, and who approved or rejected (never the same). */
+  requested_by: string;
+  requested_at: Date;
+  decided_by: string | null;
+  decided_at: Date | null;
+  decision_reason: string | null;
+  /** The ledger transaction an approval posted. */
+  tx_id: string | null;
+}
+
 /** One address per bitcoin deposit, never reused. */
 export interface BitcoinDepositsTable {
   tx_id: string;
@@ -1028,6 +1049,20 @@ export const schemaColumns = {
     'credit_tx_id',
     'refund_address',
     'confirmations',
+  ]),
+  correction_requests: columnsOf<CorrectionRequestsTable>()([
+    'correction_id',
+    'owner_id',
+    'currency',
+    'amount',
+    'reason',
+    'state',
+    'requested_by',
+    'requested_at',
+    'decided_by',
+    'decided_at',
+    'decision_reason',
+    'tx_id',
   ]),
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([

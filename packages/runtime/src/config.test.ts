@@ -76,6 +76,16 @@ describe('readConfig', () => {
     expect(() => readConfig({ LEDGER_QUEUE_LIMIT: 'lots' })).toThrow(/LEDGER_QUEUE_LIMIT: must be a whole number/);
   });
 
+  it('reads the correction cap and approval threshold in minor units, with defaults', () => {
+    expect(readConfig({})).toMatchObject({ CORRECTION_MAX_MINOR: 100_000_000, CORRECTION_APPROVAL_MINOR: 1_000_000 });
+    expect(readConfig({ CORRECTION_MAX_MINOR: '500000', CORRECTION_APPROVAL_MINOR: '0' })).toMatchObject({
+      CORRECTION_MAX_MINOR: 500_000,
+      CORRECTION_APPROVAL_MINOR: 0,
+    });
+    expect(() => readConfig({ CORRECTION_MAX_MINOR: '0' })).toThrow(/CORRECTION_MAX_MINOR/);
+    expect(() => readConfig({ CORRECTION_APPROVAL_MINOR: '1.5' })).toThrow(/CORRECTION_APPROVAL_MINOR/);
+  });
+
   it('refuses a port out of range', () => {
     expect(() => readConfig({ PORT: '70000' })).toThrow(/PORT: must be at most 65535/);
   });

@@ -48,6 +48,10 @@ const environment = z
     // the ledger's own default (DEFAULT_QUEUE_LIMIT in packages/ledger-store).
     LEDGER_QUEUE_LIMIT: integer(1, 1_000_000).optional(),
     IDEMPOTENCY_KEY_HOURS: integer(1, 24 * 30).default(24),
+    // Balance corrections in minor units: the most one may move (either way), and above what a second finance
+    // operator must approve it before it is posted.
+    CORRECTION_MAX_MINOR: integer(1, Number.MAX_SAFE_INTEGER).default(100_000_000),
+    CORRECTION_APPROVAL_MINOR: integer(0, Number.MAX_SAFE_INTEGER).default(1_000_000),
     WORKERS: onOff.default('on'),
     // How often workers look for jobs whose worker died (no heartbeat for 10 s) and for schedules that are due.
     JOB_SUPERVISE_SECONDS: integer(1, 3600).default(30),

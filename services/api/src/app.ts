@@ -22,6 +22,7 @@ import { merchantRoutes } from './features/merchants/routes.ts';
 import { merchantSpaceRoutes } from './features/merchant-space/routes.ts';
 import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
 import { operationRoutes } from './features/operations/routes.ts';
+import { defaultCorrectionLimits, type CorrectionLimits } from './features/operations/corrections.ts';
 import { profileRoutes } from './features/profile/routes.ts';
 import { credentialRoutes } from './features/credentials/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
@@ -101,6 +102,8 @@ export interface AppOptions {
   deposits?: DepositSettings;
   /** Development without SMTP_URL only: the operations console shows outbox messages' texts, secrets included. */
   outboxBodies?: boolean;
+  /** CORRECTION_MAX_MINOR and CORRECTION_APPROVAL_MINOR: a correction's cap, and above what it needs a second operator. */
+  corrections?: CorrectionLimits;
   /** SETTLEMENT_CRON: when the daily merchant settlement runs (UTC), for the dashboard's next settlement. */
   settlementCron?: string;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
@@ -189,6 +192,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(operationRoutes, {
     bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
     outboxBodies: options.outboxBodies ?? false,
+    corrections: options.corrections ?? defaultCorrectionLimits,
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);

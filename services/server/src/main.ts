@@ -54,6 +54,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
     settlementCron: config.SETTLEMENT_CRON,
+    corrections: { maxMinor: config.CORRECTION_MAX_MINOR, approvalMinor: config.CORRECTION_APPROVAL_MINOR },
     cardProcessor: {
       timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
       ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),

@@ -59,6 +59,7 @@ describe('error envelope', () => {
       statusCode: 404,
       body: {
         response: 'error',
+        request_id: expect.any(String) as string,
         message: 'Not found',
         errors: [{ code: 40400, message: 'No route for GET /api/no-such-thing' }],
       },
@@ -81,6 +82,7 @@ describe('error envelope', () => {
     expect(statusCode).toBe(400);
     expect(body).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Amount must be positive',
       errors: [
         { code: 4002, field: 'amount', message: 'Amount must be positive' },
@@ -124,6 +126,7 @@ describe('error envelope', () => {
     expect(response.statusCode).toBe(500);
     expect(response.json()).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Something went wrong',
       errors: [{ code: 50000, message: 'Something went wrong' }],
     });
@@ -141,9 +144,27 @@ describe('error envelope', () => {
       statusCode: 422,
       body: {
         response: 'error',
+        request_id: expect.any(String) as string,
         message: 'Insufficient funds',
         errors: [{ code: 4040, field: 'amount', message: 'Invalid amount' }],
       },
     });
+  });
+
+  it('carries the request id in every error body, the same as the X-Request-Id header', async () => {
+    const answers = await Promise.all([
+      subject.app.inject({ method: 'GET', url: '/api/no-such-thing' }),
+      subject.app.inject({ method: 'GET', url: '/api/test/boom' }),
+      subject.app.inject({ method: 'POST', url: '/api/test/echo', payload: { amount: 1, note: 'a' } }),
+      subject.app.inject({ method: 'GET', url: '/api/test/refused' }),
+      subject.app.inject({ method: 'GET', url: '/api/session/none', headers: { 'x-request-id': 'shop-42.req_9' } }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([404, 500, 403, 422, 404]);
+    for (const answer of answers) {
+      const requestId = answer.headers['x-request-id'];
+      expect(typeof requestId).toBe('string');
+      expect(errorEnvelopeSchema.parse(answer.json()).request_id).toBe(requestId);
+    }
+    expect(errorEnvelopeSchema.parse(answers[4].json()).request_id).toBe('shop-42.req_9');
   });
 });

@@ -32,7 +32,8 @@ export function refuse(
 }
 
 function send(reply: FastifyReply, statusCode: number, message: string, errors: ErrorEnvelope['errors']) {
-  const body: ErrorEnvelope = { response: 'error', message, errors };
+  // The request id lets a client quote the one log line that explains its failure.
+  const body: ErrorEnvelope = { response: 'error', message, errors, request_id: reply.request.id };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 

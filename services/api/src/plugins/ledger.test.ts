@@ -75,6 +75,20 @@ describe('the ledger plugin', () => {
     expect(await balanceOf(bob)).toBe((before ?? 0) + 300);
   });
 
+  it('tells a replay from the first answer with Idempotent-Replayed: true', async () => {
+    const body = { to_user_id: bob.user.user_id, amount: 5 };
+    const first = await send(ann, body, 'replay-header');
+    const replay = await send(ann, body, 'replay-header');
+    const unkeyed = await send(ann, body);
+    expect([first.statusCode, replay.statusCode, unkeyed.statusCode]).toEqual([200, 200, 200]);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(unkeyed.headers['idempotent-replayed']).toBeUndefined();
+    const reused = await send(ann, { ...body, amount: 6 }, 'replay-header');
+    expect(reused.statusCode).toBe(409);
+    expect(reused.headers['idempotent-replayed']).toBeUndefined();
+  });
+
   it('refuses a key reused for a different request with 409 and moves nothing', async () => {
     await send(ann, { to_user_id: bob.user.user_id, amount: 100 }, 'one-purpose');
     const before = await balanceOf(bob);

@@ -1,4 +1,4 @@
-import { errorCodes, type TransactionView } from '@peeks/contracts';
+import { errorCodes, IDEMPOTENT_REPLAYED_HEADER, type TransactionView } from '@peeks/contracts';
 import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
 import {
   merchantOwnerId,
@@ -43,9 +43,26 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 // Printable ASCII, as Stripe and the IETF draft allow; long enough for a UUID with a prefix.
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
+/** Requests whose answer is their Idempotency-Key's first one, replayed. */
+const replays = new WeakSet<FastifyRequest>();
+
+/**
+ * Marks the request's answer as a replay of its Idempotency-Key's first
+ * request: it leaves with `Idempotent-Replayed: true`, so a client can tell
+ * that nothing was done this time.
+ */
+export function markIdempotentReplay(request: FastifyRequest): void {
+  replays.add(request);
+}
+
 export const ledger = fp(
   (app: FastifyInstance, options: { holdHours: number; jobs: LedgerJobs }) => {
     app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock, jobs: options.jobs });
+    app.addHook('onSend', (request, reply, payload, done) => {
+      // A refusal is not the first request's answer, whatever was replayed on the way to it.
+      if (replays.has(request) && reply.statusCode < 400) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      done(null, payload);
+    });
     return Promise.resolve();
   },
   { name: 'ledger', dependencies: ['sessions'] },
@@ -118,6 +135,7 @@ export async function runLedgerCommand(
   if (key !== null && outcome.replayed && command.txId === keyedTransactionId(callerOwnerId, key)) {
     const [first] = await readStream(db, transactionStream(command.txId), { maxCount: 1 });
     if ((first?.metadata.requestFingerprint ?? null) !== fingerprint) throw new IdempotencyKeyReused(key);
+    markIdempotentReplay(request);
   }
   return outcome;
 }

@@ -30,6 +30,7 @@ type TestAppOptions = Pick<
   | 'live'
   | 'notificationRetryMs'
   | 'sandboxProcessor'
+  | 'corrections'
   | 'outboxBodies'
   | 'production'
 > & { extend?: (app: App) => void; database?: TestDatabase };

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
 import { signedUp, type SignedIn } from './merchants.ts';
 import { makeFinanceOperator } from '../features/operations/operator.ts';
+import { requestCorrection } from '../features/operations/corrections.ts';
 
 export type Caller = 'personal' | 'business' | 'operator';
 
@@ -157,4 +158,18 @@ export async function flaggedBitcoinDeposit(
     .where('tx_id', '=', txId)
     .execute();
   return { txId, ownerId, amountSats, coins };
+}
+
+/** A correction of `ownerId`'s coins waiting for approval, asked for by another operator (`requestedBy`). */
+export async function pendingCorrection(subject: TestApp, ownerId: string, requestedBy = 'user-0'): Promise<string> {
+  const correction = await requestCorrection(subject.database.db, {
+    ownerId,
+    currency: 'CON',
+    amount: 250_00,
+    reason: 'Refund of a double charge',
+    operator: requestedBy,
+    metadata: { actor: requestedBy },
+    now: new Date(),
+  });
+  return correction.correction_id;
 }

@@ -22,7 +22,13 @@ import { checkoutForm, newCheckout } from './checkout.ts';
 import { contactForm } from './contacts.ts';
 import { merchantEdit, signedUp, terminal, type SignedIn } from './merchants.ts';
 import { saleToOwner, settlementOfOwner } from './merchant-space.ts';
-import { enteredDeposit, flaggedBitcoinDeposit, requestedWithdrawal, type Caller } from './operations.ts';
+import {
+  enteredDeposit,
+  flaggedBitcoinDeposit,
+  pendingCorrection,
+  requestedWithdrawal,
+  type Caller,
+} from './operations.ts';
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads.ts';
 import { ownLedgerId, paidByOwner } from './wallet.ts';
@@ -574,6 +580,13 @@ export const routeTable: Record<string, RouteCase> = {
   ),
   'POST /api/operations/correct-balance': row('operator', (owner) =>
     body({ user_id: owner.user.user_id, currency: 'CON', amount: 10_00, reason: 'Goodwill credit' }),
+  ),
+  'GET /api/operations/corrections': row('operator', () => query({ limit: 10 })),
+  'POST /api/operations/approve-correction': row('operator', async (owner, subject) =>
+    body({ correction_id: await pendingCorrection(subject, ownerIdOf(owner)) }),
+  ),
+  'POST /api/operations/reject-correction': row('operator', async (owner, subject) =>
+    body({ correction_id: await pendingCorrection(subject, ownerIdOf(owner)), reason: 'No double charge found' }),
   ),
   'GET /api/operations/coin-trail': row('operator', async (owner, subject) =>
     query({ serial: await newCoin(owner, subject) }),

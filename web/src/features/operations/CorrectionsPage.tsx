@@ -9,6 +9,8 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
 import { operationsApi } from './operations-api.ts';
+import { PendingCorrections } from './PendingCorrections.tsx';
+import { useLoad } from './use-load.ts';
 
 interface Draft {
   whose: 'user' | 'merchant';
@@ -32,6 +34,7 @@ export default function CorrectionsPage() {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft>(blank);
   const [review, setReview] = useState<{ before: number | null } | null>(null);
+  const [pending, reloadPending] = useLoad(operationsApi.pendingCorrections);
   const set = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
   };
@@ -109,8 +112,11 @@ export default function CorrectionsPage() {
           submitLabel={t('operations.corrections.confirm')}
           request={requestOf(draft)}
           act={async (key) => {
-            await operationsApi.correctBalance(requestOf(draft), key);
-            toast(t('operations.corrections.posted'));
+            const answer = await operationsApi.correctBalance(requestOf(draft), key);
+            if ('correction' in answer) {
+              toast(t('operations.corrections.requested'));
+              reloadPending();
+            } else toast(t('operations.corrections.posted'));
           }}
           onDone={() => {
             setReview(null);
@@ -131,6 +137,7 @@ export default function CorrectionsPage() {
           <p>{draft.reason}</p>
         </ActionDialog>
       )}
+      <PendingCorrections list={pending} reload={reloadPending} />
     </>
   );
 }

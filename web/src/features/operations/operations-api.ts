@@ -1,6 +1,8 @@
 import {
   bitcoinDepositsResponse,
   coinTrailResponse,
+  correctBalanceResponse,
+  correctionDecisionResponse,
   eventLogResponse,
   ledgerVerificationResponse,
   ledgerVerificationStartResponse,
@@ -8,6 +10,7 @@ import {
   operationsOverviewResponse,
   operatorAuditResponse,
   peopleResponse,
+  pendingCorrectionsResponse,
   pendingDepositsResponse,
   pendingWithdrawalsResponse,
   personResponse,
@@ -39,8 +42,17 @@ export const operationsApi = {
     callApi('/operations/process-withdrawal', operationResponse, { body, idempotencyKey }),
   failWithdrawal: (body: unknown, idempotencyKey: string) =>
     callApi('/operations/fail-withdrawal', operationResponse, { body, idempotencyKey }),
+  /** Posted at once (`transaction`), or above the approval threshold waiting for another operator (`correction`). */
   correctBalance: (body: unknown, idempotencyKey: string) =>
-    callApi('/operations/correct-balance', operationResponse, { body, idempotencyKey }),
+    callApi('/operations/correct-balance', correctBalanceResponse, { body, idempotencyKey }),
+  pendingCorrections: () => callApi('/operations/corrections', pendingCorrectionsResponse, { query: { limit: 200 } }),
+  approveCorrection: (correctionId: string, idempotencyKey: string) =>
+    callApi('/operations/approve-correction', correctionDecisionResponse, {
+      body: { correction_id: correctionId },
+      idempotencyKey,
+    }),
+  rejectCorrection: (body: { correction_id: string; reason: string }, idempotencyKey: string) =>
+    callApi('/operations/reject-correction', correctionDecisionResponse, { body, idempotencyKey }),
   coinTrail: (serial: string) => callApi('/operations/coin-trail', coinTrailResponse, { query: { serial } }),
   events: (query: Record<string, string | number>) => callApi('/operations/events', eventLogResponse, { query }),
   people: (q: string) => callApi('/operations/people', peopleResponse, { query: { q } }),

@@ -112,6 +112,7 @@ describe('POST /api/register/personal', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Username Already Exist. Email ID Is Already Exist',
       errors: [
         { code: 4503, field: 'username', message: 'Username Already Exist' },
@@ -152,6 +153,45 @@ describe('POST /api/register/business', () => {
       address: { city: 'Ottawa', province: 'ON', postal_code: 'K1A 0B1', country: 'CA' },
     });
     expect(merchantInfo.perms).toContain('UPDATE_MERCHANT');
+  });
+
+  it("takes every phone in the spec's wire form, split into the number and its region", async () => {
+    const signUp = businessSignUp({
+      phone: '+14165550123',
+      support_phone: '+442071838750',
+      contact_phone: '+16135550100',
+      owner_phone: '+336123456789',
+      address: { ...(businessSignUp().address as Record<string, unknown>), phone: '+16135550111' },
+    });
+    const response = await browser.post('/api/register/business', signUp);
+    expect(response.statusCode, response.body).toBe(200);
+    const { user } = signedInResponse.parse(response.json());
+    const merchant = await subject.database.db
+      .selectFrom('merchants')
+      .select([
+        'phone',
+        'phone_region',
+        'support_phone',
+        'support_phone_region',
+        'contact_phone',
+        'contact_phone_region',
+        'owner_phone',
+        'owner_phone_region',
+        'address_phone',
+      ])
+      .where('merchant_id', '=', user.merchant_id ?? 0)
+      .executeTakeFirstOrThrow();
+    expect(merchant).toEqual({
+      phone: '4165550123',
+      phone_region: '+1',
+      support_phone: '2071838750',
+      support_phone_region: '+44',
+      contact_phone: '6135550100',
+      contact_phone_region: '+1',
+      owner_phone: '6123456789',
+      owner_phone_region: '+33',
+      address_phone: '6135550111',
+    });
   });
 
   const address = (overrides: Record<string, unknown>) => ({

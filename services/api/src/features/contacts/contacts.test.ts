@@ -49,6 +49,19 @@ describe('POST /api/user/contact-create', () => {
     expect(list.total).toBe(list.contacts.length);
   });
 
+  it("takes the spec's wire form of the phone, +14165550123, and stores it as the form's", async () => {
+    const contact = await created(alice, contactForm({ phone: '+14165550123', phone_region: undefined }));
+    expect(contact).toMatchObject({ phone: '+14165550123', phone_region: '+1' });
+    const row = await subject.database.db
+      .selectFrom('contacts')
+      .select(['phone', 'phone_region'])
+      .where('contact_id', '=', contact.contact_id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ phone: '4165550123', phone_region: '+1' });
+    const abroad = await created(alice, contactForm({ phone: '+442071838750' }));
+    expect(abroad).toMatchObject({ phone: '+442071838750', phone_region: '+44' });
+  });
+
   it('links a contact whose e-mail belongs to a registered user, for Send A Money Transfer', async () => {
     const signUp = personalSignUp();
     const bob = signedInResponse.parse(
@@ -122,6 +135,7 @@ describe('POST /api/user/contact-create', () => {
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Sorry, This Contact Already Exist',
       errors: [{ code: 23201, field: 'email', message: 'Sorry, This Contact Already Exist' }],
     });

@@ -30,6 +30,7 @@ describe('GET /api/health', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({
       response: 'error',
+      request_id: expect.any(String) as string,
       message: 'Database is unavailable',
       errors: [{ code: 50300, message: 'Service unavailable' }],
     });

@@ -1,10 +1,13 @@
 import {
   bitcoinDepositsQuery,
   bitcoinDepositsResponse,
+  approveCorrectionRequest,
   clearDepositRequest,
   coinTrailQuery,
   coinTrailResponse,
   correctBalanceRequest,
+  correctionDecisionResponse,
+  correctionRequestedResponse,
   emailOutboxQuery,
   emailOutboxResponse,
   errorCodes,
@@ -15,12 +18,15 @@ import {
   ledgerVerificationStartResponse,
   noInput,
   operationResponse,
+  pendingCorrectionsQuery,
+  pendingCorrectionsResponse,
   pendingDepositsQuery,
   pendingDepositsResponse,
   pendingWithdrawalsQuery,
   pendingWithdrawalsResponse,
   platformBalancesResponse,
   processWithdrawalRequest,
+  rejectCorrectionRequest,
   rejectDepositRequest,
   resolveBitcoinDepositRequest,
   resolveBitcoinDepositResponse,
@@ -34,21 +40,31 @@ import {
   personQuery,
   personResponse,
 } from '@peeks/contracts';
-import { runIdempotently, type Database } from '@peeks/db';
+import { IdempotencyKeyReused, runIdempotently, type Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
-import { coinTrail, platformBalances } from '@peeks/ledger-store';
+import { coinTrail, loadTransaction, platformBalances } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
 import {
   idempotencyKeyOf,
+  markIdempotentReplay,
   moveMoney,
   requestFingerprint,
   runLedgerCommand,
+  transactionIdFor,
   transactionView,
 } from '../../plugins/ledger.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
+import {
+  correctionRoute,
+  decideCorrection,
+  overCap,
+  pendingCorrections,
+  requestCorrection,
+  type CorrectionLimits,
+} from './corrections.ts';
 import { depositMismatches } from './matching.ts';
 import { operationsOverview } from './overview.ts';
 import { revokeSession, setBanned } from './account-actions.ts';
@@ -68,11 +84,23 @@ import { LedgerVerificationJob } from './verification.ts';
 
 const success = 'success' as const;
 
+/** Whether `key` was claimed in the operations console's key table for `scope`. */
+async function keyClaimed(db: Kysely<Database>, scope: string, key: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select('key')
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * The operations console (finance operators only): match and clear or
  * reject e-mail transfer deposits, pay out or fail withdrawals, correct
- * balances with a reason, and audit coin serials, the event log and the
- * ledger. Every change is a ledger command, so it is an event with the
+ * balances with a reason (above a threshold only with a second operator's
+ * approval, never above a cap), and audit coin serials, the event log and
+ * the ledger. Every change is a ledger command, so it is an event with the
  * operator as its actor. Operators also read the e-mail outbox, its secrets redacted,
  * and the bitcoin deposits the watcher flagged.
  */
@@ -81,6 +109,8 @@ export interface OperationSettings {
   bitcoinNetwork: 'mainnet' | 'testnet';
   /** Development without a mail server: answer outbox messages' texts, secrets included. */
   outboxBodies: boolean;
+  /** CORRECTION_MAX_MINOR and CORRECTION_APPROVAL_MINOR. */
+  corrections: CorrectionLimits;
 }
 
 export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, settings) => {
@@ -116,7 +146,11 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     const key = idempotencyKeyOf(request);
     if (key === null) return step(app.db);
     const claim = { scope: `operations:${operatorOf(request)}`, key, fingerprint: requestFingerprint(request) };
-    const { body } = await runIdempotently(app.db, claim, async (trx) => ({ statusCode: 200, body: await step(trx) }));
+    const { body, replayed } = await runIdempotently(app.db, claim, async (trx) => ({
+      statusCode: 200,
+      body: await step(trx),
+    }));
+    if (replayed) markIdempotentReplay(request);
     return body;
   }
 
@@ -208,13 +242,54 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       }),
   );
 
+  /** Who, why and from where, for the events an operator's step appends itself. */
+  const eventMetadata = (request: FastifyRequest) => {
+    const key = idempotencyKeyOf(request);
+    return {
+      actor: operatorOf(request),
+      requestId: request.id,
+      idempotencyKey: key,
+      requestFingerprint: key === null ? null : requestFingerprint(request),
+      clientIp: request.ip,
+    };
+  };
+
   app.post(
     '/api/operations/correct-balance',
-    { schema: { body: correctBalanceRequest, response: { 200: operationResponse } } },
-    async (request) => {
+    {
+      schema: {
+        body: correctBalanceRequest,
+        response: { 200: operationResponse, 202: correctionRequestedResponse },
+      },
+    },
+    async (request, reply) => {
       const { user_id: userId, merchant_id: merchantId, currency, amount, reason } = request.body;
       const ownerId = userId === undefined ? merchantOwnerId(merchantId ?? 0) : userOwnerId(userId);
       const operator = operatorOf(request);
+      const route = correctionRoute(amount, settings.corrections);
+      if (route === 'over-cap') throw overCap(settings.corrections);
+      // A key is remembered by the ledger for a posted correction and by the key table for a requested one:
+      // each path looks in the other's place, so one key cannot serve a small and a large correction.
+      const key = idempotencyKeyOf(request);
+      if (route === 'approval') {
+        // Nothing moves yet: a second operator approves it at /api/operations/approve-correction.
+        const correction = await once(request, async (db) => {
+          if (key !== null && (await loadTransaction(db, transactionIdFor(request, operator))))
+            throw new IdempotencyKeyReused(key);
+          return requestCorrection(db, {
+            ownerId,
+            currency,
+            amount,
+            reason,
+            operator,
+            metadata: eventMetadata(request),
+            now: app.clock(),
+          });
+        });
+        return reply.code(202).send({ response: success, correction });
+      }
+      if (key !== null && (await keyClaimed(app.db, `operations:${operator}`, key)))
+        throw new IdempotencyKeyReused(key);
       const { record } = await moveMoney(request, operator, (txId) => ({
         type: 'CorrectBalance',
         txId,
@@ -224,8 +299,49 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         reason,
         operatorId: operator,
       }));
-      return { response: success, transaction: transactionView(record, ownerId) };
+      return reply.code(200).send({ response: success, transaction: transactionView(record, ownerId) });
     },
+  );
+
+  app.get(
+    '/api/operations/corrections',
+    { schema: { querystring: pendingCorrectionsQuery, response: { 200: pendingCorrectionsResponse } } },
+    async (request) => ({ response: success, ...(await pendingCorrections(app.db, request.query)) }),
+  );
+
+  const decide = (
+    request: FastifyRequest,
+    decision: 'approve' | 'reject',
+    correctionId: string,
+    reason: string | null,
+  ) =>
+    once(request, async (db) => {
+      const { correction, record } = await decideCorrection(db, {
+        correctionId,
+        decision,
+        reason,
+        operator: operatorOf(request),
+        settings: app.ledgerSettings,
+        metadata: eventMetadata(request),
+        now: app.clock(),
+      });
+      return {
+        response: success,
+        correction,
+        transaction: record && transactionView(record, correction.owner_id),
+      };
+    });
+
+  app.post(
+    '/api/operations/approve-correction',
+    { schema: { body: approveCorrectionRequest, response: { 200: correctionDecisionResponse } } },
+    (request) => decide(request, 'approve', request.body.correction_id, null),
+  );
+
+  app.post(
+    '/api/operations/reject-correction',
+    { schema: { body: rejectCorrectionRequest, response: { 200: correctionDecisionResponse } } },
+    (request) => decide(request, 'reject', request.body.correction_id, request.body.reason),
   );
 
   app.get(

@@ -72,6 +72,16 @@ describe('adding a card', () => {
     expect(JSON.stringify(row)).not.toContain('5555555555554444');
   });
 
+  it("takes the spec's wire forms: token_type 'tokenex' and the expiry as numbers", async () => {
+    const who = await signedUp(subject, 'personal');
+    const year = new Date().getUTCFullYear() + 2;
+    const token = await tokenFor(subject, { expiry_month: '11', expiry_year: String(year) });
+    const response = await add(who, cardForm(token, { token_type: 'tokenex', card_expiry: { year, month: 11 } }));
+    expect(response.statusCode, response.body).toBe(200);
+    const method = paymentMethodResponse.parse(response.json()).payment_method;
+    expect(method.type_specific).toMatchObject({ token_type: 'sandbox', card_expiry: { year, month: 11 } });
+  });
+
   it('refuses the same card token twice with 10503', async () => {
     const token = await tokenFor(subject);
     expect((await add(ann, cardForm(token))).statusCode).toBe(200);
@@ -135,7 +145,7 @@ describe('adding a card', () => {
     [{ cardholder_name: '' }, 'type_specific.cardholder_name', 'Please enter Cardholder Name'],
     [{ cardholder_name: 'A' }, 'type_specific.cardholder_name', 'Please enter at least 2 characters Cardholder Name'],
     [{ token: '' }, 'type_specific.token', 'Please enter valid Card Number'],
-    [{ token_type: 'tokenex' }, 'type_specific.token_type', 'Please enter valid Token Type'],
+    [{ token_type: 'stripe' }, 'type_specific.token_type', 'Please enter valid Token Type'],
   ])('card details %j: %s', async (overrides, field, message) => {
     await expectProblem(cardForm(await tokenFor(subject), overrides), field, message);
   });

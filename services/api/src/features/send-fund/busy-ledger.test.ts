@@ -67,6 +67,7 @@ describe('send-fund while the ledger is busy', () => {
         expect(turnedAway.headers['retry-after']).toBe('1');
         expect(errorEnvelope.parse(turnedAway.json())).toEqual({
           response: 'error',
+          request_id: expect.any(String) as string,
           message: errorCatalogue[errorCodes.ledgerBusy],
           errors: [{ code: errorCodes.ledgerBusy, message: errorCatalogue[errorCodes.ledgerBusy] }],
         });

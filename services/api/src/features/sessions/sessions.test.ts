@@ -137,6 +137,7 @@ describe('POST /api/login', () => {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({
         response: 'error',
+        request_id: expect.any(String) as string,
         message: 'Incorrect Username/Email or Password',
         errors: [{ code: 1006, message: 'Incorrect Username/Email or Password' }],
       });
