@@ -36,7 +36,8 @@ export function wholeAmount(rule: AmountRule) {
     .refine((value) => value >= rule.min, {
       message: amountMessages.below(rule.min),
       params: { code: errorCodes.amountBelowMinimum },
-    });
+    })
+    .describe(`Whole units of the currency (dollars, not cents), ${rule.min} to ${rule.max}`);
 }
 
 /** A coin count as the Deposit dialog shows it: 'N Coin' or 'N Coins', from CON minor units (hundredths). */

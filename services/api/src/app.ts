@@ -34,8 +34,9 @@ import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
+import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
-import { errorEnvelope } from './plugins/error-envelope.ts';
+import { errorEnvelope, frameworkError } from './plugins/error-envelope.ts';
 import { ledger } from './plugins/ledger.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions) {
     logController: new RequestLog(),
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: frameworkError,
     // The spec's paths end in '/' in some places (/api/user/user-lookup/); both forms answer.
     routerOptions: { ignoreTrailingSlash: true },
     // Behind N proxies, request.ip is the address the Nth hop from the end saw.
@@ -171,6 +173,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(ledger, { holdHours: options.holdHours ?? 24, jobs });
   await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
+  await app.register(apiReferenceRoutes);
   await app.register(healthRoutes);
   await app.register(accountRoutes);
   await app.register(sessionRoutes);

@@ -66,6 +66,17 @@ describe('error envelope', () => {
     });
   });
 
+  it('answers a path parameter over the router limit, or a path that is not valid percent-encoding, with 400', async () => {
+    // Found by the OpenAPI fuzz test: the router answered these in fastify's own shape.
+    for (const url of [`/api/user/avatar/${'x'.repeat(200)}/abc`, '/api/user/avatar/%E0%A4%A/abc']) {
+      const { statusCode, body } = await call({ method: 'GET', url });
+      expect(statusCode, url).toBe(400);
+      expect(errorEnvelopeSchema.parse(body).errors, url).toEqual([
+        expect.objectContaining({ code: 4003, field: 'path' }),
+      ]);
+    }
+  });
+
   it('answers malformed JSON with 400', async () => {
     const { statusCode, body } = await call({
       method: 'POST',

@@ -3,7 +3,7 @@ import { CardProcessorUnavailable, PROCESSOR_UNAVAILABLE } from '@peeks/card-pro
 import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
 import { LedgerQueueFull } from '@peeks/ledger-store';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { InvalidInput } from './zod-schemas.ts';
 
@@ -133,3 +133,15 @@ export const errorEnvelope = fp(
   },
   { name: 'error-envelope' },
 );
+
+/**
+ * The router's own refusals, before any route or hook runs (fastify's
+ * `frameworkErrors`): a path that is not valid percent-encoding, or a path
+ * parameter over the router's length limit. Without this they would leave
+ * in fastify's own shape, not the envelope.
+ */
+export function frameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void send(reply, 400, errorCatalogue[errorCodes.invalidFormat], [
+    { code: errorCodes.invalidFormat, field: 'path', message: error.message },
+  ]);
+}

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { featureTags } from '../openapi/operations.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 
 let subject: TestApp;
@@ -7,17 +8,21 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
+interface Operation {
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  parameters?: { name?: string; in?: string; $ref?: string }[];
+  operationId?: string;
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string }; examples?: object }> }>;
+}
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<
-    string,
-    Record<
-      string,
-      { requestBody?: { content: Record<string, { schema: JsonSchema }> }; parameters?: { name: string; in: string }[] }
-    >
-  >;
+  paths: Record<string, Record<string, Operation>>;
 }
 interface JsonSchema {
+  description?: string;
   required?: string[];
   properties?: Record<string, JsonSchema>;
 }
@@ -49,5 +54,59 @@ describe('GET /api/docs', () => {
     expect(document.paths['/api/user/user-lookup']?.get?.parameters).toEqual([
       expect.objectContaining({ name: 'id', in: 'query' }),
     ]);
+  });
+});
+
+describe('every operation in the document', () => {
+  const document = async () => (await subject.app.inject({ method: 'GET', url: '/api/docs' })).json<OpenApiDocument>();
+  const everyOperation = async () =>
+    Object.entries((await document()).paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+    );
+
+  it('has a summary, a unique operationId and the tag of its feature', async () => {
+    const operations = await everyOperation();
+    expect(operations.length).toBeGreaterThan(100);
+    for (const { name, operation } of operations) {
+      expect(operation.summary, name).toMatch(/\S/);
+      expect(operation.operationId, name).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(operation.tags, name).toHaveLength(1);
+      expect(Object.keys(featureTags), name).toContain(operation.tags?.[0]);
+    }
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('says its security and answers every refusal and failure in the error envelope', async () => {
+    for (const { name, operation } of await everyOperation()) {
+      expect(operation.security, name).toBeDefined();
+      const statuses = Object.keys(operation.responses);
+      expect(statuses, name).toEqual(expect.arrayContaining(['200', '400', '500']));
+      if (name.startsWith('POST ') && !name.includes('/api/sandbox/')) {
+        expect(operation.security, name).toEqual([{ session: [], csrf: [] }]);
+        expect(statuses, name).toContain('403');
+      }
+      for (const status of statuses.filter((each) => Number(each) >= 400)) {
+        const content = operation.responses[status]?.content?.['application/json'];
+        expect(content?.schema.$ref, `${name} ${status}`).toBe('#/components/schemas/ErrorEnvelope');
+        expect(content?.examples, `${name} ${status}`).toBeDefined();
+      }
+    }
+  });
+
+  it('takes an Idempotency-Key on money routes and says amounts are minor units', async () => {
+    const send = (await document()).paths['/api/account/send-fund']?.post;
+    expect(send?.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    expect(send?.responses['409']).toBeDefined();
+    expect(send?.requestBody?.content['application/json']?.schema.properties?.amount?.description).toMatch(
+      /minor units/,
+    );
+    const quote = (await document()).paths['/api/account/get-bitcoin-info']?.post;
+    expect(quote?.requestBody?.content['application/json']?.schema.properties?.amount?.description).toMatch(
+      /Whole units/,
+    );
+    const signedIn = (await document()).paths['/api/account/balance']?.get;
+    expect(signedIn?.security).toEqual([{ session: [] }]);
+    expect(Object.keys(signedIn?.responses ?? {})).toContain('401');
   });
 });

@@ -33,11 +33,23 @@ export const ADDRESS_LIFETIME_MS = 24 * 60 * 60_000;
  * into a pending deposit with a fresh address (deposit-coins). Nothing is
  * credited until the payment is seen and the deposit cleared.
  */
-export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app, settings) => {
-  const now = app.clock();
-  const key = await depositKey(app.db, settings.network, settings.xpub, now);
-  const addresses = new DepositAddresses(key.xpub, settings.network);
-  const quoteSecret = await platformSecret(app.db, 'bitcoin-quote', now);
+export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, settings) => {
+  // Read (or made) on first use, not while the routes are added: the OpenAPI document is
+  // written from the routes alone, with no database (openapi/document-cli.ts).
+  let keys: Promise<{ key: { keyId: number }; addresses: DepositAddresses; quoteSecret: Buffer }> | undefined;
+  const ready = () =>
+    (keys ??= (async () => {
+      const now = app.clock();
+      const key = await depositKey(app.db, settings.network, settings.xpub, now);
+      return {
+        key,
+        addresses: new DepositAddresses(key.xpub, settings.network),
+        quoteSecret: await platformSecret(app.db, 'bitcoin-quote', now),
+      };
+    })().catch((error: unknown) => {
+      keys = undefined;
+      throw error;
+    }));
 
   app.addHook('onRequest', requireSignIn);
 
@@ -46,6 +58,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app,
     { schema: { body: bitcoinInfoRequest, response: { 200: bitcoinInfoResponse } } },
     async (request) => {
       const { userId } = signedIn(request);
+      const { quoteSecret } = await ready();
       const terms = {
         usdCents: request.body.amount * 100,
         usdCentsPerBitcoin: await settings.price.usdCentsPerBitcoin(),
@@ -61,6 +74,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app,
     async (request) => {
       const { userId } = signedIn(request);
       const quote = request.body;
+      const { key, addresses, quoteSecret } = await ready();
       const checked = checkQuote(quote, userId, quoteSecret, app.clock());
       if (!checked.valid)
         throw refuse(
@@ -125,4 +139,5 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = async (app,
       };
     },
   );
+  return Promise.resolve();
 };
