@@ -109,6 +109,7 @@ export const auditQuery = z.object({ reference_no: detailsRequest.shape.id }, in
  */
 export const auditEntry = z.object({ from_serial: z.string(), action: z.string(), entry_date: z.string() });
 export const auditListResponse = successEnvelope({ ledgers: z.array(auditEntry) });
+export type AuditEntry = z.infer<typeof auditEntry>;
 
 /** The currencies coins are bought with (spec §9). */
 export const forexCurrency = z.enum(['USD', 'CAD'], { error: errorCatalogue[errorCodes.currencyMismatch] });

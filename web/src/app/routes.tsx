@@ -36,6 +36,7 @@ const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.
 const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
+const TransactionsPage = lazy(() => import('../features/history/TransactionsPage.tsx'));
 // The finance operations console: its own chunks, none of them in the wallet's first load.
 const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
 const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
@@ -123,7 +124,7 @@ export const routes: RouteObject[] = [
               { path: '/scan-qr-code', element: screen(<ScanQrCode />) },
               // The spec lists it as commented out, not active; built, as how a shop takes a payment at the counter.
               { path: '/generate-qr-code', element: screen(<GenerateQrCode />) },
-              { path: '/transaction', element: <ComingSoon screen="transaction" /> },
+              { path: '/transaction', element: screen(<TransactionsPage />) },
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: screen(<SettingsPage />) },
               { path: '/transfer-fund', element: screen(<TransferFund />) },
