@@ -105,37 +105,35 @@ function AuditList({ txId }: { txId: string }) {
   if (audit === 'failed') return <p role="alert">{t('history.failed')}</p>;
   if (audit.length === 0) return <p className="empty-title">{t('history.no_audit')}</p>;
   return (
-    <div className="data-table">
-      <table className="table">
-        <caption>{t('history.audit.title')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('history.audit.serial')}</th>
-            <th scope="col">{t('history.audit.amount')}</th>
-            <th scope="col">{t('history.audit.currency')}</th>
-            <th scope="col">{t('history.audit.action')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {audit.map((step, index) => {
-            const { serial, value, currency } = parseAuditSerial(step.from_serial);
-            const known = currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';
-            return (
-              <tr key={`${step.from_serial}-${String(index)}`}>
-                <td data-label={t('history.audit.serial')}>
-                  <code>{serial}</code>
-                </td>
-                <td data-label={t('history.audit.amount')}>
-                  {known && Number.isFinite(value) ? <Money minor={value} currency={currency} /> : '—'}
-                </td>
-                <td data-label={t('history.audit.currency')}>{currency || '—'}</td>
-                <td data-label={t('history.audit.action')}>{step.action}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <table className="table audit-table">
+      <caption>{t('history.audit.title')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('history.audit.serial')}</th>
+          <th scope="col">{t('history.audit.amount')}</th>
+          <th scope="col">{t('history.audit.currency')}</th>
+          <th scope="col">{t('history.audit.action')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {audit.map((step, index) => {
+          const { serial, value, currency } = parseAuditSerial(step.from_serial);
+          const known = currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';
+          return (
+            <tr key={`${step.from_serial}-${String(index)}`}>
+              <td data-label={t('history.audit.serial')}>
+                <code>{serial}</code>
+              </td>
+              <td data-label={t('history.audit.amount')}>
+                {known && Number.isFinite(value) ? <Money minor={value} currency={currency} /> : '—'}
+              </td>
+              <td data-label={t('history.audit.currency')}>{currency || '—'}</td>
+              <td data-label={t('history.audit.action')}>{step.action}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
 
@@ -165,7 +163,6 @@ export function LedgerDetails({ entry, onClose }: { entry: LedgerEntry; onClose:
           [t('history.fields.tx_id'), <code key="tx">{entry.tx_id}</code>],
         ]}
       />
-      <h3>{t('history.audit.title')}</h3>
       <AuditList txId={entry.tx_id} />
     </Dialog>
   );

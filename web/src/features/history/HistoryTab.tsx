@@ -129,7 +129,7 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
 
   return (
     <div className="history">
-      <form className="filters" aria-label={t('history.filters.label')} onSubmit={apply} noValidate>
+      <form className="history-filters" aria-label={t('history.filters.label')} onSubmit={apply} noValidate>
         <Select
           label={t('history.filters.type')}
           value={values.type}
@@ -163,7 +163,7 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
           onChange={edit('search')}
           error={errors.search}
         />
-        <div className="buttons history-filter-buttons">
+        <div className="buttons">
           <Button type="submit" variant="primary">
             {t('history.filters.apply')}
           </Button>
