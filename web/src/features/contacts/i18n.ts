@@ -31,6 +31,7 @@ export const contactsTexts = dictionary({
       close: 'Close',
       save: 'Save',
       send_transfer: 'Send A Money Transfer',
+      send_funds: 'Send Funds',
       edit: 'Edit Contact',
       delete: 'Delete Contact',
       delete_title: 'Delete Contact',

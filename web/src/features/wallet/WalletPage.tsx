@@ -10,6 +10,10 @@ import { CurrencyTable } from './CurrencyTable.tsx';
 import { WalletCard } from './WalletCard.tsx';
 import { loadBalance, wallet } from './wallet-store.ts';
 
+// Send Funds loads only when opened.
+const SendFundsDialog = lazy(() =>
+  import('../transfer/index.ts').then((module) => ({ default: module.SendFundsDialog })),
+);
 // The deposit dialogs (and qrcode with them) load only when Add Funds opens them.
 const DepositDialogs = lazy(() =>
   import('../deposits/index.ts').then((module) => ({ default: module.DepositDialogs })),
@@ -25,6 +29,7 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   const { balance, status, live } = useSnapshot(wallet);
   const { user } = useSnapshot(session);
   const [breakdown, setBreakdown] = useState(false);
+  const [sending, setSending] = useState(false);
   const [params] = useSearchParams();
   const depositDialogs = withCard && params.has('deposit') && (
     <Suspense fallback={null}>
@@ -85,6 +90,15 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         <Link to="/add-fund" className="tile tile-action">
           {t('wallet.tiles.trade')}
         </Link>
+        <button
+          type="button"
+          className="tile tile-action"
+          onClick={() => {
+            setSending(true);
+          }}
+        >
+          {t('wallet.tiles.send_funds')}
+        </button>
         <div className="tile tile-action tile-soon" aria-disabled="true">
           {t('wallet.tiles.withdraw')}
           <span className="field-hint">{t('wallet.tiles.withdraw_soon')}</span>
@@ -105,6 +119,15 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         />
       )}
       {depositDialogs}
+      {sending && (
+        <Suspense fallback={null}>
+          <SendFundsDialog
+            onClose={() => {
+              setSending(false);
+            }}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -19,6 +19,7 @@ export const walletTexts = dictionary({
         total: 'Total Balance',
         add_funds: 'Add Funds',
         trade: 'Trade',
+        send_funds: 'Send Funds',
         withdraw: 'Withdraw Funds',
         withdraw_soon: 'Transfer to a Visa debit card: coming soon',
       },
