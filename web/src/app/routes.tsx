@@ -37,6 +37,7 @@ const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
 const TransactionsPage = lazy(() => import('../features/history/TransactionsPage.tsx'));
+const AddRecipientPage = lazy(() => import('../features/contacts/AddRecipientPage.tsx'));
 // The finance operations console: its own chunks, none of them in the wallet's first load.
 const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
 const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
@@ -121,6 +122,8 @@ export const routes: RouteObject[] = [
               { path: '/agreement', element: screen(<AgreementsPage />) },
               { path: '/webhook', element: screen(<WebhooksPage />) },
               { path: '/contacts', element: screen(<ContactsPage />) },
+              // Spec §2's Add A Recipient variant of the contact form, with banking details.
+              { path: '/add-recipient', element: screen(<AddRecipientPage />) },
               { path: '/scan-qr-code', element: screen(<ScanQrCode />) },
               // The spec lists it as commented out, not active; built, as how a shop takes a payment at the counter.
               { path: '/generate-qr-code', element: screen(<GenerateQrCode />) },

@@ -1,7 +1,7 @@
 import type { Contact } from '@peeks/contracts';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
@@ -68,6 +68,9 @@ export default function ContactsPage() {
         >
           {t('contacts.invite')}
         </button>
+        <Link to="/add-recipient" className="button">
+          {t('contacts.add_recipient.title')}
+        </Link>
       </div>
       {list.status === 'loading' && <PageLoader label={t('contacts.loading')} />}
       {list.status === 'failed' && (

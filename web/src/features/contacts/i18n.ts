@@ -41,6 +41,16 @@ export const contactsTexts = dictionary({
       deleted_title: 'Deleted!',
       deleted_body: contactMessages.deleted,
       ok: 'OK',
+      add_recipient: {
+        title: 'Add A Recipient',
+        description: 'Save someone you pay, with their banking details.',
+        banking: 'Banking Details',
+        bank_name: 'Bank Name',
+        institution_no: 'Institution Number',
+        account_no: 'Account Number',
+        save: 'SAVE AND PROCEED',
+        saved: 'Recipient saved. Taking you to your wallet…',
+      },
     },
   },
   ja: {

@@ -42,7 +42,7 @@ function RecipientCard({ contact }: { contact: Contact }) {
         </div>
         <div>
           <dt>{t('transfer.send_funds.account_number')}</dt>
-          <dd>{contact.user_id}</dd>
+          <dd>{contact.account_no ?? contact.user_id}</dd>
         </div>
       </dl>
     </section>
