@@ -10,6 +10,10 @@ import { CurrencyTable } from './CurrencyTable.tsx';
 import { WalletCard } from './WalletCard.tsx';
 import { loadBalance, wallet } from './wallet-store.ts';
 
+// Withdraw Funds loads only when opened.
+const WithdrawDialog = lazy(() =>
+  import('./WithdrawDialog.tsx').then((module) => ({ default: module.WithdrawDialog })),
+);
 // Send Funds loads only when opened.
 const SendFundsDialog = lazy(() =>
   import('../transfer/index.ts').then((module) => ({ default: module.SendFundsDialog })),
@@ -30,6 +34,7 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   const { user } = useSnapshot(session);
   const [breakdown, setBreakdown] = useState(false);
   const [sending, setSending] = useState(false);
+  const [withdrawing, setWithdrawing] = useState(false);
   const [params] = useSearchParams();
   const depositDialogs = withCard && params.has('deposit') && (
     <Suspense fallback={null}>
@@ -99,10 +104,15 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         >
           {t('wallet.tiles.send_funds')}
         </button>
-        <div className="tile tile-action tile-soon" aria-disabled="true">
-          {t('wallet.tiles.withdraw')}
-          <span className="field-hint">{t('wallet.tiles.withdraw_soon')}</span>
-        </div>
+        <button
+          type="button"
+          className="tile tile-action"
+          onClick={() => {
+            setWithdrawing(true);
+          }}
+        >
+          {t('wallet.tiles.withdraw')} <span className="field-hint">{t('wallet.tiles.withdraw_note')}</span>
+        </button>
       </div>
       <CurrencyTable
         balances={balance.balances}
@@ -119,6 +129,15 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         />
       )}
       {depositDialogs}
+      {withdrawing && (
+        <Suspense fallback={null}>
+          <WithdrawDialog
+            onClose={() => {
+              setWithdrawing(false);
+            }}
+          />
+        </Suspense>
+      )}
       {sending && (
         <Suspense fallback={null}>
           <SendFundsDialog
