@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
-import { stage } from './stage.ts';
+import { PHONE, stage } from './stage.ts';
 
 /**
  * Money between two newcomers, each in their own browser, against npm start:
@@ -153,6 +154,59 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await checkScreen(sender, '32-coin-breakdown');
     await sender.keyboard.press('Escape');
     await breakdown.waitFor({ state: 'detached' });
+  });
+
+  it('the sender finds both entries in /transaction, filters them, reads the serials and downloads the CSV', async () => {
+    await sender
+      .getByRole('navigation', { name: 'Dashboard navigation' })
+      .getByRole('link', { name: 'Transactions' })
+      .click();
+    const transactions = sender.getByRole('table', { name: 'Transactions' });
+    await transactions.waitFor();
+    // The purchase and the transfer, newest first.
+    await expect.poll(() => transactions.locator('tbody tr').count(), { timeout: 10_000 }).toBe(2);
+    expect(await transactions.locator('tbody tr').first().textContent()).toContain('−5.00 Coins');
+    await checkScreen(sender, '34-transactions');
+
+    await sender.getByLabel('Type').selectOption({ label: 'Transfer' });
+    await sender.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => transactions.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
+    await sender.getByLabel('Type').selectOption({ label: 'Withdrawal' });
+    await sender.getByRole('button', { name: 'Apply filters' }).click();
+    await sender.getByText('No records found').waitFor();
+    await checkScreen(sender, '35-transactions-filtered-empty');
+    await sender.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => transactions.locator('tbody tr').count(), { timeout: 10_000 }).toBe(2);
+
+    const downloading = sender.waitForEvent('download');
+    await sender.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = await downloading;
+    expect(csv.suggestedFilename()).toBe('transactions.csv');
+    const text = await readFile(await csv.path(), 'utf8');
+    expect(text.trim().split('\r\n')).toHaveLength(3);
+    expect(text).toContain(',transfer,completed,D,-5.00,');
+
+    await sender.getByRole('tab', { name: 'Ledger' }).click();
+    const ledger = sender.getByRole('table', { name: 'Ledger' });
+    await ledger.getByText('P2P Sent').waitFor();
+    await ledger
+      .getByRole('button', { name: /^Details of / })
+      .first()
+      .click();
+    const details = sender.getByRole('dialog', { name: 'Details' });
+    const audit = details.getByRole('table', { name: 'Audit' });
+    await audit.waitFor();
+    expect(await audit.locator('tbody tr').count()).toBeGreaterThan(0);
+    await checkScreen(sender, '36-ledger-details-audit');
+    await sender.keyboard.press('Escape');
+
+    // The same screen on a phone: rows become cards, nothing scrolls sideways.
+    const phone = await peeks.page(PHONE, { storageState: await sender.context().storageState() });
+    await phone.goto(`${peeks.server.url}/transaction`);
+    await phone.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first().waitFor();
+    expect(Number(await phone.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(PHONE.width);
+    await checkScreen(phone, '37-transactions-phone');
+    await phone.context().close();
   });
 
   it("a transfer link naming nobody says 'User not found'", async () => {

@@ -21,6 +21,7 @@ const SIGNED_IN_ROUTES = [
   '/wallet',
   '/transaction',
   '/contacts',
+  '/add-recipient',
   '/payment-method-list',
   '/add-fund',
   '/profile',

@@ -6,6 +6,7 @@ import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
 import { paymentMethodMessages } from './payment-methods.ts';
+import { typedToMinor } from './payments.ts';
 import { transaction } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -114,6 +115,47 @@ export const withdrawRequest = z.object(
   },
   invalidArguments,
 );
+
+/**
+ * The Withdraw Funds dialog's form: the amount as typed in units of the
+ * currency, the destination as its select gives it, the PIN empty when the
+ * user has none. Its output is withdrawRequest's body, checked by that same
+ * schema, so the dialog and the route refuse in the same words.
+ */
+export const withdrawForm = z
+  .object(
+    {
+      amount: z
+        .string({ error: amountMessages.missing() })
+        .trim()
+        .min(1, amountMessages.missing())
+        .regex(/^(\d{1,12}(\.\d*)?|\.\d+)$/, amountMessages.invalid()),
+      currency: withdrawRequest.shape.currency,
+      paymentMethodId: z
+        .string({ error: paymentMethodMessages.selectMethod })
+        .regex(/^[1-9]\d{0,15}$/, paymentMethodMessages.selectMethod),
+      pin: z.string().optional(),
+    },
+    invalidArguments,
+  )
+  .transform(({ amount, currency, paymentMethodId, pin }, context) => {
+    const minor = typedToMinor(amount, currency);
+    if (minor === null) {
+      context.addIssue({ code: 'custom', path: ['amount'], message: amountMessages.invalid() });
+      return z.NEVER;
+    }
+    const checked = withdrawRequest.safeParse({
+      amount: minor,
+      currency,
+      paymentMethodId: Number(paymentMethodId),
+      ...(pin ? { pin } : {}),
+    });
+    if (checked.success) return checked.data;
+    for (const issue of checked.error.issues)
+      context.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    return z.NEVER;
+  });
+export type WithdrawRequest = z.infer<typeof withdrawRequest>;
 
 export const depositFundResponse = successEnvelope({ message: z.string(), transaction });
 

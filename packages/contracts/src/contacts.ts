@@ -84,6 +84,19 @@ export const createContactRequest = confirmsEmail(
   postalFitsCountry(z.object(contactFields, invalidArguments), 'postal'),
 ).transform(splitPhone);
 
+/** The Add A Recipient page's banking details (spec §5 "Banking"). */
+export const recipientBanking = {
+  bank_name: text('Bank Name', { min: 2, max: 100 }),
+  institution_no: text('Institution Number', { min: 2, max: 100 }),
+  account_no: text('Account Number', { min: 2, max: 15 }),
+};
+
+/** POST /api/user/recipient-create: the Add A Recipient page, a contact and the recipient's banking details. */
+export const addRecipientRequest = confirmsEmail(
+  postalFitsCountry(z.object({ ...contactFields, ...recipientBanking }, invalidArguments), 'postal'),
+);
+export type AddRecipientRequest = z.infer<typeof addRecipientRequest>;
+
 /** POST /api/user/contact-update: the whole form again, plus the id. */
 export const updateContactRequest = confirmsEmail(
   postalFitsCountry(
@@ -120,6 +133,9 @@ export const contact = z.object({
   province: z.string(),
   country: z.string(),
   postal: z.string(),
+  /** Add A Recipient's banking details, null for a contact saved without them. */
+  bank_name: z.string().nullable().optional(),
+  account_no: z.string().nullable().optional(),
 });
 
 export const contactListResponse = successEnvelope({ contacts: z.array(contact), total: z.number().int() });

@@ -11,6 +11,7 @@ export * from './envelope.ts';
 export * from './error-codes.ts';
 export * from './fields.ts';
 export * from './health.ts';
+export * from './history.ts';
 export * from './ledger-types.ts';
 export * from './merchants.ts';
 export * from './operations.ts';

@@ -48,25 +48,6 @@ export type Balance = z.infer<typeof balance>;
 /** GET /api/account/balance */
 export const balanceResponse = successEnvelope({ balance });
 
-const pageNumber = (label: string, min: number, max: number) =>
-  z
-    .number({ error: say.valid(label) })
-    .int(say.valid(label))
-    .min(min, say.valid(label))
-    .max(max, say.valid(label));
-
-/** POST /api/account/ledger and /api/account/transactions: `offset, limit`, both optional (0 and 15). */
-export const listPageRequest = z
-  .object(
-    {
-      offset: pageNumber('offset', 0, OFFSET_MAX).default(0),
-      limit: pageNumber('limit', 1, LIST_PAGE_MAX).default(LIST_PAGE_SIZE),
-    },
-    invalidArguments,
-  )
-  .nullish()
-  .transform((body) => body ?? { offset: 0, limit: LIST_PAGE_SIZE });
-
 /** The spec's Ledger entry (§3): one posting to one of the caller's wallets. `debit_credit` is D or C. */
 export const ledgerEntry = z.object({
   ledger_id: z.string(),
@@ -128,6 +109,7 @@ export const auditQuery = z.object({ reference_no: detailsRequest.shape.id }, in
  */
 export const auditEntry = z.object({ from_serial: z.string(), action: z.string(), entry_date: z.string() });
 export const auditListResponse = successEnvelope({ ledgers: z.array(auditEntry) });
+export type AuditEntry = z.infer<typeof auditEntry>;
 
 /** The currencies coins are bought with (spec §9). */
 export const forexCurrency = z.enum(['USD', 'CAD'], { error: errorCatalogue[errorCodes.currencyMismatch] });

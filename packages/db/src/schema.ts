@@ -345,6 +345,10 @@ export interface ContactsTable {
   province: string;
   country: string;
   postal: string;
+  /** Add A Recipient's banking details (migration 0161): all three or none. */
+  bank_name: string | null;
+  institution_no: string | null;
+  account_no: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -893,6 +897,9 @@ export const schemaColumns = {
     'postal',
     'created_at',
     'updated_at',
+    'bank_name',
+    'institution_no',
+    'account_no',
   ]),
   categories: columnsOf<CategoriesTable>()(['category_id', 'name']),
   sub_categories: columnsOf<SubCategoriesTable>()(['sub_category_id', 'category_id', 'name']),

@@ -36,6 +36,8 @@ const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.
 const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
+const TransactionsPage = lazy(() => import('../features/history/TransactionsPage.tsx'));
+const AddRecipientPage = lazy(() => import('../features/contacts/AddRecipientPage.tsx'));
 // The finance operations console: its own chunks, none of them in the wallet's first load.
 const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
 const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
@@ -120,10 +122,12 @@ export const routes: RouteObject[] = [
               { path: '/agreement', element: screen(<AgreementsPage />) },
               { path: '/webhook', element: screen(<WebhooksPage />) },
               { path: '/contacts', element: screen(<ContactsPage />) },
+              // Spec §2's Add A Recipient variant of the contact form, with banking details.
+              { path: '/add-recipient', element: screen(<AddRecipientPage />) },
               { path: '/scan-qr-code', element: screen(<ScanQrCode />) },
               // The spec lists it as commented out, not active; built, as how a shop takes a payment at the counter.
               { path: '/generate-qr-code', element: screen(<GenerateQrCode />) },
-              { path: '/transaction', element: <ComingSoon screen="transaction" /> },
+              { path: '/transaction', element: screen(<TransactionsPage />) },
               { path: '/payment-method-list', element: screen(<PaymentMethodList />) },
               { path: '/setting', element: screen(<SettingsPage />) },
               { path: '/transfer-fund', element: screen(<TransferFund />) },

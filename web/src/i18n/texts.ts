@@ -1,4 +1,5 @@
 import { contactsTexts } from '../features/contacts/i18n.ts';
+import { historyTexts } from '../features/history/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
 import { merchantTexts } from '../features/merchant/i18n.ts';
 import { depositsTexts } from '../features/deposits/i18n.ts';
@@ -41,6 +42,7 @@ export const dictionaries = [
   merchantTexts,
   depositsTexts,
   qrCodesTexts,
+  historyTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -62,6 +64,7 @@ export const en = {
   ...merchantTexts.en,
   ...depositsTexts.en,
   ...qrCodesTexts.en,
+  ...historyTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

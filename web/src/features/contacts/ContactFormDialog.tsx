@@ -12,7 +12,7 @@ function splitPhone(phone: string): { phone_region: string; phone: string } {
   return { phone_region: phone.slice(0, -10) || DEFAULT_DIALLING_CODE, phone: phone.slice(-10) };
 }
 
-const blank = {
+export const blankContact = {
   name_first: '',
   name_last: '',
   phone_region: DEFAULT_DIALLING_CODE,
@@ -72,7 +72,7 @@ export function ContactFormDialog({
 }
 
 function AddContactForm({ onSaved, onClose }: { onSaved: () => void; onClose: () => void }) {
-  const spec = useSpecForm(createContactRequest, blank);
+  const spec = useSpecForm(createContactRequest, blankContact);
   return (
     <Form
       spec={spec}
@@ -110,6 +110,22 @@ function EditContactForm({
 }
 
 function ContactFields({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <ContactFieldsets />
+      <div className="buttons dialog-buttons">
+        <button type="button" className="button" onClick={onClose}>
+          {t('contacts.close')}
+        </button>
+        <SubmitButton>{t('contacts.save')}</SubmitButton>
+      </div>
+    </>
+  );
+}
+
+/** The contact form's two sections, shared by the modal and the Add A Recipient page. */
+export function ContactFieldsets() {
   const { t, i18n } = useTranslation();
   const countries = useMemo(() => countryChoices(i18n.language), [i18n.language]);
   return (
@@ -136,12 +152,6 @@ function ContactFields({ onClose }: { onClose: () => void }) {
         <TextField name="city" label={t('contacts.city')} autoComplete="off" />
         <TextField name="postal" label={t('contacts.postal')} autoComplete="off" />
       </fieldset>
-      <div className="buttons dialog-buttons">
-        <button type="button" className="button" onClick={onClose}>
-          {t('contacts.close')}
-        </button>
-        <SubmitButton>{t('contacts.save')}</SubmitButton>
-      </div>
     </>
   );
 }

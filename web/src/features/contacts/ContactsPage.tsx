@@ -1,7 +1,7 @@
 import type { Contact } from '@peeks/contracts';
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
@@ -12,8 +12,14 @@ import { Avatar } from '../../ui/Avatar.tsx';
 import { ContactFormDialog } from './ContactFormDialog.tsx';
 import { deleteContact, useContacts } from './contacts-api.ts';
 
+// Send Funds loads only when opened.
+const SendFundsDialog = lazy(() =>
+  import('../transfer/index.ts').then((module) => ({ default: module.SendFundsDialog })),
+);
+
 type Open =
   | { dialog: 'none' }
+  | { dialog: 'send'; contact: Contact }
   | { dialog: 'choice'; contact: Contact }
   | { dialog: 'form'; contact?: Contact }
   | { dialog: 'delete'; contact: Contact }
@@ -62,6 +68,9 @@ export default function ContactsPage() {
         >
           {t('contacts.invite')}
         </button>
+        <Link to="/add-recipient" className="button">
+          {t('contacts.add_recipient.title')}
+        </Link>
       </div>
       {list.status === 'loading' && <PageLoader label={t('contacts.loading')} />}
       {list.status === 'failed' && (
@@ -89,8 +98,16 @@ export default function ContactsPage() {
           onDelete={() => {
             setOpen({ dialog: 'delete', contact: open.contact });
           }}
+          onSendFunds={() => {
+            setOpen({ dialog: 'send', contact: open.contact });
+          }}
           onClose={close}
         />
+      )}
+      {open.dialog === 'send' && (
+        <Suspense fallback={null}>
+          <SendFundsDialog contact={open.contact} onClose={close} />
+        </Suspense>
       )}
       {open.dialog === 'form' && (
         <ContactFormDialog {...(open.contact ? { contact: open.contact } : {})} onSaved={saved} onClose={close} />
@@ -169,11 +186,13 @@ function ChoiceDialog({
   contact,
   onEdit,
   onDelete,
+  onSendFunds,
   onClose,
 }: {
   contact: Contact;
   onEdit: () => void;
   onDelete: () => void;
+  onSendFunds: () => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -184,6 +203,12 @@ function ChoiceDialog({
         <button type="button" className="button primary" onClick={() => void navigate(transferLink(contact))}>
           {t('contacts.send_transfer')}
         </button>
+        {/* Send Funds pays only someone with an account; the transfer page explains the rest. */}
+        {contact.guser_id !== null && (
+          <button type="button" className="button" onClick={onSendFunds}>
+            {t('contacts.send_funds')}
+          </button>
+        )}
         <button type="button" className="button" onClick={onEdit}>
           {t('contacts.edit')}
         </button>

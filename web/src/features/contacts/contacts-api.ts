@@ -1,4 +1,5 @@
 import {
+  type AddRecipientRequest,
   contactDeletedResponse,
   contactListResponse,
   contactResponse,
@@ -11,6 +12,8 @@ import { ApiError, callApi } from '../../lib/api.ts';
 
 export const createContact = async (form: CreateContactRequest) =>
   (await callApi('/user/contact-create', contactResponse, { body: form })).contact;
+export const addRecipient = async (form: AddRecipientRequest) =>
+  (await callApi('/user/recipient-create', contactResponse, { body: form })).contact;
 export const updateContact = async (form: UpdateContactRequest) =>
   (await callApi('/user/contact-update', contactResponse, { body: form })).contact;
 export const deleteContact = async (contactId: number) => {

@@ -271,7 +271,7 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
       within(choice)
         .getAllByRole('button')
         .map((button) => button.textContent),
-    ).toEqual(['×', 'Send A Money Transfer', 'Edit Contact', 'Delete Contact']);
+    ).toEqual(['×', 'Send A Money Transfer', 'Send Funds', 'Edit Contact', 'Delete Contact']);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
 

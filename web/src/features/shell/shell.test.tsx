@@ -39,9 +39,6 @@ function merchantInfo() {
   };
 }
 
-/** Spec §2 route table: screens not built yet show the dashboard layout and say so. */
-const COMING_SOON = [['/transaction', 'Transactions']] as const;
-
 describe('the shell (spec §2 Navigation)', () => {
   beforeEach(resetSession);
 
@@ -57,13 +54,6 @@ describe('the shell (spec §2 Navigation)', () => {
     expect(within(bar).getByRole('link', { name: 'MY ACCOUNT' })).toBeTruthy();
     expect(within(bar).getByRole('link', { name: 'ADD FUNDS' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Terms And Conditions' })).toBeTruthy();
-  });
-
-  it.each(COMING_SOON)('%s shows the dashboard layout with an honest coming-soon panel', async (path, name) => {
-    signedIn();
-    renderApp(path);
-    expect(await screen.findByRole('heading', { name: `${name}: coming soon` })).toBeTruthy();
-    expect(screen.getByRole('navigation', { name: 'Dashboard navigation' })).toBeTruthy();
   });
 
   it('logged in: the avatar menu holds username, e-mail, Wallet, Profile, Agreement, Webhook, Sign Out; the layout its navigation and placeholders', async () => {

@@ -1,4 +1,13 @@
-import { recipientResponse, transactionResponse, type Recipient, type SendFundRequest } from '@peeks/contracts';
+import {
+  contactListResponse,
+  payMethodListResponse,
+  recipientResponse,
+  transactionResponse,
+  type Contact,
+  type PaymentMethod,
+  type Recipient,
+  type SendFundRequest,
+} from '@peeks/contracts';
 import { useEffect, useState } from 'react';
 import { callApi } from '../../lib/api.ts';
 
@@ -35,3 +44,18 @@ export function useRecipient(gid: string | null, uid: string | null): RecipientL
 /** POST /api/account/send-fund with the attempt's Idempotency-Key: a retry of the same attempt moves nothing twice. */
 export const sendFund = async (request: SendFundRequest, idempotencyKey: string) =>
   (await callApi('/account/send-fund', transactionResponse, { body: request, idempotencyKey })).transaction;
+
+/** The contacts who have a Peeks Wallet account: the only ones Send Funds can pay. */
+export async function listRecipients(signal?: AbortSignal): Promise<Contact[]> {
+  const { contacts } = await callApi('/user/contact-list', contactListResponse, signal ? { signal } : {});
+  return contacts.filter((contact) => contact.guser_id !== null);
+}
+
+/** The stored cards Send Funds may charge instead of the wallet (spec §4: state E, validated). */
+export async function listCards(signal?: AbortSignal): Promise<PaymentMethod[]> {
+  const { methods } = await callApi('/account/pay-method', payMethodListResponse, {
+    body: {},
+    ...(signal ? { signal } : {}),
+  });
+  return methods.filter((method) => method.type === 'CC' && method.state === 'E' && method.validated !== '');
+}

@@ -10,6 +10,14 @@ import { CurrencyTable } from './CurrencyTable.tsx';
 import { WalletCard } from './WalletCard.tsx';
 import { loadBalance, wallet } from './wallet-store.ts';
 
+// Withdraw Funds loads only when opened.
+const WithdrawDialog = lazy(() =>
+  import('./WithdrawDialog.tsx').then((module) => ({ default: module.WithdrawDialog })),
+);
+// Send Funds loads only when opened.
+const SendFundsDialog = lazy(() =>
+  import('../transfer/index.ts').then((module) => ({ default: module.SendFundsDialog })),
+);
 // The deposit dialogs (and qrcode with them) load only when Add Funds opens them.
 const DepositDialogs = lazy(() =>
   import('../deposits/index.ts').then((module) => ({ default: module.DepositDialogs })),
@@ -25,6 +33,8 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   const { balance, status, live } = useSnapshot(wallet);
   const { user } = useSnapshot(session);
   const [breakdown, setBreakdown] = useState(false);
+  const [sending, setSending] = useState(false);
+  const [withdrawing, setWithdrawing] = useState(false);
   const [params] = useSearchParams();
   const depositDialogs = withCard && params.has('deposit') && (
     <Suspense fallback={null}>
@@ -85,10 +95,24 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         <Link to="/add-fund" className="tile tile-action">
           {t('wallet.tiles.trade')}
         </Link>
-        <div className="tile tile-action tile-soon" aria-disabled="true">
-          {t('wallet.tiles.withdraw')}
-          <span className="field-hint">{t('wallet.tiles.withdraw_soon')}</span>
-        </div>
+        <button
+          type="button"
+          className="tile tile-action"
+          onClick={() => {
+            setSending(true);
+          }}
+        >
+          {t('wallet.tiles.send_funds')}
+        </button>
+        <button
+          type="button"
+          className="tile tile-action"
+          onClick={() => {
+            setWithdrawing(true);
+          }}
+        >
+          {t('wallet.tiles.withdraw')} <span className="field-hint">{t('wallet.tiles.withdraw_note')}</span>
+        </button>
       </div>
       <CurrencyTable
         balances={balance.balances}
@@ -105,6 +129,24 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         />
       )}
       {depositDialogs}
+      {withdrawing && (
+        <Suspense fallback={null}>
+          <WithdrawDialog
+            onClose={() => {
+              setWithdrawing(false);
+            }}
+          />
+        </Suspense>
+      )}
+      {sending && (
+        <Suspense fallback={null}>
+          <SendFundsDialog
+            onClose={() => {
+              setSending(false);
+            }}
+          />
+        </Suspense>
+      )}
     </section>
   );
 }

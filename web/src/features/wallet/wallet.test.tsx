@@ -85,13 +85,16 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
   });
 
-  it('links Add Funds and Trade to /add-fund and says honestly that withdrawals are not built', async () => {
+  it('links Add Funds and Trade to /add-fund, and offers Send Funds and Withdraw Funds', async () => {
     signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
     renderApp('/wallet');
     await screen.findByRole('heading', { name: 'Wallet' });
     expect(screen.getByRole('link', { name: 'Add Funds' }).getAttribute('href')).toBe('/add-fund');
     expect(screen.getByRole('link', { name: 'Trade' }).getAttribute('href')).toBe('/add-fund');
-    expect(screen.getByText('Transfer to a Visa debit card: coming soon')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send Funds' })).toBeTruthy();
+    expect(
+      screen.getByRole('button', { name: 'Withdraw Funds Transfer to a Visa debit card or a bank account' }),
+    ).toBeTruthy();
   });
 
   it('at / shows the user card with the shortcuts the spec lists', async () => {

@@ -259,3 +259,40 @@ describe('signed out and CSRF', () => {
     },
   );
 });
+
+describe('POST /api/user/recipient-create (spec §2 Add A Recipient, §5 Banking)', () => {
+  const banking = { bank_name: 'Banque Laurentienne', institution_no: '039', account_no: '1234567' };
+
+  it('saves the contact with its banking details, shown back to its owner only', async () => {
+    const response = await alice.post('/api/user/recipient-create', contactForm({ ...banking }));
+    expect(response.statusCode, response.body).toBe(200);
+    const contact = contactResponse.parse(response.json()).contact;
+    expect(contact).toMatchObject({ bank_name: 'Banque Laurentienne', account_no: '1234567' });
+    const mine = contactListResponse.parse((await alice.get('/api/user/contact-list')).json());
+    expect(mine.contacts.find((each) => each.contact_id === contact.contact_id)?.account_no).toBe('1234567');
+    const stranger = await signedUp();
+    const theirs = contactListResponse.parse((await stranger.get('/api/user/contact-list')).json());
+    expect(theirs.contacts.map((each) => each.contact_id)).not.toContain(contact.contact_id);
+    expect((await stranger.get(`/api/user/contact-lookup?id=${String(contact.contact_id)}`)).statusCode).toBe(404);
+  });
+
+  it('a contact saved from the Contacts page has no banking details', async () => {
+    expect(await created(alice)).toMatchObject({ bank_name: null, account_no: null });
+  });
+
+  it.each([
+    ['bank_name', { bank_name: '' }, 'Please enter Bank Name'],
+    ['bank_name', { bank_name: 'B' }, 'Please enter at least 2 characters Bank Name'],
+    ['institution_no', { institution_no: 'x'.repeat(101) }, 'Please enter at most 100 characters Institution Number'],
+    ['account_no', { account_no: '1234567890123456' }, 'Please enter at most 15 characters Account Number'],
+    ['account_no', { account_no: undefined }, 'Please enter Account Number'],
+  ])('refuses %s: %j with 400 and the rule’s words', async (field, change, words) => {
+    const { statusCode, problem } = await refusal(
+      '/api/user/recipient-create',
+      { ...contactForm(), ...banking, ...change },
+      field,
+    );
+    expect(statusCode).toBe(400);
+    expect(problem?.message).toBe(words);
+  });
+});

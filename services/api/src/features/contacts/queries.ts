@@ -1,4 +1,10 @@
-import { errorCodes, type Contact, type CreateContactRequest, type UpdateContactRequest } from '@peeks/contracts';
+import {
+  errorCodes,
+  type AddRecipientRequest,
+  type Contact,
+  type CreateContactRequest,
+  type UpdateContactRequest,
+} from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { Kysely } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
@@ -43,6 +49,8 @@ function contactsOf(db: Kysely<Database>, ownerId: number) {
       'contacts.province',
       'contacts.country',
       'contacts.postal',
+      'contacts.bank_name',
+      'contacts.account_no',
       'users.user_id',
       'users.guser_id',
       'users.username',
@@ -117,14 +125,18 @@ async function emailTaken(db: Kysely<Database>, ownerId: number, email: string, 
 export async function createContact(
   db: Kysely<Database>,
   ownerId: number,
-  input: CreateContactRequest,
+  input: CreateContactRequest | AddRecipientRequest,
   now: Date,
 ): Promise<Contact> {
   if (await emailTaken(db, ownerId, input.email)) throw duplicate();
+  const banking =
+    'bank_name' in input
+      ? { bank_name: input.bank_name, institution_no: input.institution_no, account_no: input.account_no }
+      : {};
   try {
     const { contact_id } = await db
       .insertInto('contacts')
-      .values({ owner_user_id: ownerId, ...fieldsOf(input), created_at: now, updated_at: now })
+      .values({ owner_user_id: ownerId, ...fieldsOf(input), ...banking, created_at: now, updated_at: now })
       .returning('contact_id')
       .executeTakeFirstOrThrow();
     const created = await findContact(db, ownerId, contact_id);

@@ -1,4 +1,5 @@
 import {
+  addRecipientRequest,
   contactDeletedResponse,
   contactListResponse,
   contactMessages,
@@ -40,6 +41,15 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/user/contact-create',
     { schema: { body: createContactRequest, response: { 200: contactResponse } } },
+    async (request) => {
+      const { userId } = signedIn(request);
+      return { response: 'success' as const, contact: await createContact(app.db, userId, request.body, app.clock()) };
+    },
+  );
+
+  app.post(
+    '/api/user/recipient-create',
+    { schema: { body: addRecipientRequest, response: { 200: contactResponse } } },
     async (request) => {
       const { userId } = signedIn(request);
       return { response: 'success' as const, contact: await createContact(app.db, userId, request.body, app.clock()) };

@@ -11,6 +11,20 @@ export interface Page {
   limit: number;
 }
 
+/** The history filters (contracts' history.ts), already checked. */
+export interface HistoryFilter {
+  type?: string | undefined;
+  currency?: Currency | undefined;
+  /** YYYY-MM-DD, UTC days, both ends included. */
+  from?: string | undefined;
+  to?: string | undefined;
+  search?: string | undefined;
+}
+
+const DAY_MS = 86_400_000;
+const startOfDay = (day: string) => new Date(`${day}T00:00:00Z`);
+const endOfDay = (day: string) => new Date(startOfDay(day).getTime() + DAY_MS);
+
 /** Every wallet id an owner can have: one per currency, derived (they need not be looked up). */
 const walletIdsOf = (ownerId: string) => currencies.map((currency) => walletIdOf(ownerId, currency));
 
@@ -35,9 +49,23 @@ const entryColumns = ['ledger_id', 'entry_date', 'type', 'amount', 'currency', '
 export async function ledgerPage(
   db: Kysely<Database>,
   ownerId: string,
-  page: Page,
+  page: Page & HistoryFilter,
 ): Promise<{ ledgers: LedgerEntry[]; total: number }> {
-  const mine = db.selectFrom('ledger_entries').where('account_id', 'in', walletIdsOf(ownerId));
+  // A currency is one wallet, so the account index narrows it; a date range has its own index (migration 0160).
+  const wallets = page.currency ? [walletIdOf(ownerId, page.currency)] : walletIdsOf(ownerId);
+  let mine = db.selectFrom('ledger_entries').where('account_id', 'in', wallets);
+  if (page.type) mine = mine.where('type', '=', page.type);
+  if (page.from) mine = mine.where('entry_date', '>=', startOfDay(page.from));
+  if (page.to) mine = mine.where('entry_date', '<', endOfDay(page.to));
+  const search = page.search;
+  if (search) {
+    mine = mine.where((eb) =>
+      eb.or([
+        eb(eb.fn('starts_with', ['tx_id', eb.val(search)]), '=', true),
+        eb(eb.fn('starts_with', ['ledger_id', eb.val(search)]), '=', true),
+      ]),
+    );
+  }
   const [rows, count] = await Promise.all([
     mine
       .select(entryColumns)
@@ -74,9 +102,23 @@ const partyTo = (ownerId: string) => (eb: ExpressionBuilder<Database, 'ledger_tr
 export async function transactionPage(
   db: Kysely<Database>,
   ownerId: string,
-  page: Page,
+  page: Page & HistoryFilter,
 ): Promise<{ records: TransactionRecord[]; total: number }> {
-  const mine = db.selectFrom('ledger_transactions').where(partyTo(ownerId));
+  // The payer and payee indexes lead with the owner and entry_date; the other filters narrow those rows.
+  let mine = db.selectFrom('ledger_transactions').where(partyTo(ownerId));
+  if (page.type) mine = mine.where('type', '=', page.type);
+  if (page.currency) mine = mine.where('currency', '=', page.currency);
+  if (page.from) mine = mine.where('entry_date', '>=', startOfDay(page.from));
+  if (page.to) mine = mine.where('entry_date', '<', endOfDay(page.to));
+  const search = page.search;
+  if (search) {
+    mine = mine.where((eb) =>
+      eb.or([
+        eb(eb.fn('starts_with', ['tx_id', eb.val(search)]), '=', true),
+        eb(eb.fn('strpos', [eb.fn('lower', ['reference']), eb.fn('lower', [eb.val(search)])]), '>', 0),
+      ]),
+    );
+  }
   const [rows, count] = await Promise.all([
     mine
       .selectAll()

@@ -10,8 +10,9 @@ import {
   forexResponse,
   ledgerDetailsResponse,
   ledgerListResponse,
-  listPageRequest,
+  ledgerListRequest,
   transactionDetailsResponse,
+  transactionListRequest,
   transactionListResponse,
 } from '@peeks/contracts';
 import { coinsOf, walletsOf } from '@peeks/ledger-store';
@@ -39,7 +40,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/ledger',
-    { schema: { body: listPageRequest, response: { 200: ledgerListResponse } } },
+    { schema: { body: ledgerListRequest, response: { 200: ledgerListResponse } } },
     async (request) => {
       return { response: 'success' as const, ...(await ledgerPage(app.db, sessionWalletOwner(request), request.body)) };
     },
@@ -57,7 +58,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/transactions',
-    { schema: { body: listPageRequest, response: { 200: transactionListResponse } } },
+    { schema: { body: transactionListRequest, response: { 200: transactionListResponse } } },
     async (request) => {
       const viewer = sessionWalletOwner(request);
       const { records, total } = await transactionPage(app.db, viewer, request.body);

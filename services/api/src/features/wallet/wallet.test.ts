@@ -10,7 +10,8 @@ import {
   transactionListResponse,
 } from '@peeks/contracts';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
-import { loadTransaction } from '@peeks/ledger-store';
+import { executeLedgerCommand, loadTransaction } from '@peeks/ledger-store';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../testing/money.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -225,6 +226,130 @@ describe('POST /api/account/ledger and ledger-details', () => {
       'unknown id',
     );
     expectRefusal(await ann.browser.post('/api/account/ledger-details', { id: '' }), 400, undefined, 'empty id');
+  });
+});
+
+describe('the history filters: type, currency, date range and search', () => {
+  let ann: SignedIn;
+  let bob: SignedIn;
+  let rent: string;
+  let lastYear: string;
+  beforeAll(async () => {
+    [ann, bob] = [await person(), await person()];
+    const carol = await person();
+    await fund(subject, owner(ann), 10_000);
+    await fund(subject, owner(ann), 2_500, 'USD');
+    rent = `transfer-${randomUUID()}`;
+    await executeLedgerCommand(
+      subject.database.db,
+      {
+        type: 'Transfer',
+        txId: rent,
+        kind: 'P2P',
+        fromOwnerId: owner(ann),
+        toOwnerId: owner(bob),
+        amount: 300,
+        fee: 0,
+        currency: 'CON',
+        memo: 'March Rent',
+      },
+      subject.app.ledgerSettings,
+    );
+    lastYear = await transfer(subject, owner(ann), owner(bob), 20);
+    // Dated a year back, in both read models, so a date range has something to leave out.
+    const then = new Date(Date.now() - 365 * 86_400_000);
+    await subject.database.db
+      .updateTable('ledger_transactions')
+      .set({ entry_date: then })
+      .where('tx_id', '=', lastYear)
+      .execute();
+    await subject.database.db
+      .updateTable('ledger_entries')
+      .set({ entry_date: then })
+      .where('tx_id', '=', lastYear)
+      .execute();
+    // Carol's money matches every filter below but is never Ann's.
+    await fund(subject, owner(carol), 10_000);
+    await transfer(subject, owner(carol), owner(bob), 7);
+  });
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  it('filters transactions by type and currency, the total counting only what matches', async () => {
+    const transfers = await transactionsOf(ann, { type: 'transfer' });
+    expect(transfers.total).toBe(2);
+    expect(transfers.transactions.map((each) => each.tx_id).sort()).toEqual([rent, lastYear].sort());
+    const dollars = await transactionsOf(ann, { currency: 'USD' });
+    expect(dollars.transactions).toEqual([expect.objectContaining({ type: 'correction', amount: 2_500 })]);
+    expect((await transactionsOf(ann, { type: 'transfer', currency: 'USD' })).total).toBe(0);
+    // Empty strings are the form's "all": the same as no filter.
+    expect((await transactionsOf(ann, { type: '', currency: '', from: '', to: '', search: '' })).total).toBe(4);
+  });
+
+  it('filters by UTC days, both ends included', async () => {
+    const recent = await transactionsOf(ann, { from: today(), to: today() });
+    expect(recent.total).toBe(3);
+    expect(recent.transactions.map((each) => each.tx_id)).not.toContain(lastYear);
+    const old = await transactionsOf(ann, { to: new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10) });
+    expect(old.transactions.map((each) => each.tx_id)).toEqual([lastYear]);
+    const ledger = await ledgerOf(ann, { from: today() });
+    expect(ledger.ledgers.map((entry) => entry.tx_id)).not.toContain(lastYear);
+    expect(ledger.total).toBe(3);
+  });
+
+  it('finds a transaction by the start of its id or words of its reference, any case', async () => {
+    expect((await transactionsOf(ann, { search: 'march rent' })).transactions.map((each) => each.tx_id)).toEqual([
+      rent,
+    ]);
+    expect((await transactionsOf(ann, { search: rent.slice(0, 20) })).transactions.map((each) => each.tx_id)).toEqual([
+      rent,
+    ]);
+    expect((await transactionsOf(ann, { search: 'transfer-' })).total).toBe(2);
+    expect((await transactionsOf(ann, { search: '%' })).total).toBe(0);
+    expect((await ledgerOf(ann, { search: rent })).ledgers).toEqual([
+      expect.objectContaining({ tx_id: rent, type: 'P2P_SENT', debit_credit: 'D' }),
+    ]);
+  });
+
+  it('filters ledger entries by code and currency', async () => {
+    const sentEntries = await ledgerOf(ann, { type: 'P2P_SENT' });
+    expect(sentEntries.total).toBe(2);
+    expect(sentEntries.ledgers.every((entry) => entry.type === 'P2P_SENT')).toBe(true);
+    expect((await ledgerOf(ann, { currency: 'USD' })).ledgers).toEqual([
+      expect.objectContaining({ amount: 2_500, currency: 'USD' }),
+    ]);
+    expect((await ledgerOf(bob, { type: 'P2P_RCVD' })).total).toBe(3);
+    expect((await ledgerOf(ann, { type: 'NOT_A_CODE_YET' })).total).toBe(0);
+  });
+
+  it("never shows another owner's records, whatever the filter", async () => {
+    const stranger = await person();
+    expect((await transactionsOf(stranger, { search: 'transfer-' })).total).toBe(0);
+    expect((await transactionsOf(stranger, { search: 'march rent' })).total).toBe(0);
+    expect((await ledgerOf(stranger, { type: 'P2P_SENT' })).total).toBe(0);
+    expect(
+      (await transactionsOf(ann, { search: 'transfer-' })).transactions.every((each) => each.debit_credit === 'D'),
+    ).toBe(true);
+  });
+
+  it("refuses a bad filter with 400 and the field's words", async () => {
+    const cases: [string, object, string][] = [
+      ['/api/account/transactions', { type: 'gift' }, 'Please select type'],
+      ['/api/account/ledger', { type: 'p2p sent' }, 'Please select type'],
+      ['/api/account/transactions', { currency: 'EUR' }, 'Please select currency'],
+      ['/api/account/transactions', { from: '2026-02-30' }, 'Please enter valid from date'],
+      ['/api/account/ledger', { to: '25-11-2026' }, 'Please enter valid to date'],
+      [
+        '/api/account/transactions',
+        { from: '2026-05-02', to: '2026-05-01' },
+        'The to date must not be before the from date',
+      ],
+      ['/api/account/transactions', { search: 'x'.repeat(101) }, 'Please enter at most 100 characters search'],
+    ];
+    for (const [path, body, words] of cases) {
+      const refused = await ann.browser.post(path, body);
+      expectRefusal(refused, 400, undefined, JSON.stringify(body));
+      expect(refused.body, JSON.stringify(body)).toContain(words);
+    }
   });
 });
 

@@ -1,0 +1,169 @@
+import { ledgerTypeLabel, type AuditEntry, type LedgerEntry, type TransactionView } from '@peeks/contracts';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { StatusPill } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { Money } from '../../ui/Money.tsx';
+import { Skeleton } from '../../ui/Skeleton.tsx';
+import { auditOf } from './history-api.ts';
+import { formatWhen, transactionTypeLabel } from './labels.ts';
+
+function Facts({ facts }: { facts: [string, ReactNode][] }) {
+  return (
+    <dl className="summary history-facts">
+      {facts.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+const signedMinor = (amount: number, debitCredit: 'D' | 'C') => (debitCredit === 'D' ? -amount : amount);
+
+/** A transaction's Details (spec §2): the fields a person can act on, none of the ledger's plumbing. */
+export function TransactionDetails({ transaction, onClose }: { transaction: TransactionView; onClose: () => void }) {
+  const { t } = useTranslation();
+  const facts: [string, ReactNode][] = [
+    [t('history.fields.tx_id'), <code key="id">{transaction.tx_id}</code>],
+    [t('history.fields.entry_date'), formatWhen(transaction.entry_date)],
+    [t('history.fields.type'), transactionTypeLabel(transaction.type)],
+    [t('history.fields.state'), <StatusPill key="state" status={transaction.state} />],
+    [t('history.fields.direction'), t(`history.direction.${transaction.debit_credit}`)],
+    [
+      t('history.fields.amount'),
+      <Money
+        key="amount"
+        minor={signedMinor(transaction.amount, transaction.debit_credit)}
+        currency={transaction.currency}
+        signed
+      />,
+    ],
+    [t('history.fields.fee'), <Money key="fee" minor={transaction.fee} currency={transaction.currency} />],
+  ];
+  if (transaction.reference) facts.push([t('history.fields.reference'), transaction.reference]);
+  if (transaction.payment_method)
+    facts.push([
+      t('history.fields.payment_method'),
+      [transaction.payment_method_type, transaction.payment_method].filter(Boolean).join(' '),
+    ]);
+  if (transaction.customer_Name) facts.push([t('history.fields.customer'), transaction.customer_Name]);
+  if (transaction.hold_amount !== null && transaction.hold_amount > 0) {
+    facts.push([
+      t('history.fields.hold'),
+      <Money key="hold" minor={transaction.hold_amount} currency={transaction.currency} />,
+    ]);
+    if (transaction.hold_release_at)
+      facts.push([t('history.fields.hold_release'), formatWhen(transaction.hold_release_at)]);
+  }
+  if (transaction.parent_tx_id)
+    facts.push([t('history.fields.parent'), <code key="parent">{transaction.parent_tx_id}</code>]);
+  if (transaction.refunded) facts.push([t('history.fields.refunded'), t('history.yes')]);
+  if (transaction.error_code)
+    facts.push([t('history.fields.error'), transaction.fi_response_text ?? transaction.error_code]);
+  return (
+    <Dialog
+      title={t('history.details')}
+      onClose={onClose}
+      footer={<Button onClick={onClose}>{t('history.close')}</Button>}
+    >
+      <Facts facts={facts} />
+    </Dialog>
+  );
+}
+
+/** `serial:from account:currency:value`; the account may hold colons of its own, so read from both ends. */
+export function parseAuditSerial(fromSerial: string) {
+  const parts = fromSerial.split(':');
+  const serial = parts[0] ?? '';
+  const value = parts.length >= 4 ? Number(parts.at(-1)) : Number.NaN;
+  const currency = parts.length >= 4 ? (parts.at(-2) ?? '') : '';
+  return { serial, value, currency };
+}
+
+function AuditList({ txId }: { txId: string }) {
+  const { t } = useTranslation();
+  const [audit, setAudit] = useState<AuditEntry[] | 'loading' | 'failed'>('loading');
+  useEffect(() => {
+    let current = true;
+    auditOf(txId).then(
+      (entries) => {
+        if (current) setAudit(entries);
+      },
+      () => {
+        if (current) setAudit('failed');
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [txId]);
+  if (audit === 'loading') return <Skeleton lines={2} />;
+  if (audit === 'failed') return <p role="alert">{t('history.failed')}</p>;
+  if (audit.length === 0) return <p className="empty-title">{t('history.no_audit')}</p>;
+  return (
+    <table className="table audit-table">
+      <caption>{t('history.audit.title')}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{t('history.audit.serial')}</th>
+          <th scope="col">{t('history.audit.amount')}</th>
+          <th scope="col">{t('history.audit.currency')}</th>
+          <th scope="col">{t('history.audit.action')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {audit.map((step, index) => {
+          const { serial, value, currency } = parseAuditSerial(step.from_serial);
+          const known = currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';
+          return (
+            <tr key={`${step.from_serial}-${String(index)}`}>
+              <td data-label={t('history.audit.serial')}>
+                <code>{serial}</code>
+              </td>
+              <td data-label={t('history.audit.amount')}>
+                {known && Number.isFinite(value) ? <Money minor={value} currency={currency} /> : '—'}
+              </td>
+              <td data-label={t('history.audit.currency')}>{currency || '—'}</td>
+              <td data-label={t('history.audit.action')}>{step.action}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** A ledger entry's details (spec §2): the posting, then the audit list of the coins its transaction moved. */
+export function LedgerDetails({ entry, onClose }: { entry: LedgerEntry; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Dialog
+      title={t('history.details')}
+      onClose={onClose}
+      footer={<Button onClick={onClose}>{t('history.close')}</Button>}
+    >
+      <Facts
+        facts={[
+          [t('history.fields.ledger_id'), <code key="id">{entry.ledger_id}</code>],
+          [t('history.fields.entry_date'), formatWhen(entry.entry_date)],
+          [t('history.fields.type'), ledgerTypeLabel(entry.type)],
+          [
+            t('history.fields.amount'),
+            <Money
+              key="amount"
+              minor={signedMinor(entry.amount, entry.debit_credit)}
+              currency={entry.currency}
+              signed
+            />,
+          ],
+          [t('history.fields.tx_id'), <code key="tx">{entry.tx_id}</code>],
+        ]}
+      />
+      <AuditList txId={entry.tx_id} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,166 @@
+import {
+  ledgerFilter,
+  ledgerTypeLabel,
+  ledgerTypeLabels,
+  transactionFilter,
+  transactionTypes,
+  type LedgerEntry,
+  type LedgerFilter,
+  type TransactionFilter,
+  type TransactionView,
+} from '@peeks/contracts';
+import type { ColumnDef } from '@tanstack/react-table';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { StatusPill } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
+import { Money } from '../../ui/Money.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
+import { everyLedgerEntry, everyTransaction, listLedger, listTransactions } from './history-api.ts';
+import { ledgerCsv, transactionsCsv } from './history-csv.ts';
+import { LedgerDetails, TransactionDetails } from './HistoryDetails.tsx';
+import { HistoryTab } from './HistoryTab.tsx';
+import { formatWhen, transactionTypeLabel } from './labels.ts';
+
+const signedMinor = (amount: number, debitCredit: 'D' | 'C') => (debitCredit === 'D' ? -amount : amount);
+
+// Stable identities: the tab reloads when its loader changes.
+const loadTransactions = async (filter: TransactionFilter, offset: number) => {
+  const page = await listTransactions(filter, offset);
+  return { rows: page.transactions, total: page.total };
+};
+const loadLedger = async (filter: LedgerFilter, offset: number) => {
+  const page = await listLedger(filter, offset);
+  return { rows: page.ledgers, total: page.total };
+};
+
+function TransactionsTab() {
+  const { t } = useTranslation();
+  const columns = (open: (row: TransactionView) => void): ColumnDef<TransactionView>[] => [
+    { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
+    { id: 'type', header: t('history.columns.type'), cell: ({ row }) => transactionTypeLabel(row.original.type) },
+    { id: 'reference', header: t('history.columns.reference'), cell: ({ row }) => row.original.reference ?? '—' },
+    {
+      id: 'amount',
+      header: t('history.columns.amount'),
+      cell: ({ row }) => (
+        <Money
+          minor={signedMinor(row.original.amount, row.original.debit_credit)}
+          currency={row.original.currency}
+          signed
+        />
+      ),
+    },
+    { id: 'state', header: t('history.columns.state'), cell: ({ row }) => <StatusPill status={row.original.state} /> },
+    {
+      id: 'actions',
+      header: t('history.columns.actions'),
+      cell: ({ row }) => (
+        <Button
+          className="small"
+          aria-label={t('history.details_of', { what: row.original.tx_id })}
+          onClick={() => {
+            open(row.original);
+          }}
+        >
+          {t('history.details')}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <HistoryTab<TransactionView, TransactionFilter>
+      caption={t('history.tabs.transactions')}
+      schema={transactionFilter}
+      typeOptions={transactionTypes.map((type) => ({ value: type, label: transactionTypeLabel(type) }))}
+      load={loadTransactions}
+      loadAll={everyTransaction}
+      csv={transactionsCsv}
+      fileName="transactions.csv"
+      columns={columns}
+      rowKey={(row) => row.tx_id}
+      details={(row, close) => <TransactionDetails transaction={row} onClose={close} />}
+    />
+  );
+}
+
+function LedgerTab() {
+  const { t } = useTranslation();
+  const columns = (open: (row: LedgerEntry) => void): ColumnDef<LedgerEntry>[] => [
+    { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
+    { id: 'type', header: t('history.columns.type'), cell: ({ row }) => ledgerTypeLabel(row.original.type) },
+    {
+      id: 'amount',
+      header: t('history.columns.amount'),
+      cell: ({ row }) => (
+        <Money
+          minor={signedMinor(row.original.amount, row.original.debit_credit)}
+          currency={row.original.currency}
+          signed
+        />
+      ),
+    },
+    {
+      id: 'transaction',
+      header: t('history.columns.transaction'),
+      cell: ({ row }) => <code className="history-id">{row.original.tx_id}</code>,
+    },
+    {
+      id: 'actions',
+      header: t('history.columns.actions'),
+      cell: ({ row }) => (
+        <Button
+          className="small"
+          aria-label={t('history.details_of', { what: row.original.ledger_id })}
+          onClick={() => {
+            open(row.original);
+          }}
+        >
+          {t('history.details')}
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <HistoryTab<LedgerEntry, LedgerFilter>
+      caption={t('history.tabs.ledger')}
+      schema={ledgerFilter}
+      typeOptions={Object.entries(ledgerTypeLabels).map(([code, label]) => ({ value: code, label }))}
+      load={loadLedger}
+      loadAll={everyLedgerEntry}
+      csv={ledgerCsv}
+      fileName="ledger.csv"
+      columns={columns}
+      rowKey={(row) => row.ledger_id}
+      details={(row, close) => <LedgerDetails entry={row} onClose={close} />}
+    />
+  );
+}
+
+/**
+ * /transaction (spec §2 Transactions and ledger): the Transactions and
+ * Ledger tabs, the tab kept in the address (?tab=ledger) so a reload or a
+ * shared link opens the same one.
+ */
+export default function TransactionsPage() {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const selected = params.get('tab') === 'ledger' ? 'ledger' : 'transactions';
+  return (
+    <section className="panel history-page">
+      <PageHeader title={t('history.title')} description={t('history.description')} />
+      <Tabs
+        label={t('history.tabs_label')}
+        selected={selected}
+        onSelect={(id) => {
+          setParams(id === 'ledger' ? { tab: 'ledger' } : {}, { replace: true });
+        }}
+        tabs={[
+          { id: 'transactions', label: t('history.tabs.transactions'), panel: <TransactionsTab /> },
+          { id: 'ledger', label: t('history.tabs.ledger'), panel: <LedgerTab /> },
+        ]}
+      />
+    </section>
+  );
+}

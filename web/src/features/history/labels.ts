@@ -1,0 +1,12 @@
+import { transactionTypes } from '@peeks/contracts';
+import { i18n } from '../../i18n/i18n.ts';
+
+type KnownType = (typeof transactionTypes)[number];
+const isKnownType = (type: string): type is KnownType => (transactionTypes as readonly string[]).includes(type);
+
+/** A transaction's kind in words; a kind this screen does not know yet shows as it is. */
+export const transactionTypeLabel = (type: string) => (isKnownType(type) ? i18n.t(`history.types.${type}`) : type);
+
+/** A date and time in the reader's language and time zone. */
+export const formatWhen = (iso: string) =>
+  new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));

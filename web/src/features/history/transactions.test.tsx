@@ -1,0 +1,289 @@
+import type { LedgerEntry, TransactionView } from '@peeks/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  FakeLiveSocket,
+  fakeApi,
+  held,
+  ok,
+  renderApp,
+  resetSession,
+  sessionUser,
+  type Handler,
+} from '../../testing/app.tsx';
+import { csvCell, ledgerCsv, transactionsCsv } from './history-csv.ts';
+import { parseAuditSerial } from './HistoryDetails.tsx';
+
+const transaction = (overrides: Partial<TransactionView> = {}): TransactionView => ({
+  tx_id: 'tx-rent',
+  entry_date: '2026-11-20T14:05:00.000Z',
+  return_date: null,
+  user_id: 7,
+  merchant_id: null,
+  state: 'completed',
+  type: 'transfer',
+  tx_class: 'FundsTransferred',
+  merchant_batch_id: null,
+  billing_address: null,
+  shipping_address: null,
+  debit_credit: 'D',
+  amount: 30_000,
+  fee: 0,
+  currency: 'CON',
+  terminal_id: null,
+  invoice_no: null,
+  custom_1: null,
+  error_code: null,
+  fi_response_code: null,
+  fi_response_text: null,
+  parent_tx_id: null,
+  ip_address: null,
+  refunded: false,
+  cart: [],
+  payment_method_type: null,
+  payment_method: null,
+  customer_Name: null,
+  reference: 'March Rent',
+  hold_amount: null,
+  hold_release_at: null,
+  ...overrides,
+});
+
+const entry = (overrides: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  ledger_id: '41.0',
+  entry_date: '2026-11-20T14:05:00.000Z',
+  type: 'P2P_SENT',
+  amount: 30_000,
+  currency: 'CON',
+  debit_credit: 'D',
+  tx_id: 'tx-rent',
+  ...overrides,
+});
+
+function historyApi(handlers: Record<string, Handler> = {}) {
+  return fakeApi({
+    'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf' }),
+    'GET /api/account/balance': () =>
+      ok({
+        balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] },
+      }),
+    'POST /api/account/transactions': () => ok({ transactions: [transaction()], total: 1 }),
+    'POST /api/account/ledger': () => ok({ ledgers: [entry()], total: 1 }),
+    'GET /api/wallet/list-audit': () =>
+      ok({
+        ledgers: [
+          { from_serial: 'PKS-0001:user:7:CON:25000', action: 'moved', entry_date: '2026-11-20T14:05:00.000Z' },
+          { from_serial: 'PKS-0002:user:7:CON:5000', action: 'split', entry_date: '2026-11-20T14:05:00.000Z' },
+        ],
+      }),
+    ...handlers,
+  });
+}
+
+describe('/transaction (spec §2 Transactions and ledger)', () => {
+  beforeEach(() => {
+    resetSession();
+  });
+
+  it('shows a skeleton while loading, then the transactions with their columns, amounts signed', async () => {
+    const first = held();
+    historyApi({ 'POST /api/account/transactions': () => first.answer });
+    renderApp('/transaction');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Transactions' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Transactions' }).getAttribute('aria-selected')).toBe('true');
+    expect(screen.getByRole('tab', { name: 'Ledger' })).toBeTruthy();
+    await waitFor(() => {
+      expect(document.querySelector('.skeleton[role="status"]')).not.toBeNull();
+    });
+    first.release(ok({ transactions: [transaction()], total: 1 }));
+    const table = await screen.findByRole('table', { name: 'Transactions' });
+    for (const column of ['Date', 'Type', 'Reference', 'Amount', 'State', 'Actions'])
+      expect(within(table).getByRole('columnheader', { name: column })).toBeTruthy();
+    expect(within(table).getByText('Transfer')).toBeTruthy();
+    expect(within(table).getByText('March Rent')).toBeTruthy();
+    expect(within(table).getByText('−300.00 Coins')).toBeTruthy();
+    expect(within(table).getByText('completed')).toBeTruthy();
+  });
+
+  it("says 'No records found' when nothing matches", async () => {
+    historyApi({ 'POST /api/account/transactions': () => ok({ transactions: [], total: 0 }) });
+    renderApp('/transaction');
+    expect(await screen.findByText('No records found')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('sends the filters the form was given, checked by the shared schema first', async () => {
+    const api = historyApi();
+    const { user } = renderApp('/transaction');
+    await screen.findByRole('table', { name: 'Transactions' });
+    await user.selectOptions(screen.getByLabelText('Type'), 'transfer');
+    await user.selectOptions(screen.getByLabelText('Currency'), 'CON');
+    await user.type(screen.getByLabelText('From'), '2026-11-10');
+    await user.type(screen.getByLabelText('To'), '2026-11-01');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    // A range that ends before it starts is stopped here, in the words the server would use.
+    expect((await screen.findByRole('alert')).textContent).toBe('The to date must not be before the from date');
+    expect(api.sent('POST', '/api/account/transactions')).toHaveLength(1);
+
+    await user.clear(screen.getByLabelText('To'));
+    await user.type(screen.getByLabelText('To'), '2026-11-30');
+    await user.type(screen.getByLabelText('Search'), 'rent');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/transactions').at(-1)?.body).toEqual({
+        type: 'transfer',
+        currency: 'CON',
+        from: '2026-11-10',
+        to: '2026-11-30',
+        search: 'rent',
+        offset: 0,
+        limit: 15,
+      });
+    });
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/transactions').at(-1)?.body).toEqual({ offset: 0, limit: 15 });
+    });
+  });
+
+  it('pages 15 at a time with at most five page numbers', async () => {
+    const api = historyApi({
+      'POST /api/account/transactions': (body) => {
+        const offset = (body as { offset: number }).offset;
+        return ok({ transactions: [transaction({ tx_id: `tx-${String(offset)}` })], total: 150 });
+      },
+    });
+    const { user } = renderApp('/transaction');
+    const pages = await screen.findByRole('navigation', { name: 'Transactions' });
+    expect(within(pages).getAllByRole('button', { name: /^Page/ })).toHaveLength(5);
+    await user.click(within(pages).getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/transactions').at(-1)?.body).toMatchObject({ offset: 30, limit: 15 });
+    });
+    expect(await screen.findByRole('button', { name: 'Details of tx-30' })).toBeTruthy();
+  });
+
+  it("opens a transaction's Details with the fields a person needs", async () => {
+    historyApi({
+      'POST /api/account/transactions': () =>
+        ok({
+          transactions: [
+            transaction({ debit_credit: 'C', hold_amount: 30_000, hold_release_at: '2026-11-27T14:05:00.000Z' }),
+          ],
+          total: 1,
+        }),
+    });
+    const { user } = renderApp('/transaction');
+    await user.click(await screen.findByRole('button', { name: 'Details of tx-rent' }));
+    const dialog = screen.getByRole('dialog', { name: 'Details' });
+    expect(within(dialog).getByText('tx-rent')).toBeTruthy();
+    expect(within(dialog).getByText('In (credit)')).toBeTruthy();
+    expect(within(dialog).getByText('+300.00 Coins')).toBeTruthy();
+    expect(within(dialog).getByText('On hold')).toBeTruthy();
+    expect(within(dialog).getByText('Hold releases')).toBeTruthy();
+    // The footer's Close (the header's × is named Close too).
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('the Ledger tab labels codes per §4, raw when unknown, and its Details show the audit list', async () => {
+    const api = historyApi({
+      'POST /api/account/ledger': () =>
+        ok({ ledgers: [entry(), entry({ ledger_id: '42.1', type: 'NEW_CODE', debit_credit: 'C' })], total: 2 }),
+    });
+    const { user, router } = renderApp('/transaction');
+    await user.click(await screen.findByRole('tab', { name: 'Ledger' }));
+    expect(router.state.location.search).toBe('?tab=ledger');
+    const table = await screen.findByRole('table', { name: 'Ledger' });
+    expect(within(table).getByText('P2P Sent')).toBeTruthy();
+    expect(within(table).getByText('NEW_CODE')).toBeTruthy();
+    await user.click(within(table).getByRole('button', { name: 'Details of 41.0' }));
+    const dialog = screen.getByRole('dialog', { name: 'Details' });
+    const audit = await within(dialog).findByRole('table', { name: 'Audit' });
+    for (const column of ['serialNo', 'amount', 'currency', 'action'])
+      expect(within(audit).getByRole('columnheader', { name: column })).toBeTruthy();
+    expect(within(audit).getByText('PKS-0001')).toBeTruthy();
+    expect(within(audit).getByText('250.00 Coins')).toBeTruthy();
+    expect(within(audit).getByText('split')).toBeTruthy();
+    expect(api.sent('GET', '/api/wallet/list-audit')).toHaveLength(1);
+  });
+
+  it("shows 'No transaction or currency details' for an empty audit list", async () => {
+    historyApi({ 'GET /api/wallet/list-audit': () => ok({ ledgers: [] }) });
+    const { user } = renderApp('/transaction?tab=ledger');
+    await user.click(await screen.findByRole('button', { name: 'Details of 41.0' }));
+    expect(await screen.findByText('No transaction or currency details')).toBeTruthy();
+  });
+
+  it('reloads the page shown when the live feed reports new activity', async () => {
+    const api = historyApi();
+    renderApp('/transaction');
+    await screen.findByRole('table', { name: 'Transactions' });
+    const before = api.sent('POST', '/api/account/transactions').length;
+    FakeLiveSocket.push({ type: 'activity', transaction: transaction({ tx_id: 'tx-new' }) });
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/transactions').length).toBe(before + 1);
+    });
+  });
+
+  it('exports every filtered record as CSV, a hundred a call', async () => {
+    const created: Blob[] = [];
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, {
+        createObjectURL: (blob: Blob) => {
+          created.push(blob);
+          return 'blob:history';
+        },
+        revokeObjectURL: () => undefined,
+      }),
+    );
+    const api = historyApi({
+      'POST /api/account/transactions': (body) => {
+        const { offset, limit } = body as { offset: number; limit: number };
+        const count = Math.max(0, Math.min(limit, 120 - offset));
+        return ok({
+          transactions: Array.from({ length: count }, (_, index) =>
+            transaction({ tx_id: `tx-${String(offset + index)}` }),
+          ),
+          total: 120,
+        });
+      },
+    });
+    const { user } = renderApp('/transaction');
+    await screen.findByRole('table', { name: 'Transactions' });
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    expect(await screen.findByText('The list was downloaded as transactions.csv.')).toBeTruthy();
+    const limits = api.sent('POST', '/api/account/transactions').map((call) => (call.body as { limit: number }).limit);
+    expect(limits.filter((limit) => limit === 100)).toHaveLength(2);
+    expect(created).toHaveLength(1);
+    const text = await created[0]!.text();
+    expect(text.trim().split('\r\n')).toHaveLength(121);
+  });
+});
+
+describe('the history CSV', () => {
+  it('quotes what needs quoting and keeps a typed formula from running', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a, "b"')).toBe('"a, ""b"""');
+    expect(csvCell('=HYPERLINK("x")', { typed: true })).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell(null)).toBe('');
+  });
+
+  it('signs money out, keeps decimals, and names the ledger label beside the code', () => {
+    expect(transactionsCsv([transaction()]).split('\r\n')[1]).toBe(
+      '2026-11-20T14:05:00.000Z,tx-rent,transfer,completed,D,-300.00,0.00,CON,March Rent',
+    );
+    expect(ledgerCsv([entry({ debit_credit: 'C', type: 'DEP_CC' })]).split('\r\n')[1]).toBe(
+      '2026-11-20T14:05:00.000Z,41.0,DEP_CC,Credit Card Deposit,C,300.00,CON,tx-rent',
+    );
+  });
+
+  it('reads an audit serial whose account holds colons', () => {
+    expect(parseAuditSerial('PKS-9:platform:card-funding:USD:CON:1250')).toEqual({
+      serial: 'PKS-9',
+      value: 1250,
+      currency: 'CON',
+    });
+  });
+});

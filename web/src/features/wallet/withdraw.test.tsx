@@ -1,0 +1,205 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  FakeLiveSocket,
+  fakeApi,
+  held,
+  ok,
+  refused,
+  renderApp,
+  resetSession,
+  sessionUser,
+  type Handler,
+} from '../../testing/app.tsx';
+import { wallet } from './index.ts';
+
+const line = (currency: string, available: number, withdrawable: number) => ({
+  currency,
+  balance: available,
+  available_balance: available,
+  withdrawable_balance: withdrawable,
+  combined: currency === 'CON',
+});
+/** 100.00 coins, of which 40.00 on hold: 60.00 withdrawable. */
+const balance = {
+  currency: 'CON',
+  balance: 10_000,
+  available_balance: 10_000,
+  withdrawable_balance: 6_000,
+  balances: [line('CON', 10_000, 6_000), line('USD', 2_000, 2_000)],
+};
+const debitCard = {
+  payment_method_id: 11,
+  paymentMethodId: 11,
+  type: 'CC',
+  state: 'E',
+  validated: 'V',
+  entry_date: '2026-11-02T10:00:00.000Z',
+  is_default: true,
+  selected: true,
+  brand: 'visa',
+  number: '************4242',
+  icon: 'visa',
+  billing_address: {},
+  shipping_address: null,
+  type_specific: {},
+};
+
+function withdrawal(state: string, amount = 2_500) {
+  return {
+    tx_id: 'tx_w1',
+    entry_date: '2026-11-21T20:00:00.000Z',
+    return_date: null,
+    user_id: 7,
+    merchant_id: null,
+    state,
+    type: 'withdraw',
+    tx_class: 'WithdrawalRequested',
+    merchant_batch_id: null,
+    billing_address: null,
+    shipping_address: null,
+    debit_credit: 'D',
+    amount,
+    fee: 0,
+    currency: 'CON',
+    terminal_id: null,
+    invoice_no: null,
+    custom_1: null,
+    error_code: null,
+    fi_response_code: null,
+    fi_response_text: null,
+    parent_tx_id: null,
+    ip_address: null,
+    refunded: false,
+    cart: [],
+    payment_method_type: 'CC',
+    payment_method: null,
+    customer_Name: null,
+    reference: null,
+    hold_amount: null,
+    hold_release_at: null,
+  };
+}
+
+function withdrawApi({ pinSet = false, methods = [debitCard] } = {}, handlers: Record<string, Handler> = {}) {
+  return fakeApi({
+    'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf' }),
+    'GET /api/account/balance': () => ok({ balance }),
+    'POST /api/account/pay-method': () => ok({ methods, total: methods.length }),
+    'GET /api/user/security-settings': () => ok({ pin_set: pinSet, pin_locked_until: null, security_questions: [] }),
+    'POST /api/account/withdraw': (body) =>
+      ok({ transaction: withdrawal('pending', (body as { amount: number }).amount) }),
+    ...handlers,
+  });
+}
+
+async function openWithdraw() {
+  const view = renderApp('/wallet');
+  await view.user.click(await screen.findByRole('button', { name: /^Withdraw Funds/ }));
+  const dialog = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
+  await within(dialog).findByLabelText('Amount');
+  return { ...view, dialog };
+}
+
+describe('Withdraw Funds', () => {
+  beforeEach(() => {
+    resetSession();
+    wallet.balance = null;
+    wallet.status = 'idle';
+  });
+
+  it('shows what is withdrawable, preselects the default card, and stops an amount above it before sending', async () => {
+    const api = withdrawApi();
+    const { user, dialog } = await openWithdraw();
+    expect(within(dialog).getByText('Withdrawable: 60.00 Coins')).toBeTruthy();
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Withdraw to').value).toBe('11');
+    expect(within(dialog).queryByLabelText('PIN')).toBeNull();
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Please enter amount')).toBeTruthy();
+    // 60.01 is available but part of it is on hold.
+    await user.type(within(dialog).getByLabelText('Amount'), '60.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(
+      within(dialog).getByText('Insufficient withdrawable funds: part of the balance is on hold').getAttribute('role'),
+    ).toBe('alert');
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'USD');
+    expect(within(dialog).getByText('Withdrawable: $20.00 USD')).toBeTruthy();
+    expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
+  });
+
+  it('confirms, sends once with an Idempotency-Key, and shows Entered then Processed live', async () => {
+    const answer = held();
+    const api = withdrawApi({}, { 'POST /api/account/withdraw': () => answer.answer });
+    const { user, dialog } = await openWithdraw();
+    await user.type(within(dialog).getByLabelText('Amount'), '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const confirm = screen.getByRole('dialog', { name: 'Confirm Withdrawal' });
+    expect(
+      within(confirm)
+        .getAllByRole('definition')
+        .map((each) => each.textContent),
+    ).toEqual(['25.00 Coins', 'visa ************4242']);
+    await user.dblClick(within(confirm).getByRole('button', { name: 'Confirm Withdrawal' }));
+    expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(1);
+    const [call] = api.sent('POST', '/api/account/withdraw');
+    expect(call?.body).toEqual({ amount: 2_500, currency: 'CON', paymentMethodId: 11 });
+    expect(call?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    answer.release(ok({ transaction: withdrawal('pending') }));
+    const state = await screen.findByRole('dialog', { name: 'Withdrawal' });
+    expect(await within(state).findByText('Entered')).toBeTruthy();
+    FakeLiveSocket.push({ type: 'activity', transaction: withdrawal('completed') });
+    expect(await within(state).findByText('Processed')).toBeTruthy();
+    expect(within(state).getByText('The payout was sent.')).toBeTruthy();
+    expect(within(state).getByRole('link', { name: 'View in Transactions' }).getAttribute('href')).toBe('/transaction');
+  });
+
+  it('asks for the PIN once one is set, and sends it', async () => {
+    const api = withdrawApi({ pinSet: true });
+    const { user, dialog } = await openWithdraw();
+    await user.type(within(dialog).getByLabelText('Amount'), '10');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Please enter PIN to confirm this withdrawal')).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('PIN'), '12');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('PIN must be 4 to 6 digits')).toBeTruthy();
+    await user.clear(within(dialog).getByLabelText('PIN'));
+    await user.type(within(dialog).getByLabelText('PIN'), '4821');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm Withdrawal' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/account/withdraw')[0]?.body).toEqual({
+        amount: 1_000,
+        currency: 'CON',
+        paymentMethodId: 11,
+        pin: '4821',
+      });
+    });
+  });
+
+  it('a wrong PIN returns to the form with the refusal announced', async () => {
+    withdrawApi(
+      { pinSet: true },
+      {
+        'POST /api/account/withdraw': () => refused(422, [{ code: 42240, field: 'pin', message: 'PIN is incorrect' }]),
+      },
+    );
+    const { user, dialog } = await openWithdraw();
+    await user.type(within(dialog).getByLabelText('Amount'), '10');
+    await user.type(within(dialog).getByLabelText('PIN'), '0000');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm Withdrawal' }));
+    const form = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
+    expect(await within(form).findByText('PIN is incorrect')).toBeTruthy();
+  });
+
+  it('without a card or bank account, points to Payment Methods', async () => {
+    withdrawApi({ methods: [] });
+    const { user } = renderApp('/wallet');
+    await user.click(await screen.findByRole('button', { name: /^Withdraw Funds/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
+    expect(await within(dialog).findByText('Add a debit card or a bank account first.')).toBeTruthy();
+    expect(within(dialog).getByRole('link', { name: 'Payment Methods' }).getAttribute('href')).toBe(
+      '/payment-method-list',
+    );
+  });
+});
