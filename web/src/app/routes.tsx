@@ -36,6 +36,7 @@ const MerchantSettlements = lazy(() => import('../features/merchant/Settlements.
 const MerchantReports = lazy(() => import('../features/merchant/Reports.tsx'));
 const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
+const CheckoutPage = lazy(() => import('../features/checkout/CheckoutPage.tsx'));
 // The finance operations console: its own chunks, none of them in the wallet's first load.
 const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
 const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
@@ -94,7 +95,7 @@ export const routes: RouteObject[] = [
           { path: '/terms', element: screen(<LegalPage document="terms" />) },
           { path: '/privacy', element: screen(<LegalPage document="privacy" />) },
           // The hosted checkout page takes ?id&token and is open to guests.
-          { path: '/checkout', element: <ComingSoon screen="checkout" /> },
+          { path: '/checkout', element: screen(<CheckoutPage />) },
           { path: '*', element: screen(<NotFound />) },
         ],
       },

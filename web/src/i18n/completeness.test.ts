@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkoutTexts } from '../features/checkout/i18n.ts';
 import { agreementsTexts } from '../features/agreements/i18n.ts';
 import { languageTexts } from '../features/language/i18n.ts';
 import { profileTexts } from '../features/profile/i18n.ts';
@@ -23,6 +24,7 @@ const complete = {
   agreements: agreementsTexts,
   webhooks: webhooksTexts,
   language: languageTexts,
+  checkout: checkoutTexts,
 };
 
 describe.each(Object.entries(complete))('the %s texts', (_name, texts) => {

@@ -1,3 +1,4 @@
+import { checkoutTexts } from '../features/checkout/i18n.ts';
 import { contactsTexts } from '../features/contacts/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
 import { merchantTexts } from '../features/merchant/i18n.ts';
@@ -41,6 +42,7 @@ export const dictionaries = [
   merchantTexts,
   depositsTexts,
   qrCodesTexts,
+  checkoutTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -62,6 +64,7 @@ export const en = {
   ...merchantTexts.en,
   ...depositsTexts.en,
   ...qrCodesTexts.en,
+  ...checkoutTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */
