@@ -360,9 +360,16 @@ function ReturnLink({ checkout }: { checkout: CheckoutSession }) {
   );
 }
 
+/** When the payment was written, in the reader's language; as sent when it is not a date. */
+function paidAt(entryDate: string, language: string): string {
+  const date = new Date(entryDate);
+  if (Number.isNaN(date.getTime())) return entryDate;
+  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
 /** After paying: what was paid, to whom, under which transaction, and the way back to the shop. */
 function Receipt({ checkout, transaction }: { checkout: CheckoutSession; transaction: TransactionView }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <Card title={t('checkout.paid_title')} className="checkout-receipt">
       <p role="status">
@@ -382,7 +389,7 @@ function Receipt({ checkout, transaction }: { checkout: CheckoutSession; transac
         <dt>{t('checkout.transaction')}</dt>
         <dd className="tx-id">{transaction.tx_id}</dd>
         <dt>{t('checkout.date')}</dt>
-        <dd>{transaction.entry_date}</dd>
+        <dd>{paidAt(transaction.entry_date, i18n.language)}</dd>
       </dl>
       <div className="buttons">
         <ReturnLink checkout={checkout} />
