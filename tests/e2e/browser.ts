@@ -11,9 +11,9 @@ const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
 /**
  * Headless Chromium as root on a machine without internet: no sandbox (it
  * needs a non-root user), and none of the background traffic to Google's
- * hosts, which this network refuses.
+ * hosts, which this network refuses. `extraArgs` add flags (a fake camera).
  */
-export async function openBrowser(): Promise<Browser> {
+export async function openBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(
       `no Chromium at ${CHROMIUM}: install Debian's chromium package (.ci/run does) or set CHROMIUM_PATH`,
@@ -29,6 +29,7 @@ export async function openBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -9,7 +9,8 @@ import { acceptPendingAgreement, checkScreen, newcomer, signedInAs, signUpAsPers
 import { startPeeks, type PeeksServer } from './peeks-server.ts';
 
 /**
- * A merchant's day, against npm start: a buyer pays the merchant's checkout;
+ * A merchant's day, against npm start: a buyer pays the merchant's checkout
+ * on the hosted checkout page;
  * the merchant, with the dashboard open, sees the sale arrive, returns half
  * of it with a reason from Transfers; the buyer's balance shows the refund,
  * the merchant's webhook receiver on loopback hears `return`, the sale shows
@@ -140,9 +141,17 @@ describe('a merchant returns half of a sale in the browser', { timeout: 180_000 
     });
     expect(session.status, session.text).toBe(200);
     const { id, token } = JSON.parse(session.text) as { id: number; token: string };
-    const paid = await callFrom(buyer, 'POST', '/api/checkout/pay', { id, token });
-    expect(paid.status, paid.text).toBe(200);
-    saleTxId = (JSON.parse(paid.text) as { transaction: { tx_id: string } }).transaction.tx_id;
+    // The buyer pays on the hosted checkout page, as a shop's customer would.
+    await buyer.goto(`${server.url}/checkout?id=${String(id)}&token=${token}`);
+    await buyer.getByRole('table', { name: 'Cart' }).getByText('Maple mug').waitFor();
+    await buyer.getByRole('radio', { name: /Wallet balance \$20\.00 USD/ }).waitFor();
+    await atBothWidths(buyer, '40b-checkout-pay');
+    await buyer.getByRole('button', { name: 'Process My Payment' }).click();
+    const receipt = buyer.getByRole('region', { name: 'Payment received' });
+    await receipt.getByText('$12.00 USD paid to').waitFor();
+    await atBothWidths(buyer, '40c-checkout-receipt');
+    saleTxId = (await receipt.locator('.tx-id').textContent()) ?? '';
+    expect(saleTxId).toMatch(/^checkout_/);
 
     const recent = merchant.getByRole('region', { name: 'Recent payments', exact: true });
     await expect.poll(() => recent.textContent(), { timeout: 15_000 }).toContain('$12.00 USD');

@@ -15,7 +15,15 @@ const peeks = stage();
 let phone: Page;
 const who = newcomer('phone');
 
-const GUEST_ROUTES = ['/login', '/register', '/register/personal', '/register/business', '/forgot-password'];
+const GUEST_ROUTES = [
+  '/login',
+  '/register',
+  '/register/personal',
+  '/register/business',
+  '/forgot-password',
+  // A checkout link without its id and token: 'No such a transaction'.
+  '/checkout',
+];
 const SIGNED_IN_ROUTES = [
   '/',
   '/wallet',
@@ -31,6 +39,13 @@ const SIGNED_IN_ROUTES = [
   '/setting',
   '/scan-qr-code',
   '/generate-qr-code',
+  '/checkout',
+  // The deposit dialog's modals, opened over the dashboard by Add Funds.
+  '/?deposit=choose',
+  '/?deposit=interac',
+  '/?deposit=zelle',
+  '/?deposit=bitcoin',
+  '/?deposit=pending',
 ];
 
 beforeAll(async () => {
@@ -51,6 +66,9 @@ const WIDER_THAN_SCREEN = `(() => {
     .map((element) => element.tagName.toLowerCase() + (element.className ? '.' + String(element.className).split(' ').join('.') : '') + ' ' + Math.round(element.getBoundingClientRect().right) + 'px');
 })()`;
 
+/** A route as part of a screenshot's name: `/?deposit=choose` is `-deposit-choose`. */
+const fileName = (route: string) => route.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '');
+
 const widerThanScreen = (page: Page) => page.evaluate<string[]>(WIDER_THAN_SCREEN);
 
 async function checkRoute(route: string, name: string) {
@@ -64,7 +82,7 @@ async function checkRoute(route: string, name: string) {
 
 describe('the app on a phone', { timeout: 180_000 }, () => {
   it.each(GUEST_ROUTES)('%s does not scroll sideways and is axe clean', { timeout: 60_000 }, async (route) => {
-    await checkRoute(route, `40-phone${route.replaceAll('/', '-')}`);
+    await checkRoute(route, `40-phone${fileName(route)}`);
   });
 
   it('the first click after an invalid field lands: the error line is kept, nothing moves', async () => {
@@ -118,7 +136,7 @@ describe('the app on a phone', { timeout: 180_000 }, () => {
     'signed in, %s does not scroll sideways and is axe clean',
     { timeout: 60_000 },
     async (route) => {
-      await checkRoute(route, `43-phone${route === '/' ? '-home' : route.replaceAll('/', '-')}`);
+      await checkRoute(route, `43-phone${route === '/' ? '-home' : fileName(route)}`);
     },
   );
 

@@ -138,16 +138,41 @@ export function readQrPayload(text: string): QrPayload | null {
   return result.success ? result.data : null;
 }
 
-/** Where a scan goes (spec §2 Scan QR code): /transfer-fund?gid&uid&amt&cur, `amt` in the same units. */
-export function transferLinkForQr(payload: QrPayload): string {
+/**
+ * Where a scan goes (spec §2 Scan QR code): /transfer-fund?gid&uid&amt&cur,
+ * `amt` in the same units. `amt` is the payload's unless told (0 for a code
+ * that names no amount).
+ */
+export function transferLinkForQr(payload: QrPayload, amt = canonicalUnits(payload.amt)): string {
   const query = new URLSearchParams({
     gid: payload.gid,
     uid: String(payload.uid),
-    amt: canonicalUnits(payload.amt),
+    amt,
     cur: payload.cur,
   });
   if (payload.comment !== '') query.set('comment', payload.comment);
   return `/transfer-fund?${query.toString()}`;
+}
+
+/**
+ * The link a scanned code opens, or null when it is not a payment. A code
+ * that names the merchant but no amount opens the transfer page at 0 for
+ * the payer to type (spec §2 Scan QR code: "default amount 0"); every other
+ * rule of the payload still holds.
+ */
+export function transferLinkForScan(text: string): string | null {
+  const payload = readQrPayload(text);
+  if (payload) return transferLinkForQr(payload);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || 'amt' in parsed) return null;
+  // Any valid amount stands in while the rest is checked; the link carries 0.
+  const open = qrPayload.safeParse({ ...parsed, amt: '1' });
+  return open.success ? transferLinkForQr(open.data, '0') : null;
 }
 
 /** Paying a scanned payload is a send-fund to the merchant user it names, in minor units as the API takes them. */

@@ -38,6 +38,7 @@ const ScanQrCode = lazy(() => import('../features/qr-codes/ScanQrCode.tsx'));
 const GenerateQrCode = lazy(() => import('../features/qr-codes/GenerateQrCode.tsx'));
 const TransactionsPage = lazy(() => import('../features/history/TransactionsPage.tsx'));
 const AddRecipientPage = lazy(() => import('../features/contacts/AddRecipientPage.tsx'));
+const CheckoutPage = lazy(() => import('../features/checkout/CheckoutPage.tsx'));
 // The finance operations console: its own chunks, none of them in the wallet's first load.
 const OperationsLayout = lazy(() => import('../features/operations/OperationsLayout.tsx'));
 const OperationsOverview = lazy(() => import('../features/operations/OverviewPage.tsx'));
@@ -96,7 +97,7 @@ export const routes: RouteObject[] = [
           { path: '/terms', element: screen(<LegalPage document="terms" />) },
           { path: '/privacy', element: screen(<LegalPage document="privacy" />) },
           // The hosted checkout page takes ?id&token and is open to guests.
-          { path: '/checkout', element: <ComingSoon screen="checkout" /> },
+          { path: '/checkout', element: screen(<CheckoutPage />) },
           { path: '*', element: screen(<NotFound />) },
         ],
       },

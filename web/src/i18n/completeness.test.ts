@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { checkoutTexts } from '../features/checkout/i18n.ts';
+import { depositsTexts } from '../features/deposits/i18n.ts';
+import { qrCodesTexts } from '../features/qr-codes/i18n.ts';
 import { agreementsTexts } from '../features/agreements/i18n.ts';
 import { languageTexts } from '../features/language/i18n.ts';
 import { profileTexts } from '../features/profile/i18n.ts';
@@ -17,12 +20,15 @@ function paths(texts: unknown, prefix = ''): Map<string, unknown> {
   return found;
 }
 
-/** The screens of issue 24, complete in every language: no key of theirs falls back to English. */
+/** The screens of issues 23 and 24, complete in every language: no key of theirs falls back to English. */
 const complete = {
   profile: profileTexts,
   agreements: agreementsTexts,
   webhooks: webhooksTexts,
   language: languageTexts,
+  checkout: checkoutTexts,
+  deposits: depositsTexts,
+  'qr-codes': qrCodesTexts,
 };
 
 describe.each(Object.entries(complete))('the %s texts', (_name, texts) => {

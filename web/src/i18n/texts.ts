@@ -1,3 +1,4 @@
+import { checkoutTexts } from '../features/checkout/i18n.ts';
 import { contactsTexts } from '../features/contacts/i18n.ts';
 import { historyTexts } from '../features/history/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
@@ -43,6 +44,7 @@ export const dictionaries = [
   depositsTexts,
   qrCodesTexts,
   historyTexts,
+  checkoutTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -65,6 +67,7 @@ export const en = {
   ...depositsTexts.en,
   ...qrCodesTexts.en,
   ...historyTexts.en,
+  ...checkoutTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

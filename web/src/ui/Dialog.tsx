@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 
@@ -23,14 +23,18 @@ export function Dialog({ title, children, onClose, footer }: DialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  // Read while rendering: by the effect, a field's autoFocus has already taken the focus from the opener.
+  const [returnTo] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
 
   useEffect(() => {
-    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const element = panel.current;
-    const first = element?.querySelector<HTMLElement>(`[autofocus], ${FOCUSABLE}`);
-    (first ?? element)?.focus();
+    // A field that took the focus (autoFocus) keeps it: moving it would blur the field and show its error at once.
+    if (!element?.contains(document.activeElement)) {
+      const first = element?.querySelector<HTMLElement>(FOCUSABLE);
+      (first ?? element)?.focus();
+    }
     return () => returnTo?.focus();
-  }, []);
+  }, [returnTo]);
 
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape' && onClose) {

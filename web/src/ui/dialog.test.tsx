@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Dialog } from './Dialog.tsx';
 
-function Opener({ dismissable }: { dismissable: boolean }) {
+function Opener({ dismissable, autoFocus = false }: { dismissable: boolean; autoFocus?: boolean }) {
   const [open, setOpen] = useState(false);
+  const [blurred, setBlurred] = useState(0);
   const close = () => {
     setOpen(false);
   };
@@ -19,6 +20,7 @@ function Opener({ dismissable }: { dismissable: boolean }) {
       >
         Open
       </button>
+      <output>{`blurred ${String(blurred)}`}</output>
       {open && (
         <Dialog
           title="Delete Contact"
@@ -30,7 +32,13 @@ function Opener({ dismissable }: { dismissable: boolean }) {
           }
         >
           <label>
-            Note <input />
+            Note{' '}
+            <input
+              autoFocus={autoFocus}
+              onBlur={() => {
+                setBlurred((count) => count + 1);
+              }}
+            />
           </label>
         </Dialog>
       )}
@@ -57,6 +65,17 @@ describe('Dialog', () => {
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Yes, delete it!' }));
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(opener);
+  });
+
+  it('a field that takes the focus on open keeps it, unblurred, and Escape still gives focus back', async () => {
+    const user = userEvent.setup();
+    render(<Opener dismissable autoFocus />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    await user.click(opener);
+    expect(document.activeElement).toBe(screen.getByLabelText('Note'));
+    expect(screen.getByText('blurred 0')).toBeTruthy();
+    await user.keyboard('{Escape}');
     expect(document.activeElement).toBe(opener);
   });
 

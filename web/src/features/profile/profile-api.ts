@@ -12,6 +12,8 @@ import {
   terminalListResponse,
   terminalResponse,
   updateMerchantResponse,
+  updateUserResponse,
+  uploadAvatarResponse,
   uploadDocumentResponse,
   userConfigUpdateResponse,
   type AddAddressRequest,
@@ -19,6 +21,7 @@ import {
   type CreateTerminalRequest,
   type UpdateAddressRequest,
   type UpdateMerchantRequest,
+  type UpdateUserRequest,
 } from '@peeks/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError, callApi } from '../../lib/api.ts';
@@ -60,6 +63,16 @@ export const setPreference = async (userId: number, key: string, enabled: boolea
       body: { user_id: userId, config: { [key]: enabled } },
     })
   ).preferences;
+
+export const updateUser = (form: UpdateUserRequest) => callApi('/user/update-user', updateUserResponse, { body: form });
+
+/** POST /api/user/user-upload-avatar: the user's own photo, a .jpg or .jpeg (spec §2, §9). */
+export async function uploadAvatar(userId: number, file: File) {
+  const form = new FormData();
+  form.append('user_id', String(userId));
+  form.append('file', file);
+  return callApi('/user/user-upload-avatar', uploadAvatarResponse, { form });
+}
 
 export const listDocuments = async () => (await callApi('/user/document-list', documentListResponse)).documents;
 

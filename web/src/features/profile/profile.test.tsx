@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 
@@ -130,5 +130,77 @@ describe('/profile (spec §2 Profile page)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Change Password' });
     await user.click(within(dialog).getByRole('button', { name: 'Change Password' }));
     expect(await within(dialog).findByText('Please enter Old password')).toBeTruthy();
+  });
+
+  it('the edit pencil shows only with UPDATE USER; User Details checks the spec rules and Save User saves', async () => {
+    const none = profileApi(false, {
+      'GET /api/session': () => ok({ user: sessionUser({ perms: [] }), csrfToken: 'csrf' }),
+    });
+    const first = renderApp('/profile');
+    await screen.findByRole('heading', { name: 'Anne Tremblay' });
+    expect(screen.queryByRole('button', { name: 'Edit profile' })).toBeNull();
+    expect(none.sent('POST', '/api/user/update-user')).toHaveLength(0);
+    first.unmount();
+
+    let sessions = 0;
+    const api = profileApi(false, {
+      'GET /api/session': () => {
+        sessions += 1;
+        return ok({ user: sessionUser(sessions > 1 ? { name_first: 'Annie' } : {}), csrfToken: 'csrf' });
+      },
+      'POST /api/user/update-user': (body) =>
+        ok({ user: sessionUser({ ...(body as object) }), message: 'Profile Updated successfully.' }),
+    });
+    const { user } = renderApp('/profile');
+    await user.click(await screen.findByRole('button', { name: 'Edit profile' }));
+    const dialog = await screen.findByRole('dialog', { name: 'User Details' });
+    expect(within(dialog).getByLabelText<HTMLInputElement>('First Name').value).toBe('Anne');
+    await user.clear(within(dialog).getByLabelText('Phone'));
+    await user.type(within(dialog).getByLabelText('Phone'), '61355');
+    await user.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await within(dialog).findByText('Please enter 10 digit Phone Number')).toBeTruthy();
+    expect(api.sent('POST', '/api/user/update-user')).toHaveLength(0);
+
+    await user.type(within(dialog).getByLabelText('Phone'), '50123');
+    await user.clear(within(dialog).getByLabelText('First Name'));
+    await user.type(within(dialog).getByLabelText('First Name'), 'Annie');
+    await user.click(within(dialog).getByRole('button', { name: 'Save User' }));
+    expect(await screen.findByText('Profile Updated successfully.')).toBeTruthy();
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'User Details' })).toBeNull();
+    });
+    expect(api.sent('POST', '/api/user/update-user')[0]?.body).toMatchObject({
+      user_id: 7,
+      name_first: 'Annie',
+      name_last: 'Tremblay',
+      phone: '6135550123',
+      phone_region: '+1',
+      country: 'CA',
+    });
+    expect(sessions).toBeGreaterThan(1);
+  });
+
+  it('the avatar takes a .jpg or .jpeg only, previews it, and Save Photo uploads it and reloads the user', async () => {
+    const api = profileApi(false, {
+      'POST /api/user/user-upload-avatar': () =>
+        ok({ avatar: '/api/user/avatar/7/abc', user: sessionUser(), message: 'Avatar Updated successfully.' }),
+    });
+    const { user } = renderApp('/profile');
+    const picker = await screen.findByLabelText('Change photo (.jpg or .jpeg)');
+    // The picker's accept list hides a PNG; one forced in anyway is still refused, in the server's words.
+    const png = new File(['png'], 'me.png', { type: 'image/png' });
+    fireEvent.change(picker, { target: { files: Object.assign([png], { item: (index: number) => [png][index] }) } });
+    expect(await screen.findByText('Please select a .jpg or .jpeg image')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save Photo' })).toBeNull();
+
+    await user.upload(picker, new File(['jpeg'], 'me.JPG', { type: 'image/jpeg' }));
+    expect(await screen.findByRole('img', { name: 'Preview of your new photo' })).toBeTruthy();
+    expect(api.sent('POST', '/api/user/user-upload-avatar')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Save Photo' }));
+    expect(await screen.findByText('Avatar Updated successfully.')).toBeTruthy();
+    expect(api.sent('POST', '/api/user/user-upload-avatar')).toHaveLength(1);
+    await waitFor(() => {
+      expect(screen.queryByRole('img', { name: 'Preview of your new photo' })).toBeNull();
+    });
   });
 });

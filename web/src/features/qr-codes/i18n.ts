@@ -1,6 +1,6 @@
 import { dictionary } from '../../i18n/dictionary.ts';
 
-/** Scan QR code and Generate QR code. English is complete and types the keys; Japanese and Marathi fall back to it key by key. */
+/** Scan QR code and Generate QR code. Complete in every language. */
 export const qrCodesTexts = dictionary({
   en: {
     scan: {
@@ -30,6 +30,60 @@ export const qrCodesTexts = dictionary({
       paid: 'Payment received: {{amount}}',
     },
   },
-  ja: {},
-  mr: {},
+  ja: {
+    scan: {
+      title: 'QRコードを読み取る',
+      camera: 'カメラ',
+      no_camera: 'カメラをQRコードに向けるか、QRコードの画像を選んでください。',
+      pick_image: 'QRコードの画像を選ぶ',
+      nothing_found: 'この画像にQRコードが見つかりません。',
+      error: 'エラー',
+      not_a_payment: 'このQRコードは支払い用ではありません。',
+      again: 'もう一度読み取る',
+      cancel: 'キャンセル',
+    },
+    generate_qr: {
+      title: 'QRコードを作成',
+      merchant: '加盟店',
+      merchant_id: '加盟店ID',
+      amount: '金額',
+      currency: '通貨',
+      comment: '注文 / 販売 / ID',
+      create: '取引を作成',
+      scan_to_pay: '読み取って支払う',
+      qr_label: '支払いのQRコード',
+      go: '完了',
+      cancel: 'キャンセル / 取引をクリア',
+      waiting: '支払いを待っています…',
+      paid: '支払いを受け取りました: {{amount}}',
+    },
+  },
+  mr: {
+    scan: {
+      title: 'QR कोड स्कॅन करा',
+      camera: 'कॅमेरा',
+      no_camera: 'तुमचा कॅमेरा QR कोडकडे धरा, किंवा त्याची प्रतिमा निवडा.',
+      pick_image: 'QR कोडची प्रतिमा निवडा',
+      nothing_found: 'या प्रतिमेत QR कोड आढळला नाही.',
+      error: 'त्रुटी',
+      not_a_payment: 'हा QR कोड पेमेंटचा नाही.',
+      again: 'पुन्हा स्कॅन करा',
+      cancel: 'रद्द करा',
+    },
+    generate_qr: {
+      title: 'QR कोड तयार करा',
+      merchant: 'व्यापारी',
+      merchant_id: 'व्यापारी आयडी',
+      amount: 'रक्कम',
+      currency: 'चलन',
+      comment: 'ऑर्डर / विक्री / आयडी',
+      create: 'व्यवहार तयार करा',
+      scan_to_pay: 'पैसे भरण्यासाठी स्कॅन करा',
+      qr_label: 'पेमेंटचा QR कोड',
+      go: 'पुढे',
+      cancel: 'रद्द करा / व्यवहार साफ करा',
+      waiting: 'पेमेंटची वाट पाहत आहे…',
+      paid: 'पेमेंट मिळाले: {{amount}}',
+    },
+  },
 });

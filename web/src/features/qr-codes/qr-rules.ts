@@ -1,4 +1,4 @@
-import { readQrPayload, transferLinkForQr } from '@peeks/contracts';
+import { transferLinkForScan } from '@peeks/contracts';
 
 /**
  * The Generate QR code amount field lets only digits and one decimal point
@@ -40,6 +40,6 @@ export function scanRegion(
 export type ScanOutcome = { go: string } | { error: 'not_a_payment' };
 
 export function outcomeOfScan(text: string): ScanOutcome {
-  const payload = readQrPayload(text);
-  return payload ? { go: transferLinkForQr(payload) } : { error: 'not_a_payment' };
+  const go = transferLinkForScan(text);
+  return go === null ? { error: 'not_a_payment' } : { go };
 }

@@ -39,6 +39,12 @@ describe('what a scanned code leads to', () => {
     });
   });
 
+  it('a code naming the merchant but no amount opens /transfer-fund at 0, in USD (spec §2 defaults)', () => {
+    expect(outcomeOfScan(JSON.stringify({ gid: GID, uid: 12 }))).toEqual({
+      go: `/transfer-fund?gid=${GID}&uid=12&amt=0&cur=USD`,
+    });
+  });
+
   it('anything else is the Error with Scan Again', () => {
     expect(outcomeOfScan('https://example.com')).toEqual({ error: 'not_a_payment' });
     expect(outcomeOfScan(`bitcoin:tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx`)).toEqual({ error: 'not_a_payment' });

@@ -3,6 +3,7 @@ import {
   qrGenerateForm,
   qrPayload,
   readQrPayload,
+  transferLinkForScan,
   sendFundForQr,
   sendFundRequest,
   transferLimitMinor,
@@ -84,6 +85,27 @@ describe('the payment contracts', () => {
     ['no amount', JSON.stringify({ gid, uid: 12 })],
   ])('refuse a QR code with %s', (_what, text) => {
     expect(readQrPayload(text)).toBeNull();
+  });
+
+  it('open the transfer page at amount 0 for a code that names the merchant but no amount, and no other', () => {
+    expect(transferLinkForScan(JSON.stringify({ gid, uid: 12 }))).toBe(
+      `/transfer-fund?gid=${gid}&uid=12&amt=0&cur=USD`,
+    );
+    expect(transferLinkForScan(JSON.stringify({ gid, uid: 12, cur: 'CAD', comment: 'Table 7' }))).toBe(
+      `/transfer-fund?gid=${gid}&uid=12&amt=0&cur=CAD&comment=Table+7`,
+    );
+    expect(transferLinkForScan(JSON.stringify({ amt: '7', gid, uid: 12 }))).toBe(
+      `/transfer-fund?gid=${gid}&uid=12&amt=7&cur=USD`,
+    );
+    for (const text of [
+      JSON.stringify({ uid: 12 }),
+      JSON.stringify({ gid, uid: 12, amt: '0' }),
+      JSON.stringify({ gid, uid: 12, amt: null }),
+      JSON.stringify({ gid, uid: 12, cur: 'EUR' }),
+      JSON.stringify([gid]),
+      'not json',
+    ])
+      expect(transferLinkForScan(text), text).toBeNull();
   });
 
   it.each([

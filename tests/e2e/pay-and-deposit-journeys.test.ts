@@ -1,0 +1,394 @@
+import { businessSignUp } from '@peeks/api/testing';
+import { userOwnerId } from '@peeks/ledger';
+import { executeLedgerCommand } from '@peeks/ledger-store';
+import { sql } from 'kysely';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openBrowser } from './browser.ts';
+import { acceptPendingAgreement, checkScreen, newcomer, signedInAs, signOut, signUpAsPerson } from './journey.ts';
+import { PHONE, stage } from './stage.ts';
+
+/**
+ * Issue 23's journeys against npm start, one server and one Chromium for the
+ * file: an Interac deposit cleared by a finance operator while the pending
+ * view is open; a merchant's counter QR code read by a second Chromium
+ * whose camera films it, paid on /transfer-fund, the merchant's modal
+ * showing the payment live; and a guest who signs in on the hosted checkout
+ * page, pays from the wallet once, and whose payment reaches the merchant's
+ * webhook receiver on loopback, signed. Each screen photographed at 1366 px
+ * and 390 px and checked with axe.
+ */
+// The receiver is on loopback: the server must allow private webhook hosts, as in development.
+process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+const peeks = stage();
+
+interface Heard {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+const heard: Heard[] = [];
+let receiver: Server;
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      heard.push({ headers: request.headers, body });
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+/** A JSON call from the page, with its session and CSRF token, as the app makes it. */
+async function callFrom(page: Page, method: 'GET' | 'POST', route: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, route, body }) => {
+      const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
+      const response = await fetch(route, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    { method, route, body },
+  );
+}
+
+/** Photographs `name` at 1366 px and 390 px, each axe clean and without sideways scroll. */
+async function atBothWidths(page: Page, name: string) {
+  for (const width of [1366, PHONE.width]) {
+    await page.setViewportSize({ width, height: 900 });
+    await checkScreen(page, `${name}-${String(width)}`);
+    // A string runs in the page: the tests compile without the DOM's types.
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow, `${name} at ${String(width)} px scrolls sideways`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+async function userIdOf(username: string): Promise<number> {
+  const row = await peeks.server.database.db
+    .selectFrom('users')
+    .select('user_id')
+    .where('username', '=', username)
+    .executeTakeFirstOrThrow();
+  return row.user_id;
+}
+
+/** Money in a wallet without a deposit flow: a finance correction, as the demo data makes. */
+async function fund(username: string, amount: number, currency: 'USD' | 'CON') {
+  await executeLedgerCommand(
+    peeks.server.database.db,
+    {
+      type: 'CorrectBalance',
+      txId: `journey-funds-${username}-${currency}`,
+      ownerId: userOwnerId(await userIdOf(username)),
+      amount,
+      currency,
+      reason: 'journey funds',
+      operatorId: 'test',
+    },
+    { holdHours: 24 },
+  );
+}
+
+/** A merchant signed in on the dashboard, its agreement accepted. */
+async function merchantOf(prefix: string): Promise<{ page: Page; username: string }> {
+  const suffix = String(Date.now()).slice(-6);
+  const owner = { ...businessSignUp(), username: `${prefix}${suffix}`, email: `${prefix}${suffix}@example.com` };
+  const page = await peeks.page();
+  await page.goto(`${peeks.server.url}/login`);
+  const registered = await callFrom(page, 'POST', '/api/register/business', owner);
+  expect(registered.status, registered.text).toBe(200);
+  await page.goto(`${peeks.server.url}/`);
+  await signedInAs(page, owner.username);
+  await acceptPendingAgreement(page);
+  return { page, username: owner.username };
+}
+
+/**
+ * The QR image as the camera would film it: a 480×480 white frame with the
+ * code in the middle, as one frame of a Y4M video (I420, full range), which
+ * Chromium's fake camera plays in a loop.
+ */
+async function qrVideo(page: Page, file: string): Promise<void> {
+  const size = 480;
+  const rgba = await page.evaluate<number[]>(`(async () => {
+    const image = document.querySelector('img.qr-code');
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = ${String(size)};
+    canvas.height = ${String(size)};
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, ${String(size)}, ${String(size)});
+    context.drawImage(image, 60, 60, 360, 360);
+    return Array.from(context.getImageData(0, 0, ${String(size)}, ${String(size)}).data);
+  })()`);
+  const luma = Buffer.alloc(size * size);
+  const chroma = Buffer.alloc((size / 2) * (size / 2), 128);
+  for (let pixel = 0; pixel < size * size; pixel += 1) {
+    const [red, green, blue] = [rgba[pixel * 4] ?? 0, rgba[pixel * 4 + 1] ?? 0, rgba[pixel * 4 + 2] ?? 0];
+    luma[pixel] = Math.round(0.299 * red + 0.587 * green + 0.114 * blue);
+  }
+  const header = `YUV4MPEG2 W${String(size)} H${String(size)} F10:1 Ip A1:1 C420jpeg\n`;
+  await writeFile(file, Buffer.concat([Buffer.from(header), Buffer.from('FRAME\n'), luma, chroma, chroma]));
+}
+
+/** Whether `secret` signed this delivery (Standard Webhooks: HMAC-SHA256 of "id.timestamp.body"). */
+function signedBy(secret: string, delivery: Heard): boolean {
+  const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature } = delivery.headers;
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.body}`).digest();
+  return signature.split(' ').some((each) => {
+    const given = Buffer.from(each.replace(/^v1,/, ''), 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+describe('deposits, QR codes and the hosted checkout in the browser', { timeout: 240_000 }, () => {
+  it("an Interac deposit: the operator clears it, and the person's pending list and balance update live", async () => {
+    const person = await peeks.page();
+    const ann = newcomer('interac');
+    await person.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(person, ann);
+
+    // The wallet card's Add Funds opens the deposit-method modal.
+    await person.locator('a[href="/?deposit=choose"]').first().click();
+    const choose = person.getByRole('dialog', { name: 'Deposit Funds' });
+    await choose.getByRole('button', { name: 'INTERAC EMT' }).waitFor();
+    await atBothWidths(person, '60-deposit-choose');
+    await choose.getByRole('button', { name: 'INTERAC EMT' }).click();
+    const form = person.getByRole('dialog', { name: 'Email Money Transfer' });
+    await form.getByLabel('Amount').fill('50');
+    await form.getByText(/Coin equivalent: \d+ Coins/).waitFor();
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await form.getByLabel('Security Answer', { exact: true }).waitFor();
+    await atBothWidths(person, '61-deposit-interac-steps');
+    await form.getByRole('button', { name: 'Complete Transfer' }).click();
+    await choose.getByRole('button', { name: 'View Pending Deposits' }).click();
+    const pending = person.getByRole('dialog', { name: 'Pending Deposits' });
+    await pending.getByText('Waiting for transfer').waitFor();
+    await atBothWidths(person, '62-deposit-pending-waiting');
+
+    const listed = await callFrom(person, 'GET', '/api/account/deposits');
+    const [deposit] = (
+      JSON.parse(listed.text) as { deposits: { tx_id: string; amount: number; currency: string; reference: string }[] }
+    ).deposits;
+    expect(deposit).toBeDefined();
+    if (!deposit) return;
+
+    const operator = await peeks.page();
+    const fin = newcomer('clearer');
+    await operator.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(operator, fin);
+    await sql`UPDATE users SET role = 'finance' WHERE username = ${fin.username}`.execute(peeks.server.database.db);
+    const cleared = await callFrom(operator, 'POST', '/api/operations/clear-deposit', {
+      tx_id: deposit.tx_id,
+      amount_received: deposit.amount,
+      currency: deposit.currency,
+      reference: deposit.reference,
+    });
+    expect(cleared.status, cleared.text).toBe(200);
+
+    // No reload: the live feed moves the row to Cleared.
+    await pending.getByText('Cleared', { exact: true }).waitFor({ timeout: 15_000 });
+    await atBothWidths(person, '63-deposit-pending-cleared');
+    const balance = await callFrom(person, 'GET', '/api/account/balance');
+    const available = (JSON.parse(balance.text) as { balance: { available_balance: number } }).balance
+      .available_balance;
+    expect(available).toBeGreaterThan(0);
+  });
+
+  it("a merchant's counter QR code, filmed by the buyer's camera, pays the merchant, whose modal shows it live", async () => {
+    const { page: merchant, username: shop } = await merchantOf('counter');
+    await merchant.goto(`${peeks.server.url}/generate-qr-code`);
+    await merchant.getByRole('heading', { name: 'Generate QR code', level: 1 }).waitFor();
+    await atBothWidths(merchant, '64-generate-qr-form');
+    await merchant.getByLabel('Amount').pressSequentially('7.5x');
+    expect(await merchant.getByLabel('Amount').inputValue()).toBe('7.5');
+    await merchant.getByLabel('Order / Sales / ID').fill('Table 7');
+    await merchant.getByRole('button', { name: 'Create A Transaction' }).click();
+    const modal = merchant.getByRole('dialog', { name: 'Scan To Pay' });
+    await modal.locator('img.qr-code').waitFor();
+    await modal.getByText('Waiting for the payment…').waitFor();
+    await atBothWidths(merchant, '65-generate-qr-scan-to-pay');
+
+    const folder = await mkdtemp(path.join(tmpdir(), 'peeks-camera-'));
+    const video = path.join(folder, 'qr.y4m');
+    await qrVideo(merchant, video);
+
+    const buyerName = newcomer('scanner');
+    const setup = await peeks.page();
+    await setup.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(setup, buyerName);
+    await fund(buyerName.username, 20_00, 'USD');
+    const cookies = await setup.context().cookies();
+    await setup.context().close();
+
+    // A second Chromium whose camera films the code (the flags apply to a whole browser).
+    const camera = await openBrowser([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
+    try {
+      const context = await camera.newContext({ locale: 'en-US', viewport: { width: PHONE.width, height: 844 } });
+      await context.addCookies(cookies);
+      const buyer = await context.newPage();
+      await buyer.goto(`${peeks.server.url}/scan-qr-code`);
+      await buyer.waitForURL(/\/transfer-fund\?/, { timeout: 30_000 });
+      const link = new URL(buyer.url());
+      expect(link.searchParams.get('amt')).toBe('7.5');
+      expect(link.searchParams.get('cur')).toBe('USD');
+      const amount = buyer.getByRole('dialog', { name: 'Send A Money Transfer' });
+      // The recipient is the merchant's user, whose code it was.
+      await amount.getByText(shop).first().waitFor();
+      expect(await amount.getByLabel(/Amount/).inputValue()).toBe('7.5');
+      await checkScreen(buyer, '66-scan-to-transfer-390');
+      await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
+      await buyer
+        .getByRole('dialog', { name: 'Confirm Transfer' })
+        .getByRole('button', { name: 'Complete Transfer' })
+        .click();
+      await buyer.getByRole('dialog', { name: 'Transfer Completed' }).waitFor({ timeout: 15_000 });
+    } finally {
+      await camera.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+
+    // The merchant's modal, open all along, hears the payment.
+    await modal.getByText('Payment received: $7.50 USD').waitFor({ timeout: 15_000 });
+    await atBothWidths(merchant, '67-generate-qr-paid');
+  });
+
+  it('a picked image of a QR code works where there is no camera', async () => {
+    const { page: merchant } = await merchantOf('picture');
+    await merchant.goto(`${peeks.server.url}/generate-qr-code`);
+    await merchant.getByLabel('Amount').fill('3');
+    await merchant.getByRole('button', { name: 'Create A Transaction' }).click();
+    const code = merchant.getByRole('dialog', { name: 'Scan To Pay' }).locator('img.qr-code');
+    await code.waitFor();
+    const photo = await code.screenshot();
+
+    const buyer = await peeks.page(PHONE);
+    await buyer.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(buyer, newcomer('picker'));
+    await buyer.goto(`${peeks.server.url}/scan-qr-code`);
+    await buyer.getByRole('heading', { name: 'Scan QR code', level: 1 }).waitFor();
+    await atBothWidths(buyer, '68-scan-qr-no-camera');
+    await buyer.getByLabel('Pick an image of a QR code').setInputFiles({
+      name: 'code.png',
+      mimeType: 'image/png',
+      buffer: photo,
+    });
+    await buyer.waitForURL(/\/transfer-fund\?.*amt=3/);
+    expect(
+      await buyer
+        .getByRole('dialog', { name: 'Send A Money Transfer' })
+        .getByLabel(/Amount/)
+        .inputValue(),
+    ).toBe('3');
+  });
+
+  it('a guest signs in on the checkout page, pays from the wallet once, and the webhook hears it, signed', async () => {
+    const { page: merchant } = await merchantOf('checkout');
+    const { port } = receiver.address() as { port: number };
+    const hook = await callFrom(merchant, 'POST', '/api/webhook/create-webhook', {
+      state: 'enabled',
+      url: `http://127.0.0.1:${String(port)}/peeks`,
+      events: ['purchase'],
+    });
+    expect(hook.status, hook.text).toBe(200);
+    const { secret } = (JSON.parse(hook.text) as { data: { secret: string } }).data;
+    const created = await callFrom(merchant, 'POST', '/api/checkout/create-session', {
+      cart: [
+        { sku: 'BEAN-1', name: 'Espresso beans', price: 14_00 },
+        { sku: 'MUG-2', name: 'Travel mug', price: 9_50 },
+      ],
+      total: 23_50,
+      currency: 'USD',
+      success_url: 'https://shop.example.com/thanks',
+    });
+    expect(created.status, created.text).toBe(200);
+    const { id, token } = JSON.parse(created.text) as { id: number; token: string };
+    const link = `${peeks.server.url}/checkout?id=${String(id)}&token=${token}`;
+
+    const who = newcomer('shopper');
+    const buyer = await peeks.page();
+    await buyer.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(buyer, who);
+    await fund(who.username, 30_00, 'USD');
+    await signOut(buyer);
+
+    await buyer.goto(link);
+    const login = buyer.getByRole('form', { name: 'Log in to pay' });
+    await login.waitFor();
+    await buyer.getByRole('table', { name: 'Cart' }).getByText('Espresso beans').waitFor();
+    await atBothWidths(buyer, '70-checkout-guest');
+    await login.getByLabel('Username/Email').fill(who.username);
+    await login.getByLabel('Password').fill('not-the-password');
+    await login.getByRole('button', { name: 'Log In' }).click();
+    await login.getByText('Invalid Login').waitFor();
+    await login.getByLabel('Password').fill(who.password);
+    await login.getByRole('button', { name: 'Log In' }).click();
+
+    const process = buyer.getByRole('button', { name: 'Process My Payment' });
+    await buyer.getByRole('radio', { name: /Wallet balance \$30\.00 USD/ }).waitFor();
+    await atBothWidths(buyer, '71-checkout-signed-in');
+    await process.dblclick();
+    const receipt = buyer.getByRole('region', { name: 'Payment received' });
+    await receipt.getByText('$23.50 USD paid to Maple Coffee.').waitFor();
+    await atBothWidths(buyer, '72-checkout-receipt');
+    const txId = (await receipt.locator('.tx-id').textContent()) ?? '';
+
+    // Paying again is refused: the page has nothing more to pay, the API moves nothing twice.
+    await buyer.reload();
+    await buyer.getByRole('region', { name: 'Already paid' }).waitFor();
+    expect(await process.count()).toBe(0);
+    await atBothWidths(buyer, '73-checkout-already-paid');
+    const again = await callFrom(buyer, 'POST', '/api/checkout/pay', { id, token });
+    expect(again.status, again.text).toBe(200);
+    expect((JSON.parse(again.text) as { transaction: { tx_id: string } }).transaction.tx_id).toBe(txId);
+    const balance = await callFrom(buyer, 'GET', '/api/account/balance');
+    const usd = (
+      JSON.parse(balance.text) as { balance: { balances: { currency: string; available_balance: number }[] } }
+    ).balance.balances.find((line) => line.currency === 'USD');
+    expect(usd?.available_balance).toBe(6_50);
+    const stranger = await peeks.page();
+    await stranger.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(stranger, newcomer('latecomer'));
+    const late = await callFrom(stranger, 'POST', '/api/checkout/pay', { id, token });
+    expect(late.status).toBe(404);
+    await stranger.goto(link);
+    await stranger.getByRole('region', { name: 'Already paid' }).waitFor();
+    expect(await stranger.getByRole('button', { name: 'Process My Payment' }).count()).toBe(0);
+
+    // The merchant's receiver hears the sale once, signed with the webhook's secret.
+    await expect
+      .poll(() => heard.filter((delivery) => delivery.body.includes(txId)).length, { timeout: 30_000, interval: 250 })
+      .toBeGreaterThan(0);
+    const deliveries = heard.filter((delivery) => delivery.body.includes(txId));
+    expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-id'])).size).toBe(1);
+    const [delivery] = deliveries;
+    if (!delivery) return;
+    expect(signedBy(secret, delivery)).toBe(true);
+    expect(signedBy(`whsec_${Buffer.alloc(32).toString('base64')}`, delivery)).toBe(false);
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      type: 'purchase',
+      data: { transaction_id: txId, amount: 23_50, currency: 'USD', memo: `checkout ${String(id)}` },
+    });
+  });
+});
