@@ -41,6 +41,7 @@ export interface Database {
   bitcoin_keys: BitcoinKeysTable;
   bitcoin_deposits: BitcoinDepositsTable;
   correction_requests: CorrectionRequestsTable;
+  ledger_verifications: LedgerVerificationsTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -669,6 +670,18 @@ export type BitcoinWatchState = 'pending' | 'processing' | 'cleared' | 'expired'
 export type BitcoinDepositFlag = 'underpaid' | 'overpaid' | 'late' | 'paid-again';
 export type BitcoinDepositResolution = 'credited' | 'refunded';
 
+export interface LedgerVerificationsTable {
+  verification_id: Generated<number>;
+  state: 'running' | 'finished' | 'crashed';
+  started_by: string;
+  started_at: Date;
+  heartbeat_at: Date;
+  finished_at: Date | null;
+  ok: boolean | null;
+  report: string | null;
+  progress: ColumnType<unknown, string | null, string | null>;
+}
+
 export interface PlatformSecretsTable {
   name: string;
   secret: Buffer;
@@ -684,6 +697,17 @@ function columnsOf<Table>() {
 }
 
 export const schemaColumns = {
+  ledger_verifications: columnsOf<LedgerVerificationsTable>()([
+    'verification_id',
+    'state',
+    'started_by',
+    'started_at',
+    'heartbeat_at',
+    'finished_at',
+    'ok',
+    'report',
+    'progress',
+  ]),
   streams: columnsOf<StreamsTable>()(['stream_id', 'created_at']),
   events: columnsOf<EventsTable>()([
     'position',

@@ -379,17 +379,17 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     }),
   );
 
-  app.get('/api/operations/ledger-verify', { schema: { response: { 200: ledgerVerificationResponse } } }, () => ({
+  app.get('/api/operations/ledger-verify', { schema: { response: { 200: ledgerVerificationResponse } } }, async () => ({
     response: success,
-    verification: verification.status,
+    verification: await verification.status(),
   }));
 
   app.post(
     '/api/operations/ledger-verify',
     { schema: { body: noInput, response: { 200: ledgerVerificationStartResponse } } },
-    () => {
-      const started = verification.start();
-      return { response: success, started, verification: verification.status };
+    async (request) => {
+      const started = await verification.start(operatorOf(request));
+      return { response: success, started, verification: await verification.status() };
     },
   );
 
