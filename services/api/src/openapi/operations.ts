@@ -137,6 +137,12 @@ export const operations: Record<string, OperationFacts> = {
   'GET /api/user/contact-list': o('listContacts', 'contacts', "List the user's contacts"),
   'GET /api/user/contact-lookup': o('lookupContact', 'contacts', 'Get one contact', { errors: [404] }),
   'POST /api/user/contact-create': o('createContact', 'contacts', 'Add a contact', { errors: [409] }),
+  'POST /api/user/recipient-create': o(
+    'createRecipient',
+    'contacts',
+    'Add a recipient with their banking details (Add A Recipient)',
+    { errors: [409] },
+  ),
   'POST /api/user/contact-update': o('updateContact', 'contacts', 'Update a contact', { errors: [404, 409] }),
   'POST /api/user/contact-delete': o('deleteContact', 'contacts', 'Delete a contact', { errors: [404] }),
 
@@ -298,6 +304,37 @@ export const operations: Record<string, OperationFacts> = {
   'GET /api/operations/person': o('getPerson', 'operations', 'Get one person, their wallets and activity', {
     errors: [403, 404],
   }),
+  'GET /api/operations/corrections': o(
+    'listPendingCorrections',
+    'operations',
+    'List corrections waiting for a second operator',
+    {
+      errors: [403],
+    },
+  ),
+  'POST /api/operations/approve-correction': o(
+    'approveCorrection',
+    'operations',
+    "Approve another operator's correction, which posts it",
+    {
+      ...operatorStep,
+      errors: [403, ...operatorStep.errors],
+      description: 'The operator who asked for the correction is refused (403).',
+    },
+  ),
+  'POST /api/operations/reject-correction': o(
+    'rejectCorrection',
+    'operations',
+    "Reject another operator's correction",
+    operatorStep,
+  ),
+  'POST /api/operations/revoke-session': o('revokeSession', 'operations', "End one of a user's sessions", {
+    errors: [403, 404],
+  }),
+  'POST /api/operations/ban-user': o('banUser', 'operations', 'Ban a user: no sign-in, every session ended', {
+    errors: [403, 404, 422],
+  }),
+  'POST /api/operations/unban-user': o('unbanUser', 'operations', 'Lift a ban', { errors: [403, 404] }),
   'GET /api/operations/audit': o('listAudit', 'operations', "List the operators' actions", { errors: [403] }),
   'POST /api/operations/resolve-bitcoin-deposit': o(
     'resolveBitcoinDeposit',
