@@ -1,7 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, type RouteObject } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { ComingSoon } from '../features/shell/ComingSoon.tsx';
 import { DashboardLayout } from '../features/shell/DashboardLayout.tsx';
 import { PublicLayout } from '../features/shell/PublicLayout.tsx';
 import { session } from '../features/session/session-store.ts';

@@ -40,11 +40,6 @@ export const shellTexts = dictionary({
       terms: 'Terms And Conditions',
       privacy: 'Privacy',
     },
-    coming_soon: {
-      title: '{{screen}}: coming soon',
-      body: 'This screen is not built yet. Nothing here works so far; it arrives with a later release.',
-      back: 'Back to the Dashboard',
-    },
     screens: {
       profile: 'Profile',
       personal_profile: 'Personal profile',
@@ -92,11 +87,6 @@ export const shellTexts = dictionary({
       menu: 'メニュー',
     },
     footer: { copyright: '© {{year}} Peeks Wallet. All rights reserved.', terms: '利用規約' },
-    coming_soon: {
-      title: '{{screen}}：準備中',
-      body: 'この画面はまだありません。今後のリリースで追加されます。',
-      back: 'ダッシュボードに戻る',
-    },
   },
   mr: {
     app: { name: 'Peeks Wallet', loading: 'लोड होत आहे…' },
@@ -118,11 +108,6 @@ export const shellTexts = dictionary({
       edit_profile: 'प्रोफाइल संपादित करा',
       settings: 'सेटिंग्ज',
       support: 'मदत',
-    },
-    coming_soon: {
-      title: '{{screen}}: लवकरच येत आहे',
-      body: 'ही स्क्रीन अजून तयार नाही. ती पुढील आवृत्तीत येईल.',
-      back: 'डॅशबोर्डवर परत जा',
     },
   },
 });
