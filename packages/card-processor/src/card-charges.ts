@@ -1,4 +1,3 @@
-
 /**
  * The platform's side of a card processor: look a token up, charge it,
  * refund it. The
