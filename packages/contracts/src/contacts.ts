@@ -94,7 +94,7 @@ export const recipientBanking = {
 /** POST /api/user/recipient-create: the Add A Recipient page, a contact and the recipient's banking details. */
 export const addRecipientRequest = confirmsEmail(
   postalFitsCountry(z.object({ ...contactFields, ...recipientBanking }, invalidArguments), 'postal'),
-);
+).transform(splitPhone);
 export type AddRecipientRequest = z.infer<typeof addRecipientRequest>;
 
 /** POST /api/user/contact-update: the whole form again, plus the id. */

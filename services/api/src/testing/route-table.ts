@@ -3,6 +3,7 @@ import {
   bitcoinQuote,
   contactResponse,
   errorEnvelope,
+  personResponse,
   terminalResponse,
   uploadAvatarResponse,
   webhookCreatedResponse,
@@ -603,6 +604,18 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/people': row('operator', (owner) => query({ q: owner.user.username.slice(0, 4), limit: 5 })),
   'GET /api/operations/person': row('operator', (owner) => query({ user_id: owner.user.user_id })),
   'GET /api/operations/audit': row('operator', () => query({ limit: 10 })),
+  'POST /api/operations/revoke-session': row('operator', async (owner, subject) => {
+    const person = await signedUp(subject, 'personal');
+    const view = await owner.browser.get(`/api/operations/person?user_id=${String(person.user.user_id)}`);
+    const [session] = personResponse.parse(view.json()).sessions;
+    return body({ user_id: person.user.user_id, session_id: session?.session_id ?? '', reason: 'Lost phone' });
+  }),
+  'POST /api/operations/ban-user': row('operator', async (_owner, subject) =>
+    body({ user_id: (await signedUp(subject, 'personal')).user.user_id, reason: 'Chargeback fraud' }),
+  ),
+  'POST /api/operations/unban-user': row('operator', async (_owner, subject) =>
+    body({ user_id: (await signedUp(subject, 'personal')).user.user_id, reason: 'Cleared by support' }),
+  ),
   'POST /api/operations/resolve-bitcoin-deposit': row(
     'operator',
     async (owner, subject) => {

@@ -276,6 +276,22 @@ describe('POST /api/user/recipient-create (spec §2 Add A Recipient, §5 Banking
     expect((await stranger.get(`/api/user/contact-lookup?id=${String(contact.contact_id)}`)).statusCode).toBe(404);
   });
 
+  it("takes the spec's wire form of the phone, split as the Contacts page's is", async () => {
+    const response = await alice.post(
+      '/api/user/recipient-create',
+      contactForm({ ...banking, phone: '+442071838750', phone_region: undefined }),
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const contact = contactResponse.parse(response.json()).contact;
+    expect(contact).toMatchObject({ phone: '+442071838750', phone_region: '+44' });
+    const row = await subject.database.db
+      .selectFrom('contacts')
+      .select(['phone', 'phone_region'])
+      .where('contact_id', '=', contact.contact_id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ phone: '2071838750', phone_region: '+44' });
+  });
+
   it('a contact saved from the Contacts page has no banking details', async () => {
     expect(await created(alice)).toMatchObject({ bank_name: null, account_no: null });
   });

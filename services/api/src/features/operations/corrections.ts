@@ -21,6 +21,7 @@ export interface CorrectionLimits {
   approvalMinor: number;
 }
 
+/** The defaults of CORRECTION_MAX_MINOR and CORRECTION_APPROVAL_MINOR (runtime/config.ts), for apps built without them. */
 export const defaultCorrectionLimits: CorrectionLimits = { maxMinor: 100_000_000, approvalMinor: 1_000_000 };
 
 /** The stream of one correction request's events. */
