@@ -40,7 +40,7 @@ export const featureTags = {
 export type Feature = keyof typeof featureTags;
 
 /** A refusal beyond the ones every route of its kind can give (400, 401, 403 CSRF, 429, 500). */
-export type ExtraStatus = 403 | 404 | 409 | 422 | 503;
+export type ExtraStatus = 401 | 403 | 404 | 409 | 422 | 503;
 
 export interface OperationFacts {
   operationId: string;
@@ -88,7 +88,7 @@ export const operations: Record<string, OperationFacts> = {
 
   'GET /api/session': o('getSession', 'sessions', 'Get the session and its CSRF token, opening one if needed'),
   'POST /api/login': o('login', 'sessions', 'Sign in with username or e-mail and password', {
-    errors: [403],
+    errors: [401, 403],
     example: { username: 'demo_personal', password: 'Secret12' },
   }),
   'POST /api/logout': o('logout', 'sessions', 'Sign out'),

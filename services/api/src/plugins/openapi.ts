@@ -61,6 +61,7 @@ function errorResponses(facts: OperationFacts, route: RouteFacts, method: string
     ...(facts.idempotent ? { badKey: refusal(errorCodes.invalidFormat, 'Idempotency-Key') } : {}),
   });
   if (route.access === 'signed-in') add(401, 'Not signed in', { notSignedIn: refusal(errorCodes.notSignedIn) });
+  if (extra.has(401)) add(401, 'Wrong username or password', { wrongCredentials: refusal(errorCodes.loginFailed) });
   if (route.access === 'processor')
     add(401, 'The processor credential is missing or wrong', {
       credential: refusal(errorCodes.processorCredentialRefused),
