@@ -55,7 +55,7 @@ export function cardExpiryValid(year: number, month: number, now: Date): boolean
  * A two-digit month or four-digit year, as the form's selects send it, or
  * the spec's wire form, a number (12, 2028), read as the same digits.
  */
-const expiryPart = (label: string, length: 2 | 4) => {
+const expiryPart = (label: string, length: 2 | 4, inRange: (value: number) => boolean = () => true) => {
   const missingOrInvalid = {
     error: (issue: { input?: unknown }) => (issue.input === undefined ? say.enter(label) : say.valid(label)),
   };
@@ -77,14 +77,13 @@ const expiryPart = (label: string, length: 2 | 4) => {
         .trim()
         .min(1, say.enter(label))
         .regex(new RegExp(`^\\d{${length}}$`), say.valid(label))
-        .transform(Number),
+        .transform(Number)
+        .refine(inRange, say.valid(label)),
     );
 };
 
-const expiryMonth = expiryPart('Expiry Month', 2).refine(
-  (month) => month >= 1 && month <= 12,
-  say.valid('Expiry Month'),
-);
+// The range check inside the pipe: refined outside it, the document lost the number form.
+const expiryMonth = expiryPart('Expiry Month', 2, (month) => month >= 1 && month <= 12);
 const expiryYear = expiryPart('Expiry Year', 4);
 
 /** Reports an expiry in the past (or beyond the year list) under the year, as the card form does. */

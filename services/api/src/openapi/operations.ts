@@ -1,3 +1,6 @@
+import { uploadAvatarFields, uploadDocumentFields } from '@peeks/contracts';
+import type { z } from 'zod';
+
 /**
  * What the OpenAPI document says of each operation that its route's own
  * schema cannot: a stable operationId, a summary, its feature (the tag: the
@@ -37,7 +40,7 @@ export const featureTags = {
 export type Feature = keyof typeof featureTags;
 
 /** A refusal beyond the ones every route of its kind can give (400, 401, 403 CSRF, 429, 500). */
-export type ExtraStatus = 403 | 404 | 409 | 422 | 503;
+export type ExtraStatus = 401 | 403 | 404 | 409 | 422 | 503;
 
 export interface OperationFacts {
   operationId: string;
@@ -49,6 +52,12 @@ export interface OperationFacts {
   idempotent?: true;
   /** A longer note for the reference. */
   description?: string;
+  /** An example of a valid JSON request body (checked against the schema by the lint). */
+  example?: Record<string, unknown>;
+  /** A multipart/form-data request: its text fields' schema, beside the `file`. */
+  form?: z.ZodType;
+  /** The 200 answer's media type when it is not JSON. */
+  produces?: 'text/csv' | 'text/html' | 'image/*';
 }
 
 const o = (
@@ -78,7 +87,10 @@ export const operations: Record<string, OperationFacts> = {
   }),
 
   'GET /api/session': o('getSession', 'sessions', 'Get the session and its CSRF token, opening one if needed'),
-  'POST /api/login': o('login', 'sessions', 'Sign in with username or e-mail and password', { errors: [403] }),
+  'POST /api/login': o('login', 'sessions', 'Sign in with username or e-mail and password', {
+    errors: [401, 403],
+    example: { username: 'demo_personal', password: 'Secret12' },
+  }),
   'POST /api/logout': o('logout', 'sessions', 'Sign out'),
   'POST /api/merchant/switch-merchant': o('switchMerchant', 'sessions', 'Act as another merchant the user belongs to', {
     errors: [404],
@@ -124,9 +136,16 @@ export const operations: Record<string, OperationFacts> = {
     },
   ),
 
-  'POST /api/user/user-upload-avatar': o('uploadAvatar', 'uploads', 'Upload an avatar (multipart form)'),
-  'GET /api/user/avatar/:userId/:sha256': o('getAvatar', 'uploads', "Get a user's avatar image", { errors: [404] }),
-  'POST /api/user/upload-document': o('uploadDocument', 'uploads', 'Upload an identity document (multipart form)'),
+  'POST /api/user/user-upload-avatar': o('uploadAvatar', 'uploads', 'Upload an avatar (multipart form)', {
+    form: uploadAvatarFields,
+  }),
+  'GET /api/user/avatar/:userId/:sha256': o('getAvatar', 'uploads', "Get a user's avatar image", {
+    errors: [404],
+    produces: 'image/*',
+  }),
+  'POST /api/user/upload-document': o('uploadDocument', 'uploads', 'Upload an identity document (multipart form)', {
+    form: uploadDocumentFields,
+  }),
   'GET /api/user/document-list': o('listDocuments', 'uploads', "List the user's identity documents"),
 
   'GET /api/user/address-list': o('listAddresses', 'addresses', "List the user's addresses"),
@@ -189,6 +208,9 @@ export const operations: Record<string, OperationFacts> = {
     'getTokenizerPage',
     'card-processor',
     "The sandbox tokenizer's card entry page (HTML)",
+    {
+      produces: 'text/html',
+    },
   ),
   'POST /api/sandbox/tokenize': o('tokenizeCard', 'card-processor', 'Turn a card number into a sandbox token'),
   'POST /api/sandbox/card-lookup': o('lookupCardToken', 'card-processor', 'Describe a tokenized card (platform only)', {
@@ -238,13 +260,24 @@ export const operations: Record<string, OperationFacts> = {
     },
   ),
 
-  'POST /api/account/purchase': o('purchaseCoins', 'card-payments', 'Buy coins with a stored card', money),
+  'POST /api/account/purchase': o('purchaseCoins', 'card-payments', 'Buy coins with a stored card', {
+    ...money,
+    example: { payment_method_id: 12, coin_amt: 50_000, currency: 'USD' },
+  }),
   'POST /api/account/deposit-fund': o('depositByCard', 'card-payments', 'Add funds from a stored card', money),
-  'POST /api/account/withdraw': o('withdraw', 'card-payments', 'Withdraw to a stored card or bank account', money),
+  'POST /api/account/withdraw': o('withdraw', 'card-payments', 'Withdraw to a stored card or bank account', {
+    ...money,
+    example: { amount: 2_500, currency: 'CAD', paymentMethodId: 7, pin: '1234' },
+  }),
 
-  'POST /api/account/deposit-interac': o('depositByInterac', 'deposits', 'Announce an Interac e-mail transfer', money),
+  'POST /api/account/deposit-interac': o('depositByInterac', 'deposits', 'Announce an Interac e-mail transfer', {
+    ...money,
+    example: { amount: 50, currency: 'CAD' },
+  }),
   'POST /api/account/deposit-zell': o('depositByZelle', 'deposits', 'Announce a Zelle transfer', money),
-  'POST /api/account/get-bitcoin-info': o('quoteBitcoinDeposit', 'deposits', 'Quote a bitcoin deposit'),
+  'POST /api/account/get-bitcoin-info': o('quoteBitcoinDeposit', 'deposits', 'Quote a bitcoin deposit', {
+    example: { amount: 250 },
+  }),
   'POST /api/account/deposit-coins': o('depositBitcoin', 'deposits', 'Get an address for a quoted bitcoin deposit', {
     ...money,
     errors: [409, 422, 503],
@@ -343,7 +376,15 @@ export const operations: Record<string, OperationFacts> = {
     operatorStep,
   ),
 
-  'POST /api/account/send-fund': o('sendFund', 'send-fund', 'Send money to a user or merchant', money),
+  'POST /api/account/send-fund': o('sendFund', 'send-fund', 'Send money to a user or merchant', {
+    ...money,
+    example: {
+      guser_id: '0b6c1f8e-3d2a-4c5b-9e7f-1a2b3c4d5e6f',
+      amount: 1_250,
+      currency: 'CON',
+      comment: 'Lunch',
+    },
+  }),
 
   'POST /api/checkout/create-session': o('createCheckoutSession', 'checkout', 'Open a checkout session for a sale'),
   'GET /api/checkout/session-details': o(
@@ -361,7 +402,10 @@ export const operations: Record<string, OperationFacts> = {
     errors: [404, 409, 422, 503],
   }),
 
-  'POST /api/merchant/return-sale': o('returnSale', 'merchant-space', 'Give back all or part of a sale', money),
+  'POST /api/merchant/return-sale': o('returnSale', 'merchant-space', 'Give back all or part of a sale', {
+    ...money,
+    example: { tx_id: 'tx_4f1c0e9a7b3d2c1e0f9a8b7c6d5e4f3a', amount: 500, reason: 'Damaged item' },
+  }),
   'GET /api/merchant/dashboard': o('getMerchantDashboard', 'merchant-space', "Get the acting merchant's dashboard", {
     errors: [403],
   }),
@@ -383,11 +427,15 @@ export const operations: Record<string, OperationFacts> = {
   }),
   'GET /api/merchant/report.csv': o('getMerchantReportCsv', 'merchant-space', 'Download the sales report as CSV', {
     errors: [403],
+    produces: 'text/csv',
   }),
 
   'POST /api/webhook/list-webhook': o('listWebhooks', 'webhooks', "List the owner's webhooks"),
   'GET /api/webhook/lookup-webhook': o('lookupWebhook', 'webhooks', 'Get one webhook', { errors: [404] }),
-  'POST /api/webhook/create-webhook': o('createWebhook', 'webhooks', 'Add a webhook', { errors: [422] }),
+  'POST /api/webhook/create-webhook': o('createWebhook', 'webhooks', 'Add a webhook', {
+    errors: [422],
+    example: { state: 'enabled', url: 'https://shop.example/peeks-hook', events: ['purchase', 'return'] },
+  }),
   'POST /api/webhook/update-webhook': o('updateWebhook', 'webhooks', 'Update a webhook', { errors: [404, 422] }),
   'POST /api/webhook/delete-webhook': o('deleteWebhook', 'webhooks', 'Delete a webhook', { errors: [404] }),
   'POST /api/webhook/rotate-secret': o('rotateWebhookSecret', 'webhooks', "Replace a webhook's signing secret", {

@@ -105,6 +105,11 @@ describe('every operation in the document', () => {
     expect(quote?.requestBody?.content['application/json']?.schema.properties?.amount?.description).toMatch(
       /Whole units/,
     );
+    expect(send?.requestBody?.content['application/json']).toMatchObject({ example: { amount: 1_250 } });
+    const upload = (await document()).paths['/api/user/upload-document']?.post;
+    expect(upload?.requestBody?.content['multipart/form-data']?.schema.required).toEqual(
+      expect.arrayContaining(['document_type', 'file']),
+    );
     const signedIn = (await document()).paths['/api/account/balance']?.get;
     expect(signedIn?.security).toEqual([{ session: [] }]);
     expect(Object.keys(signedIn?.responses ?? {})).toContain('401');

@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from './sessions.ts';
 type Json = Record<string, unknown>;
 interface Operation extends Json {
   parameters?: Json[];
-  requestBody?: { content?: Record<string, { schema?: Json }> };
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json; example?: unknown }> };
   responses: Record<string, Json>;
 }
 export interface OpenApiDocument extends Json {
@@ -61,6 +61,7 @@ function errorResponses(facts: OperationFacts, route: RouteFacts, method: string
     ...(facts.idempotent ? { badKey: refusal(errorCodes.invalidFormat, 'Idempotency-Key') } : {}),
   });
   if (route.access === 'signed-in') add(401, 'Not signed in', { notSignedIn: refusal(errorCodes.notSignedIn) });
+  if (extra.has(401)) add(401, 'Wrong username or password', { wrongCredentials: refusal(errorCodes.loginFailed) });
   if (route.access === 'processor')
     add(401, 'The processor credential is missing or wrong', {
       credential: refusal(errorCodes.processorCredentialRefused),
@@ -115,8 +116,10 @@ function errorResponses(facts: OperationFacts, route: RouteFacts, method: string
 
 const MINOR_UNITS =
   'Integer amount in minor units of its currency: cents for USD and CAD, hundredths of a coin for CON, whole impressions for IMP, satoshis for bitcoin.';
+const COIN_UNITS = 'Integer number of coins in hundredths (CON minor units: 100 is one coin).';
+const SATOSHIS = 'Integer amount of bitcoin in satoshis.';
 const MONEY_NAME =
-  /amount|balance|available|withdrawable|reserved|total|held|price|fee|coins|coin_amt|coin_estimate|cents|sats|pending|settled|returned|sales|returns|^net$/i;
+  /amount|balance|available|withdrawable|reserved|total|held|price|fee|coins|coin_amt|coin_estimate|bitcoin|cents|sats|pending|settled|returned|sales|returns|^net$/i;
 /** Integers named like money that count something else. */
 const NOT_MONEY = /^events_/;
 
@@ -129,13 +132,33 @@ function describeAmounts(schema: unknown, name = ''): void {
   if (typeof schema !== 'object' || schema === null) return;
   const node = schema as Json;
   if (node.type === 'integer' && MONEY_NAME.test(name) && !NOT_MONEY.test(name) && node.description === undefined)
-    node.description = MINOR_UNITS;
+    node.description = /coin/i.test(name) ? COIN_UNITS : /sats|bitcoin/i.test(name) ? SATOSHIS : MINOR_UNITS;
   for (const [key, value] of Object.entries(node)) {
     if (key === 'examples' || key === 'example') continue;
     if (key === 'properties' && typeof value === 'object' && value !== null)
       for (const [property, child] of Object.entries(value)) describeAmounts(child, property);
     else describeAmounts(value, ['items', 'anyOf', 'oneOf', 'allOf', 'additionalProperties'].includes(key) ? name : '');
   }
+}
+
+/** A multipart/form-data body: the form's text fields (the same zod schema that checks them) and its `file`. */
+function multipartBody(fields: z.ZodType): NonNullable<Operation['requestBody']> {
+  const schema = z.toJSONSchema(fields, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Json & {
+    properties?: Json;
+    required?: string[];
+  };
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          ...schema,
+          properties: { ...schema.properties, file: { type: 'string', format: 'binary' } },
+          required: [...(schema.required ?? []), 'file'],
+        },
+      },
+    },
+  };
 }
 
 /** A fastify path (`/a/:id`) as OpenAPI writes it (`/a/{id}`), and back. */
@@ -250,6 +273,16 @@ export const openApi = fp(
               ];
             for (const response of Object.values(operation.responses))
               if (response.description === 'Default Response') response.description = 'Done';
+            const done = operation.responses['200'];
+            if (facts.produces !== undefined && done)
+              done.content = {
+                [facts.produces]: {
+                  schema: { type: 'string', ...(facts.produces === 'image/*' ? { format: 'binary' } : {}) },
+                },
+              };
+            const json = operation.requestBody?.content?.['application/json'];
+            if (facts.example !== undefined && json) json.example = facts.example;
+            if (facts.form !== undefined) operation.requestBody = multipartBody(facts.form);
             Object.assign(operation.responses, errorResponses(facts, route, method.toUpperCase()));
             describeAmounts(operation.requestBody);
             describeAmounts(operation.parameters);
