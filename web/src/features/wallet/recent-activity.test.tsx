@@ -47,8 +47,8 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
     expect(screen.getByTestId('balance-hold').textContent).toBe('15.50 Coins');
     expect(screen.getByTestId('balance-withdrawable').textContent).toBe('435.00 Coins');
     expect(screen.getByTestId('balance-total').textContent).toBe('450.50 Coins');
-    expect(screen.getByText('Part of the available balance, withdrawable after the hold time')).toBeTruthy();
-    expect(screen.getByText('Available and not on hold: what you can take out')).toBeTruthy();
+    expect(screen.getByText('Part of available; withdrawable after the hold time')).toBeTruthy();
+    expect(screen.getByText('Not on hold: yours to take out')).toBeTruthy();
   });
 
   it('lists the five newest ledger entries, signed and labelled, and reads them again on live activity', async () => {

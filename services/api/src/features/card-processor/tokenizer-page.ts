@@ -33,6 +33,7 @@ export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOr
   .row { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0.5rem; }
   .error { color: var(--danger); min-height: 1.2em; margin: 0.3rem 0; font-size: 0.9rem; }
   .ready { color: var(--success); margin: 0.3rem 0; font-size: 0.9rem; }
+  .ready:empty { display: none; }
   button { font: inherit; font-weight: 600; color: var(--on-brand); background: var(--brand); border: 1px solid var(--brand); border-radius: 6px; padding: 0.45rem 1rem; cursor: pointer; }
   button[disabled] { opacity: 0.6; cursor: progress; }
 </style>
@@ -85,7 +86,7 @@ export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOr
     }
     // The fields are cleared (the page keeps no card number), so say what was kept rather than go blank.
     form.reset();
-    ready.textContent = 'Card ' + answer.mask + ' is ready. Type another to replace it.';
+    ready.textContent = 'Card ending ' + String(answer.mask).slice(-4) + ' is ready.';
     window.parent.postMessage(
       { type: 'card-token', token: answer.token, brand: answer.brand, mask: answer.mask, expiry_month: body.expiry_month, expiry_year: body.expiry_year },
       parentOrigin,
