@@ -1,5 +1,5 @@
 import { addFundForm, coinCountLabel, coinsBoughtWith, type AddFundForm, type PaymentMethod } from '@peeks/contracts';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
@@ -7,6 +7,8 @@ import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
+import { PageHeader } from '../../ui/PageHeader.tsx';
+import { toast, TOAST_MS } from '../../ui/toasts.tsx';
 import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { loadBalance } from '../wallet/index.ts';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
@@ -14,7 +16,7 @@ import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payme
 /** Coins are bought in US dollars, the purchase call's default currency. */
 const CURRENCY = 'USD';
 
-type Outcome = { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | { kind: 'success' };
+type Outcome = { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | { kind: 'success'; coins: number };
 
 /**
  * /add-fund, the Add Fund page (spec §2, §4, §8): a static-backdrop modal
@@ -46,7 +48,7 @@ export default function AddFund() {
         await purchase(request, keys.keyFor(request));
         keys.settled(200);
         void loadBalance();
-        setOutcome({ kind: 'success' });
+        setOutcome({ kind: 'success', coins: request.coin_amt });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         keys.settled(error.status);
@@ -59,6 +61,17 @@ export default function AddFund() {
   };
 
   const goHome = () => void navigate('/');
+
+  // Success says so in a toast too, and returns to the dashboard once the toast has been read (OK goes sooner).
+  const succeeded = outcome.kind === 'success';
+  useEffect(() => {
+    if (!succeeded) return;
+    toast(t('add_fund.deposited'));
+    const timer = setTimeout(() => void navigate('/'), TOAST_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [succeeded, navigate, t]);
 
   if (failed || rate === 'failed') {
     return (
@@ -86,16 +99,24 @@ export default function AddFund() {
   }
   if (outcome.kind === 'success') {
     return (
-      <Dialog
-        title={t('add_fund.success_title')}
-        footer={
-          <button type="button" className="button primary" onClick={goHome}>
-            {t('add_fund.ok')}
-          </button>
-        }
-      >
-        <p role="status">{t('add_fund.deposited')}</p>
-      </Dialog>
+      <section className="panel">
+        {/* The page behind the dialog says the same, so nothing is blank while it shows. */}
+        <PageHeader
+          title={t('add_fund.title')}
+          description={t('add_fund.added', { coins: coinCountLabel(outcome.coins) })}
+        />
+        <Dialog
+          title={t('add_fund.success_title')}
+          footer={
+            <button type="button" className="button primary" onClick={goHome}>
+              {t('add_fund.ok')}
+            </button>
+          }
+        >
+          <p role="status">{t('add_fund.deposited')}</p>
+          <p>{t('add_fund.added', { coins: coinCountLabel(outcome.coins) })}</p>
+        </Dialog>
+      </section>
     );
   }
   const cards = methods?.filter((method) => method.type === 'CC') ?? null;
@@ -137,7 +158,9 @@ function FundForm({
   onGoBack: () => void;
 }) {
   const { t } = useTranslation();
-  const spec = useSpecForm(addFundForm);
+  // The default card is chosen already (spec §4: selecting a method makes it the default).
+  const preferred = cards.find((card) => card.is_default) ?? (cards.length === 1 ? cards[0] : undefined);
+  const spec = useSpecForm(addFundForm, preferred ? { payment_method_id: preferred.payment_method_id } : undefined);
   return (
     <Form spec={spec} onSubmit={(values) => onBuy(values, forex)}>
       <AmountField forex={forex} />

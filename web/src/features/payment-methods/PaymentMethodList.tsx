@@ -1,6 +1,7 @@
 import type { PaymentMethod } from '@peeks/contracts';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
@@ -21,6 +22,7 @@ export default function PaymentMethodList() {
   const titleId = useId();
   const { methods, failed, reload } = usePaymentMethods();
   const [modal, setModal] = useState<Modal | null>(null);
+  const [deleting, setDeleting] = useState<PaymentMethod | null>(null);
   const action = useApiAction();
 
   const closeModal = () => {
@@ -28,6 +30,13 @@ export default function PaymentMethodList() {
     reload();
   };
   const heading = useRef<HTMLHeadingElement>(null);
+  // After a confirmed delete the method's card (and the focus the dialog handed back to it) goes with the reload.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (!refocus.current || methods === null) return;
+    refocus.current = false;
+    heading.current?.focus();
+  }, [methods]);
   // Select and Delete take their own button away: focus goes to the page's heading, and the count (a status) says what changed.
   const change = (work: () => Promise<void>) =>
     void action.run(async () => {
@@ -68,13 +77,36 @@ export default function PaymentMethodList() {
                 change(() => makeDefault(method.payment_method_id));
               }}
               onDelete={() => {
-                change(() => deletePaymentMethod(method.payment_method_id));
+                setDeleting(method);
               }}
             />
           ))}
         </ul>
       )}
       {(methods === null || action.busy) && !failed && <LoadingOverlay />}
+      {deleting && (
+        // Deleting cannot be undone: it is asked first (the spec's contacts ask the same way).
+        <ConfirmDialog
+          title={t('payment_methods.delete_title')}
+          question={t('payment_methods.delete_question', {
+            method: `${deleting.brand.toUpperCase()} ${deleting.number}`,
+          })}
+          confirm={t('payment_methods.delete_confirm')}
+          cancel={t('payment_methods.cancel')}
+          onConfirm={async () => {
+            try {
+              await deletePaymentMethod(deleting.payment_method_id);
+              refocus.current = true;
+              setDeleting(null);
+            } finally {
+              reload();
+            }
+          }}
+          onClose={() => {
+            setDeleting(null);
+          }}
+        />
+      )}
       {modal === 'card' && <AddCreditCardDialog onClose={closeModal} />}
       {modal === 'bank' && <BankAccountDialog onClose={closeModal} />}
       {modal === 'wire' && <WireAccountDialog onClose={closeModal} />}

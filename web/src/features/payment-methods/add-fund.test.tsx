@@ -89,7 +89,11 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
   });
 
   it('checks the amount and the payment method in the spec words, refuses a decimal point rather than dropping it, and shows the coins the amount buys', async () => {
-    paymentApi([storedCard()]);
+    // Two cards, neither the default: nothing is chosen for the user.
+    paymentApi([
+      storedCard({ is_default: false }),
+      storedCard({ payment_method_id: 12, paymentMethodId: 12, number: '************4444', is_default: false }),
+    ]);
     const { user } = renderApp('/add-fund');
     const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
     await user.click(await within(modal).findByRole('button', { name: 'Confirm Deposit' }));
@@ -132,6 +136,10 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
 
     const success = await screen.findByRole('dialog', { name: 'Success' });
     expect(within(success).getByText('Fund deposit successfully')).toBeTruthy();
+    // Issue 22: the page behind the dialog was blank; it says what happened, and a toast says it too.
+    expect(screen.getByRole('heading', { level: 1, name: 'Add Fund' })).toBeTruthy();
+    expect(screen.getAllByText('156 Coins were added to your wallet.')).toHaveLength(2);
+    expect(document.querySelector('.toasts')?.textContent).toContain('Fund deposit successfully');
     const [call] = api.sent('POST', '/api/account/purchase');
     expect(call?.body).toEqual({ payment_method_id: 11, coin_amt: 15_600, currency: 'USD' });
     expect(call?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
@@ -160,7 +168,9 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     await user.click(within(error).getByRole('button', { name: 'Try Again' }));
     modal = await screen.findByRole('dialog', { name: 'Add Fund' });
     expect(within(modal).getByLabelText<HTMLInputElement>('Amount').value, 'the form is reset').toBe('');
-    expect(within(modal).getByLabelText<HTMLSelectElement>('Payment Method').value).toBe('');
+    expect(within(modal).getByLabelText<HTMLSelectElement>('Payment Method').value, 'the default card again').toBe(
+      '11',
+    );
 
     await user.type(within(modal).getByLabelText('Amount'), '25');
     await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************0002');
@@ -200,12 +210,45 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     await user.click(within(error).getByRole('button', { name: 'Cancel' }));
     expect(router.state.location.pathname).toBe('/');
 
+    // The dashboard's screen loads as its own chunk: the Error dialog stays until it has replaced it.
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: 'Error' })).toBeNull();
+    });
     paymentApi([storedCard()]);
     await router.navigate('/add-fund');
     await user.click(
       await within(await screen.findByRole('dialog', { name: 'Add Fund' })).findByRole('button', { name: 'Go Back' }),
     );
     expect(router.state.location.pathname).toBe('/');
+  });
+});
+
+describe('/add-fund after issue 22', () => {
+  beforeEach(resetSession);
+
+  it('preselects the default card', async () => {
+    paymentApi([
+      storedCard({ is_default: false }),
+      storedCard({ payment_method_id: 12, paymentMethodId: 12, number: '************4444', is_default: true }),
+    ]);
+    renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    expect((await within(modal).findByLabelText<HTMLSelectElement>('Payment Method')).value).toBe('12');
+  });
+
+  it('returns to the dashboard by itself once the success has been read', async () => {
+    paymentApi([storedCard()], { 'POST /api/account/purchase': approved });
+    const { user, router } = renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    await user.type(await within(modal).findByLabelText('Amount'), '10');
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+    await screen.findByRole('dialog', { name: 'Success' });
+    await waitFor(
+      () => {
+        expect(router.state.location.pathname).toBe('/');
+      },
+      { timeout: 4_500 },
+    );
   });
 });
 

@@ -16,6 +16,9 @@ export const paymentMethodsTexts = dictionary({
       entered: 'Added {{date}}',
       select: 'Select',
       delete: 'Delete',
+      delete_title: 'Delete Payment Method',
+      delete_question: 'Are you sure you want to delete {{method}}?',
+      delete_confirm: 'Yes, delete it!',
       load_failed: 'Your payment methods could not be loaded.',
       try_again: 'Try Again',
       add_card_title: 'Add Credit Card',
@@ -85,6 +88,7 @@ export const paymentMethodsTexts = dictionary({
       success_title: 'Success',
       deposited: paymentMethodMessages.deposited,
       ok: 'OK',
+      added: '{{coins}} were added to your wallet.',
     },
   },
   ja: {

@@ -149,6 +149,16 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     await user.click(
       within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Delete' }),
     );
+    // Issue 22: deleting asks first; Cancel keeps the method.
+    let confirm = screen.getByRole('dialog', { name: 'Delete Payment Method' });
+    expect(within(confirm).getByText('Are you sure you want to delete VISA ************4242?')).toBeTruthy();
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(api.sent('POST', '/api/account/user-payment-method-delete')).toHaveLength(0);
+    await user.click(
+      within(screen.getByRole('listitem', { name: 'VISA ************4242' })).getByRole('button', { name: 'Delete' }),
+    );
+    confirm = screen.getByRole('dialog', { name: 'Delete Payment Method' });
+    await user.click(within(confirm).getByRole('button', { name: 'Yes, delete it!' }));
     expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
     expect(document.activeElement, 'focus goes to the heading, not lost with the button').toBe(
       screen.getByRole('heading', { name: 'Payment Methods' }),

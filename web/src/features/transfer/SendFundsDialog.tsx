@@ -201,6 +201,8 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
             onChange={(event) => {
               setAmount(event.target.value);
               setServerErrors([]);
+              // A new amount is checked again on Send; the old message no longer applies.
+              setErrors((before) => ({ ...before, amount: undefined }));
             }}
           />
         </form>

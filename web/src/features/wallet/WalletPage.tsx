@@ -7,6 +7,7 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { session } from '../session/index.ts';
 import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
+import { RecentActivity } from './RecentActivity.tsx';
 import { WalletCard } from './WalletCard.tsx';
 import { loadBalance, wallet } from './wallet-store.ts';
 
@@ -64,12 +65,13 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   }
 
   const hold = balance.available_balance - balance.withdrawable_balance;
-  const tile = (key: 'available' | 'hold' | 'total', amount: number) => (
+  const tile = (key: 'available' | 'hold' | 'withdrawable' | 'total', amount: number) => (
     <div className="tile" key={key}>
       <span className="tile-label">{t(`wallet.tiles.${key}`)}</span>
       <strong className="tile-amount" data-testid={`balance-${key}`}>
         {formatMoney(amount, balance.currency)}
       </strong>
+      {key !== 'available' && <span className="field-hint">{t(`wallet.tiles.${key}_note`)}</span>}
     </div>
   );
 
@@ -85,9 +87,11 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
       <div className="tiles" aria-live="polite">
         {tile('available', balance.available_balance)}
         {tile('hold', hold)}
+        {tile('withdrawable', balance.withdrawable_balance)}
         {tile('total', balance.balance)}
       </div>
       <p className="field-hint">{t('wallet.hold_help')}</p>
+      {withCard && <RecentActivity />}
       <div className="tiles">
         <Link to="/add-fund" className="tile tile-action">
           {t('wallet.tiles.add_funds')}

@@ -30,7 +30,7 @@ interface Typed {
   paymentMethodId: string;
   pin: string;
 }
-type FieldErrors = Partial<Record<keyof Typed, string>>;
+type FieldErrors = Partial<Record<keyof Typed, string | undefined>>;
 
 type Stage =
   { stage: 'form' } | { stage: 'confirm'; request: WithdrawRequest } | { stage: 'sent'; transaction: TransactionView };
@@ -105,6 +105,7 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const edit = (field: keyof Typed) => (event: { target: { value: string } }) => {
     setTyped((before) => ({ ...before, [field]: event.target.value }));
     setServerErrors([]);
+    setErrors((before) => ({ ...before, [field]: undefined }));
   };
 
   const review = (event: SyntheticEvent) => {

@@ -95,6 +95,19 @@ describe('the sandbox tokenizer', () => {
     expect(response.body).toContain('postMessage(');
     expect(response.body).toContain('window.location.origin');
   });
+
+  it("looks like the app within its policy: a nonce'd style with the app's colours, light and dark", async () => {
+    const response = await subject.app.inject({ method: 'GET', url: '/api/sandbox/tokenizer' });
+    const policy = String(response.headers['content-security-policy']);
+    const styleNonce =
+      /style-src[^;]*'nonce-([^']+)'/.exec(policy)?.[1] ?? /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(response.body).toContain(`<style nonce="${styleNonce ?? 'missing'}">`);
+    expect(response.body).toContain('--brand: #2f3e9e');
+    expect(response.body).toContain('@media (prefers-color-scheme: dark)');
+    expect(response.body).not.toMatch(/ style="/);
+    // After 'Use this card' the page says which card it kept instead of going blank.
+    expect(response.body).toContain('<p class="ready" id="ready" role="status"></p>');
+  });
 });
 
 describe('sandbox charges through the CardCharges adapter, over HTTP', () => {

@@ -1,0 +1,167 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { PHONE, stage } from './stage.ts';
+
+/**
+ * The wallet's money screens of issue 22, against npm start: a newcomer adds
+ * the sandbox card and buys coins (the default card chosen for them, the
+ * success saying so and returning to the dashboard, whose recent activity
+ * shows the purchase), saves a recipient with banking details on Add A
+ * Recipient, sends them coins through Send Funds, withdraws to the card and
+ * sees it processed, and finds the withdrawal in /transaction.
+ */
+const peeks = stage();
+let ann: Page;
+let bob: Page;
+const sender = newcomer('wallet');
+const recipient = newcomer('payee');
+
+beforeAll(async () => {
+  [ann, bob] = await Promise.all([peeks.page(), peeks.page()]);
+});
+
+const nav = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name }).click();
+
+/** The same screen on a phone, signed in as the same person: nothing scrolls sideways. */
+async function onPhone(page: Page, route: string, name: string, open?: (phone: Page) => Promise<void>) {
+  const phone = await peeks.page(PHONE, { storageState: await page.context().storageState() });
+  await phone.goto(`${peeks.server.url}${route}`);
+  await phone.getByRole('heading', { level: 1 }).first().waitFor();
+  if (open) await open(phone);
+  await phone.waitForLoadState('networkidle');
+  expect(Number(await phone.evaluate('document.documentElement.scrollWidth')), route).toBeLessThanOrEqual(PHONE.width);
+  await checkScreen(phone, name);
+  await phone.context().close();
+}
+
+describe('the wallet money screens', { timeout: 120_000 }, () => {
+  it('the recipient signs up', async () => {
+    await bob.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(bob, recipient);
+  });
+
+  it('adds the sandbox card, buys coins with the default card, and returns to a dashboard with the activity', async () => {
+    await ann.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(ann, sender);
+    await nav(ann, 'Payment Methods');
+    await ann.getByRole('button', { name: 'Add Payment Method' }).click();
+    await ann.getByRole('button', { name: 'Credit Card' }).click();
+    const modal = ann.getByRole('dialog', { name: 'Add Credit Card' });
+    await modal.getByLabel('First Name').fill('Ann');
+    await modal.getByLabel('Last Name').fill('Lavoie');
+    await modal.getByLabel('Address', { exact: true }).fill('100 Rideau St');
+    await modal.getByLabel('City').fill('Ottawa');
+    await modal.getByLabel('Country').selectOption('CA');
+    await modal.getByLabel('Province').selectOption('ON');
+    await modal.getByLabel('Postal/Zip Code').fill('K1N 5X8');
+    await modal.getByLabel('Cardholder Name').fill('Ann Lavoie');
+    const card = ann.frameLocator('iframe[title="Card details"]');
+    await card.getByLabel('Card Number').fill('4242 4242 4242 4242');
+    await card.getByLabel('Expiry Month').selectOption('08');
+    await card.getByLabel('Expiry Year').selectOption(String(new Date().getUTCFullYear() + 2));
+    await card.getByLabel('CVV').fill('123');
+    await card.getByRole('button', { name: 'Use this card' }).click();
+    // The tokenizer says which card it kept instead of going blank.
+    await card.getByText(/is ready/).waitFor();
+    await modal.getByText(/Card ready: VISA/).waitFor();
+    await checkScreen(ann, '50-tokenizer-styled');
+    await modal.getByRole('button', { name: 'Save Card' }).click();
+    await ann.getByText('You have 1 Payment Methods.').waitFor();
+
+    await nav(ann, 'Fund Wallet');
+    const fund = ann.getByRole('dialog', { name: 'Add Fund' });
+    await fund.getByLabel('Amount').fill('10');
+    // The only card is chosen already.
+    expect(await fund.getByLabel('Payment Method').inputValue()).not.toBe('');
+    await fund.getByRole('button', { name: 'Confirm Deposit' }).click();
+    await ann.getByRole('dialog', { name: 'Success' }).getByText('Fund deposit successfully').waitFor();
+    await ann.getByRole('heading', { level: 1, name: 'Add Fund' }).waitFor();
+    await checkScreen(ann, '51-add-fund-success');
+    // It returns to the dashboard by itself.
+    await ann.waitForURL(`${peeks.server.url}/`, { timeout: 10_000 });
+    const activity = ann.getByRole('list', { name: 'Recent activity' });
+    await expect.poll(() => activity.getByRole('listitem').count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    expect(await ann.getByTestId('balance-withdrawable').textContent()).toBe('156.00 Coins');
+    await checkScreen(ann, '52-dashboard-activity');
+    await onPhone(ann, '/', '52-dashboard-activity-phone');
+  });
+
+  it('saves the recipient with banking details on Add A Recipient, then lands on /wallet', async () => {
+    await nav(ann, 'Contacts');
+    await ann.getByRole('link', { name: 'Add A Recipient' }).click();
+    await ann.getByRole('heading', { level: 1, name: 'Add A Recipient' }).waitFor();
+    await ann.getByLabel('First Name').fill('Bob');
+    await ann.getByLabel('Last Name').fill('Gagnon');
+    await ann.getByLabel('Phone Number', { exact: true }).fill('6135550199');
+    await ann.getByLabel('Email', { exact: true }).fill(recipient.email);
+    await ann.getByLabel('Confirm Email').fill(recipient.email);
+    await ann.getByLabel('Address Line 1').fill('200 Elgin Street');
+    await ann.getByLabel('Country').selectOption('CA');
+    await ann.getByLabel('Province/State').fill('ON');
+    await ann.getByLabel('City').fill('Ottawa');
+    await ann.getByLabel('Postal/Zip Code').fill('K2P 1L5');
+    await ann.getByLabel('Bank Name').fill('Banque Laurentienne');
+    await ann.getByLabel('Institution Number').fill('039');
+    await ann.getByLabel('Account Number').fill('1234567');
+    await checkScreen(ann, '53-add-recipient');
+    await ann.getByRole('button', { name: 'SAVE AND PROCEED' }).click();
+    await ann.getByRole('status').filter({ hasText: 'Recipient saved' }).first().waitFor();
+    await ann.waitForURL(`${peeks.server.url}/wallet`, { timeout: 10_000 });
+    await onPhone(ann, '/add-recipient', '53-add-recipient-phone');
+  });
+
+  it('sends the recipient coins through Send Funds', async () => {
+    await ann.getByRole('button', { name: 'Send Funds' }).click();
+    const dialog = ann.getByRole('dialog', { name: 'Sending Funds' });
+    await dialog.getByLabel('Recipient').selectOption({ label: 'Bob Gagnon' });
+    const card = dialog.getByRole('region', { name: 'Recipient' });
+    expect(await card.getByRole('definition').allTextContents()).toEqual(['Bob Gagnon', 'Ottawa', 'Canada', '1234567']);
+    // Above the balance: stopped before anything is sent.
+    await dialog.getByLabel('Amount (Coins)').fill('400');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await dialog.getByText('Insufficient funds').waitFor();
+    await dialog.getByLabel('Amount (Coins)').fill('5');
+    await checkScreen(ann, '54-send-funds');
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await ann.getByText('Transfer Completed: 5.00 Coins sent to Bob Gagnon.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(() => bob.goto(`${peeks.server.url}/wallet`).then(() => bob.getByTestId('balance-total').textContent()), {
+        timeout: 10_000,
+      })
+      .toBe('5.00 Coins');
+    await onPhone(ann, '/wallet', '54-send-funds-phone', async (phone) => {
+      await phone.getByRole('button', { name: 'Send Funds' }).click();
+      await phone.getByRole('dialog', { name: 'Sending Funds' }).getByLabel('Recipient').waitFor();
+    });
+  });
+
+  it('withdraws to the card, sees it processed, and finds it in /transaction', async () => {
+    await ann.getByRole('button', { name: /^Withdraw Funds/ }).click();
+    const dialog = ann.getByRole('dialog', { name: 'Withdraw Funds' });
+    await dialog.getByText('Withdrawable: 151.00 Coins').waitFor();
+    await dialog.getByLabel('Amount').fill('2');
+    await checkScreen(ann, '55-withdraw');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    const confirm = ann.getByRole('dialog', { name: 'Confirm Withdrawal' });
+    await confirm.getByRole('button', { name: 'Confirm Withdrawal' }).click();
+    const state = ann.getByRole('dialog', { name: 'Withdrawal' });
+    await state.waitFor();
+    // The sandbox payout runs in the worker; the live feed turns Entered into Processed.
+    await state.getByText('Processed', { exact: true }).waitFor({ timeout: 30_000 });
+    await checkScreen(ann, '56-withdraw-processed');
+    await state.getByRole('link', { name: 'View in Transactions' }).click();
+    await ann.getByLabel('Type').selectOption({ label: 'Withdrawal' });
+    await ann.getByRole('button', { name: 'Apply filters' }).click();
+    const table = ann.getByRole('table', { name: 'Transactions' });
+    await expect.poll(() => table.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
+    expect(await table.locator('tbody tr').first().textContent()).toContain('−2.00 Coins');
+    await checkScreen(ann, '57-transactions-withdrawal');
+    await onPhone(ann, '/wallet', '55-withdraw-phone', async (phone) => {
+      await phone.getByRole('button', { name: /^Withdraw Funds/ }).click();
+      await phone.getByRole('dialog', { name: 'Withdraw Funds' }).getByLabel('Amount').waitFor();
+    });
+  });
+});

@@ -1,0 +1,118 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+import { wallet } from './index.ts';
+
+const balance = {
+  currency: 'CON',
+  balance: 45_050,
+  available_balance: 45_050,
+  withdrawable_balance: 43_500,
+  balances: [],
+};
+const entry = (id: number, type: string, debitCredit: 'D' | 'C', amount: number) => ({
+  ledger_id: `${String(id)}.0`,
+  entry_date: '2026-11-20T14:05:00.000Z',
+  type,
+  amount,
+  currency: 'CON',
+  debit_credit: debitCredit,
+  tx_id: `tx-${String(id)}`,
+});
+
+function dashboardApi(ledgers: () => ReturnType<typeof entry>[]) {
+  return fakeApi({
+    'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf' }),
+    'GET /api/account/balance': () => ok({ balance }),
+    'POST /api/account/ledger': () => {
+      const list = ledgers();
+      return ok({ ledgers: list, total: list.length });
+    },
+    'POST /api/agreement/agreement-list': () => ok({ agreements: [] }),
+  });
+}
+
+describe('the dashboard: balances a person can read, and recent activity', () => {
+  beforeEach(() => {
+    resetSession();
+    localStorage.clear();
+    wallet.balance = null;
+    wallet.status = 'idle';
+  });
+
+  it('shows available, on hold, withdrawable and total, each saying what it means', async () => {
+    dashboardApi(() => []);
+    renderApp('/');
+    expect((await screen.findByTestId('balance-available')).textContent).toBe('450.50 Coins');
+    expect(screen.getByTestId('balance-hold').textContent).toBe('15.50 Coins');
+    expect(screen.getByTestId('balance-withdrawable').textContent).toBe('435.00 Coins');
+    expect(screen.getByTestId('balance-total').textContent).toBe('450.50 Coins');
+    expect(screen.getByText('Part of available; withdrawable after the hold time')).toBeTruthy();
+    expect(screen.getByText('Not on hold: yours to take out')).toBeTruthy();
+  });
+
+  it('lists the five newest ledger entries, signed and labelled, and reads them again on live activity', async () => {
+    let list = [entry(5, 'P2P_RCVD', 'C', 500), entry(4, 'P2P_SENT', 'D', 250), entry(3, 'DEP_CC', 'C', 15_600)];
+    const api = dashboardApi(() => list);
+    renderApp('/');
+    const activity = await screen.findByRole('list', { name: 'Recent activity' });
+    expect(api.sent('POST', '/api/account/ledger')[0]?.body).toEqual({ offset: 0, limit: 5 });
+    expect(
+      within(activity)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('strong')?.textContent),
+    ).toEqual(['P2P Received', 'P2P Sent', 'Credit Card Deposit']);
+    expect(within(activity).getByText('+5.00 Coins')).toBeTruthy();
+    expect(within(activity).getByText('−2.50 Coins')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View all transactions' }).getAttribute('href')).toBe('/transaction');
+
+    list = [entry(6, 'P2P_RCVD', 'C', 100), ...list];
+    FakeLiveSocket.push({ type: 'balance', balance });
+    FakeLiveSocket.push({
+      type: 'activity',
+      transaction: {
+        tx_id: 'tx-6',
+        entry_date: '2026-11-20T14:06:00.000Z',
+        return_date: null,
+        user_id: 7,
+        merchant_id: null,
+        state: 'completed',
+        type: 'transfer',
+        tx_class: 'FundsTransferred',
+        merchant_batch_id: null,
+        billing_address: null,
+        shipping_address: null,
+        debit_credit: 'C',
+        amount: 100,
+        fee: 0,
+        currency: 'CON',
+        terminal_id: null,
+        invoice_no: null,
+        custom_1: null,
+        error_code: null,
+        fi_response_code: null,
+        fi_response_text: null,
+        parent_tx_id: null,
+        ip_address: null,
+        refunded: false,
+        cart: [],
+        payment_method_type: null,
+        payment_method: null,
+        customer_Name: null,
+        reference: null,
+        hold_amount: 100,
+        hold_release_at: null,
+      },
+    });
+    await waitFor(() => {
+      expect(within(activity).getAllByRole('listitem')).toHaveLength(4);
+    });
+    expect(within(activity).getByText('+1.00 Coins')).toBeTruthy();
+  });
+
+  it('says so when there is no activity yet', async () => {
+    dashboardApi(() => []);
+    renderApp('/');
+    expect(await screen.findByText('No activity yet. Add funds to get started.')).toBeTruthy();
+  });
+});
