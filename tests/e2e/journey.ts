@@ -1,3 +1,5 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { screenshot, seriousAccessibilityViolations } from './browser.ts';
@@ -58,4 +60,55 @@ export async function acceptPendingAgreement(page: Page): Promise<void> {
   await dialog.getByRole('checkbox').check();
   await dialog.getByRole('button', { name: 'Accept', exact: true }).click();
   await dialog.waitFor({ state: 'detached' });
+}
+
+/** A JSON call of the API from inside the page, with its session cookie and CSRF token, as the app makes it. */
+export async function callFrom(
+  page: Page,
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
+  return page.evaluate(
+    async ({ method, route, body }) => {
+      const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
+      const response = await fetch(route, {
+        method,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { status: response.status, text: await response.text() };
+    },
+    { method, route, body },
+  );
+}
+
+/** Photographs `name` at 1366 px and 390 px, each axe clean and without sideways scroll; back at 1366 px after. */
+export async function atBothWidths(page: Page, name: string): Promise<void> {
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await checkScreen(page, `${name}-${String(width)}`);
+    // A string runs in the page: the tests compile without the DOM's types.
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow, `${name} at ${String(width)} px scrolls sideways`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+/** A message a webhook receiver on loopback got: its headers and raw body. */
+export interface Heard {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** Whether `secret` signed this delivery (Standard Webhooks: HMAC-SHA256 of "id.timestamp.body"). */
+export function signedBy(secret: string, delivery: Heard): boolean {
+  const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature } = delivery.headers;
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.body}`).digest();
+  return signature.split(' ').some((each) => {
+    const given = Buffer.from(each.replace(/^v1,/, ''), 'base64');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  });
 }

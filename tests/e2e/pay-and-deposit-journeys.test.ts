@@ -2,15 +2,25 @@ import { businessSignUp } from '@peeks/api/testing';
 import { userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { sql } from 'kysely';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './browser.ts';
-import { acceptPendingAgreement, checkScreen, newcomer, signedInAs, signOut, signUpAsPerson } from './journey.ts';
+import {
+  acceptPendingAgreement,
+  atBothWidths,
+  callFrom,
+  checkScreen,
+  newcomer,
+  signedBy,
+  signedInAs,
+  signOut,
+  type Heard,
+  signUpAsPerson,
+} from './journey.ts';
 import { PHONE, stage } from './stage.ts';
 
 /**
@@ -27,10 +37,6 @@ import { PHONE, stage } from './stage.ts';
 process.env.WEBHOOK_ALLOW_PRIVATE = '1';
 const peeks = stage();
 
-interface Heard {
-  headers: IncomingHttpHeaders;
-  body: string;
-}
 const heard: Heard[] = [];
 let receiver: Server;
 
@@ -48,34 +54,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
 });
-
-/** A JSON call from the page, with its session and CSRF token, as the app makes it. */
-async function callFrom(page: Page, method: 'GET' | 'POST', route: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, route, body }) => {
-      const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
-      const response = await fetch(route, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return { status: response.status, text: await response.text() };
-    },
-    { method, route, body },
-  );
-}
-
-/** Photographs `name` at 1366 px and 390 px, each axe clean and without sideways scroll. */
-async function atBothWidths(page: Page, name: string) {
-  for (const width of [1366, PHONE.width]) {
-    await page.setViewportSize({ width, height: 900 });
-    await checkScreen(page, `${name}-${String(width)}`);
-    // A string runs in the page: the tests compile without the DOM's types.
-    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
-    expect(overflow, `${name} at ${String(width)} px scrolls sideways`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
 
 async function userIdOf(username: string): Promise<number> {
   const row = await peeks.server.database.db
@@ -144,18 +122,6 @@ async function qrVideo(page: Page, file: string): Promise<void> {
   }
   const header = `YUV4MPEG2 W${String(size)} H${String(size)} F10:1 Ip A1:1 C420jpeg\n`;
   await writeFile(file, Buffer.concat([Buffer.from(header), Buffer.from('FRAME\n'), luma, chroma, chroma]));
-}
-
-/** Whether `secret` signed this delivery (Standard Webhooks: HMAC-SHA256 of "id.timestamp.body"). */
-function signedBy(secret: string, delivery: Heard): boolean {
-  const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature } = delivery.headers;
-  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') return false;
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.body}`).digest();
-  return signature.split(' ').some((each) => {
-    const given = Buffer.from(each.replace(/^v1,/, ''), 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
-  });
 }
 
 describe('deposits, QR codes and the hosted checkout in the browser', { timeout: 240_000 }, () => {

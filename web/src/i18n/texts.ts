@@ -14,6 +14,7 @@ import { shellTexts } from '../features/shell/i18n.ts';
 import { transferTexts } from '../features/transfer/i18n.ts';
 import { walletTexts } from '../features/wallet/i18n.ts';
 import { uiTexts } from '../ui/i18n.ts';
+import { validationTexts } from '../ui/validation-texts.ts';
 import { agreementsTexts } from '../features/agreements/i18n.ts';
 import { languageTexts } from '../features/language/i18n.ts';
 import { profileTexts } from '../features/profile/i18n.ts';
@@ -45,6 +46,7 @@ export const dictionaries = [
   qrCodesTexts,
   historyTexts,
   checkoutTexts,
+  validationTexts,
 ] as const;
 
 /** English, complete: its type is every key the app may ask for. */
@@ -68,6 +70,7 @@ export const en = {
   ...qrCodesTexts.en,
   ...historyTexts.en,
   ...checkoutTexts.en,
+  ...validationTexts.en,
 };
 
 /** The shape every language follows; other languages may leave keys out and fall back to English. */

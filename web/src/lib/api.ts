@@ -1,6 +1,7 @@
 import { errorCatalogue, errorEnvelope, type ApiErrorItem } from '@peeks/contracts';
 import type { z } from 'zod';
 import { i18n } from '../i18n/i18n.ts';
+import { translatedValidation } from '../ui/validation-texts.ts';
 
 /** A refused or failed call: the envelope's errors, each with the text the user is shown. */
 export class ApiError extends Error {
@@ -40,7 +41,7 @@ const isCatalogued = (code: number): code is keyof typeof errorCatalogue => code
  * know as 'Something went wrong - {message}'.
  */
 export function shownText(error: ApiErrorItem): string {
-  if (error.field !== undefined && FIELD_RULE_CODES.has(error.code)) return error.message;
+  if (error.field !== undefined && FIELD_RULE_CODES.has(error.code)) return translatedValidation(error.message, i18n.t);
   if (isCatalogued(error.code)) return i18n.t(`error_codes.${error.code}`);
   return i18n.t('errors.something_went_wrong_in', { detail: error.message });
 }

@@ -11,10 +11,12 @@ import {
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ApiError } from '../lib/api.ts';
 import { LoadingOverlay, ServerErrors } from './feedback.tsx';
 import { FieldError } from './Field.tsx';
+import { translatedValidation } from './validation-texts.ts';
 
 /**
  * Forms over react-hook-form with a zod schema from @peeks/contracts, the
@@ -133,11 +135,14 @@ export function SubmitButton({ children, className }: { children: ReactNode; cla
 
 /** The error shown for a field: after it was touched or the form submitted (a server error always). */
 export function useFieldError(name: string): string | undefined {
+  const { t } = useTranslation();
   const { formState, getFieldState } = useFormContext();
   const state = getFieldState(name, formState);
   const error = state.error;
   if (!error) return undefined;
-  return state.isTouched || formState.isSubmitted || error.type === 'server' ? error.message : undefined;
+  const shown = state.isTouched || formState.isSubmitted || error.type === 'server' ? error.message : undefined;
+  // The schema speaks English; the reader may not.
+  return shown === undefined ? undefined : translatedValidation(shown, t);
 }
 
 interface FieldShellProps {

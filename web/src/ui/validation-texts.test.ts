@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { i18n } from '../i18n/i18n.ts';
+import { shownText } from '../lib/api.ts';
+import { translatedValidation } from './validation-texts.ts';
+
+afterEach(async () => {
+  await i18n.changeLanguage('en');
+});
+
+describe("the contracts' validation messages in the reader's language", () => {
+  it('read as the contracts wrote them in English', () => {
+    for (const message of [
+      'Please enter Username',
+      'Please enter valid Email',
+      'Please select Country',
+      'Please enter at least 2 characters First Name',
+      'Sorry, 10 digit Phone Number accepted only',
+      'Passwords do not match',
+    ])
+      expect(translatedValidation(message, i18n.t)).toBe(message);
+  });
+
+  it('in Japanese and Marathi, pattern and label both translated', async () => {
+    await i18n.changeLanguage('ja');
+    expect(translatedValidation('Please enter Username', i18n.t)).toBe('ユーザー名を入力してください');
+    expect(translatedValidation('Please enter valid Email', i18n.t)).toBe('有効なメールアドレスを入力してください');
+    expect(translatedValidation('Please enter at most 64 characters Last Name', i18n.t)).toBe(
+      '姓は64文字以内で入力してください',
+    );
+    expect(translatedValidation('Please enter 10 digit Phone Number', i18n.t)).toBe('電話番号は10桁で入力してください');
+    expect(translatedValidation('Passwords do not match', i18n.t)).toBe('パスワードが一致しません');
+    await i18n.changeLanguage('mr');
+    expect(translatedValidation('Please select Country', i18n.t)).toBe('कृपया देश निवडा');
+  });
+
+  it('a message whose label or pattern is not known stays whole, never half translated', async () => {
+    await i18n.changeLanguage('ja');
+    expect(translatedValidation('Please enter Monthly Sales', i18n.t)).toBe('Please enter Monthly Sales');
+    expect(translatedValidation('Webhook URL host could not be resolved', i18n.t)).toBe(
+      'Webhook URL host could not be resolved',
+    );
+  });
+
+  it("a server's field refusal is shown in the reader's language", async () => {
+    await i18n.changeLanguage('ja');
+    expect(shownText({ code: 4215, field: 'username', message: 'Please enter Username' })).toBe(
+      'ユーザー名を入力してください',
+    );
+  });
+});
