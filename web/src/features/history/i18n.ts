@@ -218,7 +218,7 @@ export const historyTexts = dictionary({
         payment_method: 'पेमेंट पद्धत',
         customer: 'ग्राहक',
         hold: 'रोखलेले',
-        hold_release: 'रोख सुटण्याची वेळ',
+        hold_release: 'रोखलेली रक्कम सुटण्याची वेळ',
         parent: 'मूळ व्यवहार',
         refunded: 'परतावा दिला',
         ledger_id: 'लेजर id',
