@@ -1,9 +1,11 @@
 import { dictionary } from '../../i18n/dictionary.ts';
 
 /**
- * The terms of service and the privacy notice of the sandbox product. English
- * only for now: a legal text is translated by a translator, not by us, and
- * until then the other languages fall back to it.
+ * The terms of service and the privacy notice of the sandbox product. The
+ * page's headings are translated; the clauses themselves stay English until
+ * a legal translator signs them off (a clause worded by us could bind
+ * differently), so the other languages fall back to them. The completeness
+ * test in i18n/ knows these keys: see `clausesAwaitingLegalTranslation`.
  */
 export const legalTexts = dictionary({
   en: {
@@ -52,6 +54,50 @@ export const legalTexts = dictionary({
       },
     },
   },
-  ja: { legal: { terms: { title: '利用規約' }, privacy: { title: 'プライバシーに関するお知らせ' } } },
-  mr: {},
+  ja: {
+    legal: {
+      updated: '最終更新日: 2026年11月25日',
+      contents: '目次',
+      terms: {
+        title: '利用規約',
+        sandbox_title: '1. サンドボックスのサービス',
+        account_title: '2. あなたのアカウント',
+        money_title: '3. 残高、保留、出金',
+        conduct_title: '4. 禁止事項',
+        liability_title: '5. 無保証',
+        changes_title: '6. 変更',
+      },
+      privacy: {
+        title: 'プライバシーに関するお知らせ',
+        collect_title: '1. 保管する情報',
+        use_title: '2. 目的',
+        share_title: '3. 閲覧できる人',
+        keep_title: '4. 保管期間',
+        rights_title: '5. あなたの権利',
+      },
+    },
+  },
+  mr: {
+    legal: {
+      updated: 'शेवटचे अद्यतन: 25 नोव्हेंबर 2026',
+      contents: 'अनुक्रमणिका',
+      terms: {
+        title: 'सेवा अटी',
+        sandbox_title: '1. सँडबॉक्स सेवा',
+        account_title: '2. तुमचे खाते',
+        money_title: '3. शिल्लक, रोखलेली रक्कम आणि निधी काढणे',
+        conduct_title: '4. स्वीकार्य वापर',
+        liability_title: '5. कोणतीही हमी नाही',
+        changes_title: '6. बदल',
+      },
+      privacy: {
+        title: 'गोपनीयता सूचना',
+        collect_title: '1. आम्ही काय ठेवतो',
+        use_title: '2. का',
+        share_title: '3. ते कोण पाहते',
+        keep_title: '4. किती काळ',
+        rights_title: '5. तुमचे अधिकार',
+      },
+    },
+  },
 });

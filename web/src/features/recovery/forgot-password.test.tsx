@@ -92,8 +92,8 @@ const questions = [
 type User = ReturnType<typeof renderApp>['user'];
 
 async function typeNewPassword(user: User) {
-  await user.type(screen.getByLabelText('Password'), 'Changed34');
-  await user.type(screen.getByLabelText('Confirm Password'), 'Changed34');
+  await user.type(screen.getByLabelText(i18n.t('recovery.password')), 'Changed34');
+  await user.type(screen.getByLabelText(i18n.t('recovery.confirm_password')), 'Changed34');
 }
 
 describe('/forgot-password, the security questions of a user who chose them', () => {
@@ -155,10 +155,10 @@ describe('/forgot-password, the security questions of a user who chose them', ()
     await user.type(screen.getByLabelText('What was the name of your first pet?'), 'Felix');
     await user.type(screen.getByLabelText('In what city were you born?'), 'Paris');
     await typeNewPassword(user);
-    await user.click(screen.getByRole('button', { name: saveIn(language) }));
+    await user.click(screen.getByRole('button', { name: i18n.t('recovery.save') }));
     const alert = (await screen.findAllByRole('alert')).find((each) => each.textContent.includes(text));
     expect(alert).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'Take me Home' })).toBeNull();
+    expect(screen.queryByRole('link', { name: i18n.t('recovery.home') })).toBeNull();
   });
 
   it('says the answers are locked (429 42940) in the user language', async () => {
@@ -199,15 +199,12 @@ describe('/forgot-password, the security questions of a user who chose them', ()
   });
 });
 
-const saveIn = (language: 'en' | 'ja' | 'mr') => (language === 'ja' ? 'パスワードを保存' : 'Save My Password');
-
-/** Username, Send Code, the code: by the buttons' texts in the current language. */
+/** Username, Send Code, the code: by the labels and buttons' texts in the current language. */
 async function reachPasswordStep(user: User) {
-  const ja = i18n.language === 'ja';
-  await user.type(await screen.findByLabelText('Username'), 'anne_tremblay');
-  await user.click(screen.getByRole('button', { name: ja ? '送信' : 'Submit' }));
-  await user.click(await screen.findByRole('button', { name: ja ? 'コードを送信' : 'Send Code' }));
-  await user.type(await screen.findByLabelText('Recovery Code'), '123456');
-  await user.click(screen.getByRole('button', { name: ja ? '次へ' : 'Next Step' }));
-  await screen.findByRole('button', { name: ja ? 'パスワードを保存' : 'Save My Password' });
+  await user.type(await screen.findByLabelText(i18n.t('recovery.username')), 'anne_tremblay');
+  await user.click(screen.getByRole('button', { name: i18n.t('recovery.submit') }));
+  await user.click(await screen.findByRole('button', { name: i18n.t('recovery.send_code') }));
+  await user.type(await screen.findByLabelText(i18n.t('recovery.recovery_code')), '123456');
+  await user.click(screen.getByRole('button', { name: i18n.t('recovery.next') }));
+  await screen.findByRole('button', { name: i18n.t('recovery.save') });
 }

@@ -1,7 +1,7 @@
 import { recoveryMessages } from '@peeks/contracts';
 import { dictionary } from '../../i18n/dictionary.ts';
 
-/** Password recovery. English is complete and types the keys; Japanese and Marathi fall back to it key by key. */
+/** Password recovery. English is complete and types the keys; Japanese and Marathi follow it key for key. */
 export const recoveryTexts = dictionary({
   en: {
     recovery: {
@@ -31,10 +31,21 @@ export const recoveryTexts = dictionary({
   ja: {
     recovery: {
       title: 'パスワードの再設定',
+      step: 'ステップ {{step}} / 5',
+      username: 'ユーザー名',
       submit: '送信',
+      code_sent_to: 'コードの送信先:',
       send_code: 'コードを送信',
+      recovery_code: '確認コード',
+      resend: '確認コードを再送信',
       next: '次へ',
+      password: 'パスワード',
+      confirm_password: 'パスワード（確認）',
       save: 'パスワードを保存',
+      changed: 'パスワードを変更しました。',
+      home: 'ホームへ',
+      error: 'エラー',
+      back_to_login: 'ログインに戻る',
       security_questions: '秘密の質問',
       security_questions_hint: 'アカウントに設定した質問に答えてください。',
       answers_needed: '秘密の質問に答えてください',
@@ -44,11 +55,27 @@ export const recoveryTexts = dictionary({
   },
   mr: {
     recovery: {
+      title: 'पासवर्ड विसरलात',
+      step: 'पायरी {{step}} / 5',
+      username: 'वापरकर्तानाव',
+      submit: 'सबमिट करा',
+      code_sent_to: 'तुमचा कोड येथे पाठवला जाईल:',
+      send_code: 'कोड पाठवा',
+      recovery_code: 'रिकव्हरी कोड',
+      resend: 'रिकव्हरी कोड पुन्हा पाठवा',
+      next: 'पुढील पायरी',
+      password: 'पासवर्ड',
+      confirm_password: 'पासवर्डची पुष्टी करा',
+      save: 'माझा पासवर्ड जतन करा',
+      changed: 'तुमचा पासवर्ड यशस्वीरित्या बदलला!',
+      home: 'मुख्यपृष्ठावर न्या',
+      error: 'त्रुटी!',
+      back_to_login: 'लॉग इनकडे परत',
       security_questions: 'सुरक्षा प्रश्न',
       security_questions_hint: 'तुमच्या खात्यासाठी निवडलेल्या प्रश्नांची उत्तरे द्या.',
       answers_needed: 'कृपया तुमच्या सुरक्षा प्रश्नांची उत्तरे द्या',
       answers_wrong: 'तुमच्या सुरक्षा प्रश्नांची उत्तरे चुकीची आहेत',
-      answers_locked: 'खूप चुकीचे प्रयत्न झाले, कृपया १५ मिनिटांनंतर पुन्हा प्रयत्न करा',
+      answers_locked: 'खूप चुकीचे प्रयत्न झाले, कृपया 15 मिनिटांनंतर पुन्हा प्रयत्न करा',
     },
   },
 });
