@@ -318,6 +318,11 @@ export const routeTable: Record<string, RouteCase> = {
   'POST /api/user/contact-create': row('signed-in', () => body(contactForm()), {
     optional: ['address2', 'phone_region'],
   }),
+  'POST /api/user/recipient-create': row(
+    'signed-in',
+    () => body(contactForm({ bank_name: 'Banque Laurentienne', institution_no: '039', account_no: '1234567' })),
+    { optional: ['address2', 'phone_region'] },
+  ),
   'POST /api/user/contact-update': row(
     'signed-in',
     async (owner) => body({ ...contactForm({ city: 'Gatineau' }), contact_id: await newContact(owner) }),
