@@ -1,8 +1,8 @@
-import { checkoutTexts } from '../features/checkout/i18n.ts';
+import type { checkoutTexts } from '../features/checkout/i18n.ts';
 import { contactsTexts } from '../features/contacts/i18n.ts';
-import { historyTexts } from '../features/history/i18n.ts';
+import type { historyTexts } from '../features/history/i18n.ts';
 import { legalTexts } from '../features/legal/i18n.ts';
-import { merchantTexts } from '../features/merchant/i18n.ts';
+import type { merchantTexts } from '../features/merchant/i18n.ts';
 import { depositsTexts } from '../features/deposits/i18n.ts';
 import type { operationsTexts } from '../features/operations/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
@@ -41,11 +41,8 @@ export const dictionaries = [
   webhooksTexts,
   languageTexts,
   legalTexts,
-  merchantTexts,
   depositsTexts,
   qrCodesTexts,
-  historyTexts,
-  checkoutTexts,
   validationTexts,
 ] as const;
 
@@ -65,11 +62,8 @@ export const en = {
   ...webhooksTexts.en,
   ...languageTexts.en,
   ...legalTexts.en,
-  ...merchantTexts.en,
   ...depositsTexts.en,
   ...qrCodesTexts.en,
-  ...historyTexts.en,
-  ...checkoutTexts.en,
   ...validationTexts.en,
 };
 
@@ -77,11 +71,15 @@ export const en = {
 export type Translation = typeof en & LaterTexts;
 
 /**
- * Texts of areas loaded later, as their own chunks (the operations console):
+ * Texts of areas loaded later, as their own chunks (the operations console,
+ * the merchant space, history, checkout; see later-texts.ts):
  * their keys are typed here, and their chunk adds the texts themselves when
  * it loads, so the wallet's first load does not carry them.
  */
-type LaterTexts = (typeof operationsTexts)['en'];
+type LaterTexts = (typeof operationsTexts)['en'] &
+  (typeof merchantTexts)['en'] &
+  (typeof historyTexts)['en'] &
+  (typeof checkoutTexts)['en'];
 export type PartialTranslation = DeepPartial<Translation>;
 
 /**

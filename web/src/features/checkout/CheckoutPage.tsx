@@ -24,6 +24,10 @@ import { logIn, session } from '../session/index.ts';
 import { loadBalance, wallet } from '../wallet/index.ts';
 import { checkoutLink, loadCheckout, payCheckout, savedCards } from './checkout-api.ts';
 import './checkout.css';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { checkoutTexts } from './i18n.ts';
+
+addLaterTexts(checkoutTexts);
 
 type Loaded =
   | { status: 'loading' }

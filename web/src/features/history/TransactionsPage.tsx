@@ -22,6 +22,10 @@ import { ledgerCsv, transactionsCsv } from './history-csv.ts';
 import { LedgerDetails, TransactionDetails } from './HistoryDetails.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
 import { formatWhen, transactionTypeLabel } from './labels.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { historyTexts } from './i18n.ts';
+
+addLaterTexts(historyTexts);
 
 const signedMinor = (amount: number, debitCredit: 'D' | 'C') => (debitCredit === 'D' ? -amount : amount);
 

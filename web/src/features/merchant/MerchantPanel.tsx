@@ -8,6 +8,10 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { isMerchant, session } from '../session/index.ts';
 import type { Loaded } from './merchant-api.ts';
 import './merchant.css';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { merchantTexts } from './i18n.ts';
+
+addLaterTexts(merchantTexts);
 
 export type MerchantPermission = 'VIEW_SALES' | 'RETURN_SALES';
 

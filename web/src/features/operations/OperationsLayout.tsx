@@ -1,13 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { i18n } from '../../i18n/i18n.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { session } from '../session/index.ts';
 import { operationsTexts } from './i18n.ts';
 
-// The console's texts come with its chunk, not with the wallet's first load (i18n/texts.ts types them).
-for (const language of ['en', 'ja', 'mr'] as const)
-  i18n.addResourceBundle(language, 'translation', operationsTexts[language], true, false);
+addLaterTexts(operationsTexts);
 
 const FINANCE_OPERATOR_ROLE = 'finance';
 
