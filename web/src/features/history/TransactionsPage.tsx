@@ -29,6 +29,48 @@ addLaterTexts(historyTexts);
 
 const signedMinor = (amount: number, debitCredit: 'D' | 'C') => (debitCredit === 'D' ? -amount : amount);
 
+/** A row of either tab: signed by its side, in its currency. */
+type Movement = Pick<TransactionView, 'amount' | 'debit_credit' | 'currency'>;
+
+function amountColumn<Row extends Movement>(header: string): ColumnDef<Row> {
+  return {
+    id: 'amount',
+    header,
+    cell: ({ row }) => (
+      <Money
+        minor={signedMinor(row.original.amount, row.original.debit_credit)}
+        currency={row.original.currency}
+        signed
+      />
+    ),
+  };
+}
+
+/** Details, named for the row it opens (its transaction or ledger id) for screen readers. */
+function DetailsButton({ what, onOpen }: { what: string; onOpen: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Button className="small" aria-label={t('history.details_of', { what })} onClick={onOpen}>
+      {t('history.details')}
+    </Button>
+  );
+}
+
+function detailsColumn<Row>(header: string, open: (row: Row) => void, idOf: (row: Row) => string): ColumnDef<Row> {
+  return {
+    id: 'actions',
+    header,
+    cell: ({ row }) => (
+      <DetailsButton
+        what={idOf(row.original)}
+        onOpen={() => {
+          open(row.original);
+        }}
+      />
+    ),
+  };
+}
+
 // Stable identities: the tab reloads when its loader changes.
 const loadTransactions = async (filter: TransactionFilter, offset: number) => {
   const page = await listTransactions(filter, offset);
@@ -45,33 +87,9 @@ function TransactionsTab() {
     { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
     { id: 'type', header: t('history.columns.type'), cell: ({ row }) => transactionTypeLabel(row.original.type) },
     { id: 'reference', header: t('history.columns.reference'), cell: ({ row }) => row.original.reference ?? '—' },
-    {
-      id: 'amount',
-      header: t('history.columns.amount'),
-      cell: ({ row }) => (
-        <Money
-          minor={signedMinor(row.original.amount, row.original.debit_credit)}
-          currency={row.original.currency}
-          signed
-        />
-      ),
-    },
+    amountColumn(t('history.columns.amount')),
     { id: 'state', header: t('history.columns.state'), cell: ({ row }) => <StatusPill status={row.original.state} /> },
-    {
-      id: 'actions',
-      header: t('history.columns.actions'),
-      cell: ({ row }) => (
-        <Button
-          className="small"
-          aria-label={t('history.details_of', { what: row.original.tx_id })}
-          onClick={() => {
-            open(row.original);
-          }}
-        >
-          {t('history.details')}
-        </Button>
-      ),
-    },
+    detailsColumn(t('history.columns.actions'), open, (row) => row.tx_id),
   ];
   return (
     <HistoryTab<TransactionView, TransactionFilter>
@@ -94,37 +112,13 @@ function LedgerTab() {
   const columns = (open: (row: LedgerEntry) => void): ColumnDef<LedgerEntry>[] => [
     { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
     { id: 'type', header: t('history.columns.type'), cell: ({ row }) => ledgerTypeLabel(row.original.type) },
-    {
-      id: 'amount',
-      header: t('history.columns.amount'),
-      cell: ({ row }) => (
-        <Money
-          minor={signedMinor(row.original.amount, row.original.debit_credit)}
-          currency={row.original.currency}
-          signed
-        />
-      ),
-    },
+    amountColumn(t('history.columns.amount')),
     {
       id: 'transaction',
       header: t('history.columns.transaction'),
       cell: ({ row }) => <code className="history-id">{row.original.tx_id}</code>,
     },
-    {
-      id: 'actions',
-      header: t('history.columns.actions'),
-      cell: ({ row }) => (
-        <Button
-          className="small"
-          aria-label={t('history.details_of', { what: row.original.ledger_id })}
-          onClick={() => {
-            open(row.original);
-          }}
-        >
-          {t('history.details')}
-        </Button>
-      ),
-    },
+    detailsColumn(t('history.columns.actions'), open, (row) => row.ledger_id),
   ];
   return (
     <HistoryTab<LedgerEntry, LedgerFilter>
