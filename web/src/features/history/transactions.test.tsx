@@ -11,43 +11,12 @@ import {
   sessionUser,
   type Handler,
 } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { csvCell, ledgerCsv, transactionsCsv } from './history-csv.ts';
 import { parseAuditSerial } from './HistoryDetails.tsx';
 
-const transaction = (overrides: Partial<TransactionView> = {}): TransactionView => ({
-  tx_id: 'tx-rent',
-  entry_date: '2026-11-20T14:05:00.000Z',
-  return_date: null,
-  user_id: 7,
-  merchant_id: null,
-  state: 'completed',
-  type: 'transfer',
-  tx_class: 'FundsTransferred',
-  merchant_batch_id: null,
-  billing_address: null,
-  shipping_address: null,
-  debit_credit: 'D',
-  amount: 30_000,
-  fee: 0,
-  currency: 'CON',
-  terminal_id: null,
-  invoice_no: null,
-  custom_1: null,
-  error_code: null,
-  fi_response_code: null,
-  fi_response_text: null,
-  parent_tx_id: null,
-  ip_address: null,
-  refunded: false,
-  cart: [],
-  payment_method_type: null,
-  payment_method: null,
-  customer_Name: null,
-  reference: 'March Rent',
-  hold_amount: null,
-  hold_release_at: null,
-  ...overrides,
-});
+const transaction = (overrides: Partial<TransactionView> = {}): TransactionView =>
+  transactionView({ tx_id: 'tx-rent', entry_date: '2026-11-20T14:05:00.000Z', reference: 'March Rent', ...overrides });
 
 const entry = (overrides: Partial<LedgerEntry> = {}): LedgerEntry => ({
   ledger_id: '41.0',

@@ -2,6 +2,7 @@ import type { MerchantDashboard, MerchantTransaction } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 
 const merchantUser = sessionUser({ merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Book Nook' } });
 
@@ -33,37 +34,16 @@ function merchantInfo(id: number, perms: string[]) {
 
 function sale(overrides: Partial<MerchantTransaction> = {}): MerchantTransaction {
   return {
-    tx_id: 'tx_sale_1',
-    entry_date: '2026-11-25T10:00:00.000Z',
-    return_date: null,
-    user_id: 9,
-    merchant_id: 3,
-    state: 'completed',
-    type: 'sale',
-    tx_class: 'FundsTransferred',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
-    debit_credit: 'C',
-    amount: 10_00,
-    fee: 0,
-    currency: 'USD',
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
-    payment_method_type: null,
-    payment_method: null,
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
+    ...transactionView({
+      tx_id: 'tx_sale_1',
+      entry_date: '2026-11-25T10:00:00.000Z',
+      user_id: 9,
+      merchant_id: 3,
+      type: 'sale',
+      debit_credit: 'C',
+      amount: 10_00,
+      currency: 'USD',
+    }),
     reason: null,
     returned_amount: 0,
     ...overrides,

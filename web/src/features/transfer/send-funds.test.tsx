@@ -2,6 +2,7 @@ import type { Contact } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from '../wallet/index.ts';
 
 function contact(overrides: Partial<Contact> = {}): Contact {
@@ -63,41 +64,7 @@ const balance = {
   balances: [],
 };
 
-function sentTransaction(amount: number) {
-  return {
-    tx_id: 'tx_1',
-    entry_date: '2026-11-21T20:00:00.000Z',
-    return_date: null,
-    user_id: 7,
-    merchant_id: null,
-    state: 'completed',
-    type: 'transfer',
-    tx_class: 'FundsTransferred',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
-    debit_credit: 'D',
-    amount,
-    fee: 0,
-    currency: 'CON',
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
-    payment_method_type: null,
-    payment_method: null,
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
-  };
-}
+const sentTransaction = (amount: number) => transactionView({ amount });
 
 function sendApi(handlers: Record<string, Handler> = {}, contacts: Contact[] = [marie, lea]) {
   return fakeApi({

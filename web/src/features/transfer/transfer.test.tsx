@@ -1,7 +1,8 @@
-import type { Recipient } from '@peeks/contracts';
+import type { Recipient, TransactionView } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from '../wallet/index.ts';
 
 const GID = '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41';
@@ -15,41 +16,14 @@ const marie: Recipient = {
   country: 'CA',
 };
 
-function transaction(amount: number, currency: string) {
-  return {
-    tx_id: 'tx_1',
+const transaction = (amount: number, currency: string) =>
+  transactionView({
     entry_date: '2026-11-21 20:00:00',
-    return_date: null,
-    user_id: 7,
-    merchant_id: null,
-    state: 'completed',
     type: 'P2P_SENT',
     tx_class: 'P2P',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
-    debit_credit: 'D',
     amount,
-    fee: 0,
-    currency,
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
-    payment_method_type: null,
-    payment_method: null,
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
-  };
-}
+    currency: currency as TransactionView['currency'],
+  });
 
 const line = (currency: string, available: number) => ({
   currency,

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from './index.ts';
 
 const balance = {
@@ -70,39 +71,13 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
     FakeLiveSocket.push({ type: 'balance', balance });
     FakeLiveSocket.push({
       type: 'activity',
-      transaction: {
+      transaction: transactionView({
         tx_id: 'tx-6',
         entry_date: '2026-11-20T14:06:00.000Z',
-        return_date: null,
-        user_id: 7,
-        merchant_id: null,
-        state: 'completed',
-        type: 'transfer',
-        tx_class: 'FundsTransferred',
-        merchant_batch_id: null,
-        billing_address: null,
-        shipping_address: null,
         debit_credit: 'C',
         amount: 100,
-        fee: 0,
-        currency: 'CON',
-        terminal_id: null,
-        invoice_no: null,
-        custom_1: null,
-        error_code: null,
-        fi_response_code: null,
-        fi_response_text: null,
-        parent_tx_id: null,
-        ip_address: null,
-        refunded: false,
-        cart: [],
-        payment_method_type: null,
-        payment_method: null,
-        customer_Name: null,
-        reference: null,
         hold_amount: 100,
-        hold_release_at: null,
-      },
+      }),
     });
     await waitFor(() => {
       expect(within(activity).getAllByRole('listitem')).toHaveLength(4);

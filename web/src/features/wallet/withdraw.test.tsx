@@ -11,6 +11,7 @@ import {
   sessionUser,
   type Handler,
 } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from './index.ts';
 
 const line = (currency: string, available: number, withdrawable: number) => ({
@@ -45,41 +46,15 @@ const debitCard = {
   type_specific: {},
 };
 
-function withdrawal(state: string, amount = 2_500) {
-  return {
+const withdrawal = (state: string, amount = 2_500) =>
+  transactionView({
     tx_id: 'tx_w1',
-    entry_date: '2026-11-21T20:00:00.000Z',
-    return_date: null,
-    user_id: 7,
-    merchant_id: null,
     state,
     type: 'withdraw',
     tx_class: 'WithdrawalRequested',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
-    debit_credit: 'D',
     amount,
-    fee: 0,
-    currency: 'CON',
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
     payment_method_type: 'CC',
-    payment_method: null,
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
-  };
-}
+  });
 
 function withdrawApi({ pinSet = false, methods = [debitCard] } = {}, handlers: Record<string, Handler> = {}) {
   return fakeApi({
