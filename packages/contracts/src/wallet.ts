@@ -41,6 +41,8 @@ export const balance = z.object({
   balance: z.number().int(),
   available_balance: z.number().int(),
   withdrawable_balance: z.number().int(),
+  /** When the coin wallet's next hold releases (ISO 8601); null with nothing on hold. */
+  next_hold_release_at: z.string().nullable().optional(),
   balances: z.array(balanceLine),
 });
 export type Balance = z.infer<typeof balance>;

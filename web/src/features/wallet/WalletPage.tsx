@@ -30,7 +30,7 @@ const DepositDialogs = lazy(() =>
  * feed keeps current, so a transfer received shows without a reload.
  */
 export default function WalletPage({ withCard = false }: { withCard?: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { balance, status, live } = useSnapshot(wallet);
   const { user } = useSnapshot(session);
   const [breakdown, setBreakdown] = useState(false);
@@ -72,6 +72,16 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         {formatMoney(amount, balance.currency)}
       </strong>
       {key !== 'available' && <span className="field-hint">{t(`wallet.tiles.${key}_note`)}</span>}
+      {key === 'hold' && amount > 0 && balance.next_hold_release_at && (
+        <span className="field-hint">
+          {t('wallet.tiles.hold_next', {
+            time: new Date(balance.next_hold_release_at).toLocaleString(i18n.language, {
+              dateStyle: 'medium',
+              timeStyle: 'short',
+            }),
+          })}
+        </span>
+      )}
     </div>
   );
 

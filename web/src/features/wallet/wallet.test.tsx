@@ -85,6 +85,24 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
   });
 
+  it('says when the next hold releases, and nothing of it with nothing on hold', async () => {
+    const held = balanceOf({ balance: 50_000, available: 50_000, withdrawable: 20_000 });
+    signedInWith({ ...held, next_hold_release_at: '2026-11-27T15:30:00.000Z' });
+    const { unmount } = renderApp('/wallet');
+    const tile = (await screen.findByTestId('balance-hold')).closest('.tile');
+    const expected = new Date('2026-11-27T15:30:00.000Z').toLocaleString('en', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+    });
+    expect(tile?.textContent).toContain(`Next release ${expected}`);
+    unmount();
+    resetSession();
+    signedInWith({ ...balanceOf({ balance: 100, available: 100, withdrawable: 100 }), next_hold_release_at: null });
+    renderApp('/wallet');
+    const none = (await screen.findByTestId('balance-hold')).closest('.tile');
+    expect(none?.textContent).not.toContain('Next release');
+  });
+
   it('links Add Funds and Trade to /add-fund, and offers Send Funds and Withdraw Funds', async () => {
     signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
     renderApp('/wallet');

@@ -1,13 +1,11 @@
 import { LIVE_SESSION_ENDED, type LiveMessage } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
-import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { transactionView, walletOwnerOfSession } from '../../plugins/ledger.ts';
 import { depositsOf } from '../deposits/deposit-list.ts';
 import type { ActivitySubscriber, LedgerActivityListener } from './ledger-activity.ts';
-import { balanceOf } from './money-views.ts';
-import { transactionsNamed } from './queries.ts';
+import { balanceNow, transactionsNamed } from './queries.ts';
 
 /** What the hub uses of a ws socket. */
 export interface LiveSocket {
@@ -68,7 +66,7 @@ class OwnerFeed implements ActivitySubscriber {
   }
 
   async balanceMessage(): Promise<LiveMessage> {
-    return { type: 'balance', balance: balanceOf(await walletsOf(this.#options.db, this.#ownerId)) };
+    return { type: 'balance', balance: await balanceNow(this.#options.db, this.#ownerId) };
   }
 
   async #flush(): Promise<void> {

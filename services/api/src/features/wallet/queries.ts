@@ -1,10 +1,10 @@
-import type { LedgerEntry } from '@peeks/contracts';
+import type { Balance, LedgerEntry } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import { currencies, walletIdOf, type Currency, type TransactionRecord } from '@peeks/ledger';
-import { transactionAudit } from '@peeks/ledger-store';
+import { transactionAudit, walletsOf } from '@peeks/ledger-store';
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { LedgerEntriesTable } from '@peeks/db';
-import { transactionRecordOf } from './money-views.ts';
+import { balanceOf, transactionRecordOf } from './money-views.ts';
 
 export interface Page {
   offset: number;
@@ -167,4 +167,29 @@ export async function auditOf(db: Kysely<Database>, ownerId: string, txId: strin
     action: step.action,
     entry_date: step.entry_date.toISOString(),
   }));
+}
+
+/** When the next of `ownerId`'s holds in `currency` releases, or null with none open (one index range read). */
+export async function nextHoldRelease(
+  db: Kysely<Database>,
+  ownerId: string,
+  currency: Currency,
+): Promise<string | null> {
+  const row = await db
+    .selectFrom('ledger_transactions')
+    .select('hold_release_at')
+    .where('payee_owner_id', '=', ownerId)
+    .where('currency', '=', currency)
+    .where('hold_released_at', 'is', null)
+    .where('hold_release_at', 'is not', null)
+    .orderBy('hold_release_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.hold_release_at?.toISOString() ?? null;
+}
+
+/** The spec's Balance of `ownerId`, with when the coin wallet's next hold releases. */
+export async function balanceNow(db: Kysely<Database>, ownerId: string): Promise<Balance> {
+  const [wallets, nextRelease] = await Promise.all([walletsOf(db, ownerId), nextHoldRelease(db, ownerId, 'CON')]);
+  return { ...balanceOf(wallets), next_hold_release_at: nextRelease };
 }

@@ -15,14 +15,14 @@ import {
   transactionListRequest,
   transactionListResponse,
 } from '@peeks/contracts';
-import { coinsOf, walletsOf } from '@peeks/ledger-store';
+import { coinsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
 import { cartPaidBy } from '../checkout/queries.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
-import { balanceOf, forexOf } from './money-views.ts';
-import { auditOf, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
+import { forexOf } from './money-views.ts';
+import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
 
 /**
  * Reading money: the balance, the ledger and transaction lists and their
@@ -35,7 +35,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   const transactionNotFound = (field: string) => refuse(404, errorCodes.transactionNotFound, { field });
 
   app.get('/api/account/balance', { schema: { response: { 200: balanceResponse } } }, async (request) => {
-    return { response: 'success' as const, balance: balanceOf(await walletsOf(app.db, sessionWalletOwner(request))) };
+    return { response: 'success' as const, balance: await balanceNow(app.db, sessionWalletOwner(request)) };
   });
 
   app.post(

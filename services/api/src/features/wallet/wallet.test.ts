@@ -79,6 +79,23 @@ describe('GET /api/account/balance', () => {
     });
     const bobBalance = await balanceOf(bob);
     expect(bobBalance).toMatchObject({ balance: 250, available_balance: 250, withdrawable_balance: 0 });
+    expect(annBalance.next_hold_release_at).toBeNull();
+  });
+
+  it('says when the soonest open hold releases, and nothing once every hold has', async () => {
+    const [ann, bob] = [await person(), await person()];
+    await fund(subject, owner(ann), 10_000);
+    const first = await transfer(subject, owner(ann), owner(bob), 100);
+    const second = await transfer(subject, owner(ann), owner(bob), 200);
+    const releaseOf = async (txId: string) => (await loadTransaction(subject.database.db, txId))?.holdReleaseAt;
+    // The hold time has passed.
+    const later = { ...subject.app.ledgerSettings, now: () => new Date(Date.now() + 72 * 3_600_000) };
+    const release = (txId: string) => executeLedgerCommand(subject.database.db, { type: 'ReleaseHold', txId }, later);
+    expect((await balanceOf(bob)).next_hold_release_at).toBe(await releaseOf(first));
+    await release(first);
+    expect((await balanceOf(bob)).next_hold_release_at).toBe(await releaseOf(second));
+    await release(second);
+    expect((await balanceOf(bob)).next_hold_release_at).toBeNull();
   });
 
   it("shows a business user acting for a merchant the merchant's wallets, not their own", async () => {
