@@ -1,6 +1,7 @@
 import { businessSignUp } from '@peeks/api/testing';
 import { userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
+import { startFakeEsplora } from '@peeks/worker/testing';
 import { sql } from 'kysely';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -26,7 +27,8 @@ import { PHONE, stage } from './stage.ts';
 /**
  * Issue 23's journeys against npm start, one server and one Chromium for the
  * file: an Interac deposit cleared by a finance operator while the pending
- * view is open; a merchant's counter QR code read by a second Chromium
+ * view is open; a bitcoin deposit paid through a fake Esplora going from
+ * seen through a confirmation to cleared in the open pending view; a merchant's counter QR code read by a second Chromium
  * whose camera films it, paid on /transfer-fund, the merchant's modal
  * showing the payment live; and a guest who signs in on the hosted checkout
  * page, pays from the wallet once, and whose payment reaches the merchant's
@@ -35,6 +37,11 @@ import { PHONE, stage } from './stage.ts';
  */
 // The receiver is on loopback: the server must allow private webhook hosts, as in development.
 process.env.WEBHOOK_ALLOW_PRIVATE = '1';
+// The server's bitcoin watcher asks a fake Esplora every second and clears after two confirmations.
+const esplora = await startFakeEsplora();
+process.env.BITCOIN_ESPLORA_URL = esplora.url;
+process.env.BITCOIN_POLL_SECONDS = '1';
+process.env.BITCOIN_CONFIRMATIONS = '2';
 const peeks = stage();
 
 const heard: Heard[] = [];
@@ -53,6 +60,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => receiver.close(resolve));
+  await esplora.close();
 });
 
 async function userIdOf(username: string): Promise<number> {
@@ -176,6 +184,49 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     const available = (JSON.parse(balance.text) as { balance: { available_balance: number } }).balance
       .available_balance;
     expect(available).toBeGreaterThan(0);
+  });
+
+  it('a bitcoin deposit: its QR names the address and amount shown; seen, confirmed and cleared live', async () => {
+    const person = await peeks.page();
+    await person.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(person, newcomer('satoshi'));
+    await person.locator('a[href="/?deposit=choose"]').first().click();
+    await person
+      .getByRole('dialog', { name: 'Deposit Funds' })
+      .getByRole('button', { name: 'BITCOIN DEPOSIT' })
+      .click();
+    const quote = person.getByRole('dialog', { name: 'Bitcoin Deposit' });
+    await quote.getByLabel('Amount').fill('20');
+    await quote.getByText(/1 BTC = /).waitFor();
+    await atBothWidths(person, '69a-bitcoin-quote');
+    await quote.getByRole('button', { name: 'Proceed with Purchase' }).click();
+    const send = person.getByRole('dialog', { name: 'Send Bitcoin' });
+    await send.locator('img.qr-code').waitFor();
+    const address = await send.getByLabel('Receiving address', { exact: true }).inputValue();
+    const due = ((await send.getByTestId('bitcoin-due').textContent()) ?? '').replace(' BTC', '');
+    // The QR is drawn from this text (BIP21): the address and the amount the dialog shows.
+    expect(await send.locator('img.qr-code').getAttribute('data-qr-text')).toBe(`bitcoin:${address}?amount=${due}`);
+    await send.getByText(/Time left: /).waitFor();
+    await atBothWidths(person, '69b-bitcoin-send');
+
+    const listed = await callFrom(person, 'GET', '/api/account/deposits');
+    const deposit = (
+      JSON.parse(listed.text) as { deposits: { bitcoin: { address: string; amount_sats: number } | null }[] }
+    ).deposits.find((each) => each.bitcoin?.address === address);
+    expect(deposit?.bitcoin).toBeDefined();
+    await send.getByRole('button', { name: 'View Pending Bitcoin Transfer' }).click();
+    const pending = person.getByRole('dialog', { name: 'Pending Deposits' });
+    await pending.getByText('Waiting for transfer').waitFor();
+
+    // No reload from here on: each step reaches the open view over the live feed.
+    esplora.pay(address, deposit?.bitcoin?.amount_sats ?? 0);
+    await pending.getByText('Payment seen').waitFor({ timeout: 20_000 });
+    esplora.mine();
+    await pending.getByText('1 confirmation').waitFor({ timeout: 20_000 });
+    await atBothWidths(person, '69c-bitcoin-confirming');
+    esplora.mine();
+    await pending.getByText('Cleared', { exact: true }).waitFor({ timeout: 20_000 });
+    await atBothWidths(person, '69d-bitcoin-cleared');
   });
 
   it("a merchant's counter QR code, filmed by the buyer's camera, pays the merchant, whose modal shows it live", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uiTexts } from '../ui/i18n.ts';
+import { validationTexts } from '../ui/validation-texts.ts';
 import type { Dictionary } from './dictionary.ts';
 import { dictionaries } from './texts.ts';
 
@@ -39,7 +40,7 @@ const clausesAwaitingLegalTranslation = (key: string) =>
 /**
  * Every feature's dictionary, found on disk rather than listed by hand, so a
  * new feature (or one loaded later, like the operations console) cannot be
- * left out; plus the shared kit's.
+ * left out; plus the shared kit's and its validation messages'.
  */
 const features = import.meta.glob<Record<string, unknown>>('../features/*/i18n.ts', { eager: true });
 const walked: [string, Dictionary<object>][] = [
@@ -52,6 +53,7 @@ const walked: [string, Dictionary<object>][] = [
     return [name, found[0] as Dictionary<object>];
   }),
   ['ui', uiTexts],
+  ['validation', validationTexts],
 ];
 
 describe('the dictionaries walked', () => {
