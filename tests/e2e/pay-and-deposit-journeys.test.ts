@@ -2,12 +2,14 @@ import { businessSignUp } from '@peeks/api/testing';
 import { userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import { startFakeEsplora } from '@peeks/worker/testing';
+import jsqr from 'jsqr';
 import { sql } from 'kysely';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './browser.ts';
 import {
@@ -204,8 +206,14 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     await send.locator('img.qr-code').waitFor();
     const address = await send.getByLabel('Receiving address', { exact: true }).inputValue();
     const due = ((await send.getByTestId('bitcoin-due').textContent()) ?? '').replace(' BTC', '');
-    // The QR is drawn from this text (BIP21): the address and the amount the dialog shows.
-    expect(await send.locator('img.qr-code').getAttribute('data-qr-text')).toBe(`bitcoin:${address}?amount=${due}`);
+    // The QR as drawn on screen decodes (jsqr, as the scanner reads it) to the address and amount shown (BIP21).
+    const shot = await sharp(await send.locator('img.qr-code').screenshot())
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    // jsqr is CommonJS: its function is the module's `default`.
+    const decoded = jsqr.default(new Uint8ClampedArray(shot.data), shot.info.width, shot.info.height);
+    expect(decoded?.data).toBe(`bitcoin:${address}?amount=${due}`);
     await send.getByText(/Time left: /).waitFor();
     await atBothWidths(person, '69b-bitcoin-send');
 
