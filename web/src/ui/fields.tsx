@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useFormContext, type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FieldShell } from './form.tsx';
-import { DIALLING_CODES, digitsOnly, withDateDashes } from './geo.ts';
+import { diallingCodeChoices, digitsOnly, withDateDashes } from './geo.ts';
 
 /** A "DD-MM-YYYY" date with the dashes typed for the user (spec §2 birth date, §5 owner dob). */
 export function DateField({ name, label }: { name: string; label: ReactNode }) {
@@ -33,7 +33,7 @@ export function DateField({ name, label }: { name: string; label: ReactNode }) {
 
 /** A phone number, with its dialling-code selector when the form sends one; only digits can be typed (spec §5). */
 export function PhoneField({ name, regionName, label }: { name: string; regionName?: string; label: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { register } = useFormContext();
   const registered = register(name);
   return (
@@ -42,7 +42,7 @@ export function PhoneField({ name, regionName, label }: { name: string; regionNa
         <div className="phone-input">
           {regionName !== undefined && (
             <select aria-label={`${label}: ${t('signup.dialling_code')}`} {...register(regionName)}>
-              {DIALLING_CODES.map((code) => (
+              {diallingCodeChoices(i18n.language).map((code) => (
                 <option key={code.value} value={code.value}>
                   {code.label}
                 </option>

@@ -27,17 +27,25 @@ export function countryChoices(language: string): Choice[] {
   return [choice('CA'), choice('US'), ...rest];
 }
 
-/** Dialling codes offered beside phone numbers; +1 (Canada and the US) is the default (spec §9). */
-export const DIALLING_CODES: readonly Choice[] = [
-  { value: '+1', label: '+1 (Canada / United States)' },
-  { value: '+44', label: '+44 (United Kingdom)' },
-  { value: '+52', label: '+52 (Mexico)' },
-  { value: '+33', label: '+33 (France)' },
-  { value: '+49', label: '+49 (Germany)' },
-  { value: '+61', label: '+61 (Australia)' },
-  { value: '+81', label: '+81 (Japan)' },
-  { value: '+91', label: '+91 (India)' },
+/** Dialling codes offered beside phone numbers, with their countries; +1 (Canada and the US) is the default (spec §9). */
+const DIALLING_CODES: readonly (readonly [code: string, regions: readonly string[]])[] = [
+  ['+1', ['CA', 'US']],
+  ['+44', ['GB']],
+  ['+52', ['MX']],
+  ['+33', ['FR']],
+  ['+49', ['DE']],
+  ['+61', ['AU']],
+  ['+81', ['JP']],
+  ['+91', ['IN']],
 ];
+
+/** The dialling codes as the selects show them, countries named in the user's language: '+1 (Canada / United States)'. */
+export function diallingCodeChoices(language: string): Choice[] {
+  return DIALLING_CODES.map(([code, regions]) => ({
+    value: code,
+    label: `${code} (${regions.map((region) => countryName(region, language)).join(' / ')})`,
+  }));
+}
 export const DEFAULT_DIALLING_CODE = '+1';
 
 /**
