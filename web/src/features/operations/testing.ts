@@ -2,7 +2,7 @@ import type { BitcoinDepositView, PendingDeposit, PendingWithdrawal, Transaction
 import { fakeApi, ok, sessionUser } from '../../testing/app.tsx';
 
 /** Test data for the console's component tests: as the operations API answers. */
-export const operator = sessionUser({ user_id: 1, username: 'demo_finance', role: 'finance' });
+const operator = sessionUser({ user_id: 1, username: 'demo_finance', role: 'finance' });
 
 /** The API with a finance operator signed in, and the page's own answers. */
 export const consoleApi = (handlers: Parameters<typeof fakeApi>[0] = {}) =>
