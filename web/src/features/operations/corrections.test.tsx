@@ -97,18 +97,44 @@ describe('/operations/corrections: correcting a balance', () => {
     });
   });
 
+  it('says what is missing under its field, from the same schema as the route, and sends nothing', async () => {
+    const api = correctionsApi();
+    const { user } = renderApp('/operations/corrections');
+    await screen.findByText('No corrections waiting for approval');
+    await user.type(screen.getByLabelText('User or merchant id'), '42');
+    await user.type(screen.getByLabelText('Signed amount (minor units: 150 is 1.50)'), '0');
+    await user.click(screen.getByRole('button', { name: 'Review' }));
+    const reason = screen.getByLabelText('Reason');
+    await waitFor(() => {
+      expect(reason.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(shownError(reason)).toBe('Please enter Reason');
+    expect(shownError(screen.getByLabelText('Signed amount (minor units: 150 is 1.50)'))).toBe('Invalid amount');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.sent('POST', '/api/operations/correct-balance')).toHaveLength(0);
+  });
+
   it("keeps the confirmation open with the API's words when the correction is refused", async () => {
     correctionsApi({
       'POST /api/operations/correct-balance': () =>
-        refused(422, [{ code: 4001, field: 'reason', message: 'Please enter Reason' }]),
+        refused(422, [{ code: 42286, field: 'user_id', message: 'not_used_the_catalogue_speaks' }]),
     });
     const { user } = renderApp('/operations/corrections');
     await screen.findByText('No corrections waiting for approval');
     await user.type(screen.getByLabelText('User or merchant id'), '42');
     await user.type(screen.getByLabelText('Signed amount (minor units: 150 is 1.50)'), '100');
+    await user.type(screen.getByLabelText('Reason'), 'Goodwill credit');
     await user.click(screen.getByRole('button', { name: 'Review' }));
     const dialog = await screen.findByRole('dialog', { name: 'Confirm the correction' });
     await user.click(within(dialog).getByRole('button', { name: 'Post correction' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Reason');
+    expect((await within(dialog).findByRole('alert')).textContent).toBe(
+      'This correction was already approved or rejected',
+    );
   });
 });
+
+/** The error a field shows: the text its aria-describedby names. */
+function shownError(control: HTMLElement) {
+  const ids = control.getAttribute('aria-describedby')?.split(' ') ?? [];
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join('');
+}
