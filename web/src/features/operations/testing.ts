@@ -1,5 +1,6 @@
 import type { BitcoinDepositView, PendingDeposit, PendingWithdrawal, TransactionView } from '@peeks/contracts';
 import { fakeApi, ok, sessionUser } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 
 /** Test data for the console's component tests: as the operations API answers. */
 const operator = sessionUser({ user_id: 1, username: 'demo_finance', role: 'finance' });
@@ -66,36 +67,5 @@ export const pendingWithdrawal = (overrides: Partial<PendingWithdrawal> = {}): P
 });
 
 /** A ledger transaction as the wallet it concerns sees it: what the operator's calls answer. */
-export const transaction = (txId: string, amount = 50_00): TransactionView => ({
-  tx_id: txId,
-  entry_date: '2026-11-25T09:00:00.000Z',
-  return_date: null,
-  user_id: 9,
-  merchant_id: null,
-  state: 'completed',
-  type: 'deposit',
-  tx_class: 'deposit',
-  merchant_batch_id: null,
-  billing_address: null,
-  shipping_address: null,
-  debit_credit: 'C',
-  amount,
-  fee: 0,
-  currency: 'CAD',
-  terminal_id: null,
-  invoice_no: null,
-  custom_1: null,
-  error_code: null,
-  fi_response_code: null,
-  fi_response_text: null,
-  parent_tx_id: null,
-  ip_address: null,
-  refunded: false,
-  cart: [],
-  payment_method_type: null,
-  payment_method: null,
-  customer_Name: null,
-  reference: null,
-  hold_amount: null,
-  hold_release_at: null,
-});
+export const transaction = (txId: string, amount = 50_00): TransactionView =>
+  transactionView({ tx_id: txId, amount, user_id: 9, type: 'deposit', debit_credit: 'C', currency: 'CAD' });
