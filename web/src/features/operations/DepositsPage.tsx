@@ -1,4 +1,9 @@
-import type { BitcoinDepositView, PendingDeposit } from '@peeks/contracts';
+import {
+  clearDepositRequest,
+  rejectDepositRequest,
+  type BitcoinDepositView,
+  type PendingDeposit,
+} from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -33,6 +38,7 @@ function ClearDialog({
     <FieldsDialog
       title={t('operations.deposits.clear_title', { reference: deposit.reference ?? '' })}
       submitLabel={t('operations.deposits.clear')}
+      schema={clearDepositRequest}
       fields={[
         { name: 'amount', label: t('operations.deposits.amount_received'), inputMode: 'decimal' },
         {
@@ -74,6 +80,7 @@ function RejectDialog({
       title={t('operations.deposits.reject_title', { reference: deposit.reference ?? '' })}
       submitLabel={t('operations.deposits.reject')}
       danger
+      schema={rejectDepositRequest}
       fields={[{ name: 'reason', label: t('operations.deposits.reason') }]}
       toRequest={({ reason }) => ({ tx_id: deposit.tx_id, reason })}
       act={async (request, key) => {

@@ -1,4 +1,4 @@
-import type { PendingWithdrawal } from '@peeks/contracts';
+import { failWithdrawalRequest, processWithdrawalRequest, type PendingWithdrawal } from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
@@ -30,6 +30,7 @@ function StepDialog({
       title={t(process ? 'operations.withdrawals.process_title' : 'operations.withdrawals.fail_title')}
       submitLabel={t(process ? 'operations.withdrawals.process' : 'operations.withdrawals.fail')}
       danger={!process}
+      schema={process ? processWithdrawalRequest : failWithdrawalRequest}
       intro={
         <p>
           <Money minor={withdrawal.amount} currency={withdrawal.currency} /> · {withdrawal.owner_id}

@@ -111,6 +111,22 @@ describe('/operations/deposits: matching incoming transfers', () => {
     expect(second?.body).toMatchObject({ amount_received: 49_00, reference: 'WRONG' });
   });
 
+  it("refuses an empty Clear in the route's words without sending it", async () => {
+    const api = depositsApi();
+    const { user } = renderApp('/operations/deposits');
+    await user.click(within(await rowOf('PKSDEMO1')).getByRole('button', { name: 'Clear' }));
+    const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
+    await user.type(within(dialog).getByLabelText('Amount received'), 'fifty');
+    await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Please enter amount', 'Please enter Reference']);
+    expect(api.sent('POST', '/api/operations/clear-deposit')).toHaveLength(0);
+  });
+
   it('rejects with a reason', async () => {
     const api = depositsApi({
       'POST /api/operations/reject-deposit': () => ok({ transaction: transaction('tx-zelle-1') }),

@@ -59,8 +59,8 @@ describe('/operations/withdrawals: paying out by hand', () => {
     expect(sent?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("keeps the dialog open with the API's words when the payout is refused", async () => {
-    withdrawalsApi({
+  it("keeps the dialog open with the route's words for a missing payout reference, sending nothing", async () => {
+    const api = withdrawalsApi({
       'POST /api/operations/process-withdrawal': () =>
         refused(422, [{ code: 4001, field: 'payout_reference', message: 'Please enter Payout Reference' }]),
     });
@@ -69,5 +69,6 @@ describe('/operations/withdrawals: paying out by hand', () => {
     const dialog = screen.getByRole('dialog', { name: 'Process withdrawal' });
     await user.click(within(dialog).getByRole('button', { name: 'Process' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Payout Reference');
+    expect(api.sent('POST', '/api/operations/process-withdrawal')).toHaveLength(0);
   });
 });
