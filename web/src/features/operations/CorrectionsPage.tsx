@@ -14,6 +14,12 @@ import { useLoad } from './use-load.ts';
 
 /** A typed number for the schema: empty is "not entered", anything else the number it reads as (NaN is refused). */
 const typedNumber = (typed: string) => (typed.trim() === '' ? undefined : Number(typed));
+/**
+ * The id as a number, an empty one as NaN: the id field's own rule then
+ * says what is wrong under it (left undefined, the schema's "a user or a
+ * merchant" rule names user_id, which a merchant's form does not show).
+ */
+const typedId = (typed: string) => (typed.trim() === '' ? Number.NaN : Number(typed));
 
 export default function CorrectionsPage() {
   const { t } = useTranslation();
@@ -57,7 +63,7 @@ export default function CorrectionsPage() {
             name={whose === 'user' ? 'user_id' : 'merchant_id'}
             label={t('operations.corrections.id')}
             inputMode="numeric"
-            setValueAs={typedNumber}
+            setValueAs={typedId}
           />
           <SelectField
             name="currency"

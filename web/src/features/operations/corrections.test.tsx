@@ -114,6 +114,23 @@ describe('/operations/corrections: correcting a balance', () => {
     expect(api.sent('POST', '/api/operations/correct-balance')).toHaveLength(0);
   });
 
+  it("says under the id field that a merchant's id is missing", async () => {
+    const api = correctionsApi();
+    const { user } = renderApp('/operations/corrections');
+    await screen.findByText('No corrections waiting for approval');
+    await user.selectOptions(screen.getByLabelText('Whose wallet'), 'merchant');
+    await user.type(screen.getByLabelText('Signed amount (minor units: 150 is 1.50)'), '100');
+    await user.type(screen.getByLabelText('Reason'), 'Goodwill credit');
+    await user.click(screen.getByRole('button', { name: 'Review' }));
+    const id = screen.getByLabelText('User or merchant id');
+    await waitFor(() => {
+      expect(id.getAttribute('aria-invalid')).toBe('true');
+    });
+    expect(shownError(id)).toBe('Please enter valid Merchant');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(api.sent('POST', '/api/operations/correct-balance')).toHaveLength(0);
+  });
+
   it("keeps the confirmation open with the API's words when the correction is refused", async () => {
     correctionsApi({
       'POST /api/operations/correct-balance': () =>
