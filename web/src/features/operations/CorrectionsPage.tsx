@@ -1,10 +1,10 @@
-import { currencyCode, type Currency } from '@peeks/contracts';
-import { useState, type SyntheticEvent } from 'react';
+import { correctBalanceRequest, currencyCode, type CorrectBalanceRequest } from '@peeks/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../lib/money.ts';
-import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Select } from '../../ui/Field.tsx';
+import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
@@ -12,107 +12,84 @@ import { operationsApi } from './operations-api.ts';
 import { PendingCorrections } from './PendingCorrections.tsx';
 import { useLoad } from './use-load.ts';
 
-interface Draft {
-  whose: 'user' | 'merchant';
-  id: string;
-  currency: Currency;
-  amount: string;
-  reason: string;
-}
-
-const blank: Draft = { whose: 'user', id: '', currency: 'CON', amount: '', reason: '' };
-
-/** The request a draft makes: the API refuses what is wrong with it in the contract's words. */
-const requestOf = (draft: Draft) => ({
-  ...(draft.whose === 'user' ? { user_id: Number(draft.id) } : { merchant_id: Number(draft.id) }),
-  currency: draft.currency,
-  amount: Number(draft.amount),
-  reason: draft.reason,
-});
+/** A typed number for the schema: empty is "not entered", anything else the number it reads as (NaN is refused). */
+const typedNumber = (typed: string) => (typed.trim() === '' ? undefined : Number(typed));
+/**
+ * The id as a number, an empty one as NaN: the id field's own rule then
+ * says what is wrong under it (left undefined, the schema's "a user or a
+ * merchant" rule names user_id, which a merchant's form does not show).
+ */
+const typedId = (typed: string) => (typed.trim() === '' ? Number.NaN : Number(typed));
 
 export default function CorrectionsPage() {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Draft>(blank);
-  const [review, setReview] = useState<{ before: number | null } | null>(null);
+  // The same schema the route validates with: a field's error shows before anything is sent.
+  const spec = useSpecForm(correctBalanceRequest, { currency: 'CON' });
+  const [whose, setWhose] = useState<'user' | 'merchant'>('user');
+  const [review, setReview] = useState<{ request: CorrectBalanceRequest; before: number | null } | null>(null);
   const [pending, reloadPending] = useLoad(operationsApi.pendingCorrections);
-  const set = (patch: Partial<Draft>) => {
-    setDraft({ ...draft, ...patch });
-  };
-  const toReview = async (event: SyntheticEvent) => {
-    event.preventDefault();
+  const toReview = async (request: CorrectBalanceRequest) => {
     let before: number | null = null;
-    if (draft.whose === 'user' && /^\d+$/.test(draft.id)) {
+    if (request.user_id !== undefined) {
       try {
-        const view = await operationsApi.person(Number(draft.id));
-        before = view.wallets.find((wallet) => wallet.currency === draft.currency)?.total ?? 0;
+        const view = await operationsApi.person(request.user_id);
+        before = view.wallets.find((wallet) => wallet.currency === request.currency)?.total ?? 0;
       } catch {
         before = null;
       }
     }
-    setReview({ before });
+    setReview({ request, before });
   };
-  const amount = Number(draft.amount);
   return (
     <>
       <PageHeader title={t('operations.nav.corrections')} description={t('operations.corrections.description')} />
       <Card>
-        <form className="spec-form" onSubmit={(event) => void toReview(event)}>
+        <Form spec={spec} onSubmit={toReview}>
           <Select
             label={t('operations.corrections.whose')}
-            value={draft.whose}
+            value={whose}
             onChange={(event) => {
-              set({ whose: event.target.value === 'merchant' ? 'merchant' : 'user' });
+              // One id field at a time: the schema wants a user's or a merchant's, never both.
+              spec.form.unregister(whose === 'user' ? 'user_id' : 'merchant_id');
+              setWhose(event.target.value === 'merchant' ? 'merchant' : 'user');
             }}
             options={[
               { value: 'user', label: t('operations.corrections.user') },
               { value: 'merchant', label: t('operations.corrections.merchant') },
             ]}
           />
-          <Input
+          <TextField
+            key={whose}
+            name={whose === 'user' ? 'user_id' : 'merchant_id'}
             label={t('operations.corrections.id')}
             inputMode="numeric"
-            value={draft.id}
-            onChange={(event) => {
-              set({ id: event.target.value });
-            }}
+            setValueAs={typedId}
           />
-          <Select
+          <SelectField
+            name="currency"
             label={t('operations.corrections.currency')}
-            value={draft.currency}
-            onChange={(event) => {
-              set({ currency: currencyCode.catch('CON').parse(event.target.value) });
-            }}
-            options={currencyCode.options.map((code) => ({ value: code, label: code }))}
+            placeholder={t('operations.corrections.currency')}
+            choices={currencyCode.options.map((code) => ({ value: code, label: code }))}
           />
-          <Input
+          <TextField
+            name="amount"
             label={t('operations.corrections.amount')}
             inputMode="numeric"
-            value={draft.amount}
-            onChange={(event) => {
-              set({ amount: event.target.value });
-            }}
+            setValueAs={typedNumber}
           />
-          <Input
-            label={t('operations.corrections.reason')}
-            value={draft.reason}
-            onChange={(event) => {
-              set({ reason: event.target.value });
-            }}
-          />
+          <TextField name="reason" label={t('operations.corrections.reason')} />
           <div className="buttons">
-            <Button type="submit" variant="primary">
-              {t('operations.corrections.review')}
-            </Button>
+            <SubmitButton>{t('operations.corrections.review')}</SubmitButton>
           </div>
-        </form>
+        </Form>
       </Card>
       {review && (
         <ActionDialog
           title={t('operations.corrections.confirm_title')}
           submitLabel={t('operations.corrections.confirm')}
-          request={requestOf(draft)}
+          request={review.request}
           act={async (key) => {
-            const answer = await operationsApi.correctBalance(requestOf(draft), key);
+            const answer = await operationsApi.correctBalance(review.request, key);
             if ('correction' in answer) {
               toast(t('operations.corrections.requested'));
               reloadPending();
@@ -120,21 +97,21 @@ export default function CorrectionsPage() {
           }}
           onDone={() => {
             setReview(null);
-            setDraft(blank);
+            spec.form.reset();
           }}
           onClose={() => {
             setReview(null);
           }}
         >
           <p>
-            {review.before === null || !Number.isSafeInteger(amount)
+            {review.before === null
               ? t('operations.corrections.unknown_balance')
               : t('operations.corrections.resulting', {
-                  before: formatMoney(review.before, draft.currency),
-                  after: formatMoney(review.before + amount, draft.currency),
+                  before: formatMoney(review.before, review.request.currency),
+                  after: formatMoney(review.before + review.request.amount, review.request.currency),
                 })}
           </p>
-          <p>{draft.reason}</p>
+          <p>{review.request.reason}</p>
         </ActionDialog>
       )}
       <PendingCorrections list={pending} reload={reloadPending} />

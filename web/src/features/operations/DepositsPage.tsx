@@ -1,4 +1,9 @@
-import type { BitcoinDepositView, PendingDeposit } from '@peeks/contracts';
+import {
+  clearDepositRequest,
+  rejectDepositRequest,
+  type BitcoinDepositView,
+  type PendingDeposit,
+} from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -11,6 +16,7 @@ import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { ActionDialog } from './ActionDialog.tsx';
+import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
@@ -28,48 +34,34 @@ function ClearDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [amount, setAmount] = useState('');
-  const [currency, setCurrency] = useState<string>(deposit.payment.currency);
-  const [reference, setReference] = useState('');
-  const request = { tx_id: deposit.tx_id, amount_received: typedMinor(amount), currency, reference };
   return (
-    <ActionDialog
+    <FieldsDialog
       title={t('operations.deposits.clear_title', { reference: deposit.reference ?? '' })}
       submitLabel={t('operations.deposits.clear')}
-      request={request}
-      act={async (key) => {
+      schema={clearDepositRequest}
+      fields={[
+        { name: 'amount', label: t('operations.deposits.amount_received'), inputMode: 'decimal' },
+        {
+          name: 'currency',
+          label: t('operations.deposits.currency'),
+          initial: deposit.payment.currency,
+          options: ['CAD', 'USD'].map((code) => ({ value: code, label: code })),
+        },
+        { name: 'reference', label: t('operations.deposits.reference') },
+      ]}
+      toRequest={({ amount, currency, reference }) => ({
+        tx_id: deposit.tx_id,
+        amount_received: typedMinor(amount),
+        currency,
+        reference,
+      })}
+      act={async (request, key) => {
         await operationsApi.clearDeposit(request, key);
         toast(t('operations.deposits.cleared'));
       }}
       onDone={onDone}
       onClose={onClose}
-    >
-      <Input
-        label={t('operations.deposits.amount_received')}
-        inputMode="decimal"
-        value={amount}
-        onChange={(event) => {
-          setAmount(event.target.value);
-        }}
-        required
-      />
-      <Select
-        label={t('operations.deposits.currency')}
-        value={currency}
-        onChange={(event) => {
-          setCurrency(event.target.value);
-        }}
-        options={['CAD', 'USD'].map((code) => ({ value: code, label: code }))}
-      />
-      <Input
-        label={t('operations.deposits.reference')}
-        value={reference}
-        onChange={(event) => {
-          setReference(event.target.value);
-        }}
-        required
-      />
-    </ActionDialog>
+    />
   );
 }
 
@@ -83,30 +75,21 @@ function RejectDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const request = { tx_id: deposit.tx_id, reason };
   return (
-    <ActionDialog
+    <FieldsDialog
       title={t('operations.deposits.reject_title', { reference: deposit.reference ?? '' })}
       submitLabel={t('operations.deposits.reject')}
       danger
-      request={request}
-      act={async (key) => {
+      schema={rejectDepositRequest}
+      fields={[{ name: 'reason', label: t('operations.deposits.reason') }]}
+      toRequest={({ reason }) => ({ tx_id: deposit.tx_id, reason })}
+      act={async (request, key) => {
         await operationsApi.rejectDeposit(request, key);
         toast(t('operations.deposits.rejected'));
       }}
       onDone={onDone}
       onClose={onClose}
-    >
-      <Input
-        label={t('operations.deposits.reason')}
-        value={reason}
-        onChange={(event) => {
-          setReason(event.target.value);
-        }}
-        required
-      />
-    </ActionDialog>
+    />
   );
 }
 

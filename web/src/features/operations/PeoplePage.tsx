@@ -1,5 +1,5 @@
 import { currencyCode, type PersonView } from '@peeks/contracts';
-import { useRef, useState, type SyntheticEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Badge, StatusPill } from '../../ui/Badge.tsx';
@@ -11,7 +11,7 @@ import { Input } from '../../ui/Field.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { ActionDialog } from './ActionDialog.tsx';
+import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
@@ -40,32 +40,18 @@ function ReasonDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [reason, setReason] = useState('');
-  const after = useRef<View | null>(null);
   return (
-    <ActionDialog
+    <FieldsDialog
       title={title}
       submitLabel={submitLabel}
       danger
-      request={reason}
-      act={async () => {
-        after.current = await act(reason);
-      }}
-      onDone={() => {
-        if (after.current) onDone(after.current);
-      }}
+      intro={help && <p>{help}</p>}
+      fields={[{ name: 'reason', label: t('operations.people.reason') }]}
+      toRequest={({ reason }) => reason}
+      act={act}
+      onDone={onDone}
       onClose={onClose}
-    >
-      {help && <p>{help}</p>}
-      <Input
-        label={t('operations.people.reason')}
-        value={reason}
-        onChange={(event) => {
-          setReason(event.target.value);
-        }}
-        required
-      />
-    </ActionDialog>
+    />
   );
 }
 

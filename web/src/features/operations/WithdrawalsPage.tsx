@@ -1,14 +1,13 @@
-import type { PendingWithdrawal } from '@peeks/contracts';
+import { failWithdrawalRequest, processWithdrawalRequest, type PendingWithdrawal } from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
-import { Input } from '../../ui/Field.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { ActionDialog } from './ActionDialog.tsx';
+import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
@@ -25,37 +24,35 @@ function StepDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [text, setText] = useState('');
-  const request =
-    kind === 'process'
-      ? { tx_id: withdrawal.tx_id, payout_reference: text }
-      : { tx_id: withdrawal.tx_id, reason: text };
+  const process = kind === 'process';
   return (
-    <ActionDialog
-      title={t(kind === 'process' ? 'operations.withdrawals.process_title' : 'operations.withdrawals.fail_title')}
-      submitLabel={t(kind === 'process' ? 'operations.withdrawals.process' : 'operations.withdrawals.fail')}
-      danger={kind === 'fail'}
-      request={request}
-      act={async (key) => {
-        if (kind === 'process') await operationsApi.processWithdrawal(request, key);
+    <FieldsDialog
+      title={t(process ? 'operations.withdrawals.process_title' : 'operations.withdrawals.fail_title')}
+      submitLabel={t(process ? 'operations.withdrawals.process' : 'operations.withdrawals.fail')}
+      danger={!process}
+      schema={process ? processWithdrawalRequest : failWithdrawalRequest}
+      intro={
+        <p>
+          <Money minor={withdrawal.amount} currency={withdrawal.currency} /> · {withdrawal.owner_id}
+        </p>
+      }
+      fields={[
+        {
+          name: 'text',
+          label: t(process ? 'operations.withdrawals.payout_reference' : 'operations.deposits.reason'),
+        },
+      ]}
+      toRequest={({ text }) =>
+        process ? { tx_id: withdrawal.tx_id, payout_reference: text } : { tx_id: withdrawal.tx_id, reason: text }
+      }
+      act={async (request, key) => {
+        if (process) await operationsApi.processWithdrawal(request, key);
         else await operationsApi.failWithdrawal(request, key);
-        toast(t(kind === 'process' ? 'operations.withdrawals.processed' : 'operations.withdrawals.failed'));
+        toast(t(process ? 'operations.withdrawals.processed' : 'operations.withdrawals.failed'));
       }}
       onDone={onDone}
       onClose={onClose}
-    >
-      <p>
-        <Money minor={withdrawal.amount} currency={withdrawal.currency} /> · {withdrawal.owner_id}
-      </p>
-      <Input
-        label={t(kind === 'process' ? 'operations.withdrawals.payout_reference' : 'operations.deposits.reason')}
-        value={text}
-        onChange={(event) => {
-          setText(event.target.value);
-        }}
-        required
-      />
-    </ActionDialog>
+    />
   );
 }
 

@@ -1,0 +1,103 @@
+import { useRef, useState, type ReactNode } from 'react';
+import type { z } from 'zod';
+import { i18n } from '../../i18n/i18n.ts';
+import { ApiError } from '../../lib/api.ts';
+import { Input, Select } from '../../ui/Field.tsx';
+import { translatedValidation } from '../../ui/validation-texts.ts';
+import { ActionDialog } from './ActionDialog.tsx';
+
+/** One typed field of an operator's step: a text input, or a select when it has options. */
+export interface StepField<Name extends string> {
+  name: Name;
+  label: string;
+  initial?: string;
+  inputMode?: 'decimal' | 'numeric';
+  options?: readonly { value: string; label: string }[];
+}
+
+/**
+ * An operator's step that asks for a few typed values (a reason, a payout
+ * reference, what the bank's notice says): the fields become `toRequest`'s
+ * request, sent by `act` with ActionDialog's one Idempotency-Key per
+ * attempt; `onDone` gets what `act` answered. With `schema` (the route's
+ * own, from the contracts) a request it refuses is not sent, and reads as
+ * the route would refuse it.
+ */
+export function FieldsDialog<Name extends string, Request, Answer = void>({
+  title,
+  submitLabel,
+  intro,
+  fields,
+  toRequest,
+  act,
+  onDone,
+  onClose,
+  schema,
+  danger = false,
+}: {
+  title: string;
+  submitLabel: string;
+  intro?: ReactNode;
+  fields: readonly StepField<Name>[];
+  toRequest: (values: Record<Name, string>) => Request;
+  act: (request: Request, idempotencyKey: string) => Promise<Answer>;
+  onDone: (answer: Answer) => void;
+  onClose: () => void;
+  schema?: z.ZodType;
+  danger?: boolean;
+}) {
+  const [values, setValues] = useState(
+    () => Object.fromEntries(fields.map((field) => [field.name, field.initial ?? ''])) as Record<Name, string>,
+  );
+  const answer = useRef<{ value: Answer } | null>(null);
+  const request = toRequest(values);
+  return (
+    <ActionDialog
+      title={title}
+      submitLabel={submitLabel}
+      danger={danger}
+      request={request}
+      act={async (key) => {
+        const checked = schema?.safeParse(request);
+        if (checked?.success === false) {
+          // One problem per field, the first the schema found, as the route answers: 4001 is a field rule.
+          const firsts = new Map<string, z.core.$ZodIssue>();
+          for (const issue of checked.error.issues) {
+            const field = issue.path.map(String).join('.');
+            if (!firsts.has(field)) firsts.set(field, issue);
+          }
+          throw new ApiError(
+            422,
+            [...firsts].map(([field, issue]) => ({
+              code: 4001,
+              field,
+              message: issue.message,
+              text: translatedValidation(issue.message, i18n.t),
+            })),
+          );
+        }
+        answer.current = { value: await act(request, key) };
+      }}
+      onDone={() => {
+        if (answer.current) onDone(answer.current.value);
+      }}
+      onClose={onClose}
+    >
+      {intro}
+      {fields.map((field) => {
+        const control = {
+          label: field.label,
+          value: values[field.name],
+          onChange: (event: { target: { value: string } }) => {
+            setValues({ ...values, [field.name]: event.target.value });
+          },
+        };
+        return field.options ? (
+          <Select key={field.name} {...control} options={field.options} />
+        ) : (
+          <Input key={field.name} {...control} inputMode={field.inputMode} required />
+        );
+      })}
+    </ActionDialog>
+  );
+}
