@@ -30,9 +30,9 @@ import { stage } from './stage.ts';
  * and a document, adds and deletes a terminal, toggles a notification and
  * adds an address; adds a webhook to a receiver on loopback, sees a
  * payment's delivery in the log and replays it, both signed; a newcomer's
- * pending agreement covers the dashboard until accepted; and a person who
- * chooses Japanese reads no English on the profile, agreements and webhook
- * screens. Each screen photographed at 1366 px and 390 px and checked with axe.
+ * pending agreement covers the dashboard until accepted, or skipped before
+ * its agree-by date; and a person who chooses Japanese reads no English on
+ * any built screen. Each screen photographed at 1366 px and 390 px and checked with axe.
  */
 // The receiver is on loopback: the server must allow private webhook hosts, as in development.
 process.env.WEBHOOK_ALLOW_PRIVATE = '1';
@@ -291,6 +291,41 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await nav.click();
     await page.waitForURL(/\/contacts$/);
     await checkScreen(page, '91-pending-agreement-accepted');
+  });
+
+  it('a newcomer may skip the pending agreement before its agree-by date, and it stays pending', async () => {
+    const page = await peeks.page();
+    const who = newcomer('skipper');
+    await page.goto(`${peeks.server.url}/register/personal`);
+    await page.getByLabel('Username').fill(who.username);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password', { exact: true }).fill(who.password);
+    await page.getByLabel('Confirm Password').fill(who.password);
+    await page.getByLabel('Birth Date').pressSequentially('01011990');
+    await page.getByLabel('Country').selectOption('CA');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await signedInAs(page, who.username);
+
+    // The Terms and Conditions must be agreed by 2099: until then Skip is offered.
+    const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Accept', exact: true }) });
+    await dialog.waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Skip', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const nav = page.getByRole('navigation', { name: 'Dashboard navigation' }).getByRole('link', { name: 'Contacts' });
+    await nav.click();
+    await page.waitForURL(/\/contacts$/);
+    await checkScreen(page, '91b-pending-agreement-skipped');
+    // Skipped is not agreed: the agreements page still offers it to accept.
+    await page.goto(`${peeks.server.url}/agreement`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    const listed = await callFrom(page, 'POST', '/api/agreement/agreement-list', {});
+    expect(listed.status).toBe(200);
+    const agreements = (JSON.parse(listed.text) as { agreements: { name: string; agreed_to: string | null }[] })
+      .agreements;
+    const terms = agreements.find((each) => each.name === 'Terms and Conditions');
+    expect(terms).toBeDefined();
+    expect(terms?.agreed_to).toBeNull();
   });
 
   it('a person who chooses Japanese reads no English on any built screen', async () => {
