@@ -140,11 +140,17 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
       .not.toBe('0.00 Coins');
   });
 
-  it("traces the person's coin to its mint", async () => {
+  it("traces the person's coin through a split to its mint", async () => {
+    // The person pays the operator part of a coin: the change they keep is a split of the minted coin.
+    const session = (await callFrom(operator, '/api/session')).json as { user: { guser_id: string } };
+    const paid = await callFrom(person, '/api/account/send-fund', { guser_id: session.user.guser_id, amount: 123 });
+    expect(paid.status).toBe(200);
     const coin = await server.database.db
       .selectFrom('coins')
       .select('serial')
       .where('holder', 'like', 'wallet:user-%')
+      .where('status', '=', 'held')
+      .where('parent_serial', 'is not', null)
       .executeTakeFirstOrThrow();
     await operator
       .getByRole('navigation', { name: 'Operations console' })
@@ -152,6 +158,10 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
       .click();
     await operator.getByLabel('Serial').fill(coin.serial);
     await operator.getByRole('button', { name: 'Trace' }).click();
+    await operator
+      .getByText(/^split/i)
+      .first()
+      .waitFor();
     await operator
       .getByText(/^mint /i)
       .first()
