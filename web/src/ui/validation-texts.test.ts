@@ -1,3 +1,4 @@
+import { credentialMessages, registrationMessages, webhookMessages } from '@peeks/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n.ts';
 import { shownText } from '../lib/api.ts';
@@ -33,9 +34,25 @@ describe("the contracts' validation messages in the reader's language", () => {
     expect(translatedValidation('Please select Country', i18n.t)).toBe('कृपया देश निवडा');
   });
 
+  it('cover the labels of the bank, merchant, PIN and password forms, and their fixed sentences', async () => {
+    await i18n.changeLanguage('ja');
+    expect(translatedValidation('Please enter Monthly Sales', i18n.t)).toBe('月間売上を入力してください');
+    expect(translatedValidation('Please enter at most 16 characters IBAN', i18n.t)).toBe(
+      'IBANは16文字以内で入力してください',
+    );
+    expect(translatedValidation(credentialMessages.pinsDiffer, i18n.t)).toBe(
+      '新しい PIN と確認用の PIN が一致しません。もう一度お試しください。',
+    );
+    // 'Please select country first' is a sentence of its own, not the label 'country first'.
+    expect(translatedValidation(registrationMessages.countryFirst, i18n.t)).toBe('先に国を選択してください');
+    await i18n.changeLanguage('mr');
+    expect(translatedValidation('Please enter Old PIN', i18n.t)).toBe('कृपया जुना PIN प्रविष्ट करा');
+    expect(translatedValidation(webhookMessages.urlInvalid, i18n.t)).toBe('URL अवैध आहे');
+  });
+
   it('a message whose label or pattern is not known stays whole, never half translated', async () => {
     await i18n.changeLanguage('ja');
-    expect(translatedValidation('Please enter Monthly Sales', i18n.t)).toBe('Please enter Monthly Sales');
+    expect(translatedValidation('Please enter Favourite Colour', i18n.t)).toBe('Please enter Favourite Colour');
     expect(translatedValidation('Webhook URL host could not be resolved', i18n.t)).toBe(
       'Webhook URL host could not be resolved',
     );

@@ -199,7 +199,7 @@ export const operationsTexts = dictionary({
       failed: '読み込めませんでした: {{reason}}',
       retry: '再試行',
       cancel: 'キャンセル',
-      next_page: '以前のもの',
+      next_page: '古い項目',
       overview: {
         description: 'プラットフォームの残高、過去30日間の動き、台帳の検証。',
         balances: 'プラットフォームの残高',
@@ -312,7 +312,7 @@ export const operationsTexts = dictionary({
       coins: {
         description: 'コインのシリアル番号を発行元までたどります。',
         serial: 'シリアル番号',
-        search: 'たどる',
+        search: '追跡',
         lineage: '{{serial}} の系譜',
         step: '{{action}} {{value}} · {{type}} #{{position}} · {{time}}',
         from: '{{account}} から',
