@@ -37,6 +37,12 @@ export function newcomer(prefix: string): Newcomer {
 
 /** Fills the personal sign-up form (spec §4, §5) on /register/personal and submits it; the newcomer arrives signed in. */
 export async function signUpAsPerson(page: Page, who: Newcomer): Promise<void> {
+  await signUpWithAgreementPending(page, who);
+  await acceptPendingAgreement(page);
+}
+
+/** The same sign-up, leaving the Terms and Conditions the dashboard then asks for pending. */
+export async function signUpWithAgreementPending(page: Page, who: Newcomer): Promise<void> {
   await page.getByLabel('Username').fill(who.username);
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password', { exact: true }).fill(who.password);
@@ -47,7 +53,6 @@ export async function signUpAsPerson(page: Page, who: Newcomer): Promise<void> {
   await page.getByRole('checkbox').check();
   await page.getByRole('button', { name: 'Sign up' }).click();
   await signedInAs(page, who.username);
-  await acceptPendingAgreement(page);
 }
 
 /**

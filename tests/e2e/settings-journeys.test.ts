@@ -20,6 +20,7 @@ import {
   signedBy,
   signedInAs,
   signUpAsPerson,
+  signUpWithAgreementPending,
   type Heard,
 } from './journey.ts';
 import { stage } from './stage.ts';
@@ -259,15 +260,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const page = await peeks.page();
     const who = newcomer('agreer');
     await page.goto(`${peeks.server.url}/register/personal`);
-    await page.getByLabel('Username').fill(who.username);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password', { exact: true }).fill(who.password);
-    await page.getByLabel('Confirm Password').fill(who.password);
-    await page.getByLabel('Birth Date').pressSequentially('01011990');
-    await page.getByLabel('Country').selectOption('CA');
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await signedInAs(page, who.username);
+    await signUpWithAgreementPending(page, who);
 
     const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Accept', exact: true }) });
     await dialog.waitFor({ timeout: 30_000 });
@@ -297,15 +290,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const page = await peeks.page();
     const who = newcomer('skipper');
     await page.goto(`${peeks.server.url}/register/personal`);
-    await page.getByLabel('Username').fill(who.username);
-    await page.getByLabel('Email').fill(who.email);
-    await page.getByLabel('Password', { exact: true }).fill(who.password);
-    await page.getByLabel('Confirm Password').fill(who.password);
-    await page.getByLabel('Birth Date').pressSequentially('01011990');
-    await page.getByLabel('Country').selectOption('CA');
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await signedInAs(page, who.username);
+    await signUpWithAgreementPending(page, who);
 
     // The Terms and Conditions must be agreed by 2099: until then Skip is offered.
     const dialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Accept', exact: true }) });

@@ -2,6 +2,7 @@ import type { CheckoutSession } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from '../wallet/index.ts';
 
 const TOKEN = 'tK3n_0123456789abcdefghijABCDEFGHIJ-klmnopq';
@@ -59,39 +60,16 @@ const card = {
 };
 
 function paid(amount: number) {
-  return {
+  return transactionView({
     tx_id: 'checkout_abc123',
     entry_date: '2026-11-25 22:00:00',
-    return_date: null,
-    user_id: 7,
     merchant_id: 3,
-    state: 'completed',
     type: 'PAYMENT',
     tx_class: 'PAYMENT',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
-    debit_credit: 'D',
     amount,
-    fee: 0,
     currency: 'USD',
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
     cart: checkout().cart,
-    payment_method_type: null,
-    payment_method: null,
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
-  };
+  });
 }
 
 function signedInApi(handlers: Record<string, Handler> = {}) {

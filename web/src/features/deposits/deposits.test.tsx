@@ -1,46 +1,24 @@
-import type { DepositSummary } from '@peeks/contracts';
+import type { Currency, DepositSummary } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { readBitcoinUri } from './deposit-rules.ts';
 
 const ADDRESS = 'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx';
 const balance = { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] };
 
-function transaction(txId: string, amount: number, currency: string) {
-  return {
+function transaction(txId: string, amount: number, currency: Currency) {
+  return transactionView({
     tx_id: txId,
     entry_date: '2026-11-25 18:00:00',
-    return_date: null,
-    user_id: 7,
-    merchant_id: null,
     state: 'pending',
     type: 'DEP_IAP',
     tx_class: 'DEPOSIT',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
     debit_credit: 'C',
     amount,
-    fee: 0,
     currency,
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
-    payment_method_type: null,
-    payment_method: null,
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
-  };
+  });
 }
 
 const emailDeposit = (method: 'interac' | 'zelle', amount: number) => ({

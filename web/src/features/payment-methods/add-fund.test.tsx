@@ -1,44 +1,21 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ok, refused, renderApp, resetSession, type Answer } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 import { paymentApi, storedCard } from './testing.ts';
 
 const approved = () => ok({ transaction: purchaseTransaction() });
 /** The transaction a purchase of 156 coins answers (the contract's shape, checked on arrival). */
 function purchaseTransaction() {
-  return {
+  return transactionView({
     tx_id: 'tx-1',
-    entry_date: '2026-11-21T20:00:00.000Z',
-    return_date: null,
-    user_id: 7,
-    merchant_id: null,
-    state: 'completed',
     type: 'purchase',
     tx_class: 'PURCHASE_COINS',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
     debit_credit: 'C',
     amount: 15_600,
-    fee: 0,
-    currency: 'CON',
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
     payment_method_type: 'CC',
     payment_method: '11',
-    customer_Name: null,
-    reference: null,
-    hold_amount: null,
-    hold_release_at: null,
-  };
+  });
 }
 
 /** A promise the test settles when it chooses, to hold a call in flight. */

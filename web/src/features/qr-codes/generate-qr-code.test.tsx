@@ -1,7 +1,8 @@
-import { readQrPayload } from '@peeks/contracts';
+import { readQrPayload, type Currency } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+import { transactionView } from '../../testing/transactions.ts';
 
 const balance = { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] };
 
@@ -50,38 +51,16 @@ describe('/generate-qr-code (spec §2 Generate QR code)', () => {
   });
 });
 
-function saleOf(amount: number, currency: string, reference: string) {
-  return {
+function saleOf(amount: number, currency: Currency, reference: string) {
+  return transactionView({
     tx_id: 'tx-sale',
     entry_date: '2026-11-25 18:00:00',
-    return_date: null,
-    user_id: 7,
     merchant_id: 3,
-    state: 'completed',
     type: 'sale',
     tx_class: 'PURCHASE',
-    merchant_batch_id: null,
-    billing_address: null,
-    shipping_address: null,
     debit_credit: 'C',
     amount,
-    fee: 0,
     currency,
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: null,
-    parent_tx_id: null,
-    ip_address: null,
-    refunded: false,
-    cart: [],
-    payment_method_type: null,
-    payment_method: null,
-    customer_Name: null,
     reference,
-    hold_amount: null,
-    hold_release_at: null,
-  };
+  });
 }

@@ -2,6 +2,7 @@ import type { Contact } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { storedCard } from '../../testing/payment-methods.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from '../wallet/index.ts';
 
@@ -39,22 +40,7 @@ const lea = contact({
   name_last: 'Roy',
 });
 
-const visa = {
-  payment_method_id: 11,
-  paymentMethodId: 11,
-  type: 'CC',
-  state: 'E',
-  validated: 'V',
-  entry_date: '2026-11-02T10:00:00.000Z',
-  is_default: true,
-  selected: true,
-  brand: 'visa',
-  number: '************4242',
-  icon: 'visa',
-  billing_address: {},
-  shipping_address: null,
-  type_specific: {},
-};
+const visa = storedCard({ type_specific: {} });
 
 const balance = {
   currency: 'CON',

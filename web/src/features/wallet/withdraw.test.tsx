@@ -11,6 +11,7 @@ import {
   sessionUser,
   type Handler,
 } from '../../testing/app.tsx';
+import { storedCard } from '../../testing/payment-methods.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from './index.ts';
 
@@ -29,22 +30,7 @@ const balance = {
   withdrawable_balance: 6_000,
   balances: [line('CON', 10_000, 6_000), line('USD', 2_000, 2_000)],
 };
-const debitCard = {
-  payment_method_id: 11,
-  paymentMethodId: 11,
-  type: 'CC',
-  state: 'E',
-  validated: 'V',
-  entry_date: '2026-11-02T10:00:00.000Z',
-  is_default: true,
-  selected: true,
-  brand: 'visa',
-  number: '************4242',
-  icon: 'visa',
-  billing_address: {},
-  shipping_address: null,
-  type_specific: {},
-};
+const debitCard = storedCard({ type_specific: {} });
 
 const withdrawal = (state: string, amount = 2_500) =>
   transactionView({
