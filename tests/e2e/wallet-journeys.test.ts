@@ -1,3 +1,4 @@
+import { executeLedgerCommand } from '@peeks/ledger-store';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
@@ -36,6 +37,34 @@ async function onPhone(page: Page, route: string, name: string, open?: (phone: P
   await phone.context().close();
 }
 
+/** Adds the sandbox card 4242… as `first last`'s first payment method, through the tokenizer's frame. */
+async function addSandboxCard(page: Page, first: string, last: string, shot?: string) {
+  await nav(page, 'Payment Methods');
+  await page.getByRole('button', { name: 'Add Payment Method' }).click();
+  await page.getByRole('button', { name: 'Credit Card' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add Credit Card' });
+  await modal.getByLabel('First Name').fill(first);
+  await modal.getByLabel('Last Name').fill(last);
+  await modal.getByLabel('Address', { exact: true }).fill('100 Rideau St');
+  await modal.getByLabel('City').fill('Ottawa');
+  await modal.getByLabel('Country').selectOption('CA');
+  await modal.getByLabel('Province').selectOption('ON');
+  await modal.getByLabel('Postal/Zip Code').fill('K1N 5X8');
+  await modal.getByLabel('Cardholder Name').fill(`${first} ${last}`);
+  const card = page.frameLocator('iframe[title="Card details"]');
+  await card.getByLabel('Card Number').fill('4242 4242 4242 4242');
+  await card.getByLabel('Expiry Month').selectOption('08');
+  await card.getByLabel('Expiry Year').selectOption(String(new Date().getUTCFullYear() + 2));
+  await card.getByLabel('CVV').fill('123');
+  await card.getByRole('button', { name: 'Use this card' }).click();
+  // The tokenizer says which card it kept instead of going blank.
+  await card.getByText(/is ready/).waitFor();
+  await modal.getByText(/Card ready: VISA/).waitFor();
+  if (shot) await checkScreen(page, shot);
+  await modal.getByRole('button', { name: 'Save Card' }).click();
+  await page.getByText('You have 1 Payment Methods.').waitFor();
+}
+
 describe('the wallet money screens', { timeout: 120_000 }, () => {
   it('the recipient signs up', async () => {
     await bob.goto(`${peeks.server.url}/register/personal`);
@@ -45,30 +74,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
   it('adds the sandbox card, buys coins with the default card, and returns to a dashboard with the activity', async () => {
     await ann.goto(`${peeks.server.url}/register/personal`);
     await signUpAsPerson(ann, sender);
-    await nav(ann, 'Payment Methods');
-    await ann.getByRole('button', { name: 'Add Payment Method' }).click();
-    await ann.getByRole('button', { name: 'Credit Card' }).click();
-    const modal = ann.getByRole('dialog', { name: 'Add Credit Card' });
-    await modal.getByLabel('First Name').fill('Ann');
-    await modal.getByLabel('Last Name').fill('Lavoie');
-    await modal.getByLabel('Address', { exact: true }).fill('100 Rideau St');
-    await modal.getByLabel('City').fill('Ottawa');
-    await modal.getByLabel('Country').selectOption('CA');
-    await modal.getByLabel('Province').selectOption('ON');
-    await modal.getByLabel('Postal/Zip Code').fill('K1N 5X8');
-    await modal.getByLabel('Cardholder Name').fill('Ann Lavoie');
-    const card = ann.frameLocator('iframe[title="Card details"]');
-    await card.getByLabel('Card Number').fill('4242 4242 4242 4242');
-    await card.getByLabel('Expiry Month').selectOption('08');
-    await card.getByLabel('Expiry Year').selectOption(String(new Date().getUTCFullYear() + 2));
-    await card.getByLabel('CVV').fill('123');
-    await card.getByRole('button', { name: 'Use this card' }).click();
-    // The tokenizer says which card it kept instead of going blank.
-    await card.getByText(/is ready/).waitFor();
-    await modal.getByText(/Card ready: VISA/).waitFor();
-    await checkScreen(ann, '50-tokenizer-styled');
-    await modal.getByRole('button', { name: 'Save Card' }).click();
-    await ann.getByText('You have 1 Payment Methods.').waitFor();
+    await addSandboxCard(ann, 'Ann', 'Lavoie', '50-tokenizer-styled');
 
     await nav(ann, 'Fund Wallet');
     const fund = ann.getByRole('dialog', { name: 'Add Fund' });
@@ -163,5 +169,43 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
       await phone.getByRole('button', { name: /^Withdraw Funds/ }).click();
       await phone.getByRole('dialog', { name: 'Withdraw Funds' }).getByLabel('Amount').waitFor();
     });
+  });
+
+  it("the recipient's held coins say when they release, release, and are withdrawn to a card", async () => {
+    await addSandboxCard(bob, 'Bob', 'Gagnon');
+    await bob.goto(`${peeks.server.url}/`);
+    const hold = bob.getByTestId('balance-hold').locator('xpath=..');
+    await hold.getByText(/^Next release /).waitFor();
+    expect(await bob.getByTestId('balance-withdrawable').textContent()).toBe('0.00 Coins');
+    // The hold time passes: the ledger's own ReleaseHold, as the worker runs it when the time comes.
+    const held = await peeks.server.database.db
+      .selectFrom('ledger_transactions')
+      .select('tx_id')
+      .where('payee_owner_id', 'like', 'user-%')
+      .where('hold_released_at', 'is', null)
+      .where('hold_release_at', 'is not', null)
+      .execute();
+    expect(held).toHaveLength(1);
+    const later = { holdHours: 24, now: () => new Date(Date.now() + 25 * 3_600_000) };
+    await executeLedgerCommand(peeks.server.database.db, { type: 'ReleaseHold', txId: held[0]?.tx_id ?? '' }, later);
+    // The open dashboard hears of it without a reload.
+    await expect
+      .poll(() => bob.getByTestId('balance-withdrawable').textContent(), { timeout: 10_000 })
+      .toBe('5.00 Coins');
+    expect(await hold.getByText(/^Next release /).count()).toBe(0);
+    await bob.getByRole('button', { name: /^Withdraw Funds/ }).click();
+    const dialog = bob.getByRole('dialog', { name: 'Withdraw Funds' });
+    await dialog.getByText('Withdrawable: 5.00 Coins').waitFor();
+    await dialog.getByLabel('Amount').fill('3');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await bob
+      .getByRole('dialog', { name: 'Confirm Withdrawal' })
+      .getByRole('button', { name: 'Confirm Withdrawal' })
+      .click();
+    await bob
+      .getByRole('dialog', { name: 'Withdrawal' })
+      .getByText('Processed', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    await checkScreen(bob, '58-recipient-withdraw-processed');
   });
 });
