@@ -95,7 +95,13 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
     await operator.goto(`${server.url}/register/personal`);
     await signUpAsPerson(operator, fin);
     await sql`UPDATE users SET role = 'finance' WHERE username = ${fin.username}`.execute(server.database.db);
-    await operator.goto(`${server.url}/operations`);
+    // Signed in again as the operator they now are: the sign-in lands on the console.
+    await operator.goto(`${server.url}/login/logout`);
+    await operator.getByRole('button', { name: 'Access My Account' }).waitFor();
+    await operator.getByLabel('Email').fill(fin.username);
+    await operator.getByLabel('Password').fill(fin.password);
+    await operator.getByRole('button', { name: 'Access My Account' }).click();
+    await operator.waitForURL(`${server.url}/operations`);
     await operator.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await operator.getByRole('heading', { name: 'Deposits by state' }).waitFor();
     await expect

@@ -7,13 +7,13 @@ import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { logIn } from './session-store.ts';
 
-/** Where a guest was sent from by the sign-in guard; only an in-app path is honoured. */
-function returnPath(state: unknown): string {
+/** Where a guest was sent from by the sign-in guard; only an in-app path is honoured. Else `home`. */
+function returnPath(state: unknown, home: string): string {
   const from = typeof state === 'object' && state !== null && 'from' in state ? state.from : null;
-  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : '/';
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//') ? from : home;
 }
 
-/** /login, Account Access (spec §2, §4 Login, §5 Login). Success goes to / (or back to the page that asked for a sign-in). */
+/** /login, Account Access (spec §2, §4 Login, §5 Login). Success goes to / (a finance operator's to /operations), or back to the page that asked for a sign-in. */
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -25,7 +25,8 @@ export default function LoginPage() {
     try {
       const user = await logIn(credentials);
       toast(t('toasts.signed_in', { username: user.username }));
-      await navigate(returnPath(location.state), { replace: true });
+      // Finance operators work in the console: they land there (issue 25).
+      await navigate(returnPath(location.state, user.role === 'finance' ? '/operations' : '/'), { replace: true });
     } catch (error) {
       // Spec §8: "Login failure: the server message, or the login-failed text."
       if (error instanceof ApiError && error.has(errorCodes.loginFailed))

@@ -80,4 +80,18 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
     });
     expect(await screen.findByText('Welcome back, anne_tremblay.')).toBeTruthy();
   });
+
+  it('takes a finance operator to the operations console', async () => {
+    fakeApi({
+      'POST /api/login': () =>
+        ok({ user: sessionUser({ username: 'demo_finance', role: 'finance' }), csrfToken: 'csrf-signed-in' }),
+    });
+    const { user, router } = renderApp('/login');
+    await user.type(await screen.findByLabelText('Email'), 'demo_finance');
+    await user.type(field('Password'), 'Secret123');
+    await user.click(screen.getByRole('button', { name: 'Access My Account' }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/operations');
+    });
+  });
 });
