@@ -14,18 +14,20 @@ export const isSerializationFailure = (error: unknown) => (error as { code?: unk
  * Raises 40001 (a wallet changed) or, for several commands, PK001 (one of
  * their transactions exists already), and then writes nothing.
  * When the events leave jobs behind, the call and the enqueueing of the
- * jobs of the transactions it wrote share one database transaction.
+ * jobs of the transactions it wrote share one database transaction. The
+ * commit announces the wallets' new versions as coming from `origin`.
  */
 export async function commitDecisions(
   db: Kysely<Database>,
   read: Pick<ReadState, 'wallets' | 'versions'>,
   decisions: readonly Decided[],
+  origin?: string,
 ): Promise<{ rows: (AppendedRow & { stream_id: string })[]; wallets: CommittedWallet[] }> {
   const batch = commitBatch(read, decisions);
   const commit = async (db: Kysely<Database>) => {
     const { rows } = await sql<AppendedRow & { stream_id: string }>`
       SELECT stream_id, event_position, event_version, event_transaction_id
-      FROM ledger_commit(${[...read.versions.keys()]}::text[], ${[...read.versions.values()]}::bigint[], ${JSON.stringify(batch)}::jsonb)
+      FROM ledger_commit(${[...read.versions.keys()]}::text[], ${[...read.versions.values()]}::bigint[], ${JSON.stringify({ origin, ...batch })}::jsonb)
     `.execute(db);
     return { rows, wallets: batch.wallets };
   };

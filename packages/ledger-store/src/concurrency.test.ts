@@ -5,7 +5,8 @@ import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand } from '@p
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand } from './execute.ts';
-import { groupCommitCounts } from './group-commit.ts';
+import pg from 'pg';
+import { groupCommitCounts, WALLET_CHANGES_CHANNEL, walletChangeFollower } from './group-commit.ts';
 import { platformBalances } from './platform-balances.ts';
 import { verifyLedger } from './verify.ts';
 import { openWallets } from './wallets.ts';
@@ -301,6 +302,59 @@ describe('concurrent spending', () => {
       expect(await conTotal('remembered-b')).toBe(10_00);
     } finally {
       await elsewhere.close();
+    }
+  });
+
+  it("following the commits' announcements, reads a wallet another process moved once, before deciding on it, and heeds not its own", async () => {
+    const here = connectDatabase(database.url, { max: 2 });
+    const listener = new pg.Client({ connectionString: database.url });
+    const follower = walletChangeFollower(here.db);
+    let heard = 0;
+    listener.on('notification', ({ payload }) => {
+      heard += 1;
+      follower.notified(payload);
+    });
+    /** Runs `move`, then waits until its commit's announcement has reached this process. */
+    const announced = async (move: () => Promise<unknown>) => {
+      const before = heard;
+      await move();
+      for (let wait = 0; heard === before; wait++) {
+        if (wait > 200) throw new Error('no announcement within 2 s');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    try {
+      await listener.connect();
+      await listener.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
+      follower.resumed();
+      await fund('announced-a', 1_00);
+      await openWallets(database.db, 'announced-b', { currencies: ['CON'] });
+      await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
+
+      // Its own commit announced, the wallets stay known: no read.
+      const known = groupCommitCounts(here.db);
+      await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
+      expect(groupCommitCounts(here.db)).toEqual({ batches: known.batches + 1, read: known.read });
+
+      // Moved elsewhere and announced: read once before the batch, which commits at the first attempt.
+      await announced(() => executeLedgerCommand(database.db, transfer('announced-a', 'announced-b', 5_00), settings));
+      const moved = groupCommitCounts(here.db);
+      await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
+      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 1, read: moved.read + 1 });
+      // Not read again for a minute, as without announcements: the next batch decides on what it knows.
+      await executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings);
+      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 2, read: moved.read + 1 });
+
+      // With the announcements lost, what it knew is forgotten.
+      follower.lost();
+      await executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings);
+      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 3, read: moved.read + 2 });
+
+      expect(await conTotal('announced-a')).toBe(15_00 - 10_00);
+      expect(await conTotal('announced-b')).toBe(10_00);
+    } finally {
+      await listener.end();
+      await here.close();
     }
   });
 

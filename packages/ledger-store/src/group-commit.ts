@@ -1,6 +1,7 @@
 import { appendedEvents, type Database } from '@peeks/db';
 import { needsOf, type AccountId, type LedgerNeeds, type LedgerRuleViolation } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
+import { randomBytes } from 'node:crypto';
 import { BatchState } from './batch-state.ts';
 import { commitDecisions, isSerializationFailure } from './commit.ts';
 import { decideRequest } from './decide.ts';
@@ -78,6 +79,8 @@ class GroupCommit {
   #pending: Submission[] = [];
   readonly #busy = new Set<AccountId>();
   readonly #known = new KnownWallets(KNOWN_WALLETS);
+  /** How this group commit's commits name themselves in their announcements: its own need not be heeded. */
+  readonly #origin = randomBytes(9).toString('base64url');
   #inFlight = 0;
   #scheduled = false;
   queueLimit = DEFAULT_QUEUE_LIMIT;
@@ -231,6 +234,7 @@ class GroupCommit {
         this.#db,
         { wallets: read.wallets, versions },
         decided.map(({ decision }) => decision),
+        this.#origin,
       );
       committed = commit.wallets;
       for (const { submission, decision } of decided) {
@@ -288,6 +292,24 @@ class GroupCommit {
     }
   }
 
+  /** Follows the commits' announcements (`ledger_wallets`) from now on, or no longer. */
+  follow(following: boolean): void {
+    if (!following) this.#known.forgetAll();
+    this.#known.following = following;
+  }
+
+  /** An announcement of `ledger_wallets`: wallets another commit moved are to be read again. */
+  announced(payload: string): void {
+    const words = payload.split(' ');
+    if (words[0] === this.#origin) return;
+    if (words[1] === '*') {
+      this.#known.forgetAll();
+      return;
+    }
+    for (let index = 1; index + 1 < words.length; index += 2)
+      this.#known.announced(words[index] as AccountId, Number(words[index + 1]));
+  }
+
   #alone(submission: Submission): void {
     executeAlone(this.#db, submission).then(submission.resolve, submission.reject);
   }
@@ -303,6 +325,30 @@ export function groupCommitFor(db: Kysely<Database>): GroupCommit {
     groupCommits.set(db, group);
   }
   return group;
+}
+
+/** The channel on which every `ledger_commit` announces the wallets it moved. */
+export const WALLET_CHANGES_CHANNEL = 'ledger_wallets';
+
+/**
+ * What a process's LISTEN connection tells the group commit of `db` about
+ * WALLET_CHANGES_CHANNEL: its announcements, and whether they may have
+ * been missed (lost) or arrive again (listening). While they arrive, a
+ * wallet another process moved is read again once, not for a minute.
+ */
+export function walletChangeFollower(db: Kysely<Database>) {
+  const group = groupCommitFor(db);
+  return {
+    notified: (payload: string | undefined) => {
+      group.announced(payload ?? '');
+    },
+    lost: () => {
+      group.follow(false);
+    },
+    resumed: () => {
+      group.follow(true);
+    },
+  };
 }
 
 /** How many batches the group commit of `db` has run so far, and how many of them read wallets before deciding. */

@@ -5,6 +5,8 @@ export {
   LedgerQueueFull,
   ledgerQueueCounts,
   limitLedgerQueue,
+  WALLET_CHANGES_CHANNEL,
+  walletChangeFollower,
 } from './group-commit.ts';
 export { newCoinSerial } from './decide.ts';
 export type { LedgerJob, LedgerJobs, LedgerOutcome, LedgerSettings } from './types.ts';

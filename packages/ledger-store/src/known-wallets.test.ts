@@ -164,6 +164,31 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([both]).toRead).toEqual([]);
   });
 
+  it('following announcements, forgets a wallet announced at a newer version, and reads a doubted one that moved only once', () => {
+    const known = new KnownWallets(10, () => 0);
+    known.following = true;
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [] });
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+    const both = { wallets: [ann, bob], coins: null };
+
+    // Its own commit's announcement names the versions it knows already.
+    known.announced(ann, 4);
+    known.announced(bob, 6);
+    expect(known.recall([both]).toRead).toEqual([]);
+    known.announced(ann, 5);
+    expect(known.recall([both]).toRead).toEqual([{ wallets: [ann], coins: null }]);
+
+    // A commit refused before the announcement came: read once, then known again.
+    known.remember(ann, { wallet: wallet(ann, 800), version: 5, coins: [] });
+    known.doubt([ann]);
+    known.noteRead(new Map([[ann, 6]]));
+    known.remember(ann, { wallet: wallet(ann, 700), version: 6, coins: [] });
+    expect(known.recall([both]).toRead).toEqual([]);
+
+    known.forgetAll();
+    expect(known.recall([both]).toRead).toEqual([{ wallets: [ann, bob], coins: null }]);
+  });
+
   it('puts a read beside what is known', () => {
     const known = new KnownWallets(10);
     known.remember(ann, {

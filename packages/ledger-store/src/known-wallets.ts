@@ -39,11 +39,14 @@ interface Entry {
  * confirmed against a fresh read before it is answered, since the money
  * that was missing may have come in since.
  *
- * A doubted wallet whose read shows another version was moved elsewhere,
- * and is read for every batch for MOVED_ELSEWHERE_MS: where several
- * processes take turns on the same wallets (API processes behind a load
- * balancer), deciding on what one knew would make most commits fail and go
- * round again, which costs more than the read it saves.
+ * Where several processes take turns on the same wallets (API processes
+ * behind a load balancer), deciding on what one knew would make most
+ * commits fail and go round again, which costs more than the read it
+ * saves. While the process follows the commits' announcements
+ * (`following`), a wallet announced at a newer version is forgotten at
+ * once, and read by the next batch that needs it. Without them, a doubted
+ * wallet whose read shows another version was moved elsewhere, and is read
+ * for every batch for MOVED_ELSEWHERE_MS.
  *
  * The oldest known wallets make way past `capacity`, so that memory stays
  * bounded however many wallets the ledger holds.
@@ -54,6 +57,8 @@ export class KnownWallets {
   readonly #known = new Map<AccountId, Entry>();
   /** Wallets moved behind this group commit's back lately, and until when they are read for every batch; oldest first. */
   readonly #movedElsewhere = new Map<AccountId, number>();
+  /** Every commit's new wallet versions reach this process (see `announced`). */
+  following = false;
 
   constructor(capacity: number, now: () => number = () => performance.now()) {
     this.#capacity = capacity;
@@ -148,8 +153,19 @@ export class KnownWallets {
     }
   }
 
-  /** Wallets as just read: a doubted one at another version than the one known was moved elsewhere. */
+  /** A commit elsewhere left the wallet at `version`: what is known of an older one is forgotten. */
+  announced(walletId: AccountId, version: number): void {
+    const entry = this.#known.get(walletId);
+    if (entry && entry.version < version) this.#known.delete(walletId);
+  }
+
+  forgetAll(): void {
+    this.#known.clear();
+  }
+
+  /** Wallets as just read: a doubted one at another version than the one known was moved elsewhere, unless announcements tell of such moves. */
   noteRead(versions: ReadonlyMap<AccountId, number>): void {
+    if (this.following) return;
     const until = this.#now() + MOVED_ELSEWHERE_MS;
     for (const [walletId, version] of versions) {
       const entry = this.#known.get(walletId);

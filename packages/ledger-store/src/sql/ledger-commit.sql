@@ -16,7 +16,8 @@
 -- coins_updated: [{serial, holder, status, tx_ids}] (tx_ids: the
 -- transactions of the batch that named the coin, in order), sales_returned:
 -- [{sale_tx_id, amount, return_date}] (what the batch's returns give back
--- of each sale)}.
+-- of each sale), origin: who committed it, for the announcement below
+-- (absent: nobody in particular)}.
 --
 -- A transaction's stream is not registered in `streams`: its first event's
 -- unique (stream_id, stream_version) key claims it already. Plans are
@@ -40,6 +41,7 @@ DECLARE
   v_versions bigint[];
   v_transaction_ids text[];
   v_count integer;
+  v_announcement text;
 BEGIN
   SELECT count(*) INTO v_unchanged
   FROM (SELECT w.wallet_id, w.version FROM wallets w WHERE w.wallet_id = ANY(p_wallet_ids) ORDER BY w.wallet_id COLLATE "C" FOR UPDATE) locked
@@ -157,6 +159,15 @@ BEGIN
   FROM jsonb_to_recordset(p_batch->'entries') AS e(
     event integer, n integer, tx_id text, account_id text, entry_date timestamptz, type text, amount bigint, currency text, debit_credit char(1)
   );
+
+  -- Announces the wallets' new versions at commit ("origin wallet version
+  -- …"), so that a process that knows one at an older version reads it
+  -- before deciding on it again instead of committing into the version
+  -- check above (known-wallets.ts). Past NOTIFY's 8000-byte limit: "origin
+  -- *", forget every wallet.
+  SELECT concat_ws(' ', coalesce(p_batch->>'origin', '-'), string_agg((b->>'wallet_id') || ' ' || (b->>'version'), ' '))
+  INTO v_announcement FROM jsonb_array_elements(p_batch->'wallets') b;
+  PERFORM pg_notify('ledger_wallets', CASE WHEN octet_length(v_announcement) <= 7900 THEN v_announcement ELSE coalesce(p_batch->>'origin', '-') || ' *' END);
 
   RETURN QUERY SELECT * FROM unnest(v_stream_ids, v_positions, v_versions, v_transaction_ids);
 END

@@ -8,7 +8,14 @@ import {
   type LedgerCommand,
   type TransactionRecord,
 } from '@peeks/ledger';
-import { executeLedgerCommand, type LedgerJobs, type LedgerOutcome, type LedgerSettings } from '@peeks/ledger-store';
+import {
+  executeLedgerCommand,
+  WALLET_CHANGES_CHANNEL,
+  walletChangeFollower,
+  type LedgerJobs,
+  type LedgerOutcome,
+  type LedgerSettings,
+} from '@peeks/ledger-store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
@@ -56,14 +63,20 @@ export function markIdempotentReplay(request: FastifyRequest): void {
 }
 
 export const ledger = fp(
-  (app: FastifyInstance, options: { holdHours: number; jobs: LedgerJobs }) => {
+  async (app: FastifyInstance, options: { holdHours: number; jobs: LedgerJobs }) => {
     app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock, jobs: options.jobs });
+    // Other processes' commits, announced: the group commit reads a wallet one of them moved once, not for a minute.
+    const walletChanges = walletChangeFollower(app.db);
+    await app.notifications.listen(WALLET_CHANGES_CHANNEL, walletChanges);
+    if (app.notifications.listening) walletChanges.resumed();
+    app.addHook('onClose', () => {
+      walletChanges.lost();
+    });
     app.addHook('onSend', (request, reply, payload, done) => {
       // A refusal is not the first request's answer, whatever was replayed on the way to it.
       if (replays.has(request) && reply.statusCode < 400) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       done(null, payload);
     });
-    return Promise.resolve();
   },
   { name: 'ledger', dependencies: ['sessions'] },
 );
