@@ -98,7 +98,11 @@ export function startProductProcess(
   script: string,
   env: NodeJS.ProcessEnv,
 ): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', path.join(ROOT, script)], {
+  // BENCH_CPU_PROFILE=<folder>: each product process writes a V8 CPU profile there when it exits.
+  const profile = process.env.BENCH_CPU_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, '--max-semi-space-size=8', path.join(ROOT, script)], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

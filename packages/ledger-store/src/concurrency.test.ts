@@ -358,6 +358,39 @@ describe('concurrent spending', () => {
     }
   });
 
+  it('takes smaller batches after colliding with another process, and larger ones again as batches commit', async () => {
+    const here = connectDatabase(database.url, { max: 4 });
+    const elsewhere = connectDatabase(database.url, { max: 2 });
+    try {
+      const payers = Array.from({ length: 32 }, (_, index) => `halving-${index}`);
+      for (const payer of payers) await fund(payer);
+      for (const index of payers.keys()) await openWallets(database.db, `halving-to-${index}`, { currencies: ['CON'] });
+      /** Batches `here` takes for 32 payments on different wallets, submitted together. */
+      const batchesFor32 = async () => {
+        const before = groupCommitCounts(here.db).batches;
+        await Promise.all(
+          payers.map((payer, index) =>
+            executeLedgerCommand(here.db, transfer(payer, `halving-to-${index}`, 1_00), settings),
+          ),
+        );
+        return groupCommitCounts(here.db).batches - before;
+      };
+
+      // Two batches of 16 side by side.
+      expect(await batchesFor32()).toBe(2);
+      // Another process moves a wallet `here` knows: its next commit collides, and its batches are halved.
+      await executeLedgerCommand(elsewhere.db, transfer('halving-0', 'halving-to-0', 1_00), settings);
+      await executeLedgerCommand(here.db, transfer('halving-0', 'halving-to-0', 1_00), settings);
+      expect(await batchesFor32()).toBeGreaterThan(2);
+      // Each batch committed adds one: back to two batches of 16.
+      for (let round = 0; round < 3; round++) await batchesFor32();
+      expect(await batchesFor32()).toBe(2);
+    } finally {
+      await elsewhere.close();
+      await here.close();
+    }
+  });
+
   it('leaves a command its batch cannot decide on the coins read to the next batch, which reads again', async () => {
     for (let purchase = 0; purchase < 20; purchase++) await fund('hoarder', 1_00);
     for (const owner of ['hoard-payee', 'hoard-bystander']) await fund(owner);

@@ -18,6 +18,11 @@ import type { CommittedWallet, Decided, LedgerOutcome, LedgerRequest, ReadState 
  */
 const MAX_BATCH = 16;
 const MAX_IN_FLIGHT = 2;
+/**
+ * The smallest batch the limit shrinks to while commits collide with other
+ * processes' (see GroupCommit.batchLimit).
+ */
+const MIN_BATCH = 2;
 /** Wallets whose state the group commit keeps between batches (see KnownWallets): some hundreds of bytes each. */
 const KNOWN_WALLETS = 20_000;
 
@@ -83,6 +88,15 @@ class GroupCommit {
   readonly #origin = randomBytes(9).toString('base64url');
   #inFlight = 0;
   #scheduled = false;
+  /**
+   * Commands per batch now: halved when a commit collides with another
+   * process's (the version check, 40001), and grown by one with each batch
+   * that commits. A batch fails whole, and the more wallets it names the
+   * likelier another process's batch names one of them: two API processes
+   * paying among the same few hundred wallets in batches of 16 collided
+   * nearly every time. Alone, a process never collides, and keeps MAX_BATCH.
+   */
+  #batchLimit = MAX_BATCH;
   queueLimit = DEFAULT_QUEUE_LIMIT;
   /** Batches run, those that read wallets first (how well what is known serves), and commands refused for a full queue. */
   readonly counts = { batches: 0, read: 0, turnedAway: 0 };
@@ -132,7 +146,9 @@ class GroupCommit {
   #pump(): void {
     while (this.#inFlight < MAX_IN_FLIGHT) {
       // Shared out over the free slots: batches committing side by side use more than one database core.
-      const batch = this.#take(Math.min(MAX_BATCH, Math.ceil(this.#pending.length / (MAX_IN_FLIGHT - this.#inFlight))));
+      const batch = this.#take(
+        Math.min(this.#batchLimit, Math.ceil(this.#pending.length / (MAX_IN_FLIGHT - this.#inFlight))),
+      );
       if (batch.length === 0) return;
       this.#inFlight += 1;
       for (const submission of batch) for (const account of submission.accounts) this.#busy.add(account);
@@ -173,11 +189,13 @@ class GroupCommit {
     try {
       // Not `this.#pending.unshift(...await …)`: that takes the array before the await, and #take replaces it meanwhile.
       const undecided = await this.#commit(batch);
+      this.#batchLimit = Math.min(MAX_BATCH, this.#batchLimit + 1);
       this.#pending.unshift(...undecided);
     } catch (error) {
       const accounts = batch.flatMap((submission) => submission.accounts);
       const unsettled = batch.filter((submission) => !submission.settled);
       if (isSerializationFailure(error)) {
+        this.#batchLimit = Math.max(MIN_BATCH, Math.floor(this.#batchLimit / 2));
         // A wallet had moved on: the next batch reads them all, and sees which.
         this.#known.doubt(accounts);
         const again = unsettled.filter((submission) => ++submission.collisions < OPTIMISTIC_ATTEMPTS);
