@@ -438,8 +438,8 @@ async function acrossTwoProcesses(
   const worker = startWorker(databaseUrl);
   started.push(second.child, worker.child);
   await waitForHealth(secondPort, second.child, second.output);
-  // The single-process runs had no workers: their transfers' webhook fan-outs wait. Measured on top of that
-  // backlog, the worker's catching up would be counted against the API processes.
+  // The single-process runs had no workers: a job their transfers left due would be done during the
+  // measurement, and counted against the API processes.
   const drained = await drainDueJobs(db, worker.child, worker.output);
   console.warn(
     `the worker process did the ${drained.jobs} jobs the single-process runs left due in ${drained.seconds.toFixed(1)} s`,
