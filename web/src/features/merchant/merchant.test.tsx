@@ -148,6 +148,47 @@ describe('the merchant space', () => {
     expect(await screen.findByText('Refunded')).toBeTruthy();
   });
 
+  it('lists settlements with what each paid out, and marks the batch whose payments are open', async () => {
+    const batch = {
+      tx_id: 'tx_settle_1',
+      batch_id: 'batch_1',
+      entry_date: '2026-11-25T00:05:00.000Z',
+      currency: 'USD',
+      amount: 6_00,
+      fee: 0,
+      payments: 2,
+      sales: 10_00,
+      returns: 4_00,
+    };
+    merchantApi(['VIEW_SALES'], {
+      'GET /api/merchant/settlements': () => ok({ settlements: [batch], total: 1 }),
+      'GET /api/merchant/settlement': () => ok({ settlement: batch, payments: [sale()] }),
+    });
+    const { user } = renderApp('/merchant/settlements');
+    const show = await screen.findByRole('button', { name: 'Show 2 payments' });
+    const [heading, row] = within(show.closest('table')!).getAllByRole('row');
+    expect(
+      within(heading!)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Date', 'Paid out', 'Sales', 'Returns', 'Payments']);
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      new Date(batch.entry_date).toLocaleDateString(),
+      '$6.00 USD',
+      '$10.00 USD',
+      '$4.00 USD',
+      'Show 2 payments',
+    ]);
+    expect(row!.getAttribute('aria-current')).toBeNull();
+    await user.click(show);
+    expect(await screen.findByRole('table', { name: 'Payments' })).toBeTruthy();
+    expect(row!.getAttribute('aria-current')).toBe('true');
+  });
+
   it('shows a report over the chosen period with its CSV link', async () => {
     merchantApi(['VIEW_SALES'], {
       'GET /api/merchant/report': (_body, url) =>
