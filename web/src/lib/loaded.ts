@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from './api.ts';
 
 /** What a screen shows of a read: nothing yet, its answer, or the texts of its refusal. */
-type Loaded<T> =
+export type Loaded<T> =
   { status: 'loading' } | { status: 'ready'; value: T } | { status: 'failed'; errors: readonly string[] };
 
 /**
