@@ -1,9 +1,9 @@
 import { reportQuery } from '@peeks/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatMoney } from '../../lib/money.ts';
 import { reportCsvUrl, useReport } from './merchant-api.ts';
 import { LoadedView, MerchantPanel, timeOf } from './MerchantPanel.tsx';
+import { MerchantTable } from './MerchantTable.tsx';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const monthStart = () => `${today().slice(0, 8)}01`;
@@ -18,66 +18,33 @@ function ReportOf({ from, to }: { from: string; to: string }) {
           {data.totals.length === 0 ? (
             <p className="empty">{t('merchant.reports.nothing')}</p>
           ) : (
-            <div className="table-scroll" tabIndex={0} role="region" aria-label={t('merchant.reports.totals')}>
-              <table className="table merchant-table">
-                <caption>{t('merchant.reports.totals')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('merchant.reports.currency')}</th>
-                    <th scope="col" className="amount">
-                      {t('merchant.dashboard.sales')}
-                    </th>
-                    <th scope="col" className="amount">
-                      {t('merchant.dashboard.returns')}
-                    </th>
-                    <th scope="col" className="amount">
-                      {t('merchant.dashboard.net')}
-                    </th>
-                    <th scope="col" className="amount">
-                      {t('merchant.reports.settled')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.totals.map((total) => (
-                    <tr key={total.currency}>
-                      <td>{total.currency}</td>
-                      <td className="amount">{formatMoney(total.sales, total.currency)}</td>
-                      <td className="amount">{formatMoney(total.returns, total.currency)}</td>
-                      <td className="amount">{formatMoney(total.net, total.currency)}</td>
-                      <td className="amount">{formatMoney(total.settled, total.currency)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <MerchantTable
+              label={t('merchant.reports.totals')}
+              captioned
+              rows={data.totals}
+              keyOf={(total) => total.currency}
+              columns={[
+                { heading: t('merchant.reports.currency'), cell: (total) => total.currency },
+                { heading: t('merchant.dashboard.sales'), amountOf: (total) => total.sales },
+                { heading: t('merchant.dashboard.returns'), amountOf: (total) => total.returns },
+                { heading: t('merchant.dashboard.net'), amountOf: (total) => total.net },
+                { heading: t('merchant.reports.settled'), amountOf: (total) => total.settled },
+              ]}
+            />
           )}
           {data.lines.length > 0 && (
-            <div className="table-scroll" tabIndex={0} role="region" aria-label={t('merchant.reports.lines')}>
-              <table className="table merchant-table">
-                <caption>{t('merchant.reports.lines')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('merchant.columns.date')}</th>
-                    <th scope="col">{t('merchant.columns.type')}</th>
-                    <th scope="col" className="amount">
-                      {t('merchant.columns.amount')}
-                    </th>
-                    <th scope="col">{t('merchant.return.reason')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.lines.map((line) => (
-                    <tr key={line.tx_id}>
-                      <td>{timeOf(line.entry_date)}</td>
-                      <td>{t(`merchant.types.${line.type}`)}</td>
-                      <td className="amount">{formatMoney(line.amount, line.currency)}</td>
-                      <td>{line.reason ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <MerchantTable
+              label={t('merchant.reports.lines')}
+              captioned
+              rows={data.lines}
+              keyOf={(line) => line.tx_id}
+              columns={[
+                { heading: t('merchant.columns.date'), cell: (line) => timeOf(line.entry_date) },
+                { heading: t('merchant.columns.type'), cell: (line) => t(`merchant.types.${line.type}`) },
+                { heading: t('merchant.columns.amount'), amountOf: (line) => line.amount },
+                { heading: t('merchant.return.reason'), cell: (line) => line.reason ?? '' },
+              ]}
+            />
           )}
         </>
       )}

@@ -2,10 +2,10 @@ import type { SettlementSummary } from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { formatMoney } from '../../lib/money.ts';
 import { Paginator } from '../../ui/Paginator.tsx';
 import { PAGE, useSettlement, useSettlements } from './merchant-api.ts';
 import { dateOf, LoadedView, MerchantPanel, TransactionTable } from './MerchantPanel.tsx';
+import { MerchantTable } from './MerchantTable.tsx';
 
 function Batch({ batchId }: { batchId: string }) {
   const { t } = useTranslation();
@@ -40,46 +40,32 @@ export default function Settlements() {
             <p className="empty">{t('merchant.settlements.none')}</p>
           ) : (
             <>
-              <div className="table-scroll" tabIndex={0} role="region" aria-label={t('nav.settlements')}>
-                <table className="table merchant-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('merchant.columns.date')}</th>
-                      <th scope="col" className="amount">
-                        {t('merchant.settlements.paid_out')}
-                      </th>
-                      <th scope="col" className="amount">
-                        {t('merchant.dashboard.sales')}
-                      </th>
-                      <th scope="col" className="amount">
-                        {t('merchant.dashboard.returns')}
-                      </th>
-                      <th scope="col">{t('merchant.settlements.payments')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.settlements.map((settlement) => (
-                      <tr key={settlement.tx_id} aria-current={settlement.batch_id === open ? 'true' : undefined}>
-                        <td>{dateOf(settlement.entry_date)}</td>
-                        <td className="amount">{formatMoney(settlement.amount, settlement.currency)}</td>
-                        <td className="amount">{formatMoney(settlement.sales, settlement.currency)}</td>
-                        <td className="amount">{formatMoney(settlement.returns, settlement.currency)}</td>
-                        <td>
-                          <button
-                            type="button"
-                            className="button small"
-                            onClick={() => {
-                              show(settlement);
-                            }}
-                          >
-                            {t('merchant.settlements.show', { count: settlement.payments })}
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <MerchantTable
+                label={t('nav.settlements')}
+                rows={data.settlements}
+                keyOf={(settlement) => settlement.tx_id}
+                isCurrent={(settlement) => settlement.batch_id === open}
+                columns={[
+                  { heading: t('merchant.columns.date'), cell: (settlement) => dateOf(settlement.entry_date) },
+                  { heading: t('merchant.settlements.paid_out'), amountOf: (settlement) => settlement.amount },
+                  { heading: t('merchant.dashboard.sales'), amountOf: (settlement) => settlement.sales },
+                  { heading: t('merchant.dashboard.returns'), amountOf: (settlement) => settlement.returns },
+                  {
+                    heading: t('merchant.settlements.payments'),
+                    cell: (settlement) => (
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => {
+                          show(settlement);
+                        }}
+                      >
+                        {t('merchant.settlements.show', { count: settlement.payments })}
+                      </button>
+                    ),
+                  },
+                ]}
+              />
               <Paginator page={page} total={data.total} pageSize={PAGE} onPage={setPage} label={t('nav.settlements')} />
             </>
           )

@@ -2,35 +2,14 @@ import type { MerchantDashboard, MerchantTransaction } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { merchantInfo } from '../../testing/merchants.ts';
 import { transactionView } from '../../testing/transactions.ts';
 
 const merchantUser = sessionUser({ merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Book Nook' } });
 
-function merchantInfo(id: number, perms: string[]) {
-  return {
-    merchant_id: id,
-    name: id === 3 ? 'Demo Coffee' : 'Book Nook',
-    dba: 'Demo',
-    website: 'https://coffee.example',
-    phone: '6135550101',
-    phone_region: '+1',
-    address: {
-      address1: '1 Main Street',
-      address2: null,
-      city: 'Ottawa',
-      province: 'ON',
-      postal_code: 'K1A 0B1',
-      country: 'CA',
-    },
-    support_url: 'https://coffee.example/help',
-    support_phone: '6135550102',
-    support_email: 'help@coffee.example',
-    contact_name: 'Anne',
-    contact_email: 'anne@coffee.example',
-    contact_phone: '6135550103',
-    perms,
-  };
-}
+/** Either of the member's merchants, as the lookup answers for `id`. */
+const merchantOf = (id: number, perms: string[]) =>
+  merchantInfo({ merchant_id: id, name: id === 3 ? 'Demo Coffee' : 'Book Nook', perms });
 
 function sale(overrides: Partial<MerchantTransaction> = {}): MerchantTransaction {
   return {
@@ -68,7 +47,7 @@ function merchantApi(perms: string[], handlers: Record<string, Handler> = {}) {
   return fakeApi({
     'GET /api/session': () => ok({ user: merchantUser, csrfToken: 'csrf-signed-in' }),
     'GET /api/user/merchant-lookup': (_body, url) =>
-      ok({ merchantInfo: merchantInfo(Number(url.searchParams.get('id')), perms) }),
+      ok({ merchantInfo: merchantOf(Number(url.searchParams.get('id')), perms) }),
     'GET /api/account/balance': () =>
       ok({ balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] } }),
     'GET /api/merchant/dashboard': () => dashboard(),
@@ -146,6 +125,47 @@ describe('the merchant space', () => {
     expect(sent.at(-1)?.headers['idempotency-key']).toBeTruthy();
     expect(sent[0]?.headers['idempotency-key']).not.toBe(sent.at(-1)?.headers['idempotency-key']);
     expect(await screen.findByText('Refunded')).toBeTruthy();
+  });
+
+  it('lists settlements with what each paid out, and marks the batch whose payments are open', async () => {
+    const batch = {
+      tx_id: 'tx_settle_1',
+      batch_id: 'batch_1',
+      entry_date: '2026-11-25T00:05:00.000Z',
+      currency: 'USD',
+      amount: 6_00,
+      fee: 0,
+      payments: 2,
+      sales: 10_00,
+      returns: 4_00,
+    };
+    merchantApi(['VIEW_SALES'], {
+      'GET /api/merchant/settlements': () => ok({ settlements: [batch], total: 1 }),
+      'GET /api/merchant/settlement': () => ok({ settlement: batch, payments: [sale()] }),
+    });
+    const { user } = renderApp('/merchant/settlements');
+    const show = await screen.findByRole('button', { name: 'Show 2 payments' });
+    const [heading, row] = within(show.closest('table')!).getAllByRole('row');
+    expect(
+      within(heading!)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Date', 'Paid out', 'Sales', 'Returns', 'Payments']);
+    expect(
+      within(row!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      new Date(batch.entry_date).toLocaleDateString(),
+      '$6.00 USD',
+      '$10.00 USD',
+      '$4.00 USD',
+      'Show 2 payments',
+    ]);
+    expect(row!.getAttribute('aria-current')).toBeNull();
+    await user.click(show);
+    expect(await screen.findByRole('table', { name: 'Payments' })).toBeTruthy();
+    expect(row!.getAttribute('aria-current')).toBe('true');
   });
 
   it('shows a report over the chosen period with its CSV link', async () => {

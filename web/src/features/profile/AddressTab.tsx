@@ -3,13 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWatch } from 'react-hook-form';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { ServerErrors } from '../../ui/feedback.tsx';
 import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices } from '../../ui/geo.ts';
-import { PageLoader } from '../../ui/PageLoader.tsx';
 import { provinceChoices } from '../../ui/provinces.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { CardsTab } from './CardsTab.tsx';
 import { addAddress, deleteAddress, listAddresses, updateAddress, useLoaded } from './profile-api.ts';
 
 type Open = { dialog: 'none' } | { dialog: 'form'; address?: Address } | { dialog: 'delete'; address: Address };
@@ -22,71 +21,54 @@ export function AddressTab() {
   const close = () => {
     setOpen({ dialog: 'none' });
   };
-  const add = (
-    <button
-      type="button"
-      className="button primary"
-      onClick={() => {
+  return (
+    <CardsTab
+      headingId="address-title"
+      title={t('profile.tabs.address')}
+      addLabel={t('profile.address.add')}
+      onAdd={() => {
         setOpen({ dialog: 'form' });
       }}
+      empty={t('profile.address.empty')}
+      loaded={state}
+      keyOf={(address) => address.address_id}
+      card={(address, index) => (
+        <>
+          <h3>
+            {t('profile.address.card', { n: index + 1 })}
+            {address.is_primary && <span className="badge">{t('profile.address.primary')}</span>}
+          </h3>
+          <p>
+            {address.name_first} {address.name_last}
+            <br />
+            {address.address1}
+            {address.address2 ? `, ${address.address2}` : ''}
+            <br />
+            {address.city}, {address.province_state} {address.postal_code}, {address.country}
+          </p>
+          <div className="row-actions">
+            <button
+              type="button"
+              className="button small"
+              onClick={() => {
+                setOpen({ dialog: 'form', address });
+              }}
+            >
+              {t('profile.edit')}
+            </button>
+            <button
+              type="button"
+              className="button small danger"
+              onClick={() => {
+                setOpen({ dialog: 'delete', address });
+              }}
+            >
+              {t('profile.delete')}
+            </button>
+          </div>
+        </>
+      )}
     >
-      {t('profile.address.add')}
-    </button>
-  );
-  return (
-    <section className="card" aria-labelledby="address-title">
-      <div className="panel-heading">
-        <h2 id="address-title">{t('profile.tabs.address')}</h2>
-        {state.status === 'ready' && state.value.length > 0 && add}
-      </div>
-      {state.status === 'loading' && <PageLoader label={t('profile.loading')} />}
-      {state.status === 'failed' && <ServerErrors texts={state.errors} />}
-      {state.status === 'ready' && state.value.length === 0 && (
-        <div className="empty-state">
-          <p>{t('profile.address.empty')}</p>
-          {add}
-        </div>
-      )}
-      {state.status === 'ready' && state.value.length > 0 && (
-        <ul className="cards">
-          {state.value.map((address, index) => (
-            <li key={address.address_id} className="card small-card">
-              <h3>
-                {t('profile.address.card', { n: index + 1 })}
-                {address.is_primary && <span className="badge">{t('profile.address.primary')}</span>}
-              </h3>
-              <p>
-                {address.name_first} {address.name_last}
-                <br />
-                {address.address1}
-                {address.address2 ? `, ${address.address2}` : ''}
-                <br />
-                {address.city}, {address.province_state} {address.postal_code}, {address.country}
-              </p>
-              <div className="row-actions">
-                <button
-                  type="button"
-                  className="button small"
-                  onClick={() => {
-                    setOpen({ dialog: 'form', address });
-                  }}
-                >
-                  {t('profile.edit')}
-                </button>
-                <button
-                  type="button"
-                  className="button small danger"
-                  onClick={() => {
-                    setOpen({ dialog: 'delete', address });
-                  }}
-                >
-                  {t('profile.delete')}
-                </button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
       {open.dialog === 'form' && (
         <AddressDialog
           {...(open.address ? { address: open.address } : {})}
@@ -114,7 +96,7 @@ export function AddressTab() {
           onClose={close}
         />
       )}
-    </section>
+    </CardsTab>
   );
 }
 

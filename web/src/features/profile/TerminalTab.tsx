@@ -3,12 +3,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { ServerErrors } from '../../ui/feedback.tsx';
 import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
-import { PageLoader } from '../../ui/PageLoader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { CardsTab } from './CardsTab.tsx';
 import { createTerminal, deleteTerminal, listTerminals, useLoaded } from './profile-api.ts';
 
 /**
@@ -26,58 +25,41 @@ export function TerminalTab() {
   const close = () => {
     setOpen('none');
   };
-  const add = (
-    <button
-      type="button"
-      className="button primary"
-      onClick={() => {
+  return (
+    <CardsTab
+      headingId="terminal-title"
+      title={t('profile.tabs.terminal')}
+      addLabel={t('profile.terminal.add')}
+      onAdd={() => {
         setOpen('add');
       }}
+      empty={t('profile.terminal.empty')}
+      loaded={state}
+      keyOf={(terminal) => terminal.merchant_terminal_id}
+      card={(terminal, index) => (
+        <>
+          <h3>{t('profile.terminal.card', { n: index + 1 })}</h3>
+          <dl className="detail-list">
+            <dt>{t('profile.terminal.terminal_id')}</dt>
+            <dd>{terminal.terminal_id}</dd>
+            <dt>{t('profile.terminal.registration_code')}</dt>
+            <dd>{terminal.registration_code}</dd>
+            <dt>{t('profile.terminal.comment')}</dt>
+            <dd>{terminal.comment}</dd>
+          </dl>
+          <button
+            type="button"
+            className="button small danger"
+            aria-label={`${t('profile.delete')} ${terminal.terminal_id}`}
+            onClick={() => {
+              setOpen(terminal.merchant_terminal_id);
+            }}
+          >
+            {t('profile.delete')}
+          </button>
+        </>
+      )}
     >
-      {t('profile.terminal.add')}
-    </button>
-  );
-  return (
-    <section className="card" aria-labelledby="terminal-title">
-      <div className="panel-heading">
-        <h2 id="terminal-title">{t('profile.tabs.terminal')}</h2>
-        {state.status === 'ready' && state.value.length > 0 && add}
-      </div>
-      {state.status === 'loading' && <PageLoader label={t('profile.loading')} />}
-      {state.status === 'failed' && <ServerErrors texts={state.errors} />}
-      {state.status === 'ready' && state.value.length === 0 && (
-        <div className="empty-state">
-          <p>{t('profile.terminal.empty')}</p>
-          {add}
-        </div>
-      )}
-      {state.status === 'ready' && state.value.length > 0 && (
-        <ul className="cards">
-          {state.value.map((terminal, index) => (
-            <li key={terminal.merchant_terminal_id} className="card small-card">
-              <h3>{t('profile.terminal.card', { n: index + 1 })}</h3>
-              <dl className="detail-list">
-                <dt>{t('profile.terminal.terminal_id')}</dt>
-                <dd>{terminal.terminal_id}</dd>
-                <dt>{t('profile.terminal.registration_code')}</dt>
-                <dd>{terminal.registration_code}</dd>
-                <dt>{t('profile.terminal.comment')}</dt>
-                <dd>{terminal.comment}</dd>
-              </dl>
-              <button
-                type="button"
-                className="button small danger"
-                aria-label={`${t('profile.delete')} ${terminal.terminal_id}`}
-                onClick={() => {
-                  setOpen(terminal.merchant_terminal_id);
-                }}
-              >
-                {t('profile.delete')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
       {open === 'add' && (
         <TerminalDialog
           merchantId={merchantId}
@@ -104,7 +86,7 @@ export function TerminalTab() {
           onClose={close}
         />
       )}
-    </section>
+    </CardsTab>
   );
 }
 

@@ -23,8 +23,7 @@ import {
   type UpdateMerchantRequest,
   type UpdateUserRequest,
 } from '@peeks/contracts';
-import { useCallback, useEffect, useState } from 'react';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi } from '../../lib/api.ts';
 
 export const listAddresses = async () =>
   (await callApi('/user/address-list', addressListResponse, { query: { offset: 0, limit: 100 } })).address;
@@ -83,31 +82,5 @@ export async function uploadDocument(fields: Record<string, string>, file: File)
   return callApi('/user/upload-document', uploadDocumentResponse, { form });
 }
 
-type Loaded<T> =
-  { status: 'loading' } | { status: 'ready'; value: T } | { status: 'failed'; errors: readonly string[] };
-
-/** Loaded on mount; `reload` after a change keeps what is shown until the new answer is in. */
-export function useLoaded<T>(load: () => Promise<T>, key: unknown = 'once') {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let current = true;
-    load()
-      .then((value) => {
-        if (current) setState({ status: 'ready', value });
-      })
-      .catch((error: unknown) => {
-        if (current && error instanceof ApiError) setState({ status: 'failed', errors: error.texts });
-      });
-    return () => {
-      current = false;
-    };
-    // `load` is rebuilt each render; `key` and `version` say when to load again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, version]);
-  const reload = useCallback(() => {
-    setState((each) => (each.status === 'failed' ? { status: 'loading' } : each));
-    setVersion((each) => each + 1);
-  }, []);
-  return { state, reload, setState };
-}
+// The tabs read their lists through the web app's one loader.
+export { useLoaded } from '../../lib/loaded.ts';

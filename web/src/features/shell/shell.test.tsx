@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+import { merchantInfo } from '../../testing/merchants.ts';
 
 const signedIn = (overrides = {}) => {
   const user = sessionUser(overrides);
@@ -12,32 +13,6 @@ const signedIn = (overrides = {}) => {
       ok({ user: { ...user, merchant_id: (body as { merchant_id: number }).merchant_id } }),
   });
 };
-
-function merchantInfo() {
-  return {
-    merchant_id: 3,
-    name: 'Demo Coffee',
-    dba: 'Demo Coffee',
-    website: 'https://coffee.example',
-    phone: '6135550101',
-    phone_region: '+1',
-    address: {
-      address1: '1 Main Street',
-      address2: null,
-      city: 'Ottawa',
-      province: 'ON',
-      postal_code: 'K1A 0B1',
-      country: 'CA',
-    },
-    support_url: 'https://coffee.example/help',
-    support_phone: '6135550102',
-    support_email: 'help@coffee.example',
-    contact_name: 'Anne',
-    contact_email: 'anne@coffee.example',
-    contact_phone: '6135550103',
-    perms: [],
-  };
-}
 
 describe('the shell (spec §2 Navigation)', () => {
   beforeEach(resetSession);

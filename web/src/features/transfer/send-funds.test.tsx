@@ -2,33 +2,11 @@ import type { Contact } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { contact } from '../../testing/contacts.ts';
 import { storedCard } from '../../testing/payment-methods.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { wallet } from '../wallet/index.ts';
 
-function contact(overrides: Partial<Contact> = {}): Contact {
-  return {
-    contact_id: 1,
-    guser_id: '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41',
-    user_id: 12,
-    username: 'marie_g',
-    fullname: 'Marie Gagnon',
-    avatar: null,
-    currency: 'CAD',
-    name_first: 'Marie',
-    name_last: 'Gagnon',
-    phone: '+16135550199',
-    phone_region: '+1',
-    email: 'marie@example.com',
-    address1: '200 Rideau Street',
-    address2: null,
-    city: 'Ottawa',
-    province: 'ON',
-    country: 'CA',
-    postal: 'K1N 5Y1',
-    ...overrides,
-  };
-}
 const marie = contact();
 /** Saved, but without an account: Send Funds cannot pay her. */
 const lea = contact({

@@ -13,8 +13,8 @@ import {
   type WebhookDelivery,
   type WebhookEvent,
 } from '@peeks/contracts';
-import { useCallback, useEffect, useState } from 'react';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi } from '../../lib/api.ts';
+import { useLoaded } from '../../lib/loaded.ts';
 
 export const listWebhooks = async () =>
   (await callApi('/webhook/list-webhook', webhookListResponse, { body: {} })).webhook;
@@ -36,35 +36,6 @@ export const sendTestEvent = (webhookId: number, event?: WebhookEvent) =>
   callApi('/webhook/send-test-event', webhookDeliverySentResponse, {
     body: { webhook_id: webhookId, ...(event ? { event } : {}) },
   });
-
-type Loaded<T> =
-  { status: 'loading' } | { status: 'ready'; value: T } | { status: 'failed'; errors: readonly string[] };
-
-/** A list loaded on mount; `reload` after a change keeps the old one until the new one is in. */
-function useLoaded<T>(load: () => Promise<T>, key: unknown) {
-  const [state, setState] = useState<Loaded<T>>({ status: 'loading' });
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let current = true;
-    load()
-      .then((value) => {
-        if (current) setState({ status: 'ready', value });
-      })
-      .catch((error: unknown) => {
-        if (current && error instanceof ApiError) setState({ status: 'failed', errors: error.texts });
-      });
-    return () => {
-      current = false;
-    };
-    // `load` is rebuilt each render; `key` and `version` say when to load again.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, version]);
-  const reload = useCallback(() => {
-    setState((each) => (each.status === 'failed' ? { status: 'loading' } : each));
-    setVersion((each) => each + 1);
-  }, []);
-  return { state, reload };
-}
 
 export const useWebhooks = () => useLoaded<Webhook[]>(listWebhooks, 'webhooks');
 
