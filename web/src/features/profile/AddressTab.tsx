@@ -9,7 +9,8 @@ import { provinceChoices } from '../../ui/provinces.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CardsTab } from './CardsTab.tsx';
-import { addAddress, deleteAddress, listAddresses, updateAddress, useLoaded } from './profile-api.ts';
+import { useLoaded } from '../../lib/loaded.ts';
+import { addAddress, deleteAddress, listAddresses, updateAddress } from './profile-api.ts';
 
 type Open = { dialog: 'none' } | { dialog: 'form'; address?: Address } | { dialog: 'delete'; address: Address };
 

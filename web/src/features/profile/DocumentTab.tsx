@@ -8,7 +8,8 @@ import { countryChoices, countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
-import { listDocuments, uploadDocument, useLoaded } from './profile-api.ts';
+import { useLoaded } from '../../lib/loaded.ts';
+import { listDocuments, uploadDocument } from './profile-api.ts';
 
 /**
  * The Document Upload tab (spec §2, §5 "Document upload"): type, number,

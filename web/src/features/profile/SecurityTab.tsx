@@ -7,16 +7,10 @@ import { ServerErrors } from '../../ui/feedback.tsx';
 import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { toast } from '../../ui/toasts.tsx';
+import { useLoaded } from '../../lib/loaded.ts';
 import { session } from '../session/index.ts';
 import { ChangePasswordDialog } from './ProfileTab.tsx';
-import {
-  changePin,
-  securityQuestions,
-  securitySettings,
-  setPin,
-  setSecurityQuestions,
-  useLoaded,
-} from './profile-api.ts';
+import { changePin, securityQuestions, securitySettings, setPin, setSecurityQuestions } from './profile-api.ts';
 
 type Open = 'none' | 'password' | 'set-pin' | 'change-pin' | 'questions';
 

@@ -8,7 +8,8 @@ import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CardsTab } from './CardsTab.tsx';
-import { createTerminal, deleteTerminal, listTerminals, useLoaded } from './profile-api.ts';
+import { useLoaded } from '../../lib/loaded.ts';
+import { createTerminal, deleteTerminal, listTerminals } from './profile-api.ts';
 
 /**
  * The Merchant Terminal tab (spec §2): cards 'Terminal n' (Terminal Id,

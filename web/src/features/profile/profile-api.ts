@@ -81,6 +81,3 @@ export async function uploadDocument(fields: Record<string, string>, file: File)
   form.append('file', file);
   return callApi('/user/upload-document', uploadDocumentResponse, { form });
 }
-
-// The tabs read their lists through the web app's one loader.
-export { useLoaded } from '../../lib/loaded.ts';
