@@ -1,6 +1,7 @@
 import {
   clearDepositRequest,
   rejectDepositRequest,
+  resolveBitcoinDepositRequest,
   type BitcoinDepositView,
   type PendingDeposit,
 } from '@peeks/contracts';
@@ -100,6 +101,7 @@ function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepo
       title={t('operations.deposits.resolve_title')}
       submitLabel={t('operations.deposits.resolve')}
       request={request}
+      schema={resolveBitcoinDepositRequest}
       act={async (key) => {
         await operationsApi.resolveBitcoin(request, key);
         toast(t('operations.deposits.resolved'));

@@ -1,9 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { i18n } from '../../i18n/i18n.ts';
-import { ApiError } from '../../lib/api.ts';
 import { Input, Select } from '../../ui/Field.tsx';
-import { translatedValidation } from '../../ui/validation-texts.ts';
 import { ActionDialog } from './ActionDialog.tsx';
 
 /** One typed field of an operator's step: a text input, or a select when it has options. */
@@ -57,25 +54,8 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
       submitLabel={submitLabel}
       danger={danger}
       request={request}
+      schema={schema}
       act={async (key) => {
-        const checked = schema?.safeParse(request);
-        if (checked?.success === false) {
-          // One problem per field, the first the schema found, as the route answers: 4001 is a field rule.
-          const firsts = new Map<string, z.core.$ZodIssue>();
-          for (const issue of checked.error.issues) {
-            const field = issue.path.map(String).join('.');
-            if (!firsts.has(field)) firsts.set(field, issue);
-          }
-          throw new ApiError(
-            422,
-            [...firsts].map(([field, issue]) => ({
-              code: 4001,
-              field,
-              message: issue.message,
-              text: translatedValidation(issue.message, i18n.t),
-            })),
-          );
-        }
         answer.current = { value: await act(request, key) };
       }}
       onDone={() => {

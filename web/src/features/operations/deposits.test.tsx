@@ -173,4 +173,23 @@ describe('/operations/deposits: matching incoming transfers', () => {
     });
     expect(sent?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it("refuses a refund with no address in the route's words without sending it", async () => {
+    const api = depositsApi();
+    const { user } = renderApp('/operations/deposits');
+    const bitcoin = await screen.findByRole('table', { name: 'Bitcoin deposits waiting for an operator' });
+    await user.click(within(bitcoin).getByRole('button', { name: 'Resolve' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resolve bitcoin deposit' });
+    await user.selectOptions(within(dialog).getByLabelText('Resolution'), 'refund');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Customer asked for the money back');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Refund Address');
+    expect(api.sent('POST', '/api/operations/resolve-bitcoin-deposit')).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('Reason'));
+    await user.type(within(dialog).getByLabelText('Refund Address'), 'bcrt1qrefund');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Reason');
+    expect(api.sent('POST', '/api/operations/resolve-bitcoin-deposit')).toHaveLength(0);
+  });
 });
