@@ -40,7 +40,12 @@ function ClearDialog({ deposit, onDone, onClose }: StepDialogProps<PendingDeposi
       submitLabel={t('operations.deposits.clear')}
       schema={clearDepositRequest}
       fields={[
-        { name: 'amount', label: t('operations.deposits.amount_received'), inputMode: 'decimal' },
+        {
+          name: 'amount',
+          sentAs: 'amount_received',
+          label: t('operations.deposits.amount_received'),
+          inputMode: 'decimal',
+        },
         {
           name: 'currency',
           label: t('operations.deposits.currency'),

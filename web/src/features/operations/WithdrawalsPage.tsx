@@ -39,6 +39,7 @@ function StepDialog({
       fields={[
         {
           name: 'text',
+          sentAs: process ? 'payout_reference' : 'reason',
           label: t(process ? 'operations.withdrawals.payout_reference' : 'operations.deposits.reason'),
         },
       ]}
