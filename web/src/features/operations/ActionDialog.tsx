@@ -1,15 +1,41 @@
 import { useRef, useState, type SyntheticEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { i18n } from '../../i18n/i18n.ts';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { translatedValidation } from '../../ui/validation-texts.ts';
+
+/** Throws the refusal the route would answer for `request`, as it would word it: one problem per field, the first found. */
+function checkAsTheRoute(schema: z.ZodType, request: unknown) {
+  const checked = schema.safeParse(request);
+  if (checked.success) return;
+  const firsts = new Map<string, z.core.$ZodIssue>();
+  for (const issue of checked.error.issues) {
+    const field = issue.path.map(String).join('.');
+    if (!firsts.has(field)) firsts.set(field, issue);
+  }
+  // 4001 is a field rule: its text is the rule's own words.
+  throw new ApiError(
+    422,
+    [...firsts].map(([field, issue]) => ({
+      code: 4001,
+      field,
+      message: issue.message,
+      text: translatedValidation(issue.message, i18n.t),
+    })),
+  );
+}
 
 /**
  * An operator's step in a dialog: the fields are the caller's, the submit
  * runs `act` with one Idempotency-Key per attempt (a double click or a
  * resend after no answer is the same attempt, answered once by the server),
  * and a refusal lists the API's texts (mismatch codes in words) in an alert.
+ * With `schema` (the route's own, from the contracts) a request it refuses
+ * is not sent, and reads as the route would refuse it.
  */
 export function ActionDialog({
   title,
@@ -19,6 +45,7 @@ export function ActionDialog({
   onDone,
   onClose,
   children,
+  schema,
   danger = false,
 }: {
   title: ReactNode;
@@ -29,6 +56,7 @@ export function ActionDialog({
   onDone: () => void;
   onClose: () => void;
   children: ReactNode;
+  schema?: z.ZodType | undefined;
   danger?: boolean;
 }) {
   const { t } = useTranslation();
@@ -41,7 +69,9 @@ export function ActionDialog({
     setBusy(true);
     setErrors([]);
     try {
-      await act(keys.current.keyFor(request));
+      const key = keys.current.keyFor(request);
+      if (schema) checkAsTheRoute(schema, request);
+      await act(key);
       keys.current.settled(200);
       onDone();
     } catch (error) {

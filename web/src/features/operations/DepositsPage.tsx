@@ -1,6 +1,7 @@
 import {
   clearDepositRequest,
   rejectDepositRequest,
+  resolveBitcoinDepositRequest,
   type BitcoinDepositView,
   type PendingDeposit,
 } from '@peeks/contracts';
@@ -8,7 +9,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Badge } from '../../ui/Badge.tsx';
-import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { Input, Select } from '../../ui/Field.tsx';
@@ -19,20 +19,20 @@ import { ActionDialog } from './ActionDialog.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
+import { actionsColumn } from './RowActions.tsx';
 import { useLoad } from './use-load.ts';
 
 /** Typed money ("50" or "50.00") as minor units; NaN when it is not an amount, which the API refuses in words. */
 const typedMinor = (typed: string) => (/^\d+(\.\d{1,2})?$/.test(typed.trim()) ? Math.round(Number(typed) * 100) : NaN);
 
-function ClearDialog({
-  deposit,
-  onDone,
-  onClose,
-}: {
-  deposit: PendingDeposit;
+/** What a deposit step's dialog gets: the deposit, and what to do when the step is done or the dialog closed. */
+interface StepDialogProps<Deposit> {
+  deposit: Deposit;
   onDone: () => void;
   onClose: () => void;
-}) {
+}
+
+function ClearDialog({ deposit, onDone, onClose }: StepDialogProps<PendingDeposit>) {
   const { t } = useTranslation();
   return (
     <FieldsDialog
@@ -40,7 +40,12 @@ function ClearDialog({
       submitLabel={t('operations.deposits.clear')}
       schema={clearDepositRequest}
       fields={[
-        { name: 'amount', label: t('operations.deposits.amount_received'), inputMode: 'decimal' },
+        {
+          name: 'amount',
+          sentAs: 'amount_received',
+          label: t('operations.deposits.amount_received'),
+          inputMode: 'decimal',
+        },
         {
           name: 'currency',
           label: t('operations.deposits.currency'),
@@ -65,15 +70,7 @@ function ClearDialog({
   );
 }
 
-function RejectDialog({
-  deposit,
-  onDone,
-  onClose,
-}: {
-  deposit: PendingDeposit;
-  onDone: () => void;
-  onClose: () => void;
-}) {
+function RejectDialog({ deposit, onDone, onClose }: StepDialogProps<PendingDeposit>) {
   const { t } = useTranslation();
   return (
     <FieldsDialog
@@ -93,15 +90,7 @@ function RejectDialog({
   );
 }
 
-function ResolveDialog({
-  deposit,
-  onDone,
-  onClose,
-}: {
-  deposit: BitcoinDepositView;
-  onDone: () => void;
-  onClose: () => void;
-}) {
+function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepositView>) {
   const { t } = useTranslation();
   const [resolution, setResolution] = useState<'credit' | 'refund'>('credit');
   const [address, setAddress] = useState('');
@@ -117,6 +106,7 @@ function ResolveDialog({
       title={t('operations.deposits.resolve_title')}
       submitLabel={t('operations.deposits.resolve')}
       request={request}
+      schema={resolveBitcoinDepositRequest}
       act={async (key) => {
         await operationsApi.resolveBitcoin(request, key);
         toast(t('operations.deposits.resolved'));
@@ -169,10 +159,16 @@ export default function DepositsPage() {
   );
   const [flagged, reloadFlagged] = useLoad(operationsApi.flaggedBitcoin);
   const [open, setOpen] = useState<Open>(null);
-  const done = () => {
-    setOpen(null);
-    reloadPending();
-    reloadFlagged();
+  // What each step's dialog does when it is done (both lists may have changed) or closed.
+  const step = {
+    onDone: () => {
+      setOpen(null);
+      reloadPending();
+      reloadFlagged();
+    },
+    onClose: () => {
+      setOpen(null);
+    },
   };
   return (
     <>
@@ -195,18 +191,13 @@ export default function DepositsPage() {
                   header: t('operations.deposits.sats'),
                   cell: ({ row }) => `${row.original.amount_sats} / ${row.original.confirmed_sats}`,
                 },
-                {
-                  header: t('operations.deposits.actions'),
-                  cell: ({ row }) => (
-                    <Button
-                      onClick={() => {
-                        setOpen({ kind: 'resolve', deposit: row.original });
-                      }}
-                    >
-                      {t('operations.deposits.resolve')}
-                    </Button>
-                  ),
-                },
+                actionsColumn(
+                  t('operations.deposits.actions'),
+                  [{ kind: 'resolve', label: t('operations.deposits.resolve'), variant: 'secondary' }],
+                  (kind, deposit: BitcoinDepositView) => {
+                    setOpen({ kind, deposit });
+                  },
+                ),
               ]}
             />
           )}
@@ -259,61 +250,24 @@ export default function DepositsPage() {
                   header: t('operations.deposits.entered'),
                   cell: ({ row }) => new Date(row.original.entry_date).toLocaleString(),
                 },
-                {
-                  header: t('operations.deposits.actions'),
-                  cell: ({ row }) => (
-                    <div className="buttons">
-                      <Button
-                        variant="primary"
-                        onClick={() => {
-                          setOpen({ kind: 'clear', deposit: row.original });
-                        }}
-                      >
-                        {t('operations.deposits.clear')}
-                      </Button>
-                      <Button
-                        variant="danger"
-                        onClick={() => {
-                          setOpen({ kind: 'reject', deposit: row.original });
-                        }}
-                      >
-                        {t('operations.deposits.reject')}
-                      </Button>
-                    </div>
-                  ),
-                },
+                actionsColumn(
+                  t('operations.deposits.actions'),
+                  [
+                    { kind: 'clear', label: t('operations.deposits.clear'), variant: 'primary' },
+                    { kind: 'reject', label: t('operations.deposits.reject'), variant: 'danger' },
+                  ],
+                  (kind, deposit: PendingDeposit) => {
+                    setOpen({ kind, deposit });
+                  },
+                ),
               ]}
             />
           )}
         </Loading>
       </Card>
-      {open?.kind === 'clear' && (
-        <ClearDialog
-          deposit={open.deposit}
-          onDone={done}
-          onClose={() => {
-            setOpen(null);
-          }}
-        />
-      )}
-      {open?.kind === 'reject' && (
-        <RejectDialog
-          deposit={open.deposit}
-          onDone={done}
-          onClose={() => {
-            setOpen(null);
-          }}
-        />
-      )}
-      {open?.kind === 'resolve' && (
-        <ResolveDialog
-          deposit={open.deposit}
-          onDone={done}
-          onClose={() => {
-            setOpen(null);
-          }}
-        />
-      )}
+      {open?.kind === 'clear' && <ClearDialog deposit={open.deposit} {...step} />}
+      {open?.kind === 'reject' && <RejectDialog deposit={open.deposit} {...step} />}
+      {open?.kind === 'resolve' && <ResolveDialog deposit={open.deposit} {...step} />}
     </>
   );
 }

@@ -1,14 +1,14 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { i18n } from '../../i18n/i18n.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Input, Select } from '../../ui/Field.tsx';
-import { translatedValidation } from '../../ui/validation-texts.ts';
 import { ActionDialog } from './ActionDialog.tsx';
 
 /** One typed field of an operator's step: a text input, or a select when it has options. */
 export interface StepField<Name extends string> {
   name: Name;
+  /** The request's name for it, when not `name`: the API names a refused field so. */
+  sentAs?: string;
   label: string;
   initial?: string;
   inputMode?: 'decimal' | 'numeric';
@@ -21,7 +21,8 @@ export interface StepField<Name extends string> {
  * request, sent by `act` with ActionDialog's one Idempotency-Key per
  * attempt; `onDone` gets what `act` answered. With `schema` (the route's
  * own, from the contracts) a request it refuses is not sent, and reads as
- * the route would refuse it.
+ * the route would refuse it. A server's refusal of one of the fields shows
+ * under that field; the alert keeps the rest.
  */
 export function FieldsDialog<Name extends string, Request, Answer = void>({
   title,
@@ -49,34 +50,35 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
   const [values, setValues] = useState(
     () => Object.fromEntries(fields.map((field) => [field.name, field.initial ?? ''])) as Record<Name, string>,
   );
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Name, string>>>({});
   const answer = useRef<{ value: Answer } | null>(null);
   const request = toRequest(values);
+  /** Puts the refusal's errors about these fields under them, the first each; what is left goes on to the alert. */
+  const placed = (error: ApiError) => {
+    const under: Partial<Record<Name, string>> = {};
+    const rest = error.errors.filter((each) => {
+      const field = fields.find((one) => (one.sentAs ?? one.name) === each.field);
+      if (!field) return true;
+      under[field.name] ??= each.text;
+      return false;
+    });
+    setFieldErrors(under);
+    return new ApiError(error.status, rest);
+  };
   return (
     <ActionDialog
       title={title}
       submitLabel={submitLabel}
       danger={danger}
       request={request}
+      schema={schema}
       act={async (key) => {
-        const checked = schema?.safeParse(request);
-        if (checked?.success === false) {
-          // One problem per field, the first the schema found, as the route answers: 4001 is a field rule.
-          const firsts = new Map<string, z.core.$ZodIssue>();
-          for (const issue of checked.error.issues) {
-            const field = issue.path.map(String).join('.');
-            if (!firsts.has(field)) firsts.set(field, issue);
-          }
-          throw new ApiError(
-            422,
-            [...firsts].map(([field, issue]) => ({
-              code: 4001,
-              field,
-              message: issue.message,
-              text: translatedValidation(issue.message, i18n.t),
-            })),
-          );
+        setFieldErrors({});
+        try {
+          answer.current = { value: await act(request, key) };
+        } catch (error) {
+          throw error instanceof ApiError ? placed(error) : error;
         }
-        answer.current = { value: await act(request, key) };
       }}
       onDone={() => {
         if (answer.current) onDone(answer.current.value);
@@ -88,8 +90,11 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
         const control = {
           label: field.label,
           value: values[field.name],
+          error: fieldErrors[field.name],
           onChange: (event: { target: { value: string } }) => {
             setValues({ ...values, [field.name]: event.target.value });
+            // Any edit clears the server's errors (spec §4): they were about the values sent.
+            setFieldErrors({});
           },
         };
         return field.options ? (

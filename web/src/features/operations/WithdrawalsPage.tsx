@@ -1,7 +1,6 @@
 import { failWithdrawalRequest, processWithdrawalRequest, type PendingWithdrawal } from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { Money } from '../../ui/Money.tsx';
@@ -10,6 +9,7 @@ import { toast } from '../../ui/toasts.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
+import { actionsColumn } from './RowActions.tsx';
 import { useLoad } from './use-load.ts';
 
 function StepDialog({
@@ -39,6 +39,7 @@ function StepDialog({
       fields={[
         {
           name: 'text',
+          sentAs: process ? 'payout_reference' : 'reason',
           label: t(process ? 'operations.withdrawals.payout_reference' : 'operations.deposits.reason'),
         },
       ]}
@@ -78,29 +79,16 @@ export default function WithdrawalsPage() {
                   cell: ({ row }) => <Money minor={row.original.amount} currency={row.original.currency} />,
                 },
                 { header: t('operations.withdrawals.destination'), cell: ({ row }) => row.original.destination },
-                {
-                  header: t('operations.deposits.actions'),
-                  cell: ({ row }) => (
-                    <div className="buttons">
-                      <Button
-                        variant="primary"
-                        onClick={() => {
-                          setOpen({ kind: 'process', withdrawal: row.original });
-                        }}
-                      >
-                        {t('operations.withdrawals.process')}
-                      </Button>
-                      <Button
-                        variant="danger"
-                        onClick={() => {
-                          setOpen({ kind: 'fail', withdrawal: row.original });
-                        }}
-                      >
-                        {t('operations.withdrawals.fail')}
-                      </Button>
-                    </div>
-                  ),
-                },
+                actionsColumn(
+                  t('operations.deposits.actions'),
+                  [
+                    { kind: 'process', label: t('operations.withdrawals.process'), variant: 'primary' },
+                    { kind: 'fail', label: t('operations.withdrawals.fail'), variant: 'danger' },
+                  ],
+                  (kind, withdrawal: PendingWithdrawal) => {
+                    setOpen({ kind, withdrawal });
+                  },
+                ),
               ]}
             />
           )}

@@ -111,6 +111,49 @@ describe('/operations/deposits: matching incoming transfers', () => {
     expect(second?.body).toMatchObject({ amount_received: 49_00, reference: 'WRONG' });
   });
 
+  it("puts the API's refusal of a field under that field, and keeps the alert for the rest", async () => {
+    depositsApi({
+      'POST /api/operations/clear-deposit': () =>
+        refused(422, [
+          { code: 42206, field: 'tx_id', message: 'transaction_state_invalid' },
+          { code: 42280, field: 'amount_received', message: 'amount_mismatch' },
+          { code: 42281, field: 'reference', message: 'reference_mismatch' },
+        ]),
+    });
+    const { user } = renderApp('/operations/deposits');
+    await user.click(within(await rowOf('PKSDEMO1')).getByRole('button', { name: 'Clear' }));
+    const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
+    const amount = within(dialog).getByLabelText('Amount received');
+    const reference = within(dialog).getByLabelText('Reference');
+    await user.type(amount, '49');
+    await user.type(reference, 'WRONG');
+    await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
+    await within(dialog).findByText('The reference does not match the deposit');
+    const describedBy = (control: HTMLElement) =>
+      (control.getAttribute('aria-describedby') ?? '')
+        .split(' ')
+        .map((id) => document.getElementById(id)?.textContent)
+        .join(' ');
+    expect(describedBy(amount)).toBe('The amount received does not match the deposit');
+    expect(describedBy(reference)).toBe('The reference does not match the deposit');
+    expect(reference.getAttribute('aria-invalid')).toBe('true');
+    expect(within(dialog).getByLabelText<HTMLSelectElement>('Currency').getAttribute('aria-invalid')).toBe('false');
+    // Each said once, announced where it stands: the transaction's state has no field here, so the alert says it.
+    expect(
+      within(dialog)
+        .getAllByRole('alert')
+        .map((alert) => alert.textContent),
+    ).toEqual([
+      'The transaction cannot do that in its current state',
+      'The amount received does not match the deposit',
+      'The reference does not match the deposit',
+    ]);
+
+    await user.type(reference, 'X');
+    expect(reference.getAttribute('aria-invalid')).toBe('false');
+    expect(within(dialog).queryByText('The reference does not match the deposit')).toBeNull();
+  });
+
   it("refuses an empty Clear in the route's words without sending it", async () => {
     const api = depositsApi();
     const { user } = renderApp('/operations/deposits');
@@ -172,5 +215,24 @@ describe('/operations/deposits: matching incoming transfers', () => {
       reason: 'Customer asked for the money back',
     });
     expect(sent?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("refuses a refund with no address in the route's words without sending it", async () => {
+    const api = depositsApi();
+    const { user } = renderApp('/operations/deposits');
+    const bitcoin = await screen.findByRole('table', { name: 'Bitcoin deposits waiting for an operator' });
+    await user.click(within(bitcoin).getByRole('button', { name: 'Resolve' }));
+    const dialog = screen.getByRole('dialog', { name: 'Resolve bitcoin deposit' });
+    await user.selectOptions(within(dialog).getByLabelText('Resolution'), 'refund');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Customer asked for the money back');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Refund Address');
+    expect(api.sent('POST', '/api/operations/resolve-bitcoin-deposit')).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText('Reason'));
+    await user.type(within(dialog).getByLabelText('Refund Address'), 'bcrt1qrefund');
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
+    expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Reason');
+    expect(api.sent('POST', '/api/operations/resolve-bitcoin-deposit')).toHaveLength(0);
   });
 });
