@@ -417,7 +417,8 @@ export const resolveBitcoinDepositRequest = z
     },
     invalidArguments,
   )
-  .refine((value) => value.resolution !== 'refund' || value.refund_address !== undefined, {
+  // Trimmed, an address of spaces is '': as missing as none.
+  .refine((value) => value.resolution !== 'refund' || Boolean(value.refund_address), {
     error: say.enter('Refund Address'),
     path: ['refund_address'],
   });

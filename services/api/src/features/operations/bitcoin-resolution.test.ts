@@ -141,12 +141,14 @@ describe('resolving a flagged bitcoin deposit', () => {
         why,
       );
     }
-    expectRefusal(
-      await resolve({ tx_id: deposit.txId, resolution: 'refund', reason: 'Send it back' }),
-      400,
-      undefined,
-      'no refund address',
-    );
+    for (const refund_address of [undefined, '   ']) {
+      expectRefusal(
+        await resolve({ tx_id: deposit.txId, resolution: 'refund', refund_address, reason: 'Send it back' }),
+        400,
+        undefined,
+        'no refund address',
+      );
+    }
     expect(await resolvedEvents(deposit.txId)).toEqual([]);
 
     const response = await resolve({
