@@ -5,12 +5,11 @@ import { startFakeEsplora } from '@peeks/worker/testing';
 import jsqr from 'jsqr';
 import { sql } from 'kysely';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './browser.ts';
 import {
   acceptPendingAgreement,
@@ -21,10 +20,9 @@ import {
   signedBy,
   signedInAs,
   signOut,
-  type Heard,
   signUpAsPerson,
 } from './journey.ts';
-import { PHONE, stage } from './stage.ts';
+import { PHONE, stage, webhookReceiver } from './stage.ts';
 
 /**
  * Issue 23's journeys against npm start, one server and one Chromium for the
@@ -37,31 +35,15 @@ import { PHONE, stage } from './stage.ts';
  * webhook receiver on loopback, signed. Each screen photographed at 1366 px
  * and 390 px and checked with axe.
  */
-// The receiver is on loopback: the server must allow private webhook hosts, as in development.
-process.env.WEBHOOK_ALLOW_PRIVATE = '1';
 // The server's bitcoin watcher asks a fake Esplora every second and clears after two confirmations.
 const esplora = await startFakeEsplora();
 process.env.BITCOIN_ESPLORA_URL = esplora.url;
 process.env.BITCOIN_POLL_SECONDS = '1';
 process.env.BITCOIN_CONFIRMATIONS = '2';
 const peeks = stage();
+const receiver = webhookReceiver();
 
-const heard: Heard[] = [];
-let receiver: Server;
-
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      heard.push({ headers: request.headers, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-});
 afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
   await esplora.close();
 });
 
@@ -330,10 +312,9 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
 
   it('a guest signs in on the checkout page, pays from the wallet once, and the webhook hears it, signed', async () => {
     const { page: merchant } = await merchantOf('checkout');
-    const { port } = receiver.address() as { port: number };
     const hook = await callFrom(merchant, 'POST', '/api/webhook/create-webhook', {
       state: 'enabled',
-      url: `http://127.0.0.1:${String(port)}/peeks`,
+      url: receiver.url('/peeks'),
       events: ['purchase'],
     });
     expect(hook.status, hook.text).toBe(200);
@@ -403,9 +384,12 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
 
     // The merchant's receiver hears the sale once, signed with the webhook's secret.
     await expect
-      .poll(() => heard.filter((delivery) => delivery.body.includes(txId)).length, { timeout: 30_000, interval: 250 })
+      .poll(() => receiver.heard.filter((delivery) => delivery.body.includes(txId)).length, {
+        timeout: 30_000,
+        interval: 250,
+      })
       .toBeGreaterThan(0);
-    const deliveries = heard.filter((delivery) => delivery.body.includes(txId));
+    const deliveries = receiver.heard.filter((delivery) => delivery.body.includes(txId));
     expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-id'])).size).toBe(1);
     const [delivery] = deliveries;
     if (!delivery) return;

@@ -1,9 +1,8 @@
 import { businessSignUp } from '@peeks/api/testing';
 import { userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand } from '@peeks/ledger-store';
-import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agreementsTexts } from '../../web/src/features/agreements/i18n.ts';
 import { profileTexts } from '../../web/src/features/profile/i18n.ts';
 import { webhooksTexts } from '../../web/src/features/webhooks/i18n.ts';
@@ -21,9 +20,8 @@ import {
   signedInAs,
   signUpAsPerson,
   signUpWithAgreementPending,
-  type Heard,
 } from './journey.ts';
-import { stage } from './stage.ts';
+import { stage, webhookReceiver } from './stage.ts';
 
 /**
  * Issue 24's journeys against npm start, one server and one Chromium for the
@@ -35,26 +33,8 @@ import { stage } from './stage.ts';
  * its agree-by date; and a person who chooses Japanese reads no English on
  * any built screen. Each screen photographed at 1366 px and 390 px and checked with axe.
  */
-// The receiver is on loopback: the server must allow private webhook hosts, as in development.
-process.env.WEBHOOK_ALLOW_PRIVATE = '1';
 const peeks = stage();
-const heard: Heard[] = [];
-let receiver: Server;
-
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', () => {
-      heard.push({ headers: request.headers, body });
-      response.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-});
-afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
-});
+const receiver = webhookReceiver();
 
 let merchant: Page;
 const suffix = String(Date.now()).slice(-6);
@@ -190,8 +170,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
   });
 
   it('the merchant adds a webhook, sees a payment delivered in the log, replays it, and both are signed', async () => {
-    const { port } = receiver.address() as { port: number };
-    const url = `http://127.0.0.1:${String(port)}/shop-hook`;
+    const url = receiver.url('/shop-hook');
     await merchant.goto(`${peeks.server.url}/webhook`);
     await merchant.getByRole('button', { name: 'Add Webhook' }).click();
     const form = merchant.getByRole('dialog', { name: 'Add Webhook' });
@@ -240,7 +219,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const paid = await callFrom(buyer, 'POST', '/api/checkout/pay', { id, token });
     expect(paid.status, paid.text).toBe(200);
     const txId = (JSON.parse(paid.text) as { transaction: { tx_id: string } }).transaction.tx_id;
-    const ofSale = () => heard.filter((delivery) => delivery.body.includes(txId));
+    const ofSale = () => receiver.heard.filter((delivery) => delivery.body.includes(txId));
     await expect.poll(() => ofSale().length, { timeout: 30_000, interval: 250 }).toBe(1);
 
     await merchant.getByRole('button', { name: `Delivery log ${url}` }).click();

@@ -11,6 +11,7 @@ import {
   emailOutboxQuery,
   emailOutboxResponse,
   errorCodes,
+  type ErrorCode,
   eventLogQuery,
   eventLogResponse,
   failWithdrawalRequest,
@@ -46,6 +47,8 @@ import { coinTrail, loadTransaction, platformBalances } from '@peeks/ledger-stor
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import type { LedgerCommand } from '@peeks/ledger';
+import type { z } from 'zod';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
 import {
   idempotencyKeyOf,
@@ -118,19 +121,18 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
   const verification = new LedgerVerificationJob(app.db, app.clock, app.log);
   app.addHook('onClose', () => verification.settled());
 
-  async function pendingEmailDeposit(db: Kysely<Database>, txId: string) {
-    const deposit = await findEmailDeposit(db, txId);
-    if (!deposit) throw refuse(404, errorCodes.depositNotFound, { field: 'tx_id' });
-    if (deposit.state !== 'pending') throw refuse(422, errorCodes.transactionStateInvalid, { field: 'tx_id' });
-    return deposit;
+  /** The deposit or withdrawal an operator settles: refused when it is not there (`notFound`, 404) or no longer pending (422). */
+  function stillPending<Found extends { state: string }>(found: Found | undefined, notFound: ErrorCode): Found {
+    if (!found) throw refuse(404, notFound, { field: 'tx_id' });
+    if (found.state !== 'pending') throw refuse(422, errorCodes.transactionStateInvalid, { field: 'tx_id' });
+    return found;
   }
 
-  async function pendingWithdrawal(db: Kysely<Database>, txId: string) {
-    const withdrawal = await findWithdrawal(db, txId);
-    if (!withdrawal) throw refuse(404, errorCodes.withdrawalNotFound, { field: 'tx_id' });
-    if (withdrawal.state !== 'pending') throw refuse(422, errorCodes.transactionStateInvalid, { field: 'tx_id' });
-    return withdrawal;
-  }
+  const pendingEmailDeposit = async (db: Kysely<Database>, txId: string) =>
+    stillPending(await findEmailDeposit(db, txId), errorCodes.depositNotFound);
+
+  const pendingWithdrawal = async (db: Kysely<Database>, txId: string) =>
+    stillPending(await findWithdrawal(db, txId), errorCodes.withdrawalNotFound);
 
   /**
    * An operator's step on an existing transaction, done once per
@@ -154,92 +156,113 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     return body;
   }
 
-  app.get(
-    '/api/operations/deposits',
-    { schema: { querystring: pendingDepositsQuery, response: { 200: pendingDepositsResponse } } },
-    async (request) => ({
+  /**
+   * An operator's step that settles a pending deposit or withdrawal, once
+   * per key: the ledger command on what `pending` found (refused as it
+   * refuses), answered with the transaction as its owner sees it.
+   */
+  const settle = <Pending extends { owner_id: string }>(
+    request: FastifyRequest,
+    pending: (db: Kysely<Database>) => Promise<Pending>,
+    command: (found: Pending, operator: string) => LedgerCommand,
+  ) =>
+    once(request, async (db) => {
+      const found = await pending(db);
+      const operator = operatorOf(request);
+      const { record } = await runLedgerCommand(request, operator, command(found, operator), db);
+      return { response: success, transaction: transactionView(record, found.owner_id) };
+    });
+
+  /**
+   * One of the console's lists: `read` gets the query as `querystring` reads
+   * it and its page is answered beside `response: success`, as `response`
+   * (the OpenAPI document's 200) writes it.
+   */
+  function list<Query extends z.ZodType, Page extends object>(
+    path: string,
+    querystring: Query,
+    response: z.ZodType<unknown, { response: typeof success } & Page>,
+    read: (query: z.output<Query>) => Promise<Page>,
+  ) {
+    // The call's types tie the schemas to `read`; fastify sees them as schemas only.
+    const schema: { querystring: z.ZodType; response: { 200: z.ZodType } } = {
+      querystring,
+      response: { 200: response },
+    };
+    app.get(path, { schema }, async (request) => ({
       response: success,
-      ...(await pendingDeposits(app.db, request.query)),
-    }),
+      // The validator has read the query with `querystring`.
+      ...(await read(request.query as z.output<Query>)),
+    }));
+  }
+
+  list('/api/operations/deposits', pendingDepositsQuery, pendingDepositsResponse, (query) =>
+    pendingDeposits(app.db, query),
   );
 
   app.post(
     '/api/operations/clear-deposit',
     { schema: { body: clearDepositRequest, response: { 200: operationResponse } } },
-    (request) =>
-      once(request, async (db) => {
-        const { tx_id: txId, ...received } = request.body;
-        const deposit = await pendingEmailDeposit(db, txId);
-        const problems = depositMismatches(deposit, received);
-        if (problems.length > 0)
-          throw new ApiError(422, problems.map((problem) => problem.message).join('. '), problems);
-        const operator = operatorOf(request);
-        const { record } = await runLedgerCommand(
-          request,
-          operator,
-          { type: 'ClearDeposit', txId, clearedBy: operator },
-          db,
-        );
-        return { response: success, transaction: transactionView(record, deposit.owner_id) };
-      }),
+    (request) => {
+      const { tx_id: txId, ...received } = request.body;
+      return settle(
+        request,
+        async (db) => {
+          const deposit = await pendingEmailDeposit(db, txId);
+          const problems = depositMismatches(deposit, received);
+          if (problems.length > 0)
+            throw new ApiError(422, problems.map((problem) => problem.message).join('. '), problems);
+          return deposit;
+        },
+        (_deposit, operator) => ({ type: 'ClearDeposit', txId, clearedBy: operator }),
+      );
+    },
   );
 
   app.post(
     '/api/operations/reject-deposit',
     { schema: { body: rejectDepositRequest, response: { 200: operationResponse } } },
     (request) =>
-      once(request, async (db) => {
-        const deposit = await pendingEmailDeposit(db, request.body.tx_id);
-        const operator = operatorOf(request);
-        const { record } = await runLedgerCommand(
-          request,
-          operator,
-          { type: 'RejectDeposit', txId: deposit.tx_id, reason: request.body.reason, rejectedBy: operator },
-          db,
-        );
-        return { response: success, transaction: transactionView(record, deposit.owner_id) };
-      }),
+      settle(
+        request,
+        (db) => pendingEmailDeposit(db, request.body.tx_id),
+        (deposit, operator) => ({
+          type: 'RejectDeposit',
+          txId: deposit.tx_id,
+          reason: request.body.reason,
+          rejectedBy: operator,
+        }),
+      ),
   );
 
-  app.get(
-    '/api/operations/withdrawals',
-    { schema: { querystring: pendingWithdrawalsQuery, response: { 200: pendingWithdrawalsResponse } } },
-    async (request) => ({
-      response: success,
-      ...(await pendingWithdrawals(app.db, request.query)),
-    }),
+  list('/api/operations/withdrawals', pendingWithdrawalsQuery, pendingWithdrawalsResponse, (query) =>
+    pendingWithdrawals(app.db, query),
   );
 
   app.post(
     '/api/operations/process-withdrawal',
     { schema: { body: processWithdrawalRequest, response: { 200: operationResponse } } },
     (request) =>
-      once(request, async (db) => {
-        const withdrawal = await pendingWithdrawal(db, request.body.tx_id);
-        const { record } = await runLedgerCommand(
-          request,
-          operatorOf(request),
-          { type: 'ProcessWithdrawal', txId: withdrawal.tx_id, payoutReference: request.body.payout_reference },
-          db,
-        );
-        return { response: success, transaction: transactionView(record, withdrawal.owner_id) };
-      }),
+      settle(
+        request,
+        (db) => pendingWithdrawal(db, request.body.tx_id),
+        (withdrawal) => ({
+          type: 'ProcessWithdrawal',
+          txId: withdrawal.tx_id,
+          payoutReference: request.body.payout_reference,
+        }),
+      ),
   );
 
   app.post(
     '/api/operations/fail-withdrawal',
     { schema: { body: failWithdrawalRequest, response: { 200: operationResponse } } },
     (request) =>
-      once(request, async (db) => {
-        const withdrawal = await pendingWithdrawal(db, request.body.tx_id);
-        const { record } = await runLedgerCommand(
-          request,
-          operatorOf(request),
-          { type: 'FailWithdrawal', txId: withdrawal.tx_id, reason: request.body.reason },
-          db,
-        );
-        return { response: success, transaction: transactionView(record, withdrawal.owner_id) };
-      }),
+      settle(
+        request,
+        (db) => pendingWithdrawal(db, request.body.tx_id),
+        (withdrawal) => ({ type: 'FailWithdrawal', txId: withdrawal.tx_id, reason: request.body.reason }),
+      ),
   );
 
   /** Who, why and from where, for the events an operator's step appends itself. */
@@ -303,10 +326,8 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
   );
 
-  app.get(
-    '/api/operations/corrections',
-    { schema: { querystring: pendingCorrectionsQuery, response: { 200: pendingCorrectionsResponse } } },
-    async (request) => ({ response: success, ...(await pendingCorrections(app.db, request.query)) }),
+  list('/api/operations/corrections', pendingCorrectionsQuery, pendingCorrectionsResponse, (query) =>
+    pendingCorrections(app.db, query),
   );
 
   const decide = (
@@ -370,14 +391,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
   );
 
-  app.get(
-    '/api/operations/events',
-    { schema: { querystring: eventLogQuery, response: { 200: eventLogResponse } } },
-    async (request) => ({
-      response: success,
-      ...(await eventLog(app.db, request.query)),
-    }),
-  );
+  list('/api/operations/events', eventLogQuery, eventLogResponse, (query) => eventLog(app.db, query));
 
   app.get('/api/operations/ledger-verify', { schema: { response: { 200: ledgerVerificationResponse } } }, async () => ({
     response: success,
@@ -402,22 +416,12 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     }),
   );
 
-  app.get(
-    '/api/operations/emails',
-    { schema: { querystring: emailOutboxQuery, response: { 200: emailOutboxResponse } } },
-    async (request) => ({
-      response: success,
-      ...(await emailOutbox(app.db, request.query, settings.outboxBodies)),
-    }),
+  list('/api/operations/emails', emailOutboxQuery, emailOutboxResponse, (query) =>
+    emailOutbox(app.db, query, settings.outboxBodies),
   );
 
-  app.get(
-    '/api/operations/bitcoin-deposits',
-    { schema: { querystring: bitcoinDepositsQuery, response: { 200: bitcoinDepositsResponse } } },
-    async (request) => ({
-      response: success,
-      ...(await bitcoinDeposits(app.db, request.query)),
-    }),
+  list('/api/operations/bitcoin-deposits', bitcoinDepositsQuery, bitcoinDepositsResponse, (query) =>
+    bitcoinDeposits(app.db, query),
   );
 
   app.get('/api/operations/overview', { schema: { response: { 200: operationsOverviewResponse } } }, async () => ({
@@ -434,31 +438,20 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     }),
   );
 
-  app.get(
-    '/api/operations/person',
-    { schema: { querystring: personQuery, response: { 200: personResponse } } },
-    async (request) => {
-      const view = await personView(app.db, request.query.user_id, app.clock());
-      if (!view) throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
-      return { response: success, ...view };
-    },
-  );
-
-  app.get(
-    '/api/operations/audit',
-    { schema: { querystring: operatorAuditQuery, response: { 200: operatorAuditResponse } } },
-    async (request) => ({
-      response: success,
-      ...(await operatorActions(app.db, request.query)),
-    }),
-  );
-
-  /** The person as the console shows them after an action on their account. */
-  async function personAfter(userId: number) {
+  /** The person as the console shows them, also after an action on their account. */
+  async function person(userId: number) {
     const view = await personView(app.db, userId, app.clock());
     if (!view) throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
     return { response: success, ...view };
   }
+
+  app.get(
+    '/api/operations/person',
+    { schema: { querystring: personQuery, response: { 200: personResponse } } },
+    (request) => person(request.query.user_id),
+  );
+
+  list('/api/operations/audit', operatorAuditQuery, operatorAuditResponse, (query) => operatorActions(app.db, query));
 
   const accountAction = (request: FastifyRequest, reason: string) => ({
     reason,
@@ -473,7 +466,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const { user_id: userId, session_id: sessionId, reason } = request.body;
       const ended = await revokeSession(app.db, userId, sessionId, accountAction(request, reason));
       if (!ended) throw refuse(404, errorCodes.sessionNotFound, { field: 'session_id' });
-      return personAfter(userId);
+      return person(userId);
     },
   );
 
@@ -486,7 +479,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       if (banned && userId === request.session?.userId) throw refuse(422, errorCodes.banSelf, { field: 'user_id' });
       const outcome = await setBanned(app.db, userId, banned, accountAction(request, reason));
       if (outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
-      return personAfter(userId);
+      return person(userId);
     });
 
   app.post(
@@ -495,19 +488,12 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     (request) =>
       once(request, async (db) => {
         const operator = operatorOf(request);
-        const key = idempotencyKeyOf(request);
         const { creditRecord, ownerId } = await resolveBitcoinDeposit(db, {
           request: request.body,
           operator,
           network: settings.bitcoinNetwork,
           settings: app.ledgerSettings,
-          metadata: {
-            actor: operator,
-            requestId: request.id,
-            idempotencyKey: key,
-            requestFingerprint: key === null ? null : requestFingerprint(request),
-            clientIp: request.ip,
-          },
+          metadata: eventMetadata(request),
           now: app.clock(),
         });
         const { deposits } = await bitcoinDeposits(db, { tx_id: request.body.tx_id, offset: 0, limit: 1 });

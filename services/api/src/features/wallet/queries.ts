@@ -2,7 +2,15 @@ import type { Balance, LedgerEntry } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import { currencies, walletIdOf, type Currency, type TransactionRecord } from '@peeks/ledger';
 import { transactionAudit, walletsOf } from '@peeks/ledger-store';
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
+import {
+  sql,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { LedgerEntriesTable } from '@peeks/db';
 import { balanceOf, transactionRecordOf } from './money-views.ts';
 
@@ -45,6 +53,40 @@ const entryOf = (
 
 const entryColumns = ['ledger_id', 'entry_date', 'type', 'amount', 'currency', 'debit_credit', 'tx_id'] as const;
 
+/** The two histories, postings and transactions: each row has a type, an entry date and a transaction id. */
+type History = 'ledger_entries' | 'ledger_transactions';
+
+/**
+ * One page of a history and how many rows match in all: the owner's rows
+ * (`mine`) narrowed by the filters both histories share, the type, the UTC
+ * days and a search for the start of a transaction id or what `alsoFound`
+ * finds, in the order `newestFirst` gives them.
+ */
+async function historyPage<Table extends History, Row>(
+  mine: SelectQueryBuilder<Database, Table, object>,
+  page: Page & HistoryFilter,
+  alsoFound: (eb: ExpressionBuilder<Database, Table>, search: string) => Expression<SqlBool>,
+  newestFirst: (matching: SelectQueryBuilder<Database, Table, object>) => SelectQueryBuilder<Database, Table, Row>,
+): Promise<{ rows: Row[]; total: number }> {
+  // Kysely types a compared value only for a named table; both tables' type and entry_date are alike.
+  let either = mine as SelectQueryBuilder<Database, History, object>;
+  if (page.type) either = either.where('type', '=', page.type);
+  if (page.from) either = either.where('entry_date', '>=', startOfDay(page.from));
+  if (page.to) either = either.where('entry_date', '<', endOfDay(page.to));
+  let matching = either as SelectQueryBuilder<Database, Table, object>;
+  const search = page.search;
+  if (search) {
+    matching = matching.where((eb) =>
+      eb.or([eb(eb.fn('starts_with', ['tx_id', eb.val(search)]), '=', true), alsoFound(eb, search)]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    newestFirst(matching).offset(page.offset).limit(page.limit).execute(),
+    matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
+}
+
 /** The postings to an owner's wallets, newest first (ledger ids are event position '.' index, so that is the order). */
 export async function ledgerPage(
   db: Kysely<Database>,
@@ -53,30 +95,17 @@ export async function ledgerPage(
 ): Promise<{ ledgers: LedgerEntry[]; total: number }> {
   // A currency is one wallet, so the account index narrows it; a date range has its own index (migration 0160).
   const wallets = page.currency ? [walletIdOf(ownerId, page.currency)] : walletIdsOf(ownerId);
-  let mine = db.selectFrom('ledger_entries').where('account_id', 'in', wallets);
-  if (page.type) mine = mine.where('type', '=', page.type);
-  if (page.from) mine = mine.where('entry_date', '>=', startOfDay(page.from));
-  if (page.to) mine = mine.where('entry_date', '<', endOfDay(page.to));
-  const search = page.search;
-  if (search) {
-    mine = mine.where((eb) =>
-      eb.or([
-        eb(eb.fn('starts_with', ['tx_id', eb.val(search)]), '=', true),
-        eb(eb.fn('starts_with', ['ledger_id', eb.val(search)]), '=', true),
-      ]),
-    );
-  }
-  const [rows, count] = await Promise.all([
-    mine
-      .select(entryColumns)
-      .orderBy('event_position', 'desc')
-      .orderBy(sql`split_part(ledger_id, '.', 2)::int`, 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { ledgers: rows.map(entryOf), total: count.total };
+  const { rows, total } = await historyPage(
+    db.selectFrom('ledger_entries').where('account_id', 'in', wallets),
+    page,
+    (eb, search) => eb(eb.fn('starts_with', ['ledger_id', eb.val(search)]), '=', true),
+    (matching) =>
+      matching
+        .select(entryColumns)
+        .orderBy('event_position', 'desc')
+        .orderBy(sql`split_part(ledger_id, '.', 2)::int`, 'desc'),
+  );
+  return { ledgers: rows.map(entryOf), total };
 }
 
 /** One posting, if it is to one of the owner's wallets. */
@@ -106,30 +135,18 @@ export async function transactionPage(
 ): Promise<{ records: TransactionRecord[]; total: number }> {
   // The payer and payee indexes lead with the owner and entry_date; the other filters narrow those rows.
   let mine = db.selectFrom('ledger_transactions').where(partyTo(ownerId));
-  if (page.type) mine = mine.where('type', '=', page.type);
   if (page.currency) mine = mine.where('currency', '=', page.currency);
-  if (page.from) mine = mine.where('entry_date', '>=', startOfDay(page.from));
-  if (page.to) mine = mine.where('entry_date', '<', endOfDay(page.to));
-  const search = page.search;
-  if (search) {
-    mine = mine.where((eb) =>
-      eb.or([
-        eb(eb.fn('starts_with', ['tx_id', eb.val(search)]), '=', true),
-        eb(eb.fn('strpos', [eb.fn('lower', ['reference']), eb.fn('lower', [eb.val(search)])]), '>', 0),
-      ]),
-    );
-  }
-  const [rows, count] = await Promise.all([
-    mine
-      .selectAll()
-      .orderBy('entry_date', 'desc')
-      .orderBy(sql`tx_id COLLATE "C"`, 'desc')
-      .offset(page.offset)
-      .limit(page.limit)
-      .execute(),
-    mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { records: rows.map(transactionRecordOf), total: count.total };
+  const { rows, total } = await historyPage(
+    mine,
+    page,
+    (eb, search) => eb(eb.fn('strpos', [eb.fn('lower', ['reference']), eb.fn('lower', [eb.val(search)])]), '>', 0),
+    (matching) =>
+      matching
+        .selectAll()
+        .orderBy('entry_date', 'desc')
+        .orderBy(sql`tx_id COLLATE "C"`, 'desc'),
+  );
+  return { records: rows.map(transactionRecordOf), total };
 }
 
 /** The named transactions the owner is a party to, in the order named; others are left out. */
