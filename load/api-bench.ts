@@ -6,10 +6,16 @@ import net from 'node:net';
 import path from 'node:path';
 import { connectDatabase, openDatabaseServer, type Database } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
-import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
+import {
+  executeLedgerCommand,
+  WALLET_CHANGES_CHANNEL,
+  walletChangeFollower,
+  type LedgerSettings,
+} from '@peeks/ledger-store';
 import { openJobQueue } from '@peeks/jobs';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
+import pg from 'pg';
 import {
   backendsOf,
   createScratchDatabase,
@@ -388,6 +394,30 @@ async function forEachConcurrently<T>(
   return results;
 }
 
+/**
+ * The in-process side listens to the commits' announcements as an API
+ * process does (the ledger plugin): otherwise every wallet the server moved
+ * during its turn would be read before each of its batches for a minute,
+ * and the in-process side would be measured slower than it is.
+ */
+async function followWalletChanges(url: string, db: Kysely<Database>): Promise<() => Promise<void>> {
+  const follower = walletChangeFollower(db);
+  const client = new pg.Client({ connectionString: url, application_name: 'bench-listen' });
+  client.on('notification', (message) => {
+    follower.notified(message.payload);
+  });
+  client.on('error', () => {
+    follower.lost();
+  });
+  await client.connect();
+  await client.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
+  follower.resumed();
+  return async () => {
+    follower.lost();
+    await client.end();
+  };
+}
+
 async function fundAll(db: Kysely<Database>, users: readonly User[]): Promise<number> {
   const coins = await forEachConcurrently(users.length, 16, async (index) => {
     const outcome = await executeLedgerCommand(
@@ -495,6 +525,7 @@ async function main(): Promise<void> {
   const api = startServer(scratch.url, port);
   const memory = { peakSampledMb: 0 };
   let closeQueue = () => Promise.resolve();
+  const stopFollowing = await followWalletChanges(scratch.url, handle.db);
   /** The second API process and the worker process of the two-process run. */
   const others: ChildProcess[] = [];
   const sampler = setInterval(() => {
@@ -589,6 +620,7 @@ async function main(): Promise<void> {
       if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
     }
     await closeQueue();
+    await stopFollowing();
     await handle.close();
     await scratch.drop();
     await server.stop();
