@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
+import { canonicalJson } from '../canonical-json.ts';
 import { InvalidEvent } from './errors.ts';
 import type { EventMetadata, JsonObject } from './types.ts';
 
@@ -25,7 +25,7 @@ export function canonicalEvent(fields: ChainedFields): string {
   try {
     const { streamId, streamVersion, type, data, metadata, createdAt } = fields;
     // Named one by one: a StoredEvent passed in carries fields the hash does not cover.
-    text = canonicalize({ streamId, streamVersion, type, data, metadata, createdAt: createdAt.toISOString() });
+    text = canonicalJson({ streamId, streamVersion, type, data, metadata, createdAt: createdAt.toISOString() });
   } catch (error) {
     throw new InvalidEvent(`event ${fields.type} is not canonical JSON: ${(error as Error).message}`, { cause: error });
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 import type { Kysely, Transaction } from 'kysely';
+import { canonicalJson } from '../canonical-json.ts';
 import type { Database } from '../schema.ts';
 
 /** The key was used before for a different request; nothing was done. */
@@ -27,7 +27,7 @@ export interface IdempotentResponse<Body> {
 /** sha256 over the canonical JSON of what makes two requests "the same". */
 export function fingerprintRequest(parts: { method: string; path: string; body: unknown }): string {
   return createHash('sha256')
-    .update(canonicalize({ ...parts, body: parts.body ?? null }) ?? '', 'utf8')
+    .update(canonicalJson({ ...parts, body: parts.body ?? null }) ?? '', 'utf8')
     .digest('hex');
 }
 
