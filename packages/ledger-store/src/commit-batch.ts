@@ -18,9 +18,10 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
   const wallets = new Map<AccountId, CommittedWallet>();
   const coinsCreated = new Map<string, CoinCreated>();
   const coinsUpdated = new Map<string, CoinUpdated>();
-  const salesReturned = new Map<string, { sale_tx_id: string; amount: number; return_date: Date }>();
+  const salesReturned = new Map<string, { sale_tx_id: string; amount: number; return_date: string }>();
 
   for (const { prepared, projections } of decisions) {
+    const createdAt = prepared.createdAt.toISOString();
     for (const [index, event] of prepared.chained.entries()) {
       const projection = projections[index];
       if (!projection) throw new Error(`event ${event.version} of ${prepared.streamId} has no projection`);
@@ -30,7 +31,7 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
         type: event.type,
         data: event.data,
         metadata: prepared.metadata,
-        created_at: prepared.createdAt,
+        created_at: createdAt,
         prev_hash: event.prevHash,
         hash: event.hash,
       });

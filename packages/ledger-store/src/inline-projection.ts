@@ -55,18 +55,21 @@ export function transactionRow(record: TransactionRecord) {
  * it event by event through that function; the live commit folds a batch's
  * projections into the rows they leave (commit-batch.ts), so that verify
  * compares two computations. The coin audit is not stored: it is derived
- * from the events (see queries.ts).
+ * from the events (see queries.ts). Its times are ISO text, as JSON has
+ * them: a Date's toJSON takes JSON.stringify off its fast path for the
+ * whole batch.
  */
 export function projectionOf(event: TransactionEvent, createdAt: Date, record: TransactionRecord) {
   const coins = coinChangesOf(event.data.txId, event.data.coins);
   const saleReturn = saleReturnOf(event);
+  const at = createdAt.toISOString();
   return {
     balances: balanceChangesOf(event).map(([walletId, change]) => ({ wallet_id: walletId, ...change })),
     transaction: transactionRow(record),
     entries: ledgerEntriesOf(event, createdAt).map((entry) => ({
       tx_id: entry.txId,
       account_id: entry.accountId,
-      entry_date: entry.entryDate,
+      entry_date: at,
       type: entry.type,
       amount: entry.amount,
       currency: entry.currency,
@@ -81,7 +84,7 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
       minted_tx_id: coin.mintedTxId,
     })),
     coinsUpdated: coins.updated,
-    saleReturn: saleReturn && { sale_tx_id: saleReturn.saleTxId, amount: saleReturn.amount, return_date: createdAt },
+    saleReturn: saleReturn && { sale_tx_id: saleReturn.saleTxId, amount: saleReturn.amount, return_date: at },
   };
 }
 
