@@ -30,10 +30,37 @@ function checkAsTheRoute(schema: z.ZodType, request: unknown) {
 }
 
 /**
+ * A dialog's errors about its own fields, shown under each: `place` keeps,
+ * from a refusal (the route's schema or the server's answer), the first
+ * error about each field that `fieldOf` knows by the name the request gives
+ * it, and gives back the rest for the dialog's alert. `clear` forgets them:
+ * any edit does (spec §4), since they were about the values sent.
+ */
+export function useFieldErrors<Name extends string>(fieldOf: (sentAs: string) => Name | undefined) {
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Name, string>>>({});
+  const place = (error: ApiError) => {
+    const under: Partial<Record<Name, string>> = {};
+    const rest = error.errors.filter((each) => {
+      const field = each.field === undefined ? undefined : fieldOf(each.field);
+      if (field === undefined) return true;
+      under[field] ??= each.text;
+      return false;
+    });
+    setFieldErrors(under);
+    return new ApiError(error.status, rest);
+  };
+  const clear = () => {
+    setFieldErrors({});
+  };
+  return { fieldErrors, place, clear };
+}
+
+/**
  * An operator's step in a dialog: the fields are the caller's, the submit
  * runs `act` with one Idempotency-Key per attempt (a double click or a
  * resend after no answer is the same attempt, answered once by the server),
- * and a refusal lists the API's texts (mismatch codes in words) in an alert.
+ * and a refusal lists the API's texts (mismatch codes in words) in an alert,
+ * but for those `place` puts under the dialog's fields (useFieldErrors).
  * With `schema` (the route's own, from the contracts) a request it refuses
  * is not sent, and reads as the route would refuse it.
  */
@@ -46,6 +73,7 @@ export function ActionDialog({
   onClose,
   children,
   schema,
+  place,
   danger = false,
 }: {
   title: ReactNode;
@@ -57,6 +85,7 @@ export function ActionDialog({
   onClose: () => void;
   children: ReactNode;
   schema?: z.ZodType | undefined;
+  place?: (error: ApiError) => ApiError;
   danger?: boolean;
 }) {
   const { t } = useTranslation();
@@ -77,7 +106,7 @@ export function ActionDialog({
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keys.current.settled(error.status);
-      setErrors(error.texts);
+      setErrors((place ? place(error) : error).texts);
     } finally {
       setBusy(false);
     }

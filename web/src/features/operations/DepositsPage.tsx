@@ -15,7 +15,7 @@ import { Input, Select } from '../../ui/Field.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { ActionDialog } from './ActionDialog.tsx';
+import { ActionDialog, useFieldErrors } from './ActionDialog.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
@@ -90,11 +90,15 @@ function RejectDialog({ deposit, onDone, onClose }: StepDialogProps<PendingDepos
   );
 }
 
+/** The Resolve dialog's fields, by the names its request gives them. */
+const RESOLVE_FIELDS = ['resolution', 'refund_address', 'reason'] as const;
+
 function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepositView>) {
   const { t } = useTranslation();
   const [resolution, setResolution] = useState<'credit' | 'refund'>('credit');
   const [address, setAddress] = useState('');
   const [reason, setReason] = useState('');
+  const { fieldErrors, place, clear } = useFieldErrors((sentAs) => RESOLVE_FIELDS.find((field) => field === sentAs));
   const request = {
     tx_id: deposit.tx_id,
     resolution,
@@ -107,6 +111,7 @@ function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepo
       submitLabel={t('operations.deposits.resolve')}
       request={request}
       schema={resolveBitcoinDepositRequest}
+      place={place}
       act={async (key) => {
         await operationsApi.resolveBitcoin(request, key);
         toast(t('operations.deposits.resolved'));
@@ -118,8 +123,10 @@ function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepo
       <Select
         label={t('operations.deposits.resolution')}
         value={resolution}
+        error={fieldErrors.resolution}
         onChange={(event) => {
           setResolution(event.target.value === 'refund' ? 'refund' : 'credit');
+          clear();
         }}
         options={[
           { value: 'credit', label: t('operations.deposits.credit') },
@@ -130,8 +137,10 @@ function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepo
         <Input
           label={t('operations.deposits.refund_address')}
           value={address}
+          error={fieldErrors.refund_address}
           onChange={(event) => {
             setAddress(event.target.value);
+            clear();
           }}
           required
         />
@@ -139,8 +148,10 @@ function ResolveDialog({ deposit, onDone, onClose }: StepDialogProps<BitcoinDepo
       <Input
         label={t('operations.deposits.reason')}
         value={reason}
+        error={fieldErrors.reason}
         onChange={(event) => {
           setReason(event.target.value);
+          clear();
         }}
         required
       />

@@ -1,8 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { ApiError } from '../../lib/api.ts';
 import { Input, Select } from '../../ui/Field.tsx';
-import { ActionDialog } from './ActionDialog.tsx';
+import { ActionDialog, useFieldErrors } from './ActionDialog.tsx';
 
 /** One typed field of an operator's step: a text input, or a select when it has options. */
 export interface StepField<Name extends string> {
@@ -21,8 +20,8 @@ export interface StepField<Name extends string> {
  * request, sent by `act` with ActionDialog's one Idempotency-Key per
  * attempt; `onDone` gets what `act` answered. With `schema` (the route's
  * own, from the contracts) a request it refuses is not sent, and reads as
- * the route would refuse it. A server's refusal of one of the fields shows
- * under that field; the alert keeps the rest.
+ * the route would refuse it. A refusal of one of the fields, the schema's or
+ * the server's, shows under that field; the alert keeps the rest.
  */
 export function FieldsDialog<Name extends string, Request, Answer = void>({
   title,
@@ -50,21 +49,11 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
   const [values, setValues] = useState(
     () => Object.fromEntries(fields.map((field) => [field.name, field.initial ?? ''])) as Record<Name, string>,
   );
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Name, string>>>({});
+  const { fieldErrors, place, clear } = useFieldErrors(
+    (sentAs) => fields.find((field) => (field.sentAs ?? field.name) === sentAs)?.name,
+  );
   const answer = useRef<{ value: Answer } | null>(null);
   const request = toRequest(values);
-  /** Puts the refusal's errors about these fields under them, the first each; what is left goes on to the alert. */
-  const placed = (error: ApiError) => {
-    const under: Partial<Record<Name, string>> = {};
-    const rest = error.errors.filter((each) => {
-      const field = fields.find((one) => (one.sentAs ?? one.name) === each.field);
-      if (!field) return true;
-      under[field.name] ??= each.text;
-      return false;
-    });
-    setFieldErrors(under);
-    return new ApiError(error.status, rest);
-  };
   return (
     <ActionDialog
       title={title}
@@ -72,13 +61,9 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
       danger={danger}
       request={request}
       schema={schema}
+      place={place}
       act={async (key) => {
-        setFieldErrors({});
-        try {
-          answer.current = { value: await act(request, key) };
-        } catch (error) {
-          throw error instanceof ApiError ? placed(error) : error;
-        }
+        answer.current = { value: await act(request, key) };
       }}
       onDone={() => {
         if (answer.current) onDone(answer.current.value);
@@ -93,8 +78,7 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
           error: fieldErrors[field.name],
           onChange: (event: { target: { value: string } }) => {
             setValues({ ...values, [field.name]: event.target.value });
-            // Any edit clears the server's errors (spec §4): they were about the values sent.
-            setFieldErrors({});
+            clear();
           },
         };
         return field.options ? (

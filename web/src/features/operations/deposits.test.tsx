@@ -34,6 +34,13 @@ const rowOf = async (reference: string) => {
   return row;
 };
 
+/** The texts a control's aria-describedby names: its hint and its error, as a screen reader reads them. */
+const describedBy = (control: HTMLElement) =>
+  (control.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' ');
+
 describe('/operations/deposits: matching incoming transfers', () => {
   beforeEach(resetSession);
 
@@ -129,11 +136,6 @@ describe('/operations/deposits: matching incoming transfers', () => {
     await user.type(reference, 'WRONG');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
     await within(dialog).findByText('The reference does not match the deposit');
-    const describedBy = (control: HTMLElement) =>
-      (control.getAttribute('aria-describedby') ?? '')
-        .split(' ')
-        .map((id) => document.getElementById(id)?.textContent)
-        .join(' ');
     expect(describedBy(amount)).toBe('The amount received does not match the deposit');
     expect(describedBy(reference)).toBe('The reference does not match the deposit');
     expect(reference.getAttribute('aria-invalid')).toBe('true');
@@ -159,15 +161,24 @@ describe('/operations/deposits: matching incoming transfers', () => {
     const { user } = renderApp('/operations/deposits');
     await user.click(within(await rowOf('PKSDEMO1')).getByRole('button', { name: 'Clear' }));
     const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
-    await user.type(within(dialog).getByLabelText('Amount received'), 'fifty');
+    const amount = within(dialog).getByLabelText('Amount received');
+    const reference = within(dialog).getByLabelText('Reference');
+    await user.type(amount, 'fifty');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
-    const alert = await within(dialog).findByRole('alert');
+    await within(dialog).findByText('Please enter Reference');
+    // Under the fields they are about, each announced once, and no alert above them repeats them.
+    expect(describedBy(amount)).toBe('Please enter amount');
+    expect(describedBy(reference)).toBe('Please enter Reference');
+    expect(amount.getAttribute('aria-invalid')).toBe('true');
     expect(
-      within(alert)
-        .getAllByRole('listitem')
-        .map((item) => item.textContent),
+      within(dialog)
+        .getAllByRole('alert')
+        .map((alert) => alert.textContent),
     ).toEqual(['Please enter amount', 'Please enter Reference']);
     expect(api.sent('POST', '/api/operations/clear-deposit')).toHaveLength(0);
+
+    await user.type(reference, 'PKSDEMO1');
+    expect(within(dialog).queryAllByRole('alert')).toEqual([]);
   });
 
   it('rejects with a reason', async () => {
@@ -227,12 +238,14 @@ describe('/operations/deposits: matching incoming transfers', () => {
     await user.type(within(dialog).getByLabelText('Reason'), 'Customer asked for the money back');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Refund Address');
+    expect(describedBy(within(dialog).getByLabelText('Refund Address'))).toBe('Please enter Refund Address');
     expect(api.sent('POST', '/api/operations/resolve-bitcoin-deposit')).toHaveLength(0);
 
     await user.clear(within(dialog).getByLabelText('Reason'));
     await user.type(within(dialog).getByLabelText('Refund Address'), 'bcrt1qrefund');
     await user.click(within(dialog).getByRole('button', { name: 'Resolve' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Reason');
+    expect(describedBy(within(dialog).getByLabelText('Reason'))).toBe('Please enter Reason');
     expect(api.sent('POST', '/api/operations/resolve-bitcoin-deposit')).toHaveLength(0);
   });
 });

@@ -69,6 +69,11 @@ describe('/operations/withdrawals: paying out by hand', () => {
     const dialog = screen.getByRole('dialog', { name: 'Process withdrawal' });
     await user.click(within(dialog).getByRole('button', { name: 'Process' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Please enter Payout Reference');
+    // Under the field it is about, named by its aria-describedby.
+    const payoutReference = within(dialog).getByLabelText('Payout Reference');
+    expect(payoutReference.getAttribute('aria-invalid')).toBe('true');
+    const errorId = payoutReference.getAttribute('aria-describedby') ?? '';
+    expect(document.getElementById(errorId)?.textContent).toBe('Please enter Payout Reference');
     expect(api.sent('POST', '/api/operations/process-withdrawal')).toHaveLength(0);
   });
 });
