@@ -107,9 +107,24 @@ export const auditQuery = z.object({ reference_no: detailsRequest.shape.id }, in
 /**
  * The spec's Audit entry (§3): `from_serial` is `serial:from account:currency:value`
  * (the account is empty for a coin minted or burned), `action` what happened
- * to the serial (minted, moved, split, burned, ...).
+ * to the serial (minted, moved, split, burned, ...). A person sees only the
+ * serials their own wallet held: another owner's coin has `from_serial` null,
+ * and a coin received from another owner's wallet leaves that account empty;
+ * `from_another_wallet` marks both.
  */
-export const auditEntry = z.object({ from_serial: z.string(), action: z.string(), entry_date: z.string() });
+export const auditEntry = z.object({
+  from_serial: z
+    .string()
+    .nullable()
+    .describe(
+      "`serial:from account:currency:value` of a serial the caller's wallet held; null for another wallet's coin",
+    ),
+  from_another_wallet: z
+    .boolean()
+    .describe("The coin, or the wallet it came from, was another owner's wallet: that part is withheld"),
+  action: z.string(),
+  entry_date: z.string(),
+});
 export const auditListResponse = successEnvelope({ ledgers: z.array(auditEntry) });
 export type AuditEntry = z.infer<typeof auditEntry>;
 

@@ -1,5 +1,6 @@
 export * from './accounts.ts';
 export * from './amounts.ts';
+export * from './audit-view.ts';
 export * from './balance.ts';
 export * from './coins.ts';
 export * from './commands.ts';

@@ -117,12 +117,16 @@ function AuditList({ txId }: { txId: string }) {
       </thead>
       <tbody>
         {audit.map((step, index) => {
-          const { serial, value, currency } = parseAuditSerial(step.from_serial);
+          // Another wallet's coin comes without its serial (from_serial null): only that it was another wallet's.
+          const { serial, value, currency } = parseAuditSerial(step.from_serial ?? '');
           const known = currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';
           return (
-            <tr key={`${step.from_serial}-${String(index)}`}>
+            <tr key={`${step.from_serial ?? 'another-wallet'}-${String(index)}`}>
               <td data-label={t('history.audit.serial')}>
-                <code>{serial}</code>
+                {step.from_serial !== null && <code>{serial}</code>}
+                {step.from_another_wallet && (
+                  <small className="audit-origin">{t('history.audit.another_wallet')}</small>
+                )}
               </td>
               <td data-label={t('history.audit.amount')}>
                 {known && Number.isFinite(value) ? <Money minor={value} currency={currency} /> : '—'}

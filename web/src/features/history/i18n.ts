@@ -67,6 +67,7 @@ export const historyTexts = dictionary({
       no: 'No',
       audit: {
         title: 'Audit',
+        another_wallet: 'From another wallet',
         serial: 'serialNo',
         amount: 'amount',
         currency: 'currency',
@@ -148,6 +149,7 @@ export const historyTexts = dictionary({
       no: 'いいえ',
       audit: {
         title: '監査',
+        another_wallet: '別のウォレットから',
         serial: 'serialNo',
         amount: 'amount',
         currency: 'currency',
@@ -229,6 +231,7 @@ export const historyTexts = dictionary({
       no: 'नाही',
       audit: {
         title: 'ऑडिट',
+        another_wallet: 'दुसऱ्या वॉलेटमधून',
         serial: 'serialNo',
         amount: 'amount',
         currency: 'currency',

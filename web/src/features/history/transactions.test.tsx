@@ -11,6 +11,7 @@ import {
   sessionUser,
   type Handler,
 } from '../../testing/app.tsx';
+import { i18n } from '../../i18n/i18n.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { csvCell, ledgerCsv, transactionsCsv } from './history-csv.ts';
 import { parseAuditSerial } from './HistoryDetails.tsx';
@@ -41,8 +42,18 @@ function historyApi(handlers: Record<string, Handler> = {}) {
     'GET /api/wallet/list-audit': () =>
       ok({
         ledgers: [
-          { from_serial: 'PKS-0001:user:7:CON:25000', action: 'moved', entry_date: '2026-11-20T14:05:00.000Z' },
-          { from_serial: 'PKS-0002:user:7:CON:5000', action: 'split', entry_date: '2026-11-20T14:05:00.000Z' },
+          {
+            from_serial: 'PKS-0001:user:7:CON:25000',
+            from_another_wallet: false,
+            action: 'moved',
+            entry_date: '2026-11-20T14:05:00.000Z',
+          },
+          {
+            from_serial: 'PKS-0002:user:7:CON:5000',
+            from_another_wallet: false,
+            action: 'split',
+            entry_date: '2026-11-20T14:05:00.000Z',
+          },
         ],
       }),
     ...handlers,
@@ -175,6 +186,42 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     expect(within(audit).getByText('250.00 Coins')).toBeTruthy();
     expect(within(audit).getByText('split')).toBeTruthy();
     expect(api.sent('GET', '/api/wallet/list-audit')).toHaveLength(1);
+  });
+
+  it.each([
+    ['en', 'From another wallet'],
+    ['ja', '別のウォレットから'],
+    ['mr', 'दुसऱ्या वॉलेटमधून'],
+  ])("shows another wallet's coins as 'From another wallet' only (%s)", async (language, label) => {
+    await i18n.changeLanguage(language);
+    try {
+      historyApi({
+        'GET /api/wallet/list-audit': () =>
+          ok({
+            ledgers: [
+              { from_serial: null, from_another_wallet: true, action: 'SPLIT', entry_date: '2026-11-20T14:05:00.000Z' },
+              {
+                from_serial: 'PKS-0009::CON:300',
+                from_another_wallet: true,
+                action: 'MOVE',
+                entry_date: '2026-11-20T14:05:00.000Z',
+              },
+            ],
+          }),
+      });
+      const { user } = renderApp('/transaction?tab=ledger');
+      await user.click(await screen.findByRole('button', { name: i18n.t('history.details_of', { what: '41.0' }) }));
+      const audit = await screen.findByRole('table', { name: i18n.t('history.audit.title') });
+      const [split, move] = within(audit).getAllByRole('row').slice(1);
+      if (!split || !move) throw new Error('two audit rows expected');
+      const [splitSerial, splitAmount] = within(split).getAllByRole('cell');
+      expect(splitSerial?.textContent).toBe(label);
+      expect(splitAmount?.textContent).toBe('—');
+      expect(within(move).getByText('PKS-0009')).toBeTruthy();
+      expect(within(move).getByText(label)).toBeTruthy();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it("shows 'No transaction or currency details' for an empty audit list", async () => {

@@ -1,6 +1,6 @@
-import type { Balance, LedgerEntry } from '@peeks/contracts';
+import type { AuditEntry, Balance, LedgerEntry } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
-import { currencies, walletIdOf, type Currency, type TransactionRecord } from '@peeks/ledger';
+import { currencies, personalAuditLine, walletIdOf, type Currency, type TransactionRecord } from '@peeks/ledger';
 import { transactionAudit, walletsOf } from '@peeks/ledger-store';
 import {
   sql,
@@ -175,15 +175,25 @@ export async function findTransaction(
   return (await transactionsNamed(db, ownerId, [txId]))[0] ?? null;
 }
 
-/** The coin audit of a transaction the owner is a party to; null for any other. */
-export async function auditOf(db: Kysely<Database>, ownerId: string, txId: string) {
+/**
+ * The coin audit of a transaction the owner is a party to, as they may see
+ * it (their own serials only: personalAuditLine); null for any other.
+ */
+export async function auditOf(db: Kysely<Database>, ownerId: string, txId: string): Promise<AuditEntry[] | null> {
   if (!(await findTransaction(db, ownerId, txId))) return null;
   const steps = await transactionAudit(db, txId);
-  return steps.map((step) => ({
-    from_serial: step.from_serial,
-    action: step.action,
-    entry_date: step.entry_date.toISOString(),
-  }));
+  return steps.map((step) => {
+    const seen = personalAuditLine(
+      { serial: step.serial, fromAccount: step.from_account, toAccount: step.to_account, value: step.value },
+      ownerId,
+    );
+    return {
+      from_serial: seen.fromSerial,
+      from_another_wallet: seen.fromAnotherWallet,
+      action: step.action,
+      entry_date: step.entry_date.toISOString(),
+    };
+  });
 }
 
 /** When the next of `ownerId`'s holds in `currency` releases, or null with none open (one index range read). */
