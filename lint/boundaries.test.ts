@@ -43,11 +43,11 @@ const FILES: Record<string, string> = {
   }),
   'packages/ledger/package.json': workspace(
     '@fx/ledger',
-    { '@fx/api': '*', zod: '*' },
+    { '@fx/api': '*', '@fx/jobs': '*', zod: '*' },
     { vitest: '*' },
     { './reach': './src/reach.ts' },
   ),
-  'packages/ledger/src/index.ts': "export { one } from './one.ts';\n",
+  'packages/ledger/src/index.ts': "export { one } from './one.ts';\nexport { words } from './words.ts';\n",
   // A cycle: one.ts and two.ts import each other.
   'packages/ledger/src/one.ts': "import { two } from './two.ts';\nexport const one = () => two() + 1;\n",
   'packages/ledger/src/two.ts': "import { one } from './one.ts';\nexport const two = () => (one.length > 9 ? 0 : 2);\n",
@@ -58,6 +58,13 @@ const FILES: Record<string, string> = {
     "import { z } from 'zod';",
     "import pino from 'pino';",
     'export const reach = [route, send, z, pino];',
+    '',
+  ].join('\n'),
+  // The ledger importing another package of ours, by name and by path.
+  'packages/ledger/src/words.ts': [
+    "import { enqueue } from '@fx/jobs';",
+    "import { enqueue as queue } from '../../jobs/src/index.ts';",
+    'export const words = [enqueue, queue];',
     '',
   ].join('\n'),
   // Tests may use the workspace's devDependencies.
@@ -149,6 +156,12 @@ describe('npm run lint', () => {
     expect(reported('packages/ledger/src/reach.ts', 'import-x/no-restricted-paths')).toEqual([1, 2]);
   });
 
+  it('reports the ledger importing any other package of ours, and lets it import its own files and the registry', () => {
+    expect(reported('packages/ledger/src/words.ts', 'import-x/no-restricted-paths')).toEqual([1, 2]);
+    expect(reported('packages/ledger/src/index.ts', 'import-x/no-restricted-paths')).toEqual([]);
+    expect(reported('packages/ledger/src/one.test.ts', 'import-x/no-restricted-paths')).toEqual([]);
+  });
+
   it('reports the API importing the workers, and lets both import the jobs they share', () => {
     expect(reported('services/api/src/route.ts', 'import-x/no-restricted-paths')).toContain(3);
     expect(reported('services/worker/src/index.ts', 'import-x/no-restricted-paths')).toEqual([]);
@@ -175,6 +188,8 @@ describe('npm run lint', () => {
         'packages/ledger/src/reach.ts:2 import-x/no-restricted-paths',
         'packages/ledger/src/reach.ts:4 import-x/no-extraneous-dependencies',
         'packages/ledger/src/two.ts:1 import-x/no-cycle',
+        'packages/ledger/src/words.ts:1 import-x/no-restricted-paths',
+        'packages/ledger/src/words.ts:2 import-x/no-restricted-paths',
         'services/api/src/route.ts:3 import-x/no-restricted-paths',
         'services/api/src/route.ts:4 import-x/no-restricted-paths',
         'services/api/src/route.ts:5 import-x/no-restricted-paths',

@@ -30,6 +30,14 @@ export function boundaries(root: string): Linter.Config[] {
       from: './services/worker',
       message: 'The API reaches the workers only through the jobs they share (@peeks/jobs).',
     },
+    // The ledger imports nothing of ours; services are left to the first zone, which keeps them out of every package.
+    {
+      target: './packages/ledger',
+      from: './',
+      except: ['./packages/ledger', './node_modules', './services'],
+      message:
+        'The ledger depends on nothing of ours: others import its words (@peeks/ledger/words), never the other way round.',
+    },
   ];
   const testSupport = {
     target: './',

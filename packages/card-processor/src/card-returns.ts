@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { readStream, StreamVersionConflict, type Database } from '@peeks/db';
 import { LedgerRuleViolation, transactionStream, type TransactionEvent, type TransactionRecord } from '@peeks/ledger';
 import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
@@ -70,7 +69,7 @@ export async function finishCardReturn(
     // Another try (a retried request, a worker) confirmed it first.
     const raced =
       error instanceof StreamVersionConflict ||
-      (error instanceof LedgerRuleViolation && error.code === errorCodes.transactionStateInvalid);
+      (error instanceof LedgerRuleViolation && error.code === 'transaction_state_invalid');
     if (raced) {
       const current = await loadTransaction(deps.db, pending.txId);
       if (current?.state === 'completed') return current;

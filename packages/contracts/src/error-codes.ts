@@ -1,3 +1,5 @@
+import type { RefusalCode } from '@peeks/ledger/words';
+
 /**
  * The product spec's error catalogue (§8), plus the codes this platform adds
  * for failures the catalogue has no code for. Amount rules extend the
@@ -214,3 +216,28 @@ export const errorCodes = {
   unavailable: 50300,
   ledgerBusy: 50301,
 } as const satisfies Record<string, ErrorCode>;
+
+/**
+ * The wire code of each ledger refusal; its text is the catalogue's. The
+ * ledger names its rules, the HTTP contract numbers them: a 404xx code is
+ * answered 404, every other refusal 422.
+ */
+export const ledgerRefusalCodes = {
+  invalid_amount: errorCodes.invalidAmount,
+  amount_not_positive: errorCodes.amountNotPositive,
+  amount_above_limit: errorCodes.amountAboveLimit,
+  amount_below_minimum: errorCodes.amountBelowMinimum,
+  required_field: errorCodes.requiredField,
+  wallet_not_found: errorCodes.walletNotFound,
+  transaction_not_found: errorCodes.transactionNotFound,
+  insufficient_funds: errorCodes.insufficientFunds,
+  funds_on_hold: errorCodes.fundsOnHold,
+  send_to_self: errorCodes.sendToSelf,
+  wallet_closed: errorCodes.walletClosed,
+  currency_mismatch: errorCodes.currencyMismatch,
+  transaction_state_invalid: errorCodes.transactionStateInvalid,
+  wallet_not_empty: errorCodes.walletNotEmpty,
+  return_exceeds_sale: errorCodes.returnExceedsSale,
+  sale_not_returnable: errorCodes.saleNotReturnable,
+  payment_method_wrong_use: errorCodes.paymentMethodWrongUse,
+} as const satisfies Record<RefusalCode, ErrorCode>;

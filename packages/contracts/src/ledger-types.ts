@@ -1,5 +1,7 @@
+import type { LedgerType } from '@peeks/ledger/words';
+
 /**
- * Ledger entry types and the labels the spec gives them (§4, "Ledger type
+ * The ledger's entry types and the labels the spec gives them (§4, "Ledger type
  * labels"). An unknown type is shown as its raw code.
  */
 export const ledgerTypeLabels = {
@@ -27,9 +29,7 @@ export const ledgerTypeLabels = {
   CORR: 'Correction',
   // Added by the platform: a sale given back by its merchant.
   RETURN: 'Return',
-} as const;
-
-export type LedgerType = keyof typeof ledgerTypeLabels;
+} as const satisfies Record<LedgerType, string>;
 
 export function ledgerTypeLabel(code: string): string {
   return code in ledgerTypeLabels ? ledgerTypeLabels[code as LedgerType] : code;

@@ -1,7 +1,6 @@
 import { catchUp, connectDatabase, fingerprintRequest, GENESIS_HASH, runIdempotently } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { errorCodes } from '@peeks/contracts';
-import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
+import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand, type RefusalCode } from '@peeks/ledger';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand } from './execute.ts';
@@ -58,9 +57,11 @@ async function conTotal(ownerPrefix: string): Promise<number> {
 }
 
 /** Settles every promise; refusals by the ledger's rules are counted, anything else is rethrown. */
-async function outcomes(attempts: Promise<unknown>[]): Promise<{ succeeded: number; refused: Map<number, number> }> {
+async function outcomes(
+  attempts: Promise<unknown>[],
+): Promise<{ succeeded: number; refused: Map<RefusalCode, number> }> {
   const settled = await Promise.allSettled(attempts);
-  const refused = new Map<number, number>();
+  const refused = new Map<RefusalCode, number>();
   let succeeded = 0;
   for (const result of settled) {
     if (result.status === 'fulfilled') succeeded += 1;
@@ -86,7 +87,7 @@ describe('concurrent spending', () => {
     );
 
     expect(succeeded).toBe(15);
-    expect(refused).toEqual(new Map([[errorCodes.insufficientFunds, 35]]));
+    expect(refused).toEqual(new Map([['insufficient_funds', 35]]));
     expect(await conTotal('drain-source')).toBe(0);
     expect(await conTotal('drain-target-')).toBe(15_00);
   });
@@ -250,7 +251,7 @@ describe('concurrent spending', () => {
         (error: unknown) => error,
       );
       expect(overdraw).toBeInstanceOf(LedgerRuleViolation);
-      expect((overdraw as LedgerRuleViolation).code).toBe(errorCodes.insufficientFunds);
+      expect((overdraw as LedgerRuleViolation).code).toBe('insufficient_funds');
 
       // Refilled elsewhere: a payment of 10.00 goes through.
       await executeLedgerCommand(

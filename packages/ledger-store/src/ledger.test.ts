@@ -1,6 +1,11 @@
 import { createTestDatabase, tamper, type TestDatabase } from '@peeks/db/testing';
-import { errorCodes } from '@peeks/contracts';
-import { DEFAULT_RATE_MICROS, LedgerRuleViolation, walletIdOf, type LedgerCommand } from '@peeks/ledger';
+import {
+  DEFAULT_RATE_MICROS,
+  LedgerRuleViolation,
+  walletIdOf,
+  type LedgerCommand,
+  type RefusalCode,
+} from '@peeks/ledger';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand } from './execute.ts';
@@ -33,7 +38,7 @@ async function balance(ownerId: string, currency = 'CON') {
   };
 }
 
-async function refusal(command: LedgerCommand): Promise<number> {
+async function refusal(command: LedgerCommand): Promise<RefusalCode> {
   const error: unknown = await run(command).then(
     () => null,
     (caught: unknown) => caught,
@@ -90,11 +95,11 @@ describe('a day in the ledger', () => {
         currency: 'CON',
         destination: { kind: 'card', paymentMethodId: 'pm-2' },
       }),
-    ).toBe(errorCodes.fundsOnHold);
-    expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe(errorCodes.transactionStateInvalid);
+    ).toBe('funds_on_hold');
+    expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe('transaction_state_invalid');
     clock = new Date(clock.getTime() + 24 * 3_600_000);
     await run({ type: 'ReleaseHold', txId: sendId });
-    expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe(errorCodes.transactionStateInvalid);
+    expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe('transaction_state_invalid');
     expect(await balance('bob')).toEqual({ total: 250_50, available: 250_50, withdrawable: 250_50, reserved: 0 });
 
     const withdrawalId = txId();
@@ -194,12 +199,12 @@ describe('a day in the ledger', () => {
       memo: null,
       ...fields,
     });
-    expect(await refusal(transfer({}))).toBe(errorCodes.insufficientFunds);
-    expect(await refusal(transfer({ amount: 0 }))).toBe(errorCodes.amountNotPositive);
-    expect(await refusal(transfer({ amount: 1.5 }))).toBe(errorCodes.invalidAmount);
-    expect(await refusal(transfer({ amount: 500_01 }))).toBe(errorCodes.amountAboveLimit);
-    expect(await refusal(transfer({ toOwnerId: 'carol' }))).toBe(errorCodes.sendToSelf);
-    expect(await refusal(transfer({ toOwnerId: 'nobody' }))).toBe(errorCodes.walletNotFound);
+    expect(await refusal(transfer({}))).toBe('insufficient_funds');
+    expect(await refusal(transfer({ amount: 0 }))).toBe('amount_not_positive');
+    expect(await refusal(transfer({ amount: 1.5 }))).toBe('invalid_amount');
+    expect(await refusal(transfer({ amount: 500_01 }))).toBe('amount_above_limit');
+    expect(await refusal(transfer({ toOwnerId: 'carol' }))).toBe('send_to_self');
+    expect(await refusal(transfer({ toOwnerId: 'nobody' }))).toBe('wallet_not_found');
     expect(
       await refusal({
         type: 'DepositByCard',
@@ -209,7 +214,7 @@ describe('a day in the ledger', () => {
         currency: 'CON',
         paymentMethod: card,
       }),
-    ).toBe(errorCodes.currencyMismatch);
+    ).toBe('currency_mismatch');
     expect(
       await refusal({
         type: 'DepositByCard',
@@ -219,10 +224,8 @@ describe('a day in the ledger', () => {
         currency: 'USD',
         paymentMethod: card,
       }),
-    ).toBe(errorCodes.amountBelowMinimum);
-    expect(await refusal({ type: 'ClearDeposit', txId: 'tx-missing', clearedBy: 'ops' })).toBe(
-      errorCodes.transactionNotFound,
-    );
+    ).toBe('amount_below_minimum');
+    expect(await refusal({ type: 'ClearDeposit', txId: 'tx-missing', clearedBy: 'ops' })).toBe('transaction_not_found');
     expect(await balance('carol')).toEqual(before);
     expect(walletIdOf('carol', 'CON')).toBe('wallet:carol:CON');
   });

@@ -1,5 +1,4 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { errorCodes } from '@peeks/contracts';
 import { LedgerRuleViolation, type Currency, type LedgerCommand } from '@peeks/ledger';
 import fc from 'fast-check';
 import { sql } from 'kysely';
@@ -115,7 +114,7 @@ describe('returns of a sale', () => {
     expect(row.returned_amount).toBe(4_00);
     expect(row.return_date).toBeInstanceOf(Date);
     await expect(executeLedgerCommand(database.db, returnOf(sold, 6_01), settings)).rejects.toMatchObject({
-      code: errorCodes.returnExceedsSale,
+      code: 'return_exceeds_sale',
     });
   });
 
@@ -149,7 +148,7 @@ describe('returns of a sale', () => {
           for (const result of settled) {
             if (result.status === 'rejected') {
               expect(result.reason).toBeInstanceOf(LedgerRuleViolation);
-              expect((result.reason as LedgerRuleViolation).code).toBe(errorCodes.returnExceedsSale);
+              expect((result.reason as LedgerRuleViolation).code).toBe('return_exceeds_sale');
             }
           }
           const returns = await returnsOf(sold.txId);
@@ -192,7 +191,7 @@ describe('returns of a sale', () => {
     expect(await balance(sold.buyer, 'CAD')).toBe(0);
     // A wallet return of a card-paid sale is refused: the money goes back where it came from.
     await expect(executeLedgerCommand(database.db, returnOf(sold, 1_00), settings)).rejects.toMatchObject({
-      code: errorCodes.paymentMethodWrongUse,
+      code: 'payment_method_wrong_use',
     });
 
     const confirm: LedgerCommand = { type: 'ConfirmCardRefund', txId: command.txId, refundReference: 're_1' };

@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { refuse } from './errors.ts';
 import { minorUnitsPerMajor, type Currency } from './money.ts';
 
@@ -20,14 +19,14 @@ export const amountLimits = {
 /** Refuses an amount that is not a positive whole number of minor units within `limit`. */
 export function checkAmount(amount: number, currency: Currency, limit: AmountLimit, what = 'amount'): void {
   if (!Number.isSafeInteger(amount))
-    refuse(errorCodes.invalidAmount, `${what} ${String(amount)} is not a whole number of minor units`);
-  if (amount <= 0) refuse(errorCodes.amountNotPositive, `${what} ${amount} is not positive`);
+    refuse('invalid_amount', `${what} ${String(amount)} is not a whole number of minor units`);
+  if (amount <= 0) refuse('amount_not_positive', `${what} ${amount} is not positive`);
   const perMajor = minorUnitsPerMajor[currency];
   if (limit.minMajor !== null && amount < limit.minMajor * perMajor) {
-    refuse(errorCodes.amountBelowMinimum, `${what} ${amount} ${currency} minor units is below ${limit.minMajor}`);
+    refuse('amount_below_minimum', `${what} ${amount} ${currency} minor units is below ${limit.minMajor}`);
   }
   if (limit.maxMajor !== null && amount > limit.maxMajor * perMajor) {
-    refuse(errorCodes.amountAboveLimit, `${what} ${amount} ${currency} minor units is above ${limit.maxMajor}`);
+    refuse('amount_above_limit', `${what} ${amount} ${currency} minor units is above ${limit.maxMajor}`);
   }
 }
 
@@ -43,7 +42,7 @@ export const DEFAULT_RATE_MICROS: RateMicros = 780_000;
  */
 export function coinsForCash(amount: number, currency: Currency, rateMicros: RateMicros): number {
   if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0)
-    refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
+    refuse('invalid_amount', `rate ${String(rateMicros)} is not a positive number of millionths`);
   const wholeCoins =
     (BigInt(COINS_PER_UNIT) * BigInt(amount) * BigInt(rateMicros)) /
     (BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE));
@@ -57,7 +56,7 @@ export function coinsForCash(amount: number, currency: Currency, rateMicros: Rat
  */
 export function cashPriceOfCoins(coins: number, currency: Currency, rateMicros: RateMicros): number {
   if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0)
-    refuse(errorCodes.invalidAmount, `rate ${String(rateMicros)} is not a positive number of millionths`);
+    refuse('invalid_amount', `rate ${String(rateMicros)} is not a positive number of millionths`);
   const numerator = BigInt(coins) * BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE);
   const denominator = BigInt(COINS_PER_UNIT) * BigInt(minorUnitsPerMajor.CON) * BigInt(rateMicros);
   return Number((numerator + denominator - 1n) / denominator);

@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import type { AccountId } from './accounts.ts';
 import { refuse } from './errors.ts';
 
@@ -57,7 +56,7 @@ export function pickCoins(
       remaining = 0;
     }
   }
-  if (remaining > 0) refuse(errorCodes.insufficientFunds, `coins of ${holder} are ${remaining} short of ${amount}`);
+  if (remaining > 0) refuse('insufficient_funds', `coins of ${holder} are ${remaining} short of ${amount}`);
   return { paying, splits, rest };
 }
 

@@ -1,8 +1,8 @@
-import type { LedgerType } from '@peeks/contracts';
 import type { AccountId } from './accounts.ts';
 import type { CoinStep } from './coins.ts';
 import type { RateMicros } from './amounts.ts';
 import type { Currency } from './money.ts';
+import type { LedgerType } from './words.ts';
 
 /**
  * One leg of a double entry: `amount` minor units added to `account`

@@ -11,3 +11,4 @@ export * from './money.ts';
 export * from './projection.ts';
 export * from './transaction.ts';
 export * from './wallet.ts';
+export * from './words.ts';

@@ -1,9 +1,9 @@
-import type { LedgerType } from '@peeks/contracts';
 import type { AccountId } from './accounts.ts';
 import { balanceChange, type BalanceChange } from './balance.ts';
 import type { CoinStep } from './coins.ts';
 import type { TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
+import type { LedgerType } from './words.ts';
 
 /**
  * What a stored event does to the read models, as plain data. The inline

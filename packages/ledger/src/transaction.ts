@@ -3,9 +3,8 @@ import type { Coin } from './coins.ts';
 import { reservedBy } from './coins.ts';
 import type { TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
+import type { TransactionType } from './words.ts';
 
-export type TransactionType =
-  'purchase' | 'deposit' | 'transfer' | 'sale' | 'return' | 'withdraw' | 'settlement' | 'fee' | 'correction';
 export type TransactionState = 'pending' | 'completed' | 'rejected' | 'expired' | 'failed';
 
 /**

@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { walletIdOf } from './accounts.ts';
 import type { WalletState } from './decide/state.ts';
 import { refuse } from './errors.ts';
@@ -17,8 +16,8 @@ export function decideOpenWallet(
 
 /** Only an empty wallet closes: money is never stranded in a closed one. */
 export function decideCloseWallet(walletId: string, existing: WalletState | undefined): WalletEvent[] {
-  if (!existing) return refuse(errorCodes.walletNotFound, `${walletId} does not exist`);
+  if (!existing) return refuse('wallet_not_found', `${walletId} does not exist`);
   if (existing.status === 'closed') return [];
-  if (existing.total !== 0) refuse(errorCodes.walletNotEmpty, `${walletId} holds ${existing.total}`);
+  if (existing.total !== 0) refuse('wallet_not_empty', `${walletId} holds ${existing.total}`);
   return [{ type: 'WalletClosed', data: { walletId } }];
 }

@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount, coinsForCash } from '../amounts.ts';
 import { mintCoin } from '../coins.ts';
@@ -31,7 +30,7 @@ export const fundingRules: Pick<
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
       const coins = coinsForCash(command.charge.amount, command.charge.currency, command.rateMicros);
       if (coins <= 0)
-        refuse(errorCodes.amountNotPositive, `${command.charge.amount} ${command.charge.currency} buys no whole coin`);
+        refuse('amount_not_positive', `${command.charge.amount} ${command.charge.currency} buys no whole coin`);
       const funding = platformAccount('card-funding', 'CON');
       return [
         {
@@ -91,10 +90,7 @@ export const fundingRules: Pick<
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
       const coins = coinsForCash(command.payment.amount, command.payment.currency, command.rateMicros);
       if (coins <= 0)
-        refuse(
-          errorCodes.amountNotPositive,
-          `${command.payment.amount} ${command.payment.currency} buys no whole coin`,
-        );
+        refuse('amount_not_positive', `${command.payment.amount} ${command.payment.currency} buys no whole coin`);
       return [
         {
           type: 'DepositEntered',
@@ -160,7 +156,7 @@ export const fundingRules: Pick<
       const tx = pendingDeposit(command.txId, state.tx);
       if (tx.expiresAt === null || now.getTime() < Date.parse(tx.expiresAt)) {
         refuse(
-          errorCodes.transactionStateInvalid,
+          'transaction_state_invalid',
           `deposit ${command.txId} does not expire before ${tx.expiresAt ?? 'never'}`,
         );
       }
@@ -172,7 +168,7 @@ export const fundingRules: Pick<
     needs: (command) => ({ wallets: [walletIdOf(command.ownerId, 'CON')], coins: noCoins }),
     decide(command, state, { newSerial }) {
       if (!Number.isSafeInteger(command.sats) || command.sats <= 0)
-        refuse(errorCodes.amountNotPositive, `${command.sats} sats is nothing to credit`);
+        refuse('amount_not_positive', `${command.sats} sats is nothing to credit`);
       checkAmount(command.coins, 'CON', amountLimits.unlimited);
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
       const funding = platformAccount('bitcoin-funding', 'CON');
@@ -207,7 +203,7 @@ function pendingDeposit(txId: string, record: TransactionRecord | null) {
     tx.payeeWalletId === null ||
     tx.paymentMethodType === null
   ) {
-    return refuse(errorCodes.transactionStateInvalid, `${txId} is not a pending deposit (${tx.txClass}, ${tx.state})`);
+    return refuse('transaction_state_invalid', `${txId} is not a pending deposit (${tx.txClass}, ${tx.state})`);
   }
   return {
     walletId: tx.payeeWalletId,

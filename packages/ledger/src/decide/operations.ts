@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
 import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
@@ -19,7 +18,7 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
       const { amount, fee, currency } = command;
       checkAmount(amount, currency, amountLimits.unlimited);
       if (fee !== 0) checkAmount(fee, currency, amountLimits.unlimited, 'fee');
-      if (fee > amount) refuse(errorCodes.invalidAmount, `fee ${fee} is more than the batch ${amount}`);
+      if (fee > amount) refuse('invalid_amount', `fee ${fee} is more than the batch ${amount}`);
       const wallet = openWallet(state, walletIdOf(command.merchantId, currency));
       requireAvailable(wallet, amount);
       const settlement = platformAccount('settlement', currency);
@@ -102,7 +101,7 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
     decide(command, state, { newSerial }) {
       const { amount, currency } = command;
       checkAmount(Math.abs(amount), currency, amountLimits.unlimited);
-      if (command.reason.trim() === '') refuse(errorCodes.requiredField, 'a correction needs a reason');
+      if (command.reason.trim() === '') refuse('required_field', 'a correction needs a reason');
       const wallet = openWallet(state, walletIdOf(command.ownerId, currency));
       if (amount < 0) requireAvailable(wallet, -amount);
       const corrections = platformAccount('corrections', currency);

@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { platformAccount } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
 import { spendCoins, type CoinStep } from '../coins.ts';
@@ -27,27 +26,24 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'>
       return { wallets, coins: coinsToSpend(command.merchantOwnerId, sale.currency, command.amount) };
     },
     decide(command, state, { newSerial }) {
-      const sale = state.sale ?? refuse(errorCodes.transactionNotFound, `sale ${command.saleTxId} does not exist`);
+      const sale = state.sale ?? refuse('transaction_not_found', `sale ${command.saleTxId} does not exist`);
       const record = sale.record;
       // Another merchant's sale, or not a sale at all, is not found: it is not theirs to return.
       if (record.type !== 'sale' || record.merchantId !== command.merchantOwnerId || record.payeeWalletId === null)
-        refuse(errorCodes.transactionNotFound, `${command.saleTxId} is not a sale of ${command.merchantOwnerId}`);
+        refuse('transaction_not_found', `${command.saleTxId} is not a sale of ${command.merchantOwnerId}`);
       if (record.state !== 'completed')
-        refuse(errorCodes.saleNotReturnable, `${command.saleTxId} is ${record.state}, not completed`);
+        refuse('sale_not_returnable', `${command.saleTxId} is ${record.state}, not completed`);
       const { amount } = command;
       const currency = record.currency;
       checkAmount(amount, currency, amountLimits.unlimited);
       if (amount > leftToReturn(sale))
-        refuse(
-          errorCodes.returnExceedsSale,
-          `${amount} is more than the ${leftToReturn(sale)} left of ${command.saleTxId}`,
-        );
-      if (command.reason.trim() === '') refuse(errorCodes.requiredField, 'a return needs a reason');
+        refuse('return_exceeds_sale', `${amount} is more than the ${leftToReturn(sale)} left of ${command.saleTxId}`);
+      if (command.reason.trim() === '') refuse('required_field', 'a return needs a reason');
 
       const paidByCard = record.paymentMethodType === 'CC';
       if (paidByCard !== (command.cardRefund !== null))
         refuse(
-          errorCodes.paymentMethodWrongUse,
+          'payment_method_wrong_use',
           paidByCard ? `${command.saleTxId} was charged to a card` : `${command.saleTxId} was not charged to a card`,
         );
       if (command.cardRefund) {
@@ -107,7 +103,7 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'>
     decide(command, state) {
       const tx = requireTransaction(state.tx, command.txId);
       if (tx.type !== 'return' || tx.state !== 'pending' || tx.paymentMethodId === null)
-        refuse(errorCodes.transactionStateInvalid, `${command.txId} has no card refund waiting`);
+        refuse('transaction_state_invalid', `${command.txId} has no card refund waiting`);
       return [
         {
           type: 'CardRefundConfirmed',

@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import type { AccountId } from '../accounts.ts';
 import type { WalletBalance } from '../balance.ts';
 import type { Coin, NewSerial } from '../coins.ts';
@@ -41,27 +40,26 @@ export type DecideContext = { now: Date; newSerial: NewSerial; holdHours: number
 
 export function openWallet(state: LedgerState, walletId: AccountId): WalletState {
   const wallet = state.wallets.get(walletId);
-  if (!wallet) return refuse(errorCodes.walletNotFound, `${walletId} does not exist`);
-  if (wallet.status !== 'open') return refuse(errorCodes.walletClosed, `${walletId} is closed`);
+  if (!wallet) return refuse('wallet_not_found', `${walletId} does not exist`);
+  if (wallet.status !== 'open') return refuse('wallet_closed', `${walletId} is closed`);
   return wallet;
 }
 
 export function requireAvailable(wallet: WalletState, amount: number): void {
   if (wallet.available < amount)
-    refuse(errorCodes.insufficientFunds, `${wallet.walletId} has ${wallet.available} available, needs ${amount}`);
+    refuse('insufficient_funds', `${wallet.walletId} has ${wallet.available} available, needs ${amount}`);
 }
 
 export function requireWithdrawable(wallet: WalletState, amount: number): void {
   requireAvailable(wallet, amount);
   if (wallet.withdrawable < amount)
-    refuse(errorCodes.fundsOnHold, `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
+    refuse('funds_on_hold', `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
 }
 
 export function requireTransaction(tx: TransactionRecord | null, txId: string): TransactionRecord {
-  return tx ?? refuse(errorCodes.transactionNotFound, `transaction ${txId} does not exist`);
+  return tx ?? refuse('transaction_not_found', `transaction ${txId} does not exist`);
 }
 
 export function requireCashCurrency(currency: Currency): void {
-  if (currency !== 'USD' && currency !== 'CAD')
-    refuse(errorCodes.currencyMismatch, `${currency} is not a cash currency`);
+  if (currency !== 'USD' && currency !== 'CAD') refuse('currency_mismatch', `${currency} is not a cash currency`);
 }

@@ -1,11 +1,10 @@
-import { errorCodes } from '@peeks/contracts';
-import type { LedgerType } from '@peeks/contracts';
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, cashPriceOfCoins, checkAmount } from '../amounts.ts';
 import { mintCoin, spendCoins, type CoinStep, type NewSerial } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { CardFunding, Posting, TransferKind } from '../events.ts';
 import type { Currency } from '../money.ts';
+import type { LedgerType } from '../words.ts';
 import type { CommandRules } from './rule.ts';
 import { coinsToSpend, noCoins } from './rule.ts';
 import { openWallet, requireAvailable, requireCashCurrency, requireTransaction, type LedgerState } from './state.ts';
@@ -37,8 +36,7 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
       const { currency, amount, fee } = command;
       checkAmount(amount, currency, amountLimits.transfer);
       if (fee !== 0) checkAmount(fee, currency, amountLimits.unlimited, 'fee');
-      if (command.fromOwnerId === command.toOwnerId)
-        refuse(errorCodes.sendToSelf, `${command.fromOwnerId} sent to themself`);
+      if (command.fromOwnerId === command.toOwnerId) refuse('send_to_self', `${command.fromOwnerId} sent to themself`);
       const to = openWallet(state, walletIdOf(command.toOwnerId, currency));
       const fees = platformAccount('fees', currency);
       const source = command.fundedBy
@@ -104,12 +102,12 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
         tx.payeeWalletId === null ||
         tx.holdReleasedAt !== null
       ) {
-        return refuse(errorCodes.transactionStateInvalid, `${command.txId} has no hold to release`);
+        return refuse('transaction_state_invalid', `${command.txId} has no hold to release`);
       }
       if (now.getTime() < Date.parse(tx.holdReleaseAt))
-        refuse(errorCodes.transactionStateInvalid, `the hold of ${command.txId} ends at ${tx.holdReleaseAt}`);
+        refuse('transaction_state_invalid', `the hold of ${command.txId} ends at ${tx.holdReleaseAt}`);
       // The wallet may have been closed since: releasing a hold only makes money withdrawable, so it still may.
-      if (!state.wallets.has(tx.payeeWalletId)) refuse(errorCodes.walletNotFound, `${tx.payeeWalletId} does not exist`);
+      if (!state.wallets.has(tx.payeeWalletId)) refuse('wallet_not_found', `${tx.payeeWalletId} does not exist`);
       return [
         {
           type: 'HoldReleased',
@@ -146,17 +144,17 @@ function cardSource(funding: CardFunding, total: number, currency: Currency): So
   requireCashCurrency(charge.currency);
   checkAmount(charge.amount, charge.currency, amountLimits.unlimited, 'charge');
   if (currency === 'CON') {
-    if (funding.rateMicros === null) refuse(errorCodes.invalidAmount, 'a card-funded CON payment names no rate');
+    if (funding.rateMicros === null) refuse('invalid_amount', 'a card-funded CON payment names no rate');
     if (charge.amount < cashPriceOfCoins(total, charge.currency, funding.rateMicros)) {
       refuse(
-        errorCodes.invalidAmount,
+        'invalid_amount',
         `${charge.amount} ${charge.currency} does not pay for ${total} CON at ${funding.rateMicros}`,
       );
     }
   } else {
     if (charge.currency !== currency)
-      refuse(errorCodes.currencyMismatch, `a ${currency} payment cannot be charged in ${charge.currency}`);
-    if (charge.amount !== total) refuse(errorCodes.invalidAmount, `a charge of ${charge.amount} does not pay ${total}`);
+      refuse('currency_mismatch', `a ${currency} payment cannot be charged in ${charge.currency}`);
+    if (charge.amount !== total) refuse('invalid_amount', `a charge of ${charge.amount} does not pay ${total}`);
   }
   return {
     account: platformAccount('card-funding', currency),

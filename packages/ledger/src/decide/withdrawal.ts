@@ -1,4 +1,3 @@
-import { errorCodes } from '@peeks/contracts';
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
 import { spendCoins, type CoinStep } from '../coins.ts';
@@ -22,7 +21,7 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
       coins: coinsToSpend(command.ownerId, command.currency, command.amount),
     }),
     decide(command, state, { newSerial }) {
-      if (command.currency === 'IMP') refuse(errorCodes.currencyMismatch, 'impressions cannot be withdrawn');
+      if (command.currency === 'IMP') refuse('currency_mismatch', 'impressions cannot be withdrawn');
       checkAmount(command.amount, command.currency, amountLimits.unlimited);
       const wallet = openWallet(state, walletIdOf(command.ownerId, command.currency));
       requireWithdrawable(wallet, command.amount);
@@ -98,10 +97,7 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
 function pendingWithdrawal(txId: string, record: TransactionRecord | null) {
   const tx = requireTransaction(record, txId);
   if (tx.txClass !== 'WithdrawalRequested' || tx.state !== 'pending' || tx.payerWalletId === null) {
-    return refuse(
-      errorCodes.transactionStateInvalid,
-      `${txId} is not a pending withdrawal (${tx.txClass}, ${tx.state})`,
-    );
+    return refuse('transaction_state_invalid', `${txId} is not a pending withdrawal (${tx.txClass}, ${tx.state})`);
   }
   return { ...tx, walletId: tx.payerWalletId };
 }

@@ -1,6 +1,7 @@
 import { SESSION_COOKIE } from './sessions.ts';
 import { errorEnvelope as errorEnvelopeSchema } from '@peeks/contracts';
 import { StreamVersionConflict } from '@peeks/db';
+import { LedgerRuleViolation, type RefusalCode } from '@peeks/ledger';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -36,6 +37,13 @@ beforeAll(async () => {
       app.get('/api/test/refused', { config: { access: 'public' } }, () => {
         throw new ApiError(422, 'Insufficient funds', [{ code: 4040, field: 'amount', message: 'Invalid amount' }]);
       });
+      app.get<{ Params: { code: RefusalCode } }>(
+        '/api/test/ledger-refused/:code',
+        { config: { access: 'public' } },
+        (request) => {
+          throw new LedgerRuleViolation(request.params.code, 'wallet-secret-detail');
+        },
+      );
     },
   });
 });
@@ -160,6 +168,37 @@ describe('error envelope', () => {
         errors: [{ code: 4040, field: 'amount', message: 'Invalid amount' }],
       },
     });
+  });
+
+  // The ledger names its refusals; the client still gets the catalogue's code and text, as it always has.
+  it.each<[RefusalCode, number, number, string]>([
+    ['invalid_amount', 422, 4040, 'Invalid amount'],
+    ['amount_not_positive', 422, 4041, 'Amount must be positive'],
+    ['amount_above_limit', 422, 4042, 'Amount is above the limit'],
+    ['amount_below_minimum', 422, 4043, 'Amount is below the minimum'],
+    ['required_field', 422, 4215, 'Required field'],
+    ['wallet_not_found', 404, 40401, 'Wallet does not exist'],
+    ['transaction_not_found', 404, 40402, 'No such a transaction'],
+    ['insufficient_funds', 422, 42201, 'Insufficient funds'],
+    ['funds_on_hold', 422, 42202, 'Insufficient withdrawable funds: part of the balance is on hold'],
+    ['send_to_self', 422, 42203, 'You cannot send funds to yourself'],
+    ['wallet_closed', 422, 42204, 'Wallet is closed'],
+    ['currency_mismatch', 422, 42205, 'Invalid currency'],
+    ['transaction_state_invalid', 422, 42206, 'The transaction cannot do that in its current state'],
+    ['wallet_not_empty', 422, 42207, 'A wallet can be closed only when its balance is zero'],
+    ['payment_method_wrong_use', 422, 42252, 'This payment method cannot be used for this payment'],
+    ['return_exceeds_sale', 422, 42260, 'The amount is more than what is left of the sale to return'],
+    ['sale_not_returnable', 422, 42261, 'Only a completed sale can be returned'],
+  ])('answers the ledger refusing %s with %i and catalogue code %i', async (refusal, statusCode, code, message) => {
+    const response = await subject.app.inject({ method: 'GET', url: `/api/test/ledger-refused/${refusal}` });
+    expect(response.statusCode).toBe(statusCode);
+    expect(response.json()).toEqual({
+      response: 'error',
+      message,
+      errors: [{ code, message }],
+      request_id: expect.any(String) as string,
+    });
+    expect(response.body).not.toContain('wallet-secret-detail');
   });
 
   it('carries the request id in every error body, the same as the X-Request-Id header', async () => {

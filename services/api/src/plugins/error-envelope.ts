@@ -1,4 +1,4 @@
-import { errorCatalogue, errorCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
+import { errorCatalogue, errorCodes, ledgerRefusalCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
 import { CardProcessorUnavailable, PROCESSOR_UNAVAILABLE } from '@peeks/card-processor';
 import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
@@ -73,12 +73,14 @@ function envelopeFor(error: FastifyError | Error): {
     };
   }
   // A wallet or transaction that is not there (the 404xx codes) is 404; any other refusal a business rule.
-  if (error instanceof LedgerRuleViolation)
+  if (error instanceof LedgerRuleViolation) {
+    const code = ledgerRefusalCodes[error.code];
     return {
-      statusCode: error.code >= 40400 && error.code < 40500 ? 404 : 422,
-      message: error.message,
-      errors: [fromCode(error.code)],
+      statusCode: code >= 40400 && code < 40500 ? 404 : 422,
+      message: errorCatalogue[code],
+      errors: [fromCode(code)],
     };
+  }
   if (error instanceof InvalidEvent)
     return {
       statusCode: 400,

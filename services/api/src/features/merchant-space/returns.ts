@@ -1,4 +1,4 @@
-import { errorCodes, type ReturnSaleRequest } from '@peeks/contracts';
+import { errorCodes, ledgerRefusalCodes, type ReturnSaleRequest } from '@peeks/contracts';
 import { finishCardReturn, firstEvent } from '@peeks/card-processor';
 import { LedgerRuleViolation, merchantOwnerId, type Cash, type TransactionRecord } from '@peeks/ledger';
 import { loadTransaction } from '@peeks/ledger-store';
@@ -53,12 +53,9 @@ export async function returnSale(
 /** The form field a refusal is about, so the dialog shows it beside the field. */
 function withField(error: LedgerRuleViolation) {
   const field =
-    error.code === errorCodes.requiredField
-      ? 'reason'
-      : error.code === errorCodes.transactionNotFound
-        ? 'tx_id'
-        : 'amount';
-  return refuse(error.code >= 40400 && error.code < 40500 ? 404 : 422, error.code, { field });
+    error.code === 'required_field' ? 'reason' : error.code === 'transaction_not_found' ? 'tx_id' : 'amount';
+  const code = ledgerRefusalCodes[error.code];
+  return refuse(code >= 40400 && code < 40500 ? 404 : 422, code, { field });
 }
 
 /**

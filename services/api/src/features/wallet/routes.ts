@@ -27,8 +27,8 @@ import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, tran
 /**
  * Reading money: the balance, the ledger and transaction lists and their
  * details, the coin breakdown, a transaction's coin audit, and the forex
- * rate. Everything is the caller's own (see viewer.ts); another owner's
- * record answers 404, as one that does not exist.
+ * rate. Everything is the caller's own (`sessionWalletOwner`); another
+ * owner's record answers 404, as one that does not exist.
  */
 export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);

@@ -160,7 +160,7 @@ describe('POST /api/account/deposit-coins', () => {
         subject.app.ledgerSettings,
       );
     advance(24 * HOUR - 60_000);
-    await expect(expire()).rejects.toMatchObject({ code: errorCodes.transactionStateInvalid });
+    await expect(expire()).rejects.toMatchObject({ code: 'transaction_state_invalid' });
     advance(60_000);
     expect((await expire()).record.state).toBe('expired');
     expect((await conWallet(ann))?.total).toBe(0);
