@@ -575,3 +575,45 @@ export type RevokeSessionRequest = z.infer<typeof revokeSessionRequest>;
  */
 export const banUserRequest = z.object({ user_id: positiveId(say.valid('User')), reason }, invalidArguments);
 export type BanUserRequest = z.infer<typeof banUserRequest>;
+
+/**
+ * A ban of a finance operator, waiting for a second, different finance
+ * operator or decided by one: nothing happens to the operator, and their
+ * sessions live on, until another operator approves it. Operators are named
+ * by their ledger owner id (`user-7`) and their username.
+ */
+export const banRequest = z.object({
+  ban_id: z.string(),
+  state: z.enum(['pending', 'approved', 'rejected']),
+  user_id: z.number().int(),
+  username: z.string(),
+  reason: z.string(),
+  requested_by: z.string(),
+  requested_by_username: z.string().nullable(),
+  requested_at: z.string(),
+  decided_by: z.string().nullable(),
+  decided_by_username: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  decision_reason: z.string().nullable(),
+});
+export type BanRequest = z.infer<typeof banRequest>;
+
+/** POST /api/operations/ban-user of a finance operator: 202, nobody banned until another operator approves. */
+export const banRequestedResponse = successEnvelope({ ban: banRequest });
+
+/** What ban-user answers: the person banned (200), or the ban of an operator waiting for approval (202). */
+export const banUserResponse = z.union([personResponse, banRequestedResponse]);
+
+/** GET /api/operations/bans: the bans of operators waiting for approval, oldest first. */
+export const pendingBansQuery = z.object({ ...page }, invalidArguments);
+export const pendingBansResponse = successEnvelope({ bans: z.array(banRequest), total: z.number().int() });
+
+const banId = text('Ban', { max: 64 });
+
+/** POST /api/operations/approve-ban: by a finance operator other than the one who asked (and than the one banned). */
+export const approveBanRequest = z.object({ ban_id: banId }, invalidArguments);
+/** POST /api/operations/reject-ban */
+export const rejectBanRequest = z.object({ ban_id: banId, reason }, invalidArguments);
+
+/** An approval or rejection: the ban as decided. */
+export const banDecisionResponse = successEnvelope({ ban: banRequest });

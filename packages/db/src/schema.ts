@@ -41,6 +41,7 @@ export interface Database {
   bitcoin_keys: BitcoinKeysTable;
   bitcoin_deposits: BitcoinDepositsTable;
   correction_requests: CorrectionRequestsTable;
+  ban_requests: BanRequestsTable;
   ledger_verifications: LedgerVerificationsTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
@@ -624,6 +625,21 @@ export interface CorrectionRequestsTable {
   tx_id: string | null;
 }
 
+/** A ban of a finance operator waiting for, or decided by, a second operator (migration 0192). */
+export interface BanRequestsTable {
+  ban_id: string;
+  /** The operator to be banned. */
+  user_id: number;
+  reason: string;
+  state: Generated<CorrectionRequestState>;
+  /** Operators' ledger owner ids: who asked, and who approved or rejected (never the same). */
+  requested_by: string;
+  requested_at: Date;
+  decided_by: string | null;
+  decided_at: Date | null;
+  decision_reason: string | null;
+}
+
 /** One address per bitcoin deposit, never reused. */
 export interface BitcoinDepositsTable {
   tx_id: string;
@@ -1094,6 +1110,17 @@ export const schemaColumns = {
     'decided_at',
     'decision_reason',
     'tx_id',
+  ]),
+  ban_requests: columnsOf<BanRequestsTable>()([
+    'ban_id',
+    'user_id',
+    'reason',
+    'state',
+    'requested_by',
+    'requested_at',
+    'decided_by',
+    'decided_at',
+    'decision_reason',
   ]),
   platform_secrets: columnsOf<PlatformSecretsTable>()(['name', 'secret', 'created_at']),
   checkout_sessions: columnsOf<CheckoutSessionsTable>()([

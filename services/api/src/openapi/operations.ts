@@ -366,6 +366,31 @@ export const operations: Record<string, OperationFacts> = {
   }),
   'POST /api/operations/ban-user': o('banUser', 'operations', 'Ban a user: no sign-in, every session ended', {
     errors: [403, 404, 422],
+    description:
+      'A finance operator is not banned at once: the ban waits for a second operator (202) at approve-ban, and their sessions live on until then.',
+  }),
+  'GET /api/operations/bans': o(
+    'listPendingBans',
+    'operations',
+    'List bans of operators waiting for a second operator',
+    {
+      errors: [403],
+    },
+  ),
+  'POST /api/operations/approve-ban': o(
+    'approveBan',
+    'operations',
+    "Approve another operator's ban of an operator, which bans them and ends their sessions",
+    {
+      ...operatorStep,
+      errors: [403, ...operatorStep.errors],
+      description: 'The operator who asked for the ban is refused (403), and the operator to be banned (422).',
+    },
+  ),
+  'POST /api/operations/reject-ban': o('rejectBan', 'operations', "Reject another operator's ban of an operator", {
+    ...operatorStep,
+    errors: [403, ...operatorStep.errors],
+    description: 'The operator who asked for the ban is refused (403).',
   }),
   'POST /api/operations/unban-user': o('unbanUser', 'operations', 'Lift a ban', { errors: [403, 404] }),
   'GET /api/operations/audit': o('listAudit', 'operations', "List the operators' actions", { errors: [403] }),

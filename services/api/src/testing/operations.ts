@@ -7,6 +7,7 @@ import type { TestApp } from './app.ts';
 import { signedUp, type SignedIn } from './merchants.ts';
 import { makeFinanceOperator } from '../features/operations/operator.ts';
 import { requestCorrection } from '../features/operations/corrections.ts';
+import { banOrRequest } from '../features/operations/ban-requests.ts';
 
 export type Caller = 'personal' | 'business' | 'operator';
 
@@ -172,4 +173,19 @@ export async function pendingCorrection(subject: TestApp, ownerId: string, reque
     now: new Date(),
   });
   return correction.correction_id;
+}
+
+/** A ban of a new finance operator waiting for approval, asked for by another operator (`requestedBy`). */
+export async function pendingBan(subject: TestApp, requestedBy = 'user-0'): Promise<string> {
+  const target = await signedUpOperator(subject);
+  const asked = await banOrRequest(subject.database.db, {
+    userId: target.user.user_id,
+    reason: 'Shared their console session',
+    operator: requestedBy,
+    metadata: { actor: requestedBy },
+    now: new Date(),
+  });
+  if (asked.outcome !== 'requested')
+    throw new Error(`the ban of operator ${String(target.user.user_id)} was not requested`);
+  return asked.ban.ban_id;
 }

@@ -26,6 +26,7 @@ import { saleToOwner, settlementOfOwner } from './merchant-space.ts';
 import {
   enteredDeposit,
   flaggedBitcoinDeposit,
+  pendingBan,
   pendingCorrection,
   requestedWithdrawal,
   type Caller,
@@ -617,6 +618,13 @@ export const routeTable: Record<string, RouteCase> = {
   }),
   'POST /api/operations/ban-user': row('operator', async (_owner, subject) =>
     body({ user_id: (await signedUp(subject, 'personal')).user.user_id, reason: 'Chargeback fraud' }),
+  ),
+  'GET /api/operations/bans': row('operator', () => query({ limit: 10 })),
+  'POST /api/operations/approve-ban': row('operator', async (_owner, subject) =>
+    body({ ban_id: await pendingBan(subject) }),
+  ),
+  'POST /api/operations/reject-ban': row('operator', async (_owner, subject) =>
+    body({ ban_id: await pendingBan(subject), reason: 'Not the operator in the report' }),
   ),
   'POST /api/operations/unban-user': row('operator', async (_owner, subject) =>
     body({ user_id: (await signedUp(subject, 'personal')).user.user_id, reason: 'Cleared by support' }),

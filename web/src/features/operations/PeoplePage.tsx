@@ -14,6 +14,7 @@ import { toast } from '../../ui/toasts.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
+import { PendingBans } from './PendingBans.tsx';
 import { useLoad } from './use-load.ts';
 
 function Amount({ minor, currency }: { minor: number; currency: string }) {
@@ -90,9 +91,23 @@ function Person({ initial }: { initial: View }) {
         <ReasonDialog
           title={t('operations.people.ban_title', { username })}
           submitLabel={t('operations.people.ban')}
-          help={t('operations.people.ban_help')}
-          act={(reason) => operationsApi.banUser({ user_id: view.person.user_id, reason })}
-          onDone={done(t('operations.people.banned_toast', { username }))}
+          help={t(
+            view.person.role === 'finance' ? 'operations.people.ban_operator_help' : 'operations.people.ban_help',
+          )}
+          act={async (reason) => {
+            const answer = await operationsApi.banUser({ user_id: view.person.user_id, reason });
+            // A finance operator's ban waits for a second operator: nothing about them has changed yet.
+            if ('ban' in answer) {
+              toast(t('operations.people.ban_requested', { username }));
+              return view;
+            }
+            toast(t('operations.people.banned_toast', { username }));
+            return answer;
+          }}
+          onDone={(next) => {
+            setView(next);
+            close();
+          }}
           onClose={close}
         />
       )}
@@ -279,7 +294,10 @@ export default function PeoplePage() {
       ) : q !== '' ? (
         <Results key={q} q={q} />
       ) : (
-        <Audit />
+        <>
+          <PendingBans />
+          <Audit />
+        </>
       )}
     </>
   );

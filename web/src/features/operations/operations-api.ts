@@ -1,4 +1,6 @@
 import {
+  banDecisionResponse,
+  banUserResponse,
   bitcoinDepositsResponse,
   coinTrailResponse,
   correctBalanceResponse,
@@ -10,6 +12,7 @@ import {
   operationsOverviewResponse,
   operatorAuditResponse,
   peopleResponse,
+  pendingBansResponse,
   pendingCorrectionsResponse,
   pendingDepositsResponse,
   pendingWithdrawalsResponse,
@@ -58,7 +61,13 @@ export const operationsApi = {
   people: (q: string) => callApi('/operations/people', peopleResponse, { query: { q } }),
   person: (userId: number) => callApi('/operations/person', personResponse, { query: { user_id: userId } }),
   revokeSession: (body: unknown) => callApi('/operations/revoke-session', personResponse, { body }),
-  banUser: (body: unknown) => callApi('/operations/ban-user', personResponse, { body }),
+  /** Banned at once (the person), or for a finance operator waiting for another operator (`ban`). */
+  banUser: (body: unknown) => callApi('/operations/ban-user', banUserResponse, { body }),
+  pendingBans: () => callApi('/operations/bans', pendingBansResponse, { query: { limit: 200 } }),
+  approveBan: (banId: string, idempotencyKey: string) =>
+    callApi('/operations/approve-ban', banDecisionResponse, { body: { ban_id: banId }, idempotencyKey }),
+  rejectBan: (body: { ban_id: string; reason: string }, idempotencyKey: string) =>
+    callApi('/operations/reject-ban', banDecisionResponse, { body, idempotencyKey }),
   unbanUser: (body: unknown) => callApi('/operations/unban-user', personResponse, { body }),
   audit: () => callApi('/operations/audit', operatorAuditResponse, { query: { limit: 20 } }),
 };

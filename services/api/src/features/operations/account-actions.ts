@@ -1,5 +1,5 @@
 import { appendToStream, type Database, type EventMetadata } from '@peeks/db';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 
 /** Support's actions on one user's account: their events, each with the operator as actor. */
 export const accountStream = (userId: number) => `account-${userId}`;
@@ -10,6 +10,10 @@ interface ActionContext {
   metadata: Partial<EventMetadata> & { actor: string };
   now: Date;
 }
+
+/** `work` in a transaction: `db`'s own when it is one (an approval's), else a new one. */
+export const inTransaction = <T>(db: Kysely<Database>, work: (trx: Kysely<Database>) => Promise<T>): Promise<T> =>
+  db.isTransaction ? work(db) : db.transaction().execute((trx: Transaction<Database>) => work(trx));
 
 /** The id the console shows for a session: the first 12 bytes of its key, hex, which cannot be used to sign in. */
 const sessionIdOf = sql<string>`encode(substring(session_key from 1 for 12), 'hex')`;
@@ -46,7 +50,8 @@ export async function revokeSession(
  * Bans or unbans `userId`. A ban also ends every session of theirs in the
  * same transaction, so no request of theirs gets through after the answer.
  * Asking for what is already so changes nothing and writes no event, so a
- * double click or a retry is harmless.
+ * double click or a retry is harmless. A finance operator's ban comes
+ * here only once a second operator approved it (ban-requests.ts).
  */
 export async function setBanned(
   db: Kysely<Database>,
@@ -54,7 +59,7 @@ export async function setBanned(
   banned: boolean,
   context: ActionContext,
 ): Promise<'changed' | 'unchanged' | 'not-found'> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const changed = await trx
       .updateTable('users')
       .set({ is_banned: banned, updated_at: context.now })

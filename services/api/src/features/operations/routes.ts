@@ -35,6 +35,12 @@ import {
   operatorAuditResponse,
   operationsOverviewResponse,
   banUserRequest,
+  approveBanRequest,
+  banDecisionResponse,
+  banRequestedResponse,
+  pendingBansQuery,
+  pendingBansResponse,
+  rejectBanRequest,
   peopleQuery,
   revokeSessionRequest,
   peopleResponse,
@@ -71,6 +77,7 @@ import {
 import { depositMismatches } from './matching.ts';
 import { operationsOverview } from './overview.ts';
 import { revokeSession, setBanned } from './account-actions.ts';
+import { banOrRequest, decideBan, pendingBans } from './ban-requests.ts';
 import { findPeople, operatorActions, personView } from './people.ts';
 import { operatorOf, requireFinanceOperator } from './operator.ts';
 import {
@@ -470,17 +477,68 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
   );
 
-  for (const [path, banned] of [
-    ['/api/operations/ban-user', true],
-    ['/api/operations/unban-user', false],
-  ] as const)
-    app.post(path, { schema: { body: banUserRequest, response: { 200: personResponse } } }, async (request) => {
+  app.post(
+    '/api/operations/ban-user',
+    { schema: { body: banUserRequest, response: { 200: personResponse, 202: banRequestedResponse } } },
+    async (request, reply) => {
       const { user_id: userId, reason } = request.body;
-      if (banned && userId === request.session?.userId) throw refuse(422, errorCodes.banSelf, { field: 'user_id' });
-      const outcome = await setBanned(app.db, userId, banned, accountAction(request, reason));
+      if (userId === request.session?.userId) throw refuse(422, errorCodes.banSelf, { field: 'user_id' });
+      const banned = await banOrRequest(app.db, {
+        userId,
+        reason,
+        operator: operatorOf(request),
+        metadata: accountAction(request, reason).metadata,
+        now: app.clock(),
+      });
+      if (banned.outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
+      // A finance operator is not banned yet: a second operator approves it at /api/operations/approve-ban.
+      if (banned.outcome === 'requested') return reply.code(202).send({ response: success, ban: banned.ban });
+      return reply.code(200).send(await person(userId));
+    },
+  );
+
+  app.post(
+    '/api/operations/unban-user',
+    { schema: { body: banUserRequest, response: { 200: personResponse } } },
+    async (request) => {
+      const { user_id: userId, reason } = request.body;
+      const outcome = await setBanned(app.db, userId, false, accountAction(request, reason));
       if (outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
       return person(userId);
-    });
+    },
+  );
+
+  list('/api/operations/bans', pendingBansQuery, pendingBansResponse, (query) => pendingBans(app.db, query));
+
+  const decideBanOnce = (
+    request: FastifyRequest,
+    decision: 'approve' | 'reject',
+    banId: string,
+    reason: string | null,
+  ) =>
+    once(request, async (db) => ({
+      response: success,
+      ban: await decideBan(db, {
+        banId,
+        decision,
+        reason,
+        operator: operatorOf(request),
+        metadata: eventMetadata(request),
+        now: app.clock(),
+      }),
+    }));
+
+  app.post(
+    '/api/operations/approve-ban',
+    { schema: { body: approveBanRequest, response: { 200: banDecisionResponse } } },
+    (request) => decideBanOnce(request, 'approve', request.body.ban_id, null),
+  );
+
+  app.post(
+    '/api/operations/reject-ban',
+    { schema: { body: rejectBanRequest, response: { 200: banDecisionResponse } } },
+    (request) => decideBanOnce(request, 'reject', request.body.ban_id, request.body.reason),
+  );
 
   app.post(
     '/api/operations/resolve-bitcoin-deposit',

@@ -15,7 +15,7 @@ import { endSession, signedIn, startSession } from '../../plugins/sessions.ts';
 import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../accounts/password.ts';
 import { findByLogin, findMembership, replacePasswordHash } from '../accounts/queries.ts';
 import { sessionUserOf, signIn } from '../accounts/sign-in.ts';
-import { signInFailed, signInSucceeded, signInWait } from './sign-in-throttle.ts';
+import { signInAttempt, signInFailed, signInSucceeded } from './sign-in-throttle.ts';
 
 /** Sign-in, sign-out, the current session, and which merchant it acts for. */
 export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
@@ -43,18 +43,17 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
       const { username, password } = request.body;
       const now = app.clock();
       const account = await findByLogin(app.db, username);
-      if (account) {
-        const wait = await signInWait(app.db, account.user_id, request.ip, now);
-        if (wait > 0) {
-          void reply.header('retry-after', String(Math.ceil(wait / 1000)));
-          throw refuse(429, errorCodes.tooManyRequests);
-        }
+      // Counted before the check, so guesses sent at once meet the lock as guesses one after another do.
+      const attempt = account ? await signInAttempt(app.db, account.user_id, request.ip, now) : null;
+      if (attempt && attempt.waitMs > 0) {
+        void reply.header('retry-after', String(Math.ceil(attempt.waitMs / 1000)));
+        throw refuse(429, errorCodes.tooManyRequests);
       }
       // An unknown name costs a hash too, so the answer's timing does not tell which part was wrong.
       const matches = account ? await verifyPassword(password, account.password_hash) : await verifyDecoy(password);
-      if (account && !matches) await signInFailed(app.db, account.user_id, request.ip, now);
-      if (!account || !matches) throw refuse(401, errorCodes.loginFailed, { message: loginFailedMessage });
-      await signInSucceeded(app.db, account.user_id, request.ip, now);
+      if (attempt && !matches) await signInFailed(app.db, attempt, now);
+      if (!account || !attempt || !matches) throw refuse(401, errorCodes.loginFailed, { message: loginFailedMessage });
+      await signInSucceeded(app.db, attempt, now);
       // Only the account's owner learns that it is closed.
       if (account.is_banned) throw refuse(403, errorCodes.userBlocked);
       if (account.account_status !== 'active') throw refuse(403, errorCodes.accountDisabled);

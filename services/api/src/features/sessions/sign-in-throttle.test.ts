@@ -53,6 +53,34 @@ describe('per-account sign-in throttling (issue 21, item 2)', () => {
     expect((await login('203.0.113.77', account.username, account.password)).statusCode).toBe(200);
   });
 
+  it('checks at most 10 of 40 wrong passwords sent at once from 40 addresses; the rest wait (issue 33, finding 3)', async () => {
+    const account = await registered();
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, n) => login(addressNo(150 + n), account.username, 'Wrong1234')),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    // Each 401 is a password that was checked: the lock counts an attempt before the check, never after.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(ACCOUNT_RULE.freeTries);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - ACCOUNT_RULE.freeTries);
+    for (const answer of answers.filter((each) => each.statusCode === 429))
+      expectRefusal(answer, 429, errorCodes.tooManyRequests, 'a guess during the lock');
+
+    const right = await login(addressNo(200), account.username, account.password);
+    expectRefusal(right, 429, errorCodes.tooManyRequests, 'the right password during the lock');
+    // The tenth wrong password locked the account for delayAfter(10) = 1 s; the refusals did not lengthen it.
+    advance(delayAfter(ACCOUNT_RULE.freeTries, ACCOUNT_RULE) + 1);
+    expect((await login(addressNo(200), account.username, account.password)).statusCode).toBe(200);
+  });
+
+  it('does not count a right password against the account: ten right sign-ins in a row all get in', async () => {
+    const account = await registered();
+    for (let n = 1; n <= 9; n += 1) await login(addressNo(210 + n), account.username, 'Wrong1234');
+    for (let n = 1; n <= ACCOUNT_RULE.freeTries; n += 1)
+      expect((await login(addressNo(220 + n), account.username, account.password)).statusCode).toBe(200);
+    expect((await login(addressNo(240), account.username, 'Wrong1234')).statusCode).toBe(401);
+    expect((await login(addressNo(241), account.username, account.password)).statusCode).toBe(429);
+  });
+
   it('slows one address guessing at one account after its free tries, with doubling delays', async () => {
     const account = await registered();
     for (let n = 0; n < ADDRESS_RULE.freeTries; n += 1)

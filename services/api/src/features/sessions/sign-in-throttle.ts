@@ -5,8 +5,11 @@ import { sql, type Kysely } from 'kysely';
  * Per-account sign-in throttling, after the OWASP authentication cheat
  * sheet: wrong passwords are counted per account (whatever the address) and
  * per account and address, and past a few free tries each further one must
- * wait a doubling delay, capped. A lock answers 429 before the password is
- * even checked, so guesses spread over many addresses stop too. The
+ * wait a doubling delay, capped. Each attempt is counted before its password
+ * is checked, in the same statement that checks the lock, so guesses sent
+ * at once cannot all pass a lock read before any of them was counted. A
+ * lock answers 429 before the password is even checked, so guesses spread
+ * over many addresses stop too. The
  * per-account lock does not hold for an address the account has signed in
  * from before: an attacker elsewhere cannot lock the owner out, who meets
  * only the lock of their own address.
@@ -33,18 +36,94 @@ const accountKey = (userId: number) => `account:${userId}`;
 const pairKey = (userId: number, address: string) => `account:${userId}@${address}`;
 const knownKey = (userId: number, address: string) => `known:${userId}@${address}`;
 
-/** Milliseconds before `address` may try a password for `userId` again; 0 when it may now. */
-export async function signInWait(db: Kysely<Database>, userId: number, address: string, now: Date): Promise<number> {
-  const rows = await db
+/**
+ * Counts one sign-in attempt on `key` before its password is checked, and
+ * says whether it may go ahead. The count and the lock check are one
+ * statement: the upsert takes the row's lock, so attempts racing on one key
+ * queue there and each sees the others' counts. An attempt meeting a lock
+ * changes nothing and gets no row back. The attempt that reaches the rule's
+ * free tries sets the doubling delay (as `delayAfter` says) on its way in,
+ * so no more than the free tries are ever checked before the lock holds.
+ */
+async function admit(db: Kysely<Database>, key: string, rule: ThrottleRule, now: Date): Promise<boolean> {
+  const forgetBefore = new Date(now.getTime() - FORGET_AFTER_MS);
+  const failures = sql<number>`CASE WHEN t.updated_at < ${forgetBefore} THEN 1 ELSE t.failures + 1 END`;
+  const free = sql<number>`${rule.freeTries}::integer`;
+  const blockedAfter = (count: typeof failures) =>
+    sql<Date | null>`CASE WHEN ${count} >= ${free}
+      THEN ${now}::timestamptz
+        + LEAST(1000 * power(2, LEAST(${count} - ${free}, 30)), ${rule.capMs}::integer) * interval '1 millisecond'
+      END`;
+  const { rows } = await sql<{ failures: number }>`
+    INSERT INTO sign_in_throttles AS t (key, failures, blocked_until, updated_at)
+      VALUES (${key}, 1, ${blockedAfter(sql`1`)}, ${now})
+    ON CONFLICT (key) DO UPDATE SET failures = ${failures}, blocked_until = ${blockedAfter(failures)}, updated_at = ${now}
+      WHERE t.blocked_until IS NULL OR t.blocked_until <= ${now}
+    RETURNING failures
+  `.execute(db);
+  return rows.length > 0;
+}
+
+/**
+ * Gives back an attempt `admit` counted that was no wrong password: the
+ * right one, or one that another key's lock stopped before the check. A
+ * lock that the attempt set goes with it.
+ */
+async function credit(db: Kysely<Database>, key: string, rule: ThrottleRule): Promise<void> {
+  await sql`
+    UPDATE sign_in_throttles SET
+      failures = GREATEST(failures - 1, 0),
+      blocked_until = CASE WHEN failures - 1 < ${rule.freeTries} THEN NULL ELSE blocked_until END
+    WHERE key = ${key}
+  `.execute(db);
+}
+
+/** Milliseconds `key` stays locked after `now`; at least 1, since it was just found locked. */
+async function lockedFor(db: Kysely<Database>, key: string, now: Date): Promise<number> {
+  const row = await db
     .selectFrom('sign_in_throttles')
-    .select(['key', 'blocked_until'])
-    .where('key', 'in', [accountKey(userId), pairKey(userId, address), knownKey(userId, address)])
-    .execute();
-  const known = rows.some((row) => row.key === knownKey(userId, address));
-  const waits = rows
-    .filter((row) => row.key !== knownKey(userId, address) && !(known && row.key === accountKey(userId)))
-    .map((row) => (row.blocked_until ? row.blocked_until.getTime() - now.getTime() : 0));
-  return Math.max(0, ...waits);
+    .select('blocked_until')
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return Math.max(1, (row?.blocked_until?.getTime() ?? 0) - now.getTime());
+}
+
+/** One sign-in attempt as `signInAttempt` let it in (or not). */
+export interface SignInAttempt {
+  userId: number;
+  address: string;
+  /** Milliseconds to wait before trying again; 0 when the password may be checked now. */
+  waitMs: number;
+  /** The account has signed in from this address before, so its per-account lock does not hold here. */
+  knownAddress: boolean;
+}
+
+/**
+ * One attempt at `userId`'s password from `address`, counted as a wrong
+ * one before the password is checked. The address's own lock holds always;
+ * the account's holds except for an address the account has signed in from
+ * before, where the account's count is kept after the check instead, as
+ * nothing waits on it there. A refused attempt leaves nothing counted.
+ */
+export async function signInAttempt(
+  db: Kysely<Database>,
+  userId: number,
+  address: string,
+  now: Date,
+): Promise<SignInAttempt> {
+  const known = await db
+    .selectFrom('sign_in_throttles')
+    .select('key')
+    .where('key', '=', knownKey(userId, address))
+    .executeTakeFirst();
+  const attempt = { userId, address, waitMs: 0, knownAddress: known !== undefined };
+  if (!(await admit(db, pairKey(userId, address), ADDRESS_RULE, now)))
+    return { ...attempt, waitMs: await lockedFor(db, pairKey(userId, address), now) };
+  if (!attempt.knownAddress && !(await admit(db, accountKey(userId), ACCOUNT_RULE, now))) {
+    await credit(db, pairKey(userId, address), ADDRESS_RULE);
+    return { ...attempt, waitMs: await lockedFor(db, accountKey(userId), now) };
+  }
+  return attempt;
 }
 
 async function countFailure(db: Kysely<Database>, key: string, rule: ThrottleRule, now: Date): Promise<void> {
@@ -65,14 +144,18 @@ async function countFailure(db: Kysely<Database>, key: string, rule: ThrottleRul
       .execute();
 }
 
-/** A wrong password for `userId` from `address`. */
-export async function signInFailed(db: Kysely<Database>, userId: number, address: string, now: Date): Promise<void> {
-  await countFailure(db, accountKey(userId), ACCOUNT_RULE, now);
-  await countFailure(db, pairKey(userId, address), ADDRESS_RULE, now);
+/**
+ * A wrong password after `attempt`: already counted, except on the account
+ * for a known address, whose lock does not stop that address anyway.
+ */
+export async function signInFailed(db: Kysely<Database>, attempt: SignInAttempt, now: Date): Promise<void> {
+  if (attempt.knownAddress) await countFailure(db, accountKey(attempt.userId), ACCOUNT_RULE, now);
 }
 
-/** The right password: the address's count is forgotten and the address known from now on. */
-export async function signInSucceeded(db: Kysely<Database>, userId: number, address: string, now: Date): Promise<void> {
+/** The right password: its attempt is taken back, the address's count forgotten and the address known from now on. */
+export async function signInSucceeded(db: Kysely<Database>, attempt: SignInAttempt, now: Date): Promise<void> {
+  const { userId, address } = attempt;
+  if (!attempt.knownAddress) await credit(db, accountKey(userId), ACCOUNT_RULE);
   await db.deleteFrom('sign_in_throttles').where('key', '=', pairKey(userId, address)).execute();
   await db
     .insertInto('sign_in_throttles')
