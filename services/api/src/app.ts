@@ -37,6 +37,7 @@ import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
 import { errorEnvelope, frameworkError } from './plugins/error-envelope.ts';
+import { jsonBody } from './plugins/json-body.ts';
 import { ledger } from './plugins/ledger.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
@@ -141,6 +142,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(zodSchemas);
   await app.register(requestIdHeader);
   await app.register(errorEnvelope);
+  await app.register(jsonBody);
   await app.register(securityHeaders, {
     production: options.production ?? false,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
