@@ -1,6 +1,6 @@
 import { errorCatalogue, errorCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
 import { CardProcessorUnavailable, PROCESSOR_UNAVAILABLE } from '@peeks/card-processor';
-import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
+import { IdempotencyKeyReused, InvalidEvent, isDatabaseUnavailable, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
 import { LedgerQueueFull } from '@peeks/ledger-store';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -36,6 +36,9 @@ function send(reply: FastifyReply, statusCode: number, message: string, errors: 
   const body: ErrorEnvelope = { response: 'error', message, errors, request_id: reply.request.id };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
+
+/** About as long as PostgreSQL takes to restart. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const fromCode = (code: keyof typeof errorCatalogue) => ({ code, message: errorCatalogue[code] });
 
@@ -84,6 +87,14 @@ function envelopeFor(error: FastifyError | Error): {
       statusCode: 400,
       message: errorCatalogue[errorCodes.invalidArguments],
       errors: [fromCode(errorCodes.invalidArguments)],
+    };
+  // The database went away mid-request (a restart, a failover): the same request may come again, with its Idempotency-Key.
+  if (isDatabaseUnavailable(error))
+    return {
+      statusCode: 503,
+      message: errorCatalogue[errorCodes.unavailable],
+      errors: [fromCode(errorCodes.unavailable)],
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     };
 
   // fastify's own client errors: bad JSON, too large, wrong content type, ...
