@@ -2,7 +2,7 @@ import { errorCodes, errorEnvelope } from '@peeks/contracts';
 import { userOwnerId } from '@peeks/ledger';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../testing/app.ts';
+import { createTestApp, type TestApp, type TestBrowser } from '../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
 import { fund } from '../testing/money.ts';
 import { SESSION_COOKIE } from './sessions.ts';
@@ -87,15 +87,15 @@ const expectRefused = (response: { statusCode: number; json: () => unknown }, me
 };
 
 /** A sign-in as the web app sends it, with the session's CSRF token, and `payload` as its body. */
-async function signIn(payload: string) {
-  const browser = await subject.browser();
+async function signIn(payload: string, browser?: TestBrowser) {
+  const { csrfToken, cookie } = browser ?? (await subject.browser());
   return subject.app.inject({
     method: 'POST',
     url: '/api/login',
     headers: {
       'content-type': 'application/json',
-      'x-csrf-token': browser.csrfToken ?? '',
-      cookie: `${SESSION_COOKIE}=${browser.cookie ?? ''}`,
+      'x-csrf-token': csrfToken ?? '',
+      cookie: `${SESSION_COOKIE}=${cookie ?? ''}`,
     },
     payload,
   });
@@ -117,12 +117,18 @@ describe('JSON bodies on the request path (issue 33)', () => {
       expectRefused(await signIn(payload), /nested deeper than 32 levels/);
   });
 
-  it('refuses 16 such bodies at once, with /api/health answering beside them', async () => {
-    const answers = await Promise.all([
-      ...Array.from({ length: 16 }, () => signIn(nestedArrays(8_000))),
-      subject.app.inject({ method: 'GET', url: '/api/health' }),
-    ]);
-    expect(answers.map((answer) => answer.statusCode)).toEqual([...Array.from({ length: 16 }, () => 400), 200]);
+  it('refuses 16 such bodies at once, with /api/health answering beside them in well under 2 s', async () => {
+    const browsers = await Promise.all(Array.from({ length: 16 }, () => subject.browser()));
+    const nested = browsers.map((browser) => signIn(nestedArrays(8_000), browser));
+    // The issue asks for 500 ms; the bound is generous for a busy machine. Before the depth check, 5.5 s here.
+    const started = performance.now();
+    const health = await subject.app.inject({ method: 'GET', url: '/api/health' });
+    const healthMs = performance.now() - started;
+    expect(health.statusCode).toBe(200);
+    expect(healthMs).toBeLessThan(2_000);
+    expect((await Promise.all(nested)).map((answer) => answer.statusCode)).toEqual(
+      Array.from({ length: 16 }, () => 400),
+    );
   });
 
   it('refuses a lone surrogate in a keyed send with 400, moves nothing, and takes the same send with a pair', async () => {
