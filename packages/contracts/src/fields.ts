@@ -22,15 +22,38 @@ export const hasControlCharacter = (value: string): boolean => CONTROL_CHARACTER
 /**
  * The shared rule behind every text field, applied to a whole request too:
  * the dotted path of the first string (value or key) in `value` holding a
- * control character, NUL included; null when there is none.
+ * control character, NUL included; null when there is none. It walks with
+ * a stack of its own, not recursion, so no nesting overflows it, and each
+ * place keeps only its own name, so a deep value costs no more than a wide one.
  */
 export function controlCharacterAt(value: unknown, path: readonly string[] = []): string | null {
-  if (typeof value === 'string') return hasControlCharacter(value) ? path.join('.') || 'body' : null;
-  if (value === null || typeof value !== 'object') return null;
-  for (const [key, item] of Object.entries(value)) {
-    if (hasControlCharacter(key)) return [...path, '?'].join('.');
-    const found = controlCharacterAt(item, [...path, key]);
-    if (found !== null) return found;
+  interface Place {
+    value: unknown;
+    /** The member's name (an array's index) in its parent; null at the top. */
+    name: string | null;
+    parent: Place | null;
+  }
+  const pathOf = (place: Place | null, last: string[]): string => {
+    const names = last;
+    for (let at = place; at !== null; at = at.parent) if (at.name !== null) names.push(at.name);
+    return [...path, ...names.reverse()].join('.') || 'body';
+  };
+  const pending: Place[] = [{ value, name: null, parent: null }];
+  for (let place = pending.pop(); place !== undefined; place = pending.pop()) {
+    // A member's name is checked when the walk reaches it, before its value, as a recursive walk would.
+    if (place.name !== null && hasControlCharacter(place.name)) return pathOf(place.parent, ['?']);
+    const current = place.value;
+    if (typeof current === 'string') {
+      if (hasControlCharacter(current)) return pathOf(place, []);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    const entries = Object.entries(current);
+    // Pushed last to first, so they are taken in order.
+    for (let at = entries.length - 1; at >= 0; at -= 1) {
+      const [name, item] = entries[at] as [string, unknown];
+      pending.push({ value: item, name, parent: place });
+    }
   }
   return null;
 }

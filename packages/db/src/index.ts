@@ -1,6 +1,7 @@
 export type * from './schema.ts';
 export { schemaColumns } from './schema.ts';
 export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
+export { isDatabaseUnavailable } from './unavailable.ts';
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
 export {
   latestMigration,

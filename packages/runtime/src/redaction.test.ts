@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.ts';
-import { isSecretName, REDACTED, scrubSecrets, scrubUrl } from './redaction.ts';
+import { isSecretName, MAX_SCRUB_DEPTH, REDACTED, scrubSecrets, scrubUrl, TOO_DEEP } from './redaction.ts';
 
 describe('scrubSecrets', () => {
   it('replaces secret-named fields at any depth and keeps the rest', () => {
@@ -31,6 +31,15 @@ describe('scrubSecrets', () => {
     const node: Record<string, unknown> = { name: 'a' };
     node.self = node;
     expect(scrubSecrets(node)).toEqual({ name: 'a', self: '[circular]' });
+  });
+
+  it('leaves out what is nested below its depth limit, so no value overflows it (issue 33)', () => {
+    let deep: unknown = { password: 'Hunter2abc' };
+    for (let level = 0; level < 20_000; level += 1) deep = { a: deep };
+    let kept: unknown = scrubSecrets(deep);
+    for (let level = 0; level < MAX_SCRUB_DEPTH; level += 1) kept = (kept as { a: unknown }).a;
+    expect(kept).toBe(TOO_DEEP);
+    expect(JSON.stringify(scrubSecrets(deep))).not.toContain('Hunter2abc');
   });
 });
 

@@ -12,22 +12,31 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
-/** A copy of `value` with every secret-named field replaced, at any depth. */
+/**
+ * A copy of `value` with every secret-named field replaced, at any depth it
+ * walks: below MAX_SCRUB_DEPTH levels a value is left out whole (TOO_DEEP),
+ * so no logged value can overflow the walk and nothing below it is written.
+ */
 export function scrubSecrets<T>(value: T): T {
-  return scrub(value, new WeakSet()) as T;
+  return scrub(value, new WeakSet(), 0) as T;
 }
 
-function scrub(value: unknown, seen: WeakSet<object>): unknown {
+/** Deeper than any log line's own data; requests are refused past 32 levels before they are logged. */
+export const MAX_SCRUB_DEPTH = 64;
+export const TOO_DEEP = '[too deep]';
+
+function scrub(value: unknown, seen: WeakSet<object>, depth: number): unknown {
   if (typeof value === 'string') return looksLikeUrl(value) ? scrubUrl(value) : value;
   if (value === null || typeof value !== 'object') return value;
   // Errors and buffers are serialized by pino itself; only plain data is walked.
   if (value instanceof Error || ArrayBuffer.isView(value) || value instanceof Date) return value;
   if (seen.has(value)) return '[circular]';
+  if (depth >= MAX_SCRUB_DEPTH) return TOO_DEEP;
   seen.add(value);
-  if (Array.isArray(value)) return value.map((item) => scrub(item, seen));
+  if (Array.isArray(value)) return value.map((item) => scrub(item, seen, depth + 1));
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    copy[key] = isSecretName(key) && item !== null && item !== undefined ? REDACTED : scrub(item, seen);
+    copy[key] = isSecretName(key) && item !== null && item !== undefined ? REDACTED : scrub(item, seen, depth + 1);
   }
   return copy;
 }

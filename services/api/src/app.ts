@@ -36,7 +36,8 @@ import { webhookRoutes } from './features/webhooks/routes.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
-import { errorEnvelope, frameworkError } from './plugins/error-envelope.ts';
+import { clientError, errorEnvelope, frameworkError } from './plugins/error-envelope.ts';
+import { jsonBody } from './plugins/json-body.ts';
 import { ledger } from './plugins/ledger.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions) {
     genReqId: requestIdFor,
     bodyLimit: 1024 * 1024,
     frameworkErrors: frameworkError,
+    clientErrorHandler: clientError(options.log),
     // The spec's paths end in '/' in some places (/api/user/user-lookup/); both forms answer.
     routerOptions: { ignoreTrailingSlash: true },
     // Behind N proxies, request.ip is the address the Nth hop from the end saw.
@@ -141,6 +143,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(zodSchemas);
   await app.register(requestIdHeader);
   await app.register(errorEnvelope);
+  await app.register(jsonBody);
   await app.register(securityHeaders, {
     production: options.production ?? false,
     ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),

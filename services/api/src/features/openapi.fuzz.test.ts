@@ -2,6 +2,7 @@ import { errorEnvelope } from '@peeks/contracts';
 import { verifyLedger } from '@peeks/ledger-store';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../plugins/openapi.ts';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
@@ -13,8 +14,9 @@ import { routeOf, routeTable, type RouteCase, type RouteRequest } from '../testi
 /**
  * Malformed requests generated from the OpenAPI document to every operation
  * in it (issue 21, item 9): wrong types, missing and unknown fields, huge
- * strings, control characters, negative and huge numbers, bodies that are
- * not objects or not JSON, wrong content types and bad Idempotency-Keys,
+ * strings, control characters, lone surrogates, negative and huge numbers,
+ * bodies that are not objects, not JSON or nested thousands deep, URLs past
+ * Node's limit (issue 33), wrong content types and bad Idempotency-Keys,
  * each sent with a signed-in session and its CSRF token (the processor's
  * credential for the processor's routes). No answer may be a 5xx, every
  * refusal is the error envelope, and the ledger still proves itself after
@@ -25,6 +27,8 @@ let subject: TestApp;
 let document: OpenApiDocument;
 let callers: Record<RouteCase['owner'], SignedIn>;
 let sent = 0;
+/** Where the test app listens on loopback, for what only real HTTP reaches (Node's own parser). */
+let origin: string;
 const generous = { max: 1_000_000, timeWindow: 60_000 };
 beforeAll(async () => {
   subject = await createTestApp({
@@ -39,6 +43,7 @@ beforeAll(async () => {
     },
   });
   document = (await subject.app.inject({ method: 'GET', url: '/api/docs' })).json<OpenApiDocument>();
+  origin = `http://127.0.0.1:${(subject.app.server.address() as AddressInfo).port}`;
   callers = {
     personal: await signedUp(subject, 'personal'),
     business: await signedUp(subject, 'business'),
@@ -89,6 +94,8 @@ interface Generated {
   raw?: { contentType: string; payload: string };
 }
 
+/** Text JSON can carry but no canonical JSON holds: a surrogate without its pair (issue 33). */
+const loneSurrogate = fc.constantFrom('\ud800', 'a\udfffb', '\udbff\udbff', 'x\udc00');
 const controlText = fc.constantFrom('\u0000', 'a\u0000b', 'bell\u0007', 'line\r\nbreak', '\u001b[31mred', 'del\u007f');
 const hugeText = fc.oneof(
   fc.integer({ min: 1025, max: 20_000 }).map((length) => 'x'.repeat(length)),
@@ -117,7 +124,7 @@ function badValueFor(schema: Schema | undefined): fc.Arbitrary<unknown> {
       : type === 'string'
         ? [hugeText, controlText, fc.constantFrom('', ' ', '../../etc/passwd', "' OR 1=1 --", '𝕏😀', '0x1F')]
         : [];
-  return fc.oneof(wrongType, controlText, hugeText, ...edges);
+  return fc.oneof(wrongType, controlText, hugeText, loneSurrogate, ...edges);
 }
 /** Query strings are text: the same values, as text, plus repeated keys (arrays). */
 const badQueryValue = (schema: Schema | undefined) =>
@@ -153,6 +160,22 @@ const deep = fc.integer({ min: 20, max: 400 }).map((depth) => {
   return value;
 });
 
+/** JSON text nested far past the body limit's 32 levels, up to the probe's 8,000 arrays (16 KB) (issue 33). */
+const nestedText = fc
+  .tuple(fc.integer({ min: 33, max: 8_000 }), fc.constantFrom('[]', '{}'))
+  .map(([depth, kind]) =>
+    kind === '[]' ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}null${'}'.repeat(depth)}`,
+  );
+
+/** The valid body with one of its strings, or a new field, ending in a lone surrogate. */
+function withLoneSurrogate(valid: unknown): fc.Arbitrary<unknown> {
+  const base = isObject(valid) ? valid : {};
+  const strings = Object.keys(base).filter((name) => typeof base[name] === 'string');
+  return fc
+    .tuple(strings.length > 0 ? fc.constantFrom(...strings, 'note') : fc.constant('note'), loneSurrogate)
+    .map(([name, lone]) => ({ ...base, [name]: `${typeof base[name] === 'string' ? base[name] : ''}${lone}` }));
+}
+
 function bodyArbitrary(valid: unknown, schema: Schema | undefined): fc.Arbitrary<Generated> {
   const base = isObject(valid) ? valid : {};
   const properties = { ...schema?.properties };
@@ -163,6 +186,8 @@ function bodyArbitrary(valid: unknown, schema: Schema | undefined): fc.Arbitrary
     fc.oneof(wrongType, deep, hugeText).map((body) => ({ body })),
     // Not JSON at all, or JSON under another content type.
     notJson.map((payload) => ({ raw: { contentType: 'application/json', payload } })),
+    nestedText.map((payload) => ({ raw: { contentType: 'application/json', payload } })),
+    withLoneSurrogate(valid).map((body) => ({ body })),
     fc
       .tuple(
         fc.constantFrom(
@@ -341,13 +366,22 @@ describe('malformed requests generated from the OpenAPI document', () => {
       kinds.push(queryArbitrary(valid.query ?? {}, operation.parameters));
       const path = pathArbitrary(url);
       if (path) kinds.push(path);
-      if (operation.parameters?.some((each) => each.$ref === '#/components/parameters/IdempotencyKey'))
+      const keyed = operation.parameters?.some((each) => each.$ref === '#/components/parameters/IdempotencyKey');
+      if (keyed) {
         kinds.push(
           badIdempotencyKey.map((generated) => ({
             ...generated,
             ...(valid.body === undefined ? {} : { body: valid.body }),
           })),
         );
+        // A lone surrogate under a fresh key: once, the request fingerprint threw on it (issue 33).
+        if (method !== 'GET')
+          kinds.push(
+            fc
+              .tuple(withLoneSurrogate(valid.body), fc.uuid())
+              .map(([body, uuid]) => ({ body, headers: { 'idempotency-key': `lone-${uuid}` } })),
+          );
+      }
       if (method !== 'GET') {
         // One body over the 1 MiB limit.
         const response = await sendGenerated(caller, row, key, valid, {
@@ -355,7 +389,21 @@ describe('malformed requests generated from the OpenAPI document', () => {
         });
         expectAnswered(response, `${key} with a body over 1 MiB`);
         expect(response.statusCode, key).toBe(413);
+        // The probe's 8,000 nested arrays: refused at the depth check, before anything walks the body.
+        const nested = await sendGenerated(caller, row, key, valid, {
+          raw: { contentType: 'application/json', payload: `${'['.repeat(8_000)}${']'.repeat(8_000)}` },
+        });
+        expectAnswered(nested, `${key} nested 8,000 deep`);
+        expect(nested.statusCode, key).toBe(400);
+        expect(nested.json<{ message: string }>().message, key).toMatch(/nested deeper than 32 levels/);
       }
+      // A URL past Node's 16 KiB, over real HTTP: Node refuses it before fastify, in the envelope all the same.
+      const target = urlOf(url, valid, {});
+      const long = await fetch(`${origin}${target}${target.includes('?') ? '&' : '?'}pad=${'x'.repeat(20 * 1024)}`, {
+        method,
+      });
+      expect(long.status, key).toBe(431);
+      expect(errorEnvelope.safeParse(await long.json()).success, key).toBe(true);
       await fc.assert(
         fc.asyncProperty(fc.oneof(...kinds), async (generated) => {
           const response = await sendGenerated(caller, row, key, valid, generated);

@@ -1,10 +1,14 @@
 import { errorCatalogue, errorCodes, ledgerRefusalCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
 import { CardProcessorUnavailable, PROCESSOR_UNAVAILABLE } from '@peeks/card-processor';
-import { IdempotencyKeyReused, InvalidEvent, StreamVersionConflict } from '@peeks/db';
+import { IdempotencyKeyReused, InvalidEvent, isDatabaseUnavailable, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
 import { LedgerQueueFull } from '@peeks/ledger-store';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Logger } from '@peeks/runtime';
 import { InvalidInput } from './zod-schemas.ts';
 
 /** An error a handler throws on purpose: it reaches the client as it is. */
@@ -36,6 +40,9 @@ function send(reply: FastifyReply, statusCode: number, message: string, errors: 
   const body: ErrorEnvelope = { response: 'error', message, errors, request_id: reply.request.id };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
+
+/** About as long as PostgreSQL takes to restart. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 const fromCode = (code: keyof typeof errorCatalogue) => ({ code, message: errorCatalogue[code] });
 
@@ -86,6 +93,14 @@ function envelopeFor(error: FastifyError | Error): {
       statusCode: 400,
       message: errorCatalogue[errorCodes.invalidArguments],
       errors: [fromCode(errorCodes.invalidArguments)],
+    };
+  // The database went away mid-request (a restart, a failover): the same request may come again, with its Idempotency-Key.
+  if (isDatabaseUnavailable(error))
+    return {
+      statusCode: 503,
+      message: errorCatalogue[errorCodes.unavailable],
+      errors: [fromCode(errorCodes.unavailable)],
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     };
 
   // fastify's own client errors: bad JSON, too large, wrong content type, ...
@@ -146,4 +161,43 @@ export function frameworkError(error: FastifyError, _request: FastifyRequest, re
   void send(reply, 400, errorCatalogue[errorCodes.invalidFormat], [
     { code: errorCodes.invalidFormat, field: 'path', message: error.message },
   ]);
+}
+
+/** Node's own refusals, by its error code; anything else it cannot read as HTTP is 400. */
+const CLIENT_ERRORS: Record<string, { statusCode: number; message: string }> = {
+  HPE_HEADER_OVERFLOW: { statusCode: 431, message: 'The URL or the headers are too long' },
+  ERR_HTTP_REQUEST_TIMEOUT: { statusCode: 408, message: 'The request took too long to arrive' },
+};
+const NOT_HTTP = { statusCode: 400, message: 'The request could not be read as HTTP' };
+
+/**
+ * Node's own refusals, before fastify has a request (fastify's
+ * `clientErrorHandler`): a URL and headers over Node's 16 KiB are 431, a
+ * request too slow to arrive 408, anything not HTTP 400. Without this they
+ * would leave in fastify's own JSON, not the envelope. There is no request
+ * to take an id from, so the answer makes one and logs it.
+ */
+export function clientError(log: Logger): (error: ConnectionError, socket: Socket) => void {
+  return (error, socket) => {
+    // A reset connection has no one left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const { statusCode, message } = CLIENT_ERRORS[error.code] ?? NOT_HTTP;
+    const requestId = randomUUID();
+    const body: ErrorEnvelope = {
+      response: 'error',
+      message,
+      errors: [{ code: errorCodes.invalidFormat, message }],
+      request_id: requestId,
+    };
+    const text = JSON.stringify(body);
+    log.info({ requestId, statusCode, code: error.code }, 'request refused by the HTTP parser');
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode] ?? ''}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+          `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+          `Connection: close\r\n\r\n${text}`,
+      );
+    socket.destroy(error);
+  };
 }
