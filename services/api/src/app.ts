@@ -38,7 +38,7 @@ import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
 import { clientError, errorEnvelope, frameworkError } from './plugins/error-envelope.ts';
 import { jsonBody } from './plugins/json-body.ts';
-import { ledger } from './plugins/ledger.ts';
+import { ledger } from './features/payments/money-movement.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
 import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';

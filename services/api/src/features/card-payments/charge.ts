@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { chargeKeyFor } from '@peeks/card-processor';
-import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
+import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../payments/money-movement.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
 
 /**

@@ -4,7 +4,7 @@ import { LedgerRuleViolation, merchantOwnerId, type Cash, type TransactionRecord
 import { loadTransaction } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
+import { runLedgerCommand, transactionIdFor } from '../payments/money-movement.ts';
 import type { ActingMerchant } from '../merchants/acting-merchant.ts';
 
 /**

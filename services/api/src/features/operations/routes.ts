@@ -64,7 +64,7 @@ import {
   runLedgerCommand,
   transactionIdFor,
   transactionView,
-} from '../../plugins/ledger.ts';
+} from '../payments/money-movement.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,

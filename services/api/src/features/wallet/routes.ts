@@ -18,7 +18,7 @@ import {
 import { coinsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
+import { sessionWalletOwner, transactionView } from '../payments/money-movement.ts';
 import { cartPaidBy } from '../checkout/queries.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
 import { forexOf } from './money-views.ts';

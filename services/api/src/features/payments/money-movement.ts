@@ -20,8 +20,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
-import { refuse } from './error-envelope.ts';
-import { signedIn, type Session } from './sessions.ts';
+import { refuse } from '../../plugins/error-envelope.ts';
+import { signedIn, type Session } from '../../plugins/sessions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
