@@ -1,5 +1,5 @@
 export { buildApp, ownAddress, type AppOptions } from './app.ts';
 export { createDemoData, demoBusiness, describeDemoAccounts, type DemoAccount } from './demo-data.ts';
-export { depositSettingsFrom } from './features/deposits/routes.ts';
+export { depositSettingsFrom } from './features/deposits/index.ts';
 export { WEB_DIST } from './plugins/web-app.ts';
 export { serveSandboxProcessor } from '@peeks/runtime';

@@ -11,9 +11,9 @@ import {
 import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../payments/money-movement.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { confirmPin, hasPin } from '../credentials/checks.ts';
+import { confirmPin, hasPin } from '../credentials/index.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
 import { chargeForCoins, purchasableCoins } from './pricing.ts';
 

@@ -8,7 +8,7 @@ import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type Transaction
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../payments/money-movement.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';

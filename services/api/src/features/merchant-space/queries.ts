@@ -2,8 +2,7 @@ import type { MerchantFigures, MerchantTransaction, ReportLine, SettlementSummar
 import type { Database, LedgerTransactionsTable } from '@peeks/db';
 import { isCurrency, walletIdOf, type Currency } from '@peeks/ledger';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { transactionView } from '../payments/money-movement.ts';
-import { transactionRecordOf } from '../wallet/money-views.ts';
+import { transactionRecordOf, transactionView } from '../payments/index.ts';
 
 /**
  * The merchant space's read models: queries over `ledger_transactions`

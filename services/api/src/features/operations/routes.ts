@@ -64,7 +64,7 @@ import {
   runLedgerCommand,
   transactionIdFor,
   transactionView,
-} from '../payments/money-movement.ts';
+} from '../payments/index.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,

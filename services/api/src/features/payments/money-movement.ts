@@ -1,50 +1,11 @@
-import { errorCodes, IDEMPOTENT_REPLAYED_HEADER, type TransactionView } from '@peeks/contracts';
+import { errorCodes } from '@peeks/contracts';
 import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
-import {
-  merchantOwnerId,
-  ownerOf,
-  transactionStream,
-  userOwnerId,
-  type LedgerCommand,
-  type TransactionRecord,
-} from '@peeks/ledger';
-import {
-  executeLedgerCommand,
-  WALLET_CHANGES_CHANNEL,
-  walletChangeFollower,
-  type LedgerJobs,
-  type LedgerOutcome,
-  type LedgerSettings,
-} from '@peeks/ledger-store';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
+import { transactionStream, type LedgerCommand } from '@peeks/ledger';
+import { executeLedgerCommand, type LedgerOutcome } from '@peeks/ledger-store';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { createHash, randomBytes } from 'node:crypto';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { signedIn, type Session } from '../../plugins/sessions.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** What every ledger command of this app runs under: the hold time and the app's clock. */
-    ledgerSettings: LedgerSettings;
-  }
-}
-
-/**
- * Whose wallets a session acts on: the merchant's while it acts for a
- * merchant (a business user's sales are paid there, and switch-merchant
- * checked the membership), else the user's own. Every money call, reads,
- * payments and the live feed alike, goes through this one choice, so the
- * balance a user sees is the one they spend.
- */
-export function walletOwnerOfSession(session: Pick<Session, 'merchantId'> & { userId: number }): string {
-  return session.merchantId === null ? userOwnerId(session.userId) : merchantOwnerId(session.merchantId);
-}
-
-/** The signed-in caller's wallet owner; 401 when no one is signed in. */
-export function sessionWalletOwner(request: FastifyRequest): string {
-  return walletOwnerOfSession(signedIn(request));
-}
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 // Printable ASCII, as Stripe and the IETF draft allow; long enough for a UUID with a prefix.
@@ -62,24 +23,8 @@ export function markIdempotentReplay(request: FastifyRequest): void {
   replays.add(request);
 }
 
-export const ledger = fp(
-  async (app: FastifyInstance, options: { holdHours: number; jobs: LedgerJobs }) => {
-    app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock, jobs: options.jobs });
-    // Other processes' commits, announced: the group commit reads a wallet one of them moved once, not for a minute.
-    const walletChanges = walletChangeFollower(app.db);
-    await app.notifications.listen(WALLET_CHANGES_CHANNEL, walletChanges);
-    if (app.notifications.listening) walletChanges.resumed();
-    app.addHook('onClose', () => {
-      walletChanges.lost();
-    });
-    app.addHook('onSend', (request, reply, payload, done) => {
-      // A refusal is not the first request's answer, whatever was replayed on the way to it.
-      if (replays.has(request) && reply.statusCode < 400) void reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      done(null, payload);
-    });
-  },
-  { name: 'ledger', dependencies: ['sessions'] },
-);
+/** Whether markIdempotentReplay marked the request: plugins/ledger.ts then sends `Idempotent-Replayed: true`. */
+export const isIdempotentReplay = (request: FastifyRequest): boolean => replays.has(request);
 
 /**
  * The transaction id a money-moving request writes. With an Idempotency-Key
@@ -160,59 +105,4 @@ export function moveMoney(
   commandFor: (txId: string) => LedgerCommand,
 ): Promise<LedgerOutcome> {
   return runLedgerCommand(request, callerOwnerId, commandFor(transactionIdFor(request, callerOwnerId)));
-}
-
-/** What a sale's returns gave back so far, and when last (kept on the sale's row, not in its stream). */
-export interface SaleReturns {
-  returnedAmount: number;
-  returnDate: string | null;
-}
-const noReturns: SaleReturns = { returnedAmount: 0, returnDate: null };
-
-/**
- * A transaction as `viewerOwnerId` sees it: debit when money left the
- * viewer's side. Fields the ledger keeps no source for (addresses, cart,
- * terminal) are left to the feature that has one.
- */
-export function transactionView(
-  record: TransactionRecord,
-  viewerOwnerId: string,
-  returns: SaleReturns = noReturns,
-): TransactionView {
-  const viewerPaid = record.payerOwnerId === viewerOwnerId;
-  const party = ownerOf((viewerPaid ? record.payerOwnerId : record.payeeOwnerId) ?? viewerOwnerId);
-  const merchant = record.merchantId === null ? null : ownerOf(record.merchantId);
-  return {
-    tx_id: record.txId,
-    entry_date: record.entryDate,
-    return_date: returns.returnDate,
-    user_id: party?.kind === 'user' ? party.id : null,
-    merchant_id: merchant?.id ?? (party?.kind === 'merchant' ? party.id : null),
-    state: record.state,
-    type: record.type,
-    tx_class: record.txClass,
-    merchant_batch_id: record.merchantBatchId,
-    billing_address: null,
-    shipping_address: null,
-    debit_credit: viewerPaid ? 'D' : 'C',
-    amount: record.amount,
-    fee: record.fee,
-    currency: record.currency,
-    terminal_id: null,
-    invoice_no: null,
-    custom_1: null,
-    error_code: null,
-    fi_response_code: null,
-    fi_response_text: record.state === 'failed' || record.state === 'rejected' ? record.reason : null,
-    parent_tx_id: record.parentTxId,
-    ip_address: null,
-    refunded: returns.returnedAmount > 0,
-    cart: [],
-    payment_method_type: record.paymentMethodType,
-    payment_method: record.paymentMethodId,
-    customer_Name: null,
-    reference: record.reference,
-    hold_amount: record.holdAmount,
-    hold_release_at: record.holdReleaseAt,
-  };
 }

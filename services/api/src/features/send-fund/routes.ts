@@ -1,9 +1,9 @@
 import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, sessionWalletOwner, transactionView } from '../payments/money-movement.ts';
+import { moveMoney, sessionWalletOwner, transactionView } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
+import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
 import { cachedPayees, isGlobalIdOf, payeePayment } from './payee.ts';
 
 /**

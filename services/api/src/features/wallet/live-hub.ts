@@ -2,8 +2,8 @@ import { LIVE_SESSION_ENDED, type LiveMessage } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { transactionView, walletOwnerOfSession } from '../payments/money-movement.ts';
-import { depositsOf } from '../deposits/deposit-list.ts';
+import { transactionView, walletOwnerOfSession } from '../payments/index.ts';
+import { depositsOf } from '../deposits/index.ts';
 import type { ActivitySubscriber, LedgerActivityListener } from './ledger-activity.ts';
 import { balanceNow, transactionsNamed } from './queries.ts';
 

@@ -18,8 +18,8 @@ import {
 import { coinsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner, transactionView } from '../payments/money-movement.ts';
-import { cartPaidBy } from '../checkout/queries.ts';
+import { sessionWalletOwner, transactionView } from '../payments/index.ts';
+import { cartPaidBy } from '../checkout/index.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
 import { forexOf } from './money-views.ts';
 import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';

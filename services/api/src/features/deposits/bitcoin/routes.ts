@@ -11,12 +11,7 @@ import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
-import {
-  runLedgerCommand,
-  sessionWalletOwner,
-  transactionIdFor,
-  transactionView,
-} from '../../payments/money-movement.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../payments/index.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';

@@ -1,0 +1,16 @@
+/**
+ * Payments: how a request moves money. A route names whose wallets it acts
+ * on, runs its ledger command under a transaction id its Idempotency-Key
+ * makes exactly once, and shows the transaction as its caller sees it.
+ */
+export {
+  idempotencyKeyOf,
+  isIdempotentReplay,
+  markIdempotentReplay,
+  moveMoney,
+  requestFingerprint,
+  runLedgerCommand,
+  transactionIdFor,
+} from './money-movement.ts';
+export { transactionRecordOf, transactionView, type SaleReturns } from './transaction-view.ts';
+export { sessionWalletOwner, walletOwnerOfSession } from './wallet-owner.ts';

@@ -1,0 +1,2 @@
+export { merchantPayee, payeePayment } from './payee.ts';
+export { sendFundRoutes } from './routes.ts';
