@@ -1,6 +1,7 @@
 import type { Linter } from 'eslint';
 import path from 'node:path';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { apiFeatureZones } from './api-boundaries.ts';
 
 /**
  * Where code may not reach, and what every file must declare: the rules
@@ -9,8 +10,8 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  * small tree of its own. The web app (web/**) keeps its own rules.
  */
 
-/** Test support: a `testing/` folder of a workspace or feature, and the tests themselves. */
-export const TEST_SUPPORT = ['**/testing/**', '**/*.test.ts', '**/*.test.tsx'];
+/** Test support: a `testing/` folder of a workspace or feature, a feature's `testing.ts`, and the tests themselves. */
+export const TEST_SUPPORT = ['**/testing/**', '**/testing.ts', '**/*.test.ts', '**/*.test.tsx'];
 
 /** Files that are not production code: test support, the end-to-end tests, the benches, the tooling's own files. */
 const NOT_PRODUCTION = [...TEST_SUPPORT, 'tests/**', 'load/**', 'lint/**', '*.config.ts'];
@@ -38,11 +39,13 @@ export function boundaries(root: string): Linter.Config[] {
       message:
         'The ledger depends on nothing of ours: others import its words (@peeks/ledger/words), never the other way round.',
     },
+    // An API feature is imported through its front door only (lint/api-boundaries.ts).
+    ...apiFeatureZones(root),
   ];
   const testSupport = {
     target: './',
     from: TEST_SUPPORT.map((glob) => `./${glob}`),
-    message: 'Production code never imports test support (a testing/ folder, a *.test.ts file).',
+    message: 'Production code never imports test support (a testing/ folder or testing.ts, a *.test.ts file).',
   };
   return [
     {
