@@ -10,11 +10,16 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionView } from '../payments/index.ts';
+import {
+  merchantPayee,
+  payeePayment,
+  runLedgerCommand,
+  sessionWalletOwner,
+  transactionView,
+} from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
 import { actingMerchant } from '../merchants/index.ts';
-import { merchantPayee, payeePayment } from '../send-fund/index.ts';
 import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Payments: how a request moves money. A route names whose wallets it acts
- * on, runs its ledger command under a transaction id its Idempotency-Key
+ * on and whom it pays, runs its ledger command under a transaction id its Idempotency-Key
  * makes exactly once, and shows the transaction as its caller sees it.
  */
 export {
@@ -12,5 +12,6 @@ export {
   runLedgerCommand,
   transactionIdFor,
 } from './money-movement.ts';
+export { merchantPayee, payeePayment, personPayee, type Payee } from './payee-payment.ts';
 export { transactionRecordOf, transactionView, type SaleReturns } from './transaction-view.ts';
 export { sessionWalletOwner, walletOwnerOfSession } from './wallet-owner.ts';

@@ -1,2 +1,1 @@
-export { merchantPayee, payeePayment } from './payee.ts';
 export { sendFundRoutes } from './routes.ts';

@@ -1,10 +1,10 @@
 import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, transactionView, walletOwnerOfSession } from '../payments/index.ts';
+import { moveMoney, payeePayment, transactionView, walletOwnerOfSession } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
-import { cachedPayees, isGlobalIdOf, payeePayment } from './payee.ts';
+import { cachedPayees, isGlobalIdOf } from './payee.ts';
 
 /**
  * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
