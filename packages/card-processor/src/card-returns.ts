@@ -1,9 +1,15 @@
 import { readStream, StreamVersionConflict, type Database } from '@peeks/db';
-import { LedgerRuleViolation, transactionStream, type TransactionEvent, type TransactionRecord } from '@peeks/ledger';
+import {
+  LedgerRuleViolation,
+  transactionStream,
+  type LedgerCommand,
+  type TransactionEvent,
+  type TransactionRecord,
+} from '@peeks/ledger';
 import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
-import { CardProcessorUnavailable, type CardCharges } from './card-charges.ts';
+import { CardProcessorUnavailable, type CardCharges, type PartRefundOutcome } from './card-charges.ts';
 import { chargeKeyFor } from './charge-key.ts';
 
 export interface CardReturnDeps {
@@ -27,9 +33,12 @@ const chargeReferencesOf = (sale: TransactionRecord) => [`${sale.txId}:card-${sa
  * Steps 2 and 3 of a card-paid return (see the API's returnSale): the
  * processor's refund, keyed by the return's transaction id so asking again
  * gets the same refund, then ConfirmCardRefund, once. Safe to run again, in
- * any process, at any time: a return already completed comes back as it is.
- * The processor not answering throws CardProcessorUnavailable; the return
- * stays pending for the next try.
+ * any process, at any time: a return already completed (or failed) comes
+ * back as it is. The processor not answering throws
+ * CardProcessorUnavailable; the return stays pending for the next try. The
+ * processor refusing the refund (a 4xx: more than is left of the charge),
+ * or knowing no charge, is for good: FailCardRefund gives the money back
+ * to the merchant and the return ends 'failed', for finance to look into.
  */
 export async function finishCardReturn(
   deps: CardReturnDeps,
@@ -43,39 +52,40 @@ export async function finishCardReturn(
   const event = await firstEvent(deps.db, pending.txId);
   const refund = event?.type === 'SaleReturned' ? event.data.cardRefund : null;
   if (!refund) throw new Error(`return ${pending.txId} is pending with no card refund`);
-  let refunded: { refundId: string } | null = null;
+  let answer: PartRefundOutcome = 'no-charge';
   for (const reference of chargeReferencesOf(sale)) {
     const chargeKey = await chargeKeyFor(deps, reference);
-    const answer = await deps.cardCharges.refundPart({ chargeKey, refundKey: pending.txId, amount: refund.amount });
-    if (answer !== 'no-charge') {
-      refunded = answer;
-      break;
-    }
+    answer = await deps.cardCharges.refundPart({ chargeKey, refundKey: pending.txId, amount: refund.amount });
+    if (answer !== 'no-charge') break;
   }
-  if (!refunded) {
-    // The money is out of the merchant's wallet and the processor knows no charge: finance finds it by this line.
-    deps.log.error({ txId: pending.txId, saleTxId: sale.txId }, 'no card charge to refund for a return');
-    return pending;
-  }
+  const command = afterRefund(pending.txId, answer);
+  // Finance settles a refused refund with the processor; it finds it by this line and the return's 'failed' state.
+  if (command.type === 'FailCardRefund')
+    deps.log.error({ txId: pending.txId, saleTxId: sale.txId, reason: command.reason }, 'card refund refused for a return');
   try {
-    const { record } = await executeLedgerCommand(
-      deps.db,
-      { type: 'ConfirmCardRefund', txId: pending.txId, refundReference: refunded.refundId },
-      deps.ledgerSettings,
-      { actor: pending.payerOwnerId, ...(requestId === undefined ? {} : { requestId }) },
-    );
+    const { record } = await executeLedgerCommand(deps.db, command, deps.ledgerSettings, {
+      actor: pending.payerOwnerId,
+      ...(requestId === undefined ? {} : { requestId }),
+    });
     return record;
   } catch (error) {
-    // Another try (a retried request, a worker) confirmed it first.
+    // Another try (a retried request, a worker) confirmed or failed it first.
     const raced =
       error instanceof StreamVersionConflict ||
       (error instanceof LedgerRuleViolation && error.code === 'transaction_state_invalid');
     if (raced) {
       const current = await loadTransaction(deps.db, pending.txId);
-      if (current?.state === 'completed') return current;
+      if (current?.state === 'completed' || current?.state === 'failed') return current;
     }
     throw error;
   }
+}
+
+/** What the processor's answer makes of a pending return: confirmed, or failed for good. */
+function afterRefund(txId: string, answer: PartRefundOutcome): LedgerCommand {
+  if (answer === 'no-charge') return { type: 'FailCardRefund', txId, reason: 'the processor knows no charge for the sale' };
+  if ('refused' in answer) return { type: 'FailCardRefund', txId, reason: answer.refused };
+  return { type: 'ConfirmCardRefund', txId, refundReference: answer.refundId };
 }
 
 /**
@@ -112,17 +122,20 @@ const PER_RUN = 50;
  * processor, and the merchant never retried. Every step is keyed by the
  * return, so a merchant retrying at the same time, or two workers, refund
  * the card once. A processor that does not answer leaves the rest for the
- * next run.
+ * next run; one that refuses ends the return 'failed' (finishCardReturn), so
+ * nothing is asked for again and again.
  */
 export async function retryStalledCardReturns(
   deps: CardReturnDeps,
-): Promise<{ finished: number; stillPending: number }> {
+): Promise<{ finished: number; failed: number; stillPending: number }> {
   const stalled = await stalledCardReturns(deps.db, deps.clock(), STALLED_AFTER_MS, PER_RUN);
   let finished = 0;
+  let failed = 0;
   for (const txId of stalled) {
     try {
       const record = await finishCardReturn(deps, txId);
       if (record?.state === 'completed') finished += 1;
+      if (record?.state === 'failed') failed += 1;
     } catch (error) {
       if (error instanceof CardProcessorUnavailable) {
         deps.log.warn({ txId, reason: error.reason }, 'card return left pending: the processor is not answering');
@@ -132,5 +145,5 @@ export async function retryStalledCardReturns(
       deps.log.error({ txId, err: error }, 'card return could not be finished');
     }
   }
-  return { finished, stillPending: stalled.length - finished };
+  return { finished, failed, stillPending: stalled.length - finished - failed };
 }

@@ -6,6 +6,7 @@ export {
   type CardOnFile,
   type ChargeOutcome,
   type ChargeRequest,
+  type PartRefundOutcome,
   type PartRefundRequest,
   type SandboxCardChargesOptions,
 } from './card-charges.ts';

@@ -177,7 +177,7 @@ class BalanceModel {
   private readonly pending = new Map<string, { walletId: string; amount: number }>();
   private readonly holds = new Map<string, { walletId: string; amount: number }>();
   private readonly withdrawals = new Map<string, { walletId: string; amount: number }>();
-  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; byCard: boolean }>();
+  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; byCard: boolean; amount: number }>();
 
   private wallet(walletId: string): ModelBalance {
     const balance = this.wallets.get(walletId) ?? { total: 0, available: 0, withdrawable: 0, reserved: 0 };
@@ -236,6 +236,7 @@ class BalanceModel {
             buyerOwnerId: command.fromOwnerId,
             currency: command.currency,
             byCard: command.fundedBy !== undefined,
+            amount: command.amount,
           });
         return;
       }
@@ -283,7 +284,7 @@ class BalanceModel {
         if (!sale) return;
         this.debit(walletOf(command.merchantOwnerId, sale.currency), command.amount);
         // To the buyer's wallet, or to the card, which is outside every wallet.
-        if (!command.cardRefund) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
+        if (!command.cardCharge) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
         return;
       }
       case 'ConfirmCardRefund':
@@ -416,7 +417,7 @@ async function runSequence(steps: Step[]): Promise<void> {
           merchantOwnerId: sold?.type === 'Transfer' ? sold.toOwnerId : ownerId(0),
           amount: item.amount,
           reason: 'wrong size',
-          cardRefund: sale?.byCard ? { amount: item.amount, currency: sale.currency === 'CAD' ? 'CAD' : 'USD' } : null,
+          cardCharge: sale?.byCard ? { amount: sale.amount, currency: sale.currency === 'CAD' ? 'CAD' : 'USD' } : null,
         };
       }
       case 'confirmCardRefund':
@@ -527,7 +528,7 @@ async function runSequence(steps: Step[]): Promise<void> {
       if (command.type === 'Transfer' && outcome.record.holdAmount !== null) txIds.transfers.push(command.txId);
       if (command.type === 'RequestWithdrawal') txIds.withdrawals.push(command.txId);
       if (command.type === 'Transfer' && command.kind === 'PURCHASE') txIds.sales.push(command.txId);
-      if (command.type === 'ReturnSale' && command.cardRefund) txIds.cardReturns.push(command.txId);
+      if (command.type === 'ReturnSale' && command.cardCharge) txIds.cardReturns.push(command.txId);
     }
   } finally {
     await elsewhere.close();

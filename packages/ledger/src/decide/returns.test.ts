@@ -57,7 +57,7 @@ const returning = (fields: Partial<Extract<LedgerCommand, { type: 'ReturnSale' }
   merchantOwnerId: 'merchant-1',
   amount: 400,
   reason: 'cold coffee',
-  cardRefund: null,
+  cardCharge: null,
   ...fields,
 });
 
@@ -138,7 +138,7 @@ describe('ReturnSale', () => {
 
   it('given a card-paid sale, returns to the card-funding account and stays pending until the refund is confirmed', () => {
     const sale = saleOf(1_000, 'USD', true);
-    const command = returning({ cardRefund: { amount: 400, currency: 'USD' } });
+    const command = returning({ cardCharge: { amount: 1_000, currency: 'USD' } });
     expect(needsOf(command, sale).wallets).toEqual([walletIdOf('merchant-1', 'USD')]);
     const [event] = decide(command, given(sale, 0, [wallet('merchant-1', 'USD', 5_000)]), context());
     if (!event) throw new Error('no event');
@@ -170,7 +170,7 @@ describe('ReturnSale', () => {
     const [toWallet] = decide(returning(), given(saleOf(1_000, 'CON'), 0, wallets, coins), context());
     expect(toWallet?.data.coins.map((step) => step.action)).toEqual(['split', 'move']);
     const [toCard] = decide(
-      returning({ cardRefund: { amount: 312, currency: 'USD' } }),
+      returning({ cardCharge: { amount: 312, currency: 'USD' } }),
       given(saleOf(1_000, 'CON', true), 0, wallets, coins),
       context(),
     );

@@ -210,10 +210,10 @@ describe('returning a sale', () => {
 
     const first = await stalled('stalled-1', 2_00);
     // A request may still be finishing it: too young to touch.
-    expect(await retryAt(0)).toEqual({ finished: 0, stillPending: 0 });
+    expect(await retryAt(0)).toEqual({ finished: 0, failed: 0, stillPending: 0 });
     // The processor still down: left pending for the next run, no error.
     refundsToFail = 1;
-    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, stillPending: 1 });
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, failed: 0, stillPending: 1 });
     expect(await processorRefunds(first.tx_id)).toEqual([]);
     // Two workers and the merchant's own retry at once: one refund, one confirmation.
     const [a, b, merchantRetry] = await Promise.all([
@@ -224,8 +224,8 @@ describe('returning a sale', () => {
     // Each run found it pending (and saw it completed) or found it done already.
     for (const run of [a, b])
       expect([
-        { finished: 1, stillPending: 0 },
-        { finished: 0, stillPending: 0 },
+        { finished: 1, failed: 0, stillPending: 0 },
+        { finished: 0, failed: 0, stillPending: 0 },
       ]).toContainEqual(run);
     expect(merchantTransactionResponse.parse(merchantRetry.json()).transaction.state).toBe('completed');
     expect(await processorRefunds(first.tx_id)).toHaveLength(1);
@@ -236,7 +236,7 @@ describe('returning a sale', () => {
 
     // Nobody retries this one at all: the next run finishes it.
     const second = await stalled('stalled-2', 4_00);
-    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, stillPending: 0 });
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, failed: 0, stillPending: 0 });
     const finished = await app.db
       .selectFrom('ledger_transactions')
       .select('state')
