@@ -13,6 +13,7 @@ export {
 export { chargeKeyFor, type Platform } from './charge-key.ts';
 export {
   finishCardReturn,
+  GIVE_UP_AFTER_MS,
   firstEvent,
   retryStalledCardReturns,
   stalledCardReturns,

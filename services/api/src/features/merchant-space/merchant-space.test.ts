@@ -12,7 +12,12 @@ import { executeLedgerCommand, verifyLedger } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../app.ts';
-import { CardProcessorUnavailable, retryStalledCardReturns, STALLED_AFTER_MS } from '@peeks/card-processor';
+import {
+  CardProcessorUnavailable,
+  GIVE_UP_AFTER_MS,
+  retryStalledCardReturns,
+  STALLED_AFTER_MS,
+} from '@peeks/card-processor';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { crashingBefore } from '../../testing/card-payments.ts';
 import { checkoutSale } from '../../testing/merchant-space.ts';
@@ -210,10 +215,10 @@ describe('returning a sale', () => {
 
     const first = await stalled('stalled-1', 2_00);
     // A request may still be finishing it: too young to touch.
-    expect(await retryAt(0)).toEqual({ finished: 0, failed: 0, stillPending: 0 });
+    expect(await retryAt(0)).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 0 });
     // The processor still down: left pending for the next run, no error.
     refundsToFail = 1;
-    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, failed: 0, stillPending: 1 });
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 1 });
     expect(await processorRefunds(first.tx_id)).toEqual([]);
     // Two workers and the merchant's own retry at once: one refund, one confirmation.
     const [a, b, merchantRetry] = await Promise.all([
@@ -224,8 +229,8 @@ describe('returning a sale', () => {
     // Each run found it pending (and saw it completed) or found it done already.
     for (const run of [a, b])
       expect([
-        { finished: 1, failed: 0, stillPending: 0 },
-        { finished: 0, failed: 0, stillPending: 0 },
+        { finished: 1, failed: 0, flagged: 0, stillPending: 0 },
+        { finished: 0, failed: 0, flagged: 0, stillPending: 0 },
       ]).toContainEqual(run);
     expect(merchantTransactionResponse.parse(merchantRetry.json()).transaction.state).toBe('completed');
     expect(await processorRefunds(first.tx_id)).toHaveLength(1);
@@ -236,7 +241,7 @@ describe('returning a sale', () => {
 
     // Nobody retries this one at all: the next run finishes it.
     const second = await stalled('stalled-2', 4_00);
-    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, failed: 0, stillPending: 0 });
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, failed: 0, flagged: 0, stillPending: 0 });
     const finished = await app.db
       .selectFrom('ledger_transactions')
       .select('state')
@@ -318,9 +323,9 @@ describe('card returns of a coin sale (issue 33)', () => {
   it('refunds three returns of 1,000 by 193 in all, the last taking the remainder', async () => {
     const sale = await coinSale();
     for (let index = 0; index < 3; index++)
-      expect((await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'A third' }, key())).statusCode).toBe(
-        200,
-      );
+      expect(
+        (await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'A third' }, key())).statusCode,
+      ).toBe(200);
     expect((await cardRefunds(sale.txId)).sort()).toEqual([64, 64, 65]);
   });
 
@@ -394,14 +399,56 @@ describe('card returns of a coin sale (issue 33)', () => {
         clock: () => new Date(Date.now() + STALLED_AFTER_MS + 1_000),
         log,
       });
-    expect(await retry()).toEqual({ finished: 0, failed: 1, stillPending: 0 });
-    expect(await retry()).toEqual({ finished: 0, failed: 0, stillPending: 0 });
+    expect(await retry()).toEqual({ finished: 0, failed: 1, flagged: 0, stillPending: 0 });
+    expect(await retry()).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 0 });
     expect(await merchantCoins()).toBe(before + 1_000);
     expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'failed' }]);
     expect(log.error).toHaveBeenCalledTimes(1);
     // The merchant's own retry now gets the refusal too.
     const asked = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Stalled' }, 'refused-2');
     expect(asked.statusCode).toBe(422);
+  });
+
+  it('flags a return the processor never answers for an operator after a day, and stops asking', async () => {
+    const sale = await coinSale();
+    refundsToFail = 1;
+    const cut = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Unanswered' }, 'unanswered-1');
+    expect(cut.statusCode).toBe(503);
+    const [pending] = await returnsOf(sale.txId);
+    // The processor stays down.
+    refundsToFail = 1_000;
+    const { app } = subject;
+    const log = { info: () => undefined, warn: () => undefined, error: vi.fn() };
+    const retryAt = (ms: number) =>
+      retryStalledCardReturns({
+        db: app.db,
+        cardCharges: app.cardCharges,
+        ledgerSettings: app.ledgerSettings,
+        clock: () => new Date(Date.now() + ms),
+        log,
+      });
+    try {
+      expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 1 });
+      expect(await retryAt(GIVE_UP_AFTER_MS + 60_000)).toEqual({ finished: 0, failed: 0, flagged: 1, stillPending: 0 });
+      // Flagged once, then never asked for again.
+      expect(await retryAt(GIVE_UP_AFTER_MS + 120_000)).toEqual({
+        finished: 0,
+        failed: 0,
+        flagged: 0,
+        stillPending: 0,
+      });
+    } finally {
+      refundsToFail = 0;
+    }
+    const flags = await app.db.selectFrom('card_return_flags').select(['tx_id', 'reason']).execute();
+    expect(flags).toEqual([{ tx_id: pending?.tx_id, reason: 'simulated: the process died before the refund' }]);
+    expect(log.error).toHaveBeenCalledTimes(1);
+    // Nobody knows whether the card got its refund: the return stays pending, the coins stay out.
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'pending' }]);
+    // The merchant's own retry, once the processor answers, still finishes it.
+    const asked = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Unanswered' }, 'unanswered-1');
+    expect(merchantTransactionResponse.parse(asked.json()).transaction.state).toBe('completed');
+    expect(await cardRefunds(sale.txId)).toEqual([64]);
   });
 });
 
