@@ -109,10 +109,11 @@ export async function stalledCardReturns(
     .where('type', '=', 'return')
     .where('state', '=', 'pending')
     .where('updated_at', '<', new Date(now.getTime() - olderThanMs))
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('card_return_flags')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('card_return_flags')
             .select('tx_id')
             .whereRef('card_return_flags.tx_id', '=', 'ledger_transactions.tx_id'),
         ),

@@ -38,11 +38,11 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 describe('the card refund of a return', () => {
   it('never gives back more than the charge, and all of it once the whole sale is returned', () => {
     fc.assert(
-      fc.property(saleAndReturns, (case_) => {
-        const refunds = refundsOf(case_);
+      fc.property(saleAndReturns, (example) => {
+        const refunds = refundsOf(example);
         const refunded = sum(refunds.map((each) => each.refund));
-        expect(refunded).toBeLessThanOrEqual(case_.charge);
-        if (sum(case_.returns) === case_.sale) expect(refunded).toBe(case_.charge);
+        expect(refunded).toBeLessThanOrEqual(example.charge);
+        if (sum(example.returns) === example.sale) expect(refunded).toBe(example.charge);
       }),
       { numRuns: 500 },
     );
@@ -50,14 +50,14 @@ describe('the card refund of a return', () => {
 
   it('leaves no return unpaid: after each, the card has its share of the returns so far, short of it by under a cent', () => {
     fc.assert(
-      fc.property(saleAndReturns, (case_) => {
+      fc.property(saleAndReturns, (example) => {
         let refunded = 0;
-        for (const { refund, returned } of refundsOf(case_)) {
+        for (const { refund, returned } of refundsOf(example)) {
           expect(refund).toBeGreaterThanOrEqual(0);
           refunded += refund;
           // refunded ≤ charge × returned / sale < refunded + 1, in integers.
-          expect(refunded * case_.sale).toBeLessThanOrEqual(case_.charge * returned);
-          expect(case_.charge * returned).toBeLessThan((refunded + 1) * case_.sale);
+          expect(refunded * example.sale).toBeLessThanOrEqual(example.charge * returned);
+          expect(example.charge * returned).toBeLessThan((refunded + 1) * example.sale);
         }
       }),
       { numRuns: 500 },
@@ -70,9 +70,9 @@ describe('the card refund of a return', () => {
     expect(sum(oneByOne.map((each) => each.refund))).toBe(1);
     expect(oneByOne.filter((each) => each.refund > 0)).toHaveLength(1);
     // Three returns of 1,000: the last takes the remainder, 193 in all (each alone rounds to 64).
-    expect(refundsOf({ sale: 3_000, charge: 193, returns: [1_000, 1_000, 1_000] }).map((each) => each.refund)).toEqual(
-      [64, 64, 65],
-    );
+    expect(refundsOf({ sale: 3_000, charge: 193, returns: [1_000, 1_000, 1_000] }).map((each) => each.refund)).toEqual([
+      64, 64, 65,
+    ]);
   });
 
   it('is exact at the largest amounts, where floating point would round', () => {

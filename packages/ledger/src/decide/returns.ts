@@ -66,8 +66,7 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
 
       const merchant = openWallet(state, record.payeeWalletId);
       requireAvailable(merchant, amount);
-      const buyer =
-        cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
+      const buyer = cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
       const to = buyer?.walletId ?? platformAccount('card-funding', currency);
       const postings: Posting[] = [
         { account: merchant.walletId, currency, amount: -amount, type: 'RETURN' },
