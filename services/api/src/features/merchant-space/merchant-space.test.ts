@@ -363,6 +363,14 @@ describe('card returns of a coin sale (issue 33)', () => {
       .where('charge_id', '=', sale.chargeId)
       .execute();
     const before = await merchantCoins();
+    // Dead after the processor refused, before the ledger gave the coins back: pending, coins out.
+    const crashed = await crashingBefore(subject.database.db, 'CardRefundFailed', () =>
+      returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Too late' }, 'refused-1'),
+    );
+    expect(crashed.statusCode).toBe(500);
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'pending' }]);
+    expect(await merchantCoins()).toBe(before - 1_000);
+    // The same request again asks again, is refused again, and gives the coins back once.
     const refused = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Too late' }, 'refused-1');
     expect(refused.statusCode, refused.body).toBe(422);
     expect(refused.json()).toMatchObject({
@@ -376,6 +384,10 @@ describe('card returns of a coin sale (issue 33)', () => {
     expect(again.statusCode).toBe(422);
     expect(await merchantCoins()).toBe(before);
     expect(await cardRefunds(sale.txId)).toEqual([]);
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM events WHERE type = 'CardRefundFailed' AND data->>'txId' = ${(await returnsOf(sale.txId))[0]?.tx_id ?? ''}
+    `.execute(subject.database.db);
+    expect(rows[0]?.count).toBe(1);
   });
 
   it('has the retry end a stalled return the processor refuses, once, rather than every minute', async () => {
