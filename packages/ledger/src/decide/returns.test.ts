@@ -267,8 +267,8 @@ describe('the card refund of a return of a coin sale (issue 33)', () => {
     const done = evolveTransaction(pending, failed, now);
     expect(done).toMatchObject({ state: 'failed', reason: 'cold coffee' });
     // Once, and only a pending card return.
-    expect(refusalOf(fail, { ...state, tx: done })).toBe(errorCodes.transactionStateInvalid);
+    expect(refusalOf(fail, { ...state, tx: done })).toBe('transaction_state_invalid');
     const confirm: LedgerCommand = { type: 'ConfirmCardRefund', txId: 'return-1', refundReference: 're_1' };
-    expect(refusalOf(confirm, { ...state, tx: done })).toBe(errorCodes.transactionStateInvalid);
+    expect(refusalOf(confirm, { ...state, tx: done })).toBe('transaction_state_invalid');
   });
 });

@@ -131,7 +131,7 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
     decide(command, state, { newSerial }) {
       const tx = requireTransaction(state.tx, command.txId);
       if (tx.type !== 'return' || tx.state !== 'pending' || tx.paymentMethodId === null || tx.payerWalletId === null)
-        refuse(errorCodes.transactionStateInvalid, `${command.txId} has no card refund waiting`);
+        refuse('transaction_state_invalid', `${command.txId} has no card refund waiting`);
       const merchant = tx.payerWalletId;
       const { amount, currency } = tx;
       return [
