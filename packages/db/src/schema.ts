@@ -49,6 +49,7 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   sandbox_payouts: SandboxPayoutsTable;
   sandbox_refunds: SandboxRefundsTable;
+  card_return_flags: CardReturnFlagsTable;
   user_pins: UserPinsTable;
   security_questions: SecurityQuestionsTable;
   user_security_answers: UserSecurityAnswersTable;
@@ -62,6 +63,13 @@ export interface SandboxRefundsTable {
   amount: number;
   currency: string;
   created_at: Date;
+}
+
+/** A card return the retry gave up on, for finance (migration 0190). */
+export interface CardReturnFlagsTable {
+  tx_id: string;
+  flagged_at: Date;
+  reason: string;
 }
 
 export interface StreamsTable {
@@ -1041,6 +1049,7 @@ export const schemaColumns = {
     'currency',
     'created_at',
   ]),
+  card_return_flags: columnsOf<CardReturnFlagsTable>()(['tx_id', 'flagged_at', 'reason']),
   sandbox_charges: columnsOf<SandboxChargesTable>()([
     'charge_id',
     'idempotency_key',

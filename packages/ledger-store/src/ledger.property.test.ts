@@ -4,6 +4,7 @@ import {
   LedgerRuleViolation,
   cashPriceOfCoins,
   type CardFunding,
+  type Cash,
   type Currency,
   type LedgerCommand,
 } from '@peeks/ledger';
@@ -44,6 +45,7 @@ const followUp = (
     | 'processWithdrawal'
     | 'failWithdrawal'
     | 'confirmCardRefund'
+    | 'failCardRefund'
     | 'retry',
 ) => ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
 const step = fc.oneof(
@@ -65,6 +67,7 @@ const step = fc.oneof(
   followUp('processWithdrawal'),
   followUp('failWithdrawal'),
   followUp('confirmCardRefund'),
+  followUp('failCardRefund'),
   followUp('retry'),
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('returnSale'), pick, amount }) },
   {
@@ -139,6 +142,8 @@ const everyCommandOnce: Step[] = [
   { kind: 'returnSale', pick: 0, amount: 500 },
   { kind: 'returnSale', pick: 1, amount: 700 },
   { kind: 'confirmCardRefund', pick: 0 },
+  { kind: 'returnSale', pick: 0, amount: 300 },
+  { kind: 'failCardRefund', pick: 1 },
   { kind: 'retry', pick: 0 },
 ];
 
@@ -177,7 +182,8 @@ class BalanceModel {
   private readonly pending = new Map<string, { walletId: string; amount: number }>();
   private readonly holds = new Map<string, { walletId: string; amount: number }>();
   private readonly withdrawals = new Map<string, { walletId: string; amount: number }>();
-  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; byCard: boolean }>();
+  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; charge: Cash | null }>();
+  private readonly cardReturns = new Map<string, { walletId: string; amount: number }>();
 
   private wallet(walletId: string): ModelBalance {
     const balance = this.wallets.get(walletId) ?? { total: 0, available: 0, withdrawable: 0, reserved: 0 };
@@ -235,7 +241,7 @@ class BalanceModel {
           this.sales.set(command.txId, {
             buyerOwnerId: command.fromOwnerId,
             currency: command.currency,
-            byCard: command.fundedBy !== undefined,
+            charge: command.fundedBy?.charge ?? null,
           });
         return;
       }
@@ -283,11 +289,22 @@ class BalanceModel {
         if (!sale) return;
         this.debit(walletOf(command.merchantOwnerId, sale.currency), command.amount);
         // To the buyer's wallet, or to the card, which is outside every wallet.
-        if (!command.cardRefund) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
+        if (!command.cardCharge) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
+        else
+          this.cardReturns.set(command.txId, {
+            walletId: walletOf(command.merchantOwnerId, sale.currency),
+            amount: command.amount,
+          });
         return;
       }
       case 'ConfirmCardRefund':
         return;
+      case 'FailCardRefund': {
+        // Back to the merchant, spendable but not withdrawable: the card may have had it back another way.
+        const refused = this.cardReturns.get(command.txId);
+        if (refused) this.credit(refused.walletId, refused.amount, false);
+        return;
+      }
       case 'CorrectBalance':
         if (command.amount >= 0) this.credit(walletOf(command.ownerId, command.currency), command.amount, true);
         else this.debit(walletOf(command.ownerId, command.currency), -command.amount);
@@ -319,6 +336,7 @@ describe('the ledger under generated command sequences', () => {
       'DepositByCard',
       'EnterDeposit',
       'ExpireDeposit',
+      'FailCardRefund',
       'FailWithdrawal',
       'ProcessWithdrawal',
       'PurchaseCoins',
@@ -416,11 +434,17 @@ async function runSequence(steps: Step[]): Promise<void> {
           merchantOwnerId: sold?.type === 'Transfer' ? sold.toOwnerId : ownerId(0),
           amount: item.amount,
           reason: 'wrong size',
-          cardRefund: sale?.byCard ? { amount: item.amount, currency: sale.currency === 'CAD' ? 'CAD' : 'USD' } : null,
+          cardCharge: sale?.charge ?? null,
         };
       }
       case 'confirmCardRefund':
         return { type: 'ConfirmCardRefund', txId: among(txIds.cardReturns, item.pick), refundReference: 'refund' };
+      case 'failCardRefund':
+        return {
+          type: 'FailCardRefund',
+          txId: among(txIds.cardReturns, item.pick),
+          reason: 'refused by the processor',
+        };
       case 'retry':
         return opened[item.pick % Math.max(opened.length, 1)] ?? null;
       case 'transfer':
@@ -527,7 +551,7 @@ async function runSequence(steps: Step[]): Promise<void> {
       if (command.type === 'Transfer' && outcome.record.holdAmount !== null) txIds.transfers.push(command.txId);
       if (command.type === 'RequestWithdrawal') txIds.withdrawals.push(command.txId);
       if (command.type === 'Transfer' && command.kind === 'PURCHASE') txIds.sales.push(command.txId);
-      if (command.type === 'ReturnSale' && command.cardRefund) txIds.cardReturns.push(command.txId);
+      if (command.type === 'ReturnSale' && command.cardCharge) txIds.cardReturns.push(command.txId);
     }
   } finally {
     await elsewhere.close();

@@ -35,6 +35,17 @@ export const balanceChange = {
     withdrawable: 0,
     reserved: 0,
   }),
+  /**
+   * Money back that may already be paid out elsewhere (a card refund the
+   * processor refused: the card may have had it back another way): spendable,
+   * not withdrawable as cash until finance settles it.
+   */
+  creditedSpendable: (amount: number): BalanceChange => ({
+    total: amount,
+    available: amount,
+    withdrawable: 0,
+    reserved: 0,
+  }),
   debited: (amount: number): BalanceChange => ({ total: -amount, available: -amount, withdrawable: 0, reserved: 0 }),
   holdReleased: (amount: number): BalanceChange => ({ total: 0, available: 0, withdrawable: amount, reserved: 0 }),
   reserved: (amount: number): BalanceChange => ({

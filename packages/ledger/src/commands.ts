@@ -91,9 +91,11 @@ export type LedgerCommand =
   | {
       /**
        * A merchant gives back `amount` of a sale (`saleTxId`), in part or in
-       * full, as a new transaction. With `cardRefund`, the sale was charged to
-       * a card and the money goes back to it (the processor's refund, in the
-       * charge's currency); otherwise to the buyer's wallet.
+       * full, as a new transaction. With `cardCharge` (the sale's charge, in
+       * the charge's currency), the sale was charged to a card and the money
+       * goes back to it: the processor's refund is the return's share of the
+       * charge (card-refunds.ts), decided against the sale's returns so far.
+       * Otherwise it goes back to the buyer's wallet.
        */
       type: 'ReturnSale';
       txId: string;
@@ -101,9 +103,11 @@ export type LedgerCommand =
       merchantOwnerId: string;
       amount: number;
       reason: string;
-      cardRefund: Cash | null;
+      cardCharge: Cash | null;
     }
   | { type: 'ConfirmCardRefund'; txId: string; refundReference: string }
+  /** The processor refused a return's card refund for good: the money goes back to the merchant. */
+  | { type: 'FailCardRefund'; txId: string; reason: string }
   | { type: 'ChargePlatformFee'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string }
   | {
       type: 'CorrectBalance';
@@ -126,6 +130,7 @@ export const followUpCommands = [
   'ProcessWithdrawal',
   'FailWithdrawal',
   'ConfirmCardRefund',
+  'FailCardRefund',
 ] as const satisfies readonly LedgerCommandType[];
 export type FollowUpCommand = Extract<LedgerCommand, { type: (typeof followUpCommands)[number] }>;
 

@@ -148,6 +148,11 @@ export type TransactionEvent =
     }
   | { type: 'CardRefundConfirmed'; data: Movement & { refundReference: string } }
   | {
+      /** The processor refused the card's refund for good: what the return took goes back to the merchant. */
+      type: 'CardRefundFailed';
+      data: Movement & { merchantWalletId: AccountId; amount: number; reason: string };
+    }
+  | {
       type: 'PlatformFeeCharged';
       data: Movement & { walletId: AccountId; ownerId: string; amount: number; currency: Currency; reason: string };
     }

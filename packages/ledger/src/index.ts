@@ -2,6 +2,7 @@ export * from './accounts.ts';
 export * from './amounts.ts';
 export * from './audit-view.ts';
 export * from './balance.ts';
+export * from './card-refunds.ts';
 export * from './coins.ts';
 export * from './commands.ts';
 export * from './decide/index.ts';

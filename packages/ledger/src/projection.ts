@@ -47,6 +47,8 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
     }
     case 'CardRefundConfirmed':
       return [];
+    case 'CardRefundFailed':
+      return [[event.data.merchantWalletId, balanceChange.creditedSpendable(event.data.amount)]];
     case 'MerchantBatchSettled':
     case 'PlatformFeeCharged':
       return [[event.data.walletId, balanceChange.debited(event.data.amount)]];
