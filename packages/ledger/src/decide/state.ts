@@ -29,14 +29,31 @@ export type LedgerState = {
 
 export type SaleState = { record: TransactionRecord; returned: number };
 
-/** What a command needs loaded (and locked) before it can be decided. */
+/**
+ * What a command needs loaded (and locked) before it can be decided. A
+ * cash-out's coins must cover its amount with coins matured by then, so
+ * more of them may have to be read.
+ */
 export type LedgerNeeds = {
   wallets: AccountId[];
-  coins: { walletId: AccountId; amount: number } | null;
+  coins: { walletId: AccountId; amount: number; cashOut?: true } | null;
 };
 
-/** The world outside the ledger, passed in so that tests choose it. */
-export type DecideContext = { now: Date; newSerial: NewSerial; holdHours: number };
+/**
+ * The world outside the ledger, passed in so that tests choose it. Coins
+ * bought by card mature `cardFundsHoldHours` after they are bought.
+ */
+export type DecideContext = { now: Date; newSerial: NewSerial; holdHours: number; cardFundsHoldHours: number };
+
+/** The product's default for `cardFundsHoldHours`: a week. */
+export const DEFAULT_CARD_FUNDS_HOLD_HOURS = 168;
+
+const HOUR = 3_600_000;
+
+/** When coins bought by card at `now` mature; undefined when they do at once. */
+export function cardCoinsMatureAt({ now, cardFundsHoldHours }: DecideContext): string | undefined {
+  return cardFundsHoldHours > 0 ? new Date(now.getTime() + cardFundsHoldHours * HOUR).toISOString() : undefined;
+}
 
 export function openWallet(state: LedgerState, walletId: AccountId): WalletState {
   const wallet = state.wallets.get(walletId);

@@ -1,12 +1,12 @@
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
-import { spendCoins, type CoinStep } from '../coins.ts';
+import { maturedCoins, spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { WithdrawalDestination } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
-import { coinsToSpend, noCoins } from './rule.ts';
-import { openWallet, requireTransaction, requireWithdrawable } from './state.ts';
+import { coinsToCashOut, noCoins } from './rule.ts';
+import { openWallet, requireTransaction, requireWithdrawable, type LedgerState } from './state.ts';
 
 const payoutAccountOf = (kind: WithdrawalDestination['kind']) => (kind === 'card' ? 'card-funding' : 'bank-funding');
 
@@ -18,16 +18,21 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
   RequestWithdrawal: {
     needs: (command) => ({
       wallets: [walletIdOf(command.ownerId, command.currency)],
-      coins: coinsToSpend(command.ownerId, command.currency, command.amount),
+      coins: coinsToCashOut(command.ownerId, command.currency, command.amount),
     }),
-    decide(command, state, { newSerial }) {
+    decide(command, state, { now, newSerial }) {
       if (command.currency === 'IMP') refuse('currency_mismatch', 'impressions cannot be withdrawn');
       checkAmount(command.amount, command.currency, amountLimits.unlimited);
       const wallet = openWallet(state, walletIdOf(command.ownerId, command.currency));
       requireWithdrawable(wallet, command.amount);
       const coins =
         command.currency === 'CON'
-          ? spendCoins(state.coins, wallet.walletId, [{ amount: command.amount, reserve: true }], newSerial)
+          ? spendCoins(
+              cashableCoins(state.coins, wallet.walletId, command.amount, now),
+              wallet.walletId,
+              [{ amount: command.amount, reserve: true }],
+              newSerial,
+            )
           : [];
       return [
         {
@@ -93,6 +98,25 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
     },
   },
 };
+
+/**
+ * The coins of `held` a withdrawal of `amount` may reserve at `now`: those
+ * matured. Coins bought by card that have not refuse it, saying when enough
+ * will have; the coins read cover the amount with matured coins, or are all
+ * of the wallet's (see LedgerNeeds), so that time is the wallet's own.
+ */
+function cashableCoins(held: LedgerState['coins'], walletId: string, amount: number, now: Date) {
+  const { matured, enoughFrom } = maturedCoins(held, amount, now);
+  const short = amount - matured.reduce((sum, coin) => sum + coin.value, 0);
+  if (short > 0 && enoughFrom !== null) {
+    refuse(
+      'card_funds_maturing',
+      `${walletId} has ${short} of ${amount} in coins bought by card that mature by ${enoughFrom}`,
+      enoughFrom,
+    );
+  }
+  return matured;
+}
 
 function pendingWithdrawal(txId: string, record: TransactionRecord | null) {
   const tx = requireTransaction(record, txId);
