@@ -252,3 +252,14 @@ export const ledgerRefusalCodes = {
   sale_not_returnable: errorCodes.saleNotReturnable,
   payment_method_wrong_use: errorCodes.paymentMethodWrongUse,
 } as const satisfies Record<RefusalCode, ErrorCode>;
+
+/**
+ * What a ledger refusal says: the catalogue's text, or, where the ledger
+ * knows from when the command would pass (coins bought by card maturing),
+ * with that time.
+ */
+export function ledgerRefusalText(code: RefusalCode, from: string | null): string {
+  if (code === 'card_funds_maturing' && from !== null)
+    return `Coins bought by card can be withdrawn as cash from ${from}`;
+  return errorCatalogue[ledgerRefusalCodes[code]];
+}

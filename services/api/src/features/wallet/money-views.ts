@@ -18,14 +18,14 @@ import type { Selectable } from 'kysely';
  * missing coin wallet reads as zero). `combined` marks the coin wallet,
  * whose balance is the sum of the serials it holds.
  */
-export function balanceOf(wallets: readonly WalletState[]): Balance {
+export function balanceOf(wallets: readonly WalletState[], cardFundsOnHold = 0): Balance {
   const balances = wallets
     .filter((wallet) => wallet.status === 'open')
     .map((wallet) => ({
       currency: wallet.currency,
       balance: wallet.total,
       available_balance: wallet.available,
-      withdrawable_balance: wallet.withdrawable,
+      withdrawable_balance: wallet.currency === 'CON' ? cashableCoins(wallet, cardFundsOnHold) : wallet.withdrawable,
       combined: wallet.currency === 'CON',
     }));
   const coins = balances.find((line) => line.combined);
@@ -36,6 +36,16 @@ export function balanceOf(wallets: readonly WalletState[]): Balance {
     withdrawable_balance: coins?.withdrawable_balance ?? 0,
     balances,
   };
+}
+
+/**
+ * What of the coin wallet can be withdrawn as cash: its withdrawable money
+ * (past the hold on money from others), and no more than its held coins
+ * that have matured (`cardFundsOnHold`: those bought by card that have not),
+ * which are all a withdrawal may take.
+ */
+export function cashableCoins(wallet: WalletState, cardFundsOnHold: number): number {
+  return Math.max(0, Math.min(wallet.withdrawable, wallet.available - cardFundsOnHold));
 }
 
 /** The rate coins are bought at with `currency` (spec §9: 20 coins per unit times the exchange rate). */

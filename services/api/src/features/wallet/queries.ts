@@ -215,8 +215,42 @@ export async function nextHoldRelease(
   return row?.hold_release_at?.toISOString() ?? null;
 }
 
-/** The spec's Balance of `ownerId`, with when the coin wallet's next hold releases. */
-export async function balanceNow(db: Kysely<Database>, ownerId: string): Promise<Balance> {
-  const [wallets, nextRelease] = await Promise.all([walletsOf(db, ownerId), nextHoldRelease(db, ownerId, 'CON')]);
-  return { ...balanceOf(wallets), next_hold_release_at: nextRelease };
+/**
+ * The coins bought by card that `ownerId` holds and cannot yet withdraw as
+ * cash at `now`, and when the next of them matures (an index range read of
+ * the wallet's maturing coins).
+ */
+export async function cardFundsMaturing(
+  db: Kysely<Database>,
+  ownerId: string,
+  now: Date,
+): Promise<{ amount: number; releaseAt: string | null }> {
+  const row = await db
+    .selectFrom('coins')
+    .select([sql<string>`coalesce(sum(value), 0)`.as('amount'), sql<Date | null>`min(matures_at)`.as('release_at')])
+    .where('holder', '=', walletIdOf(ownerId, 'CON'))
+    .where('status', '=', 'held')
+    .where('matures_at', '>', now)
+    .executeTakeFirst();
+  return { amount: Number(row?.amount ?? 0), releaseAt: row?.release_at?.toISOString() ?? null };
+}
+
+/**
+ * The spec's Balance of `ownerId` at `now`, with when the coin wallet's next
+ * hold releases: the hold on money from others, or coins bought by card
+ * maturing, whichever comes first.
+ */
+export async function balanceNow(db: Kysely<Database>, ownerId: string, now: Date): Promise<Balance> {
+  const [wallets, nextRelease, cardFunds] = await Promise.all([
+    walletsOf(db, ownerId),
+    nextHoldRelease(db, ownerId, 'CON'),
+    cardFundsMaturing(db, ownerId, now),
+  ]);
+  const releases = [nextRelease, cardFunds.releaseAt].filter((at) => at !== null).sort();
+  return {
+    ...balanceOf(wallets, cardFunds.amount),
+    next_hold_release_at: releases[0] ?? null,
+    card_funds_on_hold: cardFunds.amount,
+    card_funds_release_at: cardFunds.releaseAt,
+  };
 }
