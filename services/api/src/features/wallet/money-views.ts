@@ -8,6 +8,7 @@ import {
   type TransactionState,
   type TransactionType,
   type WalletState,
+  withdrawableAsCash,
 } from '@peeks/ledger';
 import type { LedgerTransactionsTable } from '@peeks/db';
 import type { Selectable } from 'kysely';
@@ -16,7 +17,9 @@ import type { Selectable } from 'kysely';
  * The spec's Balance from an owner's wallets: every open wallet as a line,
  * and the coin wallet's figures on top (CON is the product's own money; a
  * missing coin wallet reads as zero). `combined` marks the coin wallet,
- * whose balance is the sum of the serials it holds.
+ * whose balance is the sum of the serials it holds; its withdrawable
+ * figure leaves out `cardFundsOnHold`, the held coins bought by card that
+ * have not matured.
  */
 export function balanceOf(wallets: readonly WalletState[], cardFundsOnHold = 0): Balance {
   const balances = wallets
@@ -25,7 +28,8 @@ export function balanceOf(wallets: readonly WalletState[], cardFundsOnHold = 0):
       currency: wallet.currency,
       balance: wallet.total,
       available_balance: wallet.available,
-      withdrawable_balance: wallet.currency === 'CON' ? cashableCoins(wallet, cardFundsOnHold) : wallet.withdrawable,
+      withdrawable_balance:
+        wallet.currency === 'CON' ? withdrawableAsCash(wallet, cardFundsOnHold) : wallet.withdrawable,
       combined: wallet.currency === 'CON',
     }));
   const coins = balances.find((line) => line.combined);
@@ -36,16 +40,6 @@ export function balanceOf(wallets: readonly WalletState[], cardFundsOnHold = 0):
     withdrawable_balance: coins?.withdrawable_balance ?? 0,
     balances,
   };
-}
-
-/**
- * What of the coin wallet can be withdrawn as cash: its withdrawable money
- * (past the hold on money from others), and no more than its held coins
- * that have matured (`cardFundsOnHold`: those bought by card that have not),
- * which are all a withdrawal may take.
- */
-export function cashableCoins(wallet: WalletState, cardFundsOnHold: number): number {
-  return Math.max(0, Math.min(wallet.withdrawable, wallet.available - cardFundsOnHold));
 }
 
 /** The rate coins are bought at with `currency` (spec §9: 20 coins per unit times the exchange rate). */
