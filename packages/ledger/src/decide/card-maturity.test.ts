@@ -160,6 +160,29 @@ describe('coins bought by card', () => {
     expect(decide(withdraw('ben', 200), state, at(new Date(matures)))[0]?.type).toBe('WithdrawalRequested');
   });
 
+  it("are left out of a merchant's settlement until they mature", () => {
+    const settle = (amount: number): LedgerCommand => ({
+      type: 'SettleMerchantBatch',
+      txId: 's-1',
+      merchantId: 'tea',
+      batchId: 'tea:CON:2026-11-22',
+      amount,
+      fee: 0,
+      currency: 'CON',
+    });
+    const state = given(
+      [wallet('tea', 500)],
+      [
+        { serial: 'C', value: 300, maturesAt: matures },
+        { serial: 'O', value: 200 },
+      ],
+    );
+    expect(refusalOf(settle(500), state, at(bought)).code).toBe('card_funds_maturing');
+    const [event] = decide(settle(200), state, at(bought));
+    expect(event?.data.coins.map((step) => [step.action, step.serial])).toEqual([['move', 'O']]);
+    expect(decide(settle(500), state, at(new Date(matures)))[0]?.type).toBe('MerchantBatchSettled');
+  });
+
   it('a withdrawal asks for coins that cover it matured; a send for any coins', () => {
     expect(needsOf(withdraw('ann', 300), null).coins).toEqual({
       walletId: 'wallet:ann:CON',

@@ -1,6 +1,6 @@
 import type { AccountId } from '../accounts.ts';
 import type { WalletBalance } from '../balance.ts';
-import type { Coin, NewSerial } from '../coins.ts';
+import { maturedCoins, type Coin, type NewSerial } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Currency } from '../money.ts';
 import type { TransactionRecord } from '../transaction.ts';
@@ -71,6 +71,26 @@ export function requireWithdrawable(wallet: WalletState, amount: number): void {
   requireAvailable(wallet, amount);
   if (wallet.withdrawable < amount)
     refuse('funds_on_hold', `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
+}
+
+/**
+ * The coins of `held` a cash-out of `amount` (a withdrawal, a merchant's
+ * settlement) may take at `now`: those matured. Coins bought by card that
+ * have not refuse it, saying when enough will have; the coins read cover
+ * the amount with matured coins, or are all of the wallet's (see
+ * LedgerNeeds), so that time is the wallet's own.
+ */
+export function cashableCoins(held: readonly Coin[], walletId: AccountId, amount: number, now: Date): Coin[] {
+  const { matured, enoughFrom } = maturedCoins(held, amount, now);
+  const short = amount - matured.reduce((sum, coin) => sum + coin.value, 0);
+  if (short > 0 && enoughFrom !== null) {
+    refuse(
+      'card_funds_maturing',
+      `${walletId} has ${short} of ${amount} in coins bought by card that mature by ${enoughFrom}`,
+      enoughFrom,
+    );
+  }
+  return matured;
 }
 
 export function requireTransaction(tx: TransactionRecord | null, txId: string): TransactionRecord {

@@ -1,12 +1,12 @@
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
-import { maturedCoins, spendCoins, type CoinStep } from '../coins.ts';
+import { spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { WithdrawalDestination } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
 import { coinsToCashOut, noCoins } from './rule.ts';
-import { openWallet, requireTransaction, requireWithdrawable, type LedgerState } from './state.ts';
+import { cashableCoins, openWallet, requireTransaction, requireWithdrawable } from './state.ts';
 
 const payoutAccountOf = (kind: WithdrawalDestination['kind']) => (kind === 'card' ? 'card-funding' : 'bank-funding');
 
@@ -98,25 +98,6 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
     },
   },
 };
-
-/**
- * The coins of `held` a withdrawal of `amount` may reserve at `now`: those
- * matured. Coins bought by card that have not refuse it, saying when enough
- * will have; the coins read cover the amount with matured coins, or are all
- * of the wallet's (see LedgerNeeds), so that time is the wallet's own.
- */
-function cashableCoins(held: LedgerState['coins'], walletId: string, amount: number, now: Date) {
-  const { matured, enoughFrom } = maturedCoins(held, amount, now);
-  const short = amount - matured.reduce((sum, coin) => sum + coin.value, 0);
-  if (short > 0 && enoughFrom !== null) {
-    refuse(
-      'card_funds_maturing',
-      `${walletId} has ${short} of ${amount} in coins bought by card that mature by ${enoughFrom}`,
-      enoughFrom,
-    );
-  }
-  return matured;
-}
 
 function pendingWithdrawal(txId: string, record: TransactionRecord | null) {
   const tx = requireTransaction(record, txId);

@@ -1,7 +1,7 @@
 import type { AuditEntry, Balance, LedgerEntry } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import { currencies, personalAuditLine, walletIdOf, type Currency, type TransactionRecord } from '@peeks/ledger';
-import { transactionAudit, walletsOf } from '@peeks/ledger-store';
+import { maturingCoinsOf, transactionAudit, walletsOf } from '@peeks/ledger-store';
 import {
   sql,
   type Expression,
@@ -216,26 +216,6 @@ export async function nextHoldRelease(
 }
 
 /**
- * The coins bought by card that `ownerId` holds and cannot yet withdraw as
- * cash at `now`, and when the next of them matures (an index range read of
- * the wallet's maturing coins).
- */
-export async function cardFundsMaturing(
-  db: Kysely<Database>,
-  ownerId: string,
-  now: Date,
-): Promise<{ amount: number; releaseAt: string | null }> {
-  const row = await db
-    .selectFrom('coins')
-    .select([sql<string>`coalesce(sum(value), 0)`.as('amount'), sql<Date | null>`min(matures_at)`.as('release_at')])
-    .where('holder', '=', walletIdOf(ownerId, 'CON'))
-    .where('status', '=', 'held')
-    .where('matures_at', '>', now)
-    .executeTakeFirst();
-  return { amount: Number(row?.amount ?? 0), releaseAt: row?.release_at?.toISOString() ?? null };
-}
-
-/**
  * The spec's Balance of `ownerId` at `now`, with when the coin wallet's next
  * hold releases: the hold on money from others, or coins bought by card
  * maturing, whichever comes first.
@@ -244,7 +224,7 @@ export async function balanceNow(db: Kysely<Database>, ownerId: string, now: Dat
   const [wallets, nextRelease, cardFunds] = await Promise.all([
     walletsOf(db, ownerId),
     nextHoldRelease(db, ownerId, 'CON'),
-    cardFundsMaturing(db, ownerId, now),
+    maturingCoinsOf(db, ownerId, now),
   ]);
   const releases = [nextRelease, cardFunds.releaseAt].filter((at) => at !== null).sort();
   return {
