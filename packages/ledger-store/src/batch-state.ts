@@ -65,7 +65,7 @@ export class BatchState {
   #applyCoinStep(step: CoinStep): void {
     // A coin keeps its maturity wherever it goes: a later command of the batch may spend or cash it out.
     const coin: Coin =
-      'maturesAt' in step && step.maturesAt !== undefined
+      'maturesAt' in step
         ? { serial: step.serial, value: step.value, maturesAt: step.maturesAt }
         : { serial: step.serial, value: step.value };
     switch (step.action) {

@@ -55,7 +55,7 @@ describe('coins bought by card', () => {
 
     const refused = await withdraw(who, 5_000);
     expectRefusal(refused, 422, errorCodes.cardFundsMaturing, 'coins just bought by card');
-    expect((refused.json() as { message: string }).message).toBe(
+    expect(refused.json<{ message: string }>().message).toBe(
       `Coins bought by card can be withdrawn as cash from ${maturesAt}`,
     );
     expect(await balanceOf(who)).toMatchObject({
