@@ -81,6 +81,39 @@ describe('coins bought by card', () => {
     expect(transactionResponse.parse(response.json()).transaction).toMatchObject({ state: 'pending', amount: 5_000 });
   });
 
+  it('under concurrent withdrawals, only matured coins are ever reserved, and each key reserves once', async () => {
+    const who = await signedUp(subject, 'personal');
+    await buy(who, 10_000);
+    await pass(CARD_FUNDS_HOLD_HOURS * 60, [who]);
+    await buy(who, 10_000); // not matured: 10_000 of the 20_000 can be withdrawn as cash
+    const bank = await storedBank(who);
+    const keyed = (key: string) =>
+      who.browser.request(
+        'POST',
+        '/api/account/withdraw',
+        { amount: 3_000, currency: 'CON', paymentMethodId: bank },
+        { 'idempotency-key': key },
+      );
+    const answers = await Promise.all(['a', 'a', 'b', 'b', 'c', 'd', 'e', 'f'].map((key) => keyed(`cash-out-${key}`)));
+    const accepted = answers.filter((answer) => answer.statusCode === 200);
+    expect(new Set(accepted.map((answer) => transactionResponse.parse(answer.json()).transaction.tx_id)).size).toBe(3);
+    for (const answer of answers.filter((each) => each.statusCode !== 200))
+      expectRefusal(answer, 422, errorCodes.cardFundsMaturing, 'past the matured coins');
+    expect(await balanceOf(who)).toMatchObject({
+      available_balance: 11_000,
+      withdrawable_balance: 1_000,
+      card_funds_on_hold: 10_000,
+    });
+    const reserved = await subject.database.db
+      .selectFrom('coins')
+      .select(['value', 'matures_at'])
+      .where('holder', '=', `wallet:${owner(who)}:CON`)
+      .where('status', '=', 'reserved')
+      .execute();
+    expect(reserved.reduce((sum, coin) => sum + coin.value, 0)).toBe(9_000);
+    for (const coin of reserved) expect(coin.matures_at?.getTime()).toBeLessThanOrEqual(now.getTime());
+  });
+
   it('can be sent and paid with at once, but the receiver cannot cash them out before they mature', async () => {
     const buyer = await signedUp(subject, 'personal');
     const receiver = await signedUp(subject, 'personal');
