@@ -1,0 +1,39 @@
+import { FINANCE_OPERATOR_ROLE } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import { transactionStream } from '@peeks/ledger';
+import type { Kysely } from 'kysely';
+
+/**
+ * A transaction's leaf in the ledger log: its own stream's first event, the
+ * one that records the transaction as made. Later events of the stream (a
+ * hold released, a return) are leaves of their own.
+ */
+export async function transactionLeaf(
+  db: Kysely<Database>,
+  txId: string,
+): Promise<{ leafIndex: number; leafData: Buffer } | null> {
+  const row = await db
+    .selectFrom('ledger_log_leaves')
+    .select(['log_index', 'leaf_data'])
+    .where('stream_id', '=', transactionStream(txId))
+    .where('stream_version', '=', 1)
+    .executeTakeFirst();
+  return row ? { leafIndex: row.log_index, leafData: row.leaf_data } : null;
+}
+
+/** Whether the transaction exists at all (an operator may ask about anyone's). */
+export async function transactionExists(db: Kysely<Database>, txId: string): Promise<boolean> {
+  // The ledger's own commit writes its events without a `streams` row: its first event says it exists.
+  const row = await db
+    .selectFrom('events')
+    .select('position')
+    .where('stream_id', '=', transactionStream(txId))
+    .where('stream_version', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function isFinanceOperator(db: Kysely<Database>, userId: number): Promise<boolean> {
+  const user = await db.selectFrom('users').select('role').where('user_id', '=', userId).executeTakeFirst();
+  return user?.role === FINANCE_OPERATOR_ROLE;
+}
