@@ -185,4 +185,3 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 export { deliveryIdOf } from './webhooks/messages.ts';
 export { signMessage } from './webhooks/signing.ts';
 export { ledgerLogSettingsFrom, type LedgerLogSettings } from './ledger-log/checkpointer.ts';
-export { witnessFileName } from './ledger-log/witnesses.ts';

@@ -65,3 +65,21 @@ export async function loadLogKey(settings: { origin: string; seed?: string | und
 export function signCheckpoint(key: LogKey, treeSize: number, rootHash: Buffer): string {
   return key.sign(formatCheckpoint({ origin: key.name, treeSize, rootHash }));
 }
+
+/** The log key if there is one (LEDGER_LOG_KEY, or the file in DATA_DIR), never making one: what a verifier reads. */
+export async function readLogKey(settings: {
+  origin: string;
+  seed?: string | undefined;
+  dataDir: string;
+}): Promise<LogKey | null> {
+  if (settings.seed !== undefined) return logKeyFromSeed(settings.origin, settings.seed);
+  try {
+    return logKeyFromSeed(
+      settings.origin,
+      (await readFile(path.resolve(settings.dataDir, LOG_KEY_FILE), 'utf8')).trim(),
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -116,3 +116,27 @@ export function appendLeaves(size: number, frontier: readonly Buffer[], leaves: 
   });
   return made;
 }
+
+/**
+ * A tree grown one leaf hash at a time in memory, keeping only its complete
+ * subtrees (at most one per level): its root at any size costs nothing to
+ * take. `ledger:verify` rebuilds the log with it.
+ */
+export class GrowingTree {
+  private readonly stack: { level: number; hash: Buffer }[] = [];
+  size = 0;
+
+  push(leaf: Buffer): void {
+    let node = { level: 0, hash: leaf };
+    for (let top = this.stack.at(-1); top?.level === node.level; top = this.stack.at(-1)) {
+      this.stack.pop();
+      node = { level: node.level + 1, hash: nodeHash(top.hash, node.hash) };
+    }
+    this.stack.push(node);
+    this.size += 1;
+  }
+
+  root(): Buffer {
+    return foldSubtrees(this.stack.map((node) => node.hash));
+  }
+}

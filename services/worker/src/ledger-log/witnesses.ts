@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import type { StoredCheckpoint } from '@peeks/ledger-store';
+import { witnessFileName, type StoredCheckpoint } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,9 +14,6 @@ export interface WitnessSettings {
   secret?: string | undefined;
   timeoutMs: number;
 }
-
-/** The file a checkpoint of `treeSize` leaves is kept in; zero-padded, so names sort as sizes do. */
-export const witnessFileName = (treeSize: number) => `checkpoint-${String(treeSize).padStart(20, '0')}`;
 
 /**
  * Hands a checkpoint to each witness, and records how each delivery went.
