@@ -200,6 +200,7 @@ export async function buildApp(options: AppOptions) {
     bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
     outboxBodies: options.outboxBodies ?? false,
     corrections: options.corrections ?? defaultCorrectionLimits,
+    ledgerLogKey: options.ledgerLogKey,
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);
