@@ -49,3 +49,22 @@ export const consistencyProofResponse = successEnvelope({
   to: z.number().int(),
   proof: z.array(base64Hash).describe('RFC 9162 consistency proof'),
 });
+
+/** GET /api/operations/ledger-log: the log as the operations console shows it. */
+export const ledgerLogStatusResponse = successEnvelope({
+  vkey: z.string(),
+  tree_size: z.number().int(),
+  /** Events committed and readable but not yet in the log, and how long the oldest has waited. */
+  unsequenced_events: z.number().int(),
+  lag_seconds: z.number(),
+  checkpoints: z.array(z.object({ tree_size: z.number().int(), created_at: z.string(), checkpoint: z.string() })),
+  witnesses: z.array(
+    z.object({
+      witness: z.enum(['dir', 'url']),
+      tree_size: z.number().int(),
+      attempted_at: z.string(),
+      delivered: z.boolean(),
+      error: z.string().nullable(),
+    }),
+  ),
+});

@@ -351,6 +351,14 @@ export const operations: Record<string, OperationFacts> = {
     errors: [403],
   }),
   'POST /api/operations/ledger-verify': o('verifyLedger', 'operations', 'Verify the ledger now'),
+  'GET /api/operations/ledger-log': o(
+    'getLedgerLogStatus',
+    'operations',
+    "Get the ledger log's size, lag, checkpoints and witnesses",
+    {
+      description: 'The sequencer lag is how long the oldest event not yet in the log has waited.',
+    },
+  ),
   'GET /api/operations/platform-balances': o('getPlatformBalances', 'operations', "Get the platform's own balances", {
     errors: [403],
   }),

@@ -622,6 +622,7 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/ledger-verify': row('operator', () => ({})),
   'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
   'GET /api/operations/platform-balances': row('operator', () => ({})),
+  'GET /api/operations/ledger-log': row('operator', () => ({})),
   'GET /api/operations/emails': row('operator', () => query({ state: 'unsent', limit: 10 })),
   'GET /api/operations/bitcoin-deposits': row('operator', () => query({ state: 'flagged', limit: 10 })),
   'GET /api/operations/overview': row('operator', () => ({})),

@@ -1,4 +1,10 @@
-import { checkpointResponse, consistencyProofResponse, inclusionProofResponse, logKeyResponse } from '@peeks/contracts';
+import {
+  checkpointResponse,
+  consistencyProofResponse,
+  inclusionProofResponse,
+  ledgerLogStatusResponse,
+  logKeyResponse,
+} from '@peeks/contracts';
 import { readStream } from '@peeks/db';
 import { transactionStream } from '@peeks/ledger';
 import {
@@ -105,5 +111,31 @@ describe('the ledger log over HTTP, checked independently', () => {
     const key = await stranger.get('/api/ledger/log-key');
     expect(logKeyResponse.parse(key.json()).vkey).toBe(TEST_LOG_KEY.vkey);
     expectRefusal(await stranger.get('/api/ledger/checkpoint'), 401, 40100);
+  });
+
+  it("shows an operator the log's size, lag, checkpoints and witnesses; nobody else", async () => {
+    const operator = await signedUpOperator(subject);
+    await paidByOwner(alice, subject);
+    const size = await sequencedAndSigned(subject);
+    await subject.database.db
+      .insertInto('ledger_log_witnesses')
+      .values({
+        witness: 'url',
+        tree_size: size,
+        attempted_at: new Date(),
+        delivered: false,
+        error: 'the witness answered 503',
+      })
+      .execute();
+    expectRefusal(await alice.browser.get('/api/operations/ledger-log'), 403, 40360);
+    const answer = await operator.browser.get('/api/operations/ledger-log');
+    expect(answer.statusCode).toBe(200);
+    const status = ledgerLogStatusResponse.parse(answer.json());
+    expect(status).toMatchObject({ vkey: TEST_LOG_KEY.vkey, unsequenced_events: 0, lag_seconds: 0 });
+    expect(status.tree_size).toBe(size);
+    expect(status.checkpoints[0]?.tree_size).toBe(size);
+    expect(status.witnesses).toEqual([
+      expect.objectContaining({ witness: 'url', tree_size: size, delivered: false, error: 'the witness answered 503' }),
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import {
   errorCodes,
   inclusionProofQuery,
   inclusionProofResponse,
+  ledgerLogStatusResponse,
   logKeyResponse,
 } from '@peeks/contracts';
 import { consistencyProof, inclusionProof, latestCheckpoint, logSize } from '@peeks/ledger-store';
@@ -13,7 +14,15 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import { sessionWalletOwner } from '../../plugins/ledger.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import { findTransaction } from '../wallet/queries.ts';
-import { isFinanceOperator, transactionExists, transactionLeaf } from './queries.ts';
+import { requireFinanceOperator } from '../operations/operator.ts';
+import {
+  isFinanceOperator,
+  recentCheckpoints,
+  sequencerLag,
+  transactionExists,
+  transactionLeaf,
+  witnessDeliveries,
+} from './queries.ts';
 
 export interface LedgerLogRouteOptions {
   /** The verifier key of the log's checkpoints (c2sp.org/signed-note form). */
@@ -69,6 +78,33 @@ export const ledgerLogRoutes: FastifyPluginAsyncZod<LedgerLogRouteOptions> = (ap
         throw refuse(400, errorCodes.invalidArguments, { field: 'from', message: 'from must not be more than to' });
       if (to > (await logSize(app.db))) throw refuse(422, errorCodes.logTooSmall, { field: 'to' });
       return { response: 'success' as const, from, to, proof: base64(await consistencyProof(app.db, from, to)) };
+    },
+  );
+
+  app.get(
+    '/api/operations/ledger-log',
+    { onRequest: requireFinanceOperator, schema: { response: { 200: ledgerLogStatusResponse } } },
+    async () => {
+      const lag = await sequencerLag(app.db, app.clock());
+      return {
+        response: 'success' as const,
+        vkey: options.vkey,
+        tree_size: await logSize(app.db),
+        unsequenced_events: lag.events,
+        lag_seconds: lag.seconds,
+        checkpoints: (await recentCheckpoints(app.db, 10)).map((row) => ({
+          tree_size: row.tree_size,
+          created_at: row.created_at.toISOString(),
+          checkpoint: row.note,
+        })),
+        witnesses: (await witnessDeliveries(app.db)).map((row) => ({
+          witness: row.witness as 'dir' | 'url',
+          tree_size: row.tree_size,
+          attempted_at: row.attempted_at.toISOString(),
+          delivered: row.delivered,
+          error: row.error,
+        })),
+      };
     },
   );
 
