@@ -3,7 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 import { transactionView } from '../../testing/transactions.ts';
-import { checkReceipt, type LedgerReceipt } from './ledger-receipt.ts';
+import { checkReceipt, type LedgerReceipt } from '../../lib/ledger-log.ts';
 
 // A log of 13 leaves built here with node:crypto, as RFC 9162 defines the tree.
 const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
