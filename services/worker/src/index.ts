@@ -1,6 +1,6 @@
 import { sandboxCardCharges } from '@peeks/card-processor';
 import { startProjectionRunner, type Database } from '@peeks/db';
-import { ledgerLog, platformBalances } from '@peeks/ledger-store';
+import { ledgerLog, platformBalances, SEQUENCER_POLL_MS } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
@@ -153,9 +153,16 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await runWebhookFanOut(boss, { db: deps.db, jobs, now: webhooks.now, log });
   await runWebhookAttempts(boss, { db: deps.db, jobs, settings: webhooks, log });
   // Read models kept after the fact; every worker process runs them, and they take turns per batch.
-  // The ledger log's sequencer is one of them: it numbers events after the fact, never on the write path.
-  const projections = startProjectionRunner(deps.db, [platformBalances, ledgerLog], {
+  const projections = startProjectionRunner(deps.db, [platformBalances], {
     // It retries from its checkpoint.
+    onError: (error, projection) => {
+      reportError(error, { projection });
+    },
+  });
+  // The ledger log's sequencer: numbers events after the fact, never on the write path, polled more often than
+  // the other read models so that checkpoints trail the writes by at most about 2 s.
+  const sequencer = startProjectionRunner(deps.db, [ledgerLog], {
+    intervalMs: SEQUENCER_POLL_MS,
     onError: (error, projection) => {
       reportError(error, { projection });
     },
@@ -174,6 +181,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     jobs,
     stop: async () => {
       await checkpointer?.stop();
+      await sequencer.stop();
       await projections.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await sandboxPayoutServer?.close();
