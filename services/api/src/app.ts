@@ -33,6 +33,7 @@ import { uploadRoutes } from './features/uploads/routes.ts';
 import { userRoutes } from './features/users/routes.ts';
 import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
 import { walletRoutes } from './features/wallet/routes.ts';
+import { ledgerLogRoutes } from './features/ledger-log/routes.ts';
 import { webhookRoutes } from './features/webhooks/routes.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
@@ -111,6 +112,8 @@ export interface AppOptions {
   corrections?: CorrectionLimits;
   /** SETTLEMENT_CRON: when the daily merchant settlement runs (UTC), for the dashboard's next settlement. */
   settlementCron?: string;
+  /** The ledger log's verifier key (see ledgerLogSettingsFrom); without it the /api/ledger/* routes are not served. */
+  ledgerLogKey?: string;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -196,6 +199,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(walletRoutes);
+  if (options.ledgerLogKey !== undefined) await app.register(ledgerLogRoutes, { vkey: options.ledgerLogKey });
   await app.register(liveRoutes, options.live ?? {});
   await app.register(agreementRoutes);
   if (options.sandboxProcessor !== false) await app.register(cardProcessorRoutes, { credential: processorCredential });
@@ -206,6 +210,7 @@ export async function buildApp(options: AppOptions) {
     bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
     outboxBodies: options.outboxBodies ?? false,
     corrections: options.corrections ?? defaultCorrectionLimits,
+    ledgerLogKey: options.ledgerLogKey,
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);
