@@ -10,7 +10,7 @@ import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast, TOAST_MS } from '../../ui/toasts.tsx';
 import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
-import { loadBalance } from '../wallet/index.ts';
+import { refreshBalance } from '../wallet/index.ts';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 
 /** Coins are bought in US dollars, the purchase call's default currency. */
@@ -47,7 +47,7 @@ export default function AddFund() {
       try {
         await purchase(request, keys.keyFor(request));
         keys.settled(200);
-        void loadBalance();
+        void refreshBalance();
         setOutcome({ kind: 'success', coins: request.coin_amt });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;

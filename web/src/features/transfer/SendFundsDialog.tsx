@@ -2,7 +2,6 @@ import { errorCodes, transferAmountForm, type Contact, type PaymentMethod } from
 import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
@@ -14,7 +13,7 @@ import { ServerErrors } from '../../ui/feedback.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { loadBalance, wallet } from '../wallet/index.ts';
+import { refreshBalance, useBalance } from '../wallet/index.ts';
 import { listCards, listRecipients, sendFund } from './transfer-api.ts';
 
 const WALLET = 'wallet';
@@ -60,7 +59,7 @@ type Loaded = { status: 'loading' } | { status: 'ready'; recipients: Contact[]; 
  */
 export function SendFundsDialog({ contact, onClose }: { contact?: Contact | undefined; onClose: () => void }) {
   const { t } = useTranslation();
-  const { balance } = useSnapshot(wallet);
+  const { data: balance } = useBalance();
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
   const [recipientId, setRecipientId] = useState(contact?.contact_id.toString() ?? '');
   const [source, setSource] = useState(WALLET);
@@ -72,7 +71,6 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
 
   useEffect(() => {
     const controller = new AbortController();
-    if (!wallet.balance) void loadBalance();
     Promise.all([listRecipients(controller.signal), listCards(controller.signal)]).then(
       ([recipients, cards]) => {
         setLoaded({ status: 'ready', recipients, cards });
@@ -120,7 +118,7 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
           recipient: nameOf(recipient),
         }),
       );
-      void loadBalance();
+      void refreshBalance();
       onClose();
     } catch (error) {
       if (error instanceof ApiError) {

@@ -20,7 +20,7 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { useSnapshot } from 'valtio';
 import { session } from '../session/index.ts';
-import { loadBalance, wallet } from '../wallet/index.ts';
+import { refreshBalance, useBalance } from '../wallet/index.ts';
 import { formatFee, formatMoney, minorToTyped } from '../../lib/money.ts';
 import { sendFund, useRecipient } from './transfer-api.ts';
 
@@ -107,7 +107,7 @@ export default function TransferFund() {
     try {
       await sendFund({ guser_id: recipient.guser_id, ...attempt.transfer, ...comment }, attempt.idempotencyKey);
       setStage({ stage: 'completed', attempt });
-      void loadBalance();
+      void refreshBalance();
     } catch (error) {
       setStage({
         stage: 'failed',
@@ -217,7 +217,7 @@ function AmountDialog({
 }) {
   const { t } = useTranslation();
   const spec = useSpecForm(transferAmountForm, typed);
-  const { balance } = useSnapshot(wallet);
+  const { data: balance } = useBalance();
   /** What the sender has available in a currency; a transfer above it is stopped here, not at the confirmation. */
   const available = (currency: Currency) =>
     balance?.balances.find((line) => line.currency === currency)?.available_balance ?? 0;
