@@ -29,8 +29,10 @@ type Outcome = { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | 
 export default function AddFund() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { methods, failed, reload } = usePaymentMethods();
-  const { rate, reload: reloadRate } = useCoinRate(CURRENCY);
+  const methodList = usePaymentMethods();
+  const coinRate = useCoinRate(CURRENCY);
+  const methods = methodList.data ?? null;
+  const rate = coinRate.data ?? null;
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
   const [round, setRound] = useState(0);
   const [keys] = useState(() => attemptKeys());
@@ -73,13 +75,13 @@ export default function AddFund() {
     };
   }, [succeeded, navigate, t]);
 
-  if (failed || rate === 'failed') {
+  if (methodList.isError || coinRate.isError) {
     return (
       <ErrorDialog
         texts={[t('errors.something_went_wrong')]}
         onTryAgain={() => {
-          reload();
-          reloadRate();
+          void methodList.refetch();
+          void coinRate.refetch();
         }}
         onCancel={goHome}
       />
