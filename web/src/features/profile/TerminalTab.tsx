@@ -8,8 +8,7 @@ import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CardsTab } from './CardsTab.tsx';
-import { useLoaded } from '../../lib/loaded.ts';
-import { createTerminal, deleteTerminal, listTerminals } from './profile-api.ts';
+import { createTerminal, deleteTerminal, useTerminals } from './profile-api.ts';
 
 /**
  * The Merchant Terminal tab (spec §2): cards 'Terminal n' (Terminal Id,
@@ -21,7 +20,7 @@ export function TerminalTab() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
   const merchantId = user?.merchant_id ?? 0;
-  const { state, reload } = useLoaded(() => listTerminals(merchantId), merchantId);
+  const terminals = useTerminals(merchantId);
   const [open, setOpen] = useState<'none' | 'add' | number>('none');
   const close = () => {
     setOpen('none');
@@ -35,7 +34,7 @@ export function TerminalTab() {
         setOpen('add');
       }}
       empty={t('profile.terminal.empty')}
-      loaded={state}
+      loaded={terminals}
       keyOf={(terminal) => terminal.merchant_terminal_id}
       card={(terminal, index) => (
         <>
@@ -67,7 +66,6 @@ export function TerminalTab() {
           onSaved={() => {
             toast(t('profile.terminal.added'));
             close();
-            reload();
           }}
           onClose={close}
         />
@@ -82,7 +80,6 @@ export function TerminalTab() {
             await deleteTerminal(open);
             toast(t('profile.terminal.deleted'));
             close();
-            reload();
           }}
           onClose={close}
         />
