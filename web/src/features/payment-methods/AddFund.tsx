@@ -9,7 +9,8 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast, TOAST_MS } from '../../ui/toasts.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { refreshBalance } from '../wallet/index.ts';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 

@@ -2,8 +2,8 @@ import { documentTypes, uploadDocumentFields, uploadMessages } from '@peeks/cont
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { DateField } from '../../ui/fields.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { DateField, SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices, countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';

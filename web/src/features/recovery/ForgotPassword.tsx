@@ -11,7 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
-import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { checkRecoveryCode, recoveryEmail, resetPassword, sendRecoveryCode } from './recovery-api.ts';
 
 /**

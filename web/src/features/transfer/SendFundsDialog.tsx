@@ -8,7 +8,7 @@ import { formatMoney } from '../../lib/money.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { Skeleton } from '../../ui/Skeleton.tsx';

@@ -15,7 +15,7 @@ import { formatMoney } from '../../lib/money.ts';
 import { StatusPill } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { onLiveMessage, refreshBalance, useBalance } from './wallet-store.ts';
