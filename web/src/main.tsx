@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './app/routes.tsx';
+import { addFirstLoadTexts } from './app/texts.ts';
 import './app/styles.css';
 import { rememberedLanguage } from './features/language/index.ts';
 import { startI18n } from './i18n/i18n.ts';
@@ -12,6 +13,7 @@ const mount = document.getElementById('root');
 if (!mount) throw new Error('missing mount point: no element with id "root"');
 
 startI18n(rememberedLanguage() ?? undefined);
+addFirstLoadTexts();
 hideStartupLoader(document.getElementById('startup-loader'));
 createRoot(mount).render(
   <StrictMode>

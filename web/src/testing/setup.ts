@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
+import { addFirstLoadTexts } from '../app/texts.ts';
 import { startI18n } from '../i18n/i18n.ts';
 import { queryClient } from '../lib/query.ts';
 
@@ -8,6 +9,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => {
   startI18n('en');
+  addFirstLoadTexts();
 });
 
 afterEach(() => {

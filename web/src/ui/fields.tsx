@@ -2,7 +2,7 @@ import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttribu
 import { Controller, useFormContext, type UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { diallingCodeChoices, digitsOnly, withDateDashes, type Choice } from './geo.ts';
-import { translatedValidation } from './validation-texts.ts';
+import { translatedValidation } from '../i18n/validation-texts.ts';
 
 /**
  * The one field kit. <Field> wires a label, a control, a hint and an error

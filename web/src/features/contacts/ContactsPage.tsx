@@ -12,6 +12,11 @@ import { session } from '../session/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { ContactFormDialog } from './ContactFormDialog.tsx';
 import { deleteContact, useContacts } from './contacts-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { contactsTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(contactsTexts);
 
 // Send Funds loads only when opened.
 const SendFundsDialog = lazy(() =>

@@ -12,6 +12,11 @@ import { DeliveryLogDialog } from './DeliveryLogDialog.tsx';
 import { SecretDialog, VerificationSnippet } from './SecretDialog.tsx';
 import { WebhookFormDialog } from './WebhookFormDialog.tsx';
 import { deleteWebhook, rotateSecret, useWebhooks } from './webhooks-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { webhooksTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(webhooksTexts);
 
 type Open =
   | { dialog: 'none' }

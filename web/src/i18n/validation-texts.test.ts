@@ -1,6 +1,6 @@
 import { credentialMessages, registrationMessages, webhookMessages } from '@peeks/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
-import { i18n } from '../i18n/i18n.ts';
+import { i18n } from './i18n.ts';
 import { shownText } from '../lib/api.ts';
 import { translatedValidation } from './validation-texts.ts';
 
