@@ -69,11 +69,7 @@ function GuestOnly() {
   return <Navigate to={inApp ? from : '/'} replace />;
 }
 
-/**
- * Every route of the spec's route table (§2). A route whose screen is not
- * built yet shows the dashboard layout and a "coming soon" panel; nothing
- * pretends to work.
- */
+/** Every route of the spec's route table (§2), each screen its own chunk. */
 export const routes: RouteObject[] = [
   {
     element: <Root />,
