@@ -1,4 +1,10 @@
-import { balanceResponse, LIVE_SESSION_ENDED, liveMessage, type LiveMessage } from '@peeks/contracts';
+import {
+  balanceResponse,
+  ledgerListResponse,
+  LIVE_SESSION_ENDED,
+  liveMessage,
+  type LiveMessage,
+} from '@peeks/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { proxy } from 'valtio';
 import { callApi } from '../../lib/api.ts';
@@ -8,7 +14,20 @@ import { queryClient } from '../../lib/query.ts';
 export const walletKeys = {
   all: ['wallet'] as const,
   balance: () => [...walletKeys.all, 'balance'] as const,
+  recent: () => [...walletKeys.all, 'recent'] as const,
 };
+
+/** The dashboard shows this many of the newest ledger entries. */
+export const RECENT_ENTRIES = 5;
+
+/** The newest ledger entries, for the dashboard's recent activity. */
+export const useRecentActivity = () =>
+  useQuery({
+    queryKey: walletKeys.recent(),
+    queryFn: async ({ signal }) =>
+      (await callApi('/account/ledger', ledgerListResponse, { body: { offset: 0, limit: RECENT_ENTRIES }, signal }))
+        .ledgers,
+  });
 
 /**
  * The signed-in user's balance (spec §3 Balance): read once, then kept
