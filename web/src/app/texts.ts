@@ -20,12 +20,11 @@ import { languageTexts } from '../features/language/i18n.ts';
 import type { profileTexts } from '../features/profile/i18n.ts';
 import type { webhooksTexts } from '../features/webhooks/i18n.ts';
 import type { DeepPartial } from '../i18n/dictionary.ts';
-import { addTexts } from '../i18n/i18n.ts';
 
 /**
  * The first load's dictionaries: the shell's and the screens it shows first.
  * Each top-level key (a feature names its own: `wallet`, `nav`…) becomes an
- * i18next namespace when `addFirstLoadTexts` adds them at start; texts.test.ts
+ * i18next namespace when main.tsx adds them at start; texts.test.ts
  * fails when two dictionaries claim one key. A screen that loads as its own
  * chunk adds its dictionary itself (`addLaterTexts`) and is typed below.
  */
@@ -83,8 +82,3 @@ export type PartialTranslation = DeepPartial<Translation>;
  */
 export const ja: PartialTranslation = Object.assign({}, ...dictionaries.map((texts) => texts.ja)) as PartialTranslation;
 export const mr: PartialTranslation = Object.assign({}, ...dictionaries.map((texts) => texts.mr)) as PartialTranslation;
-
-/** Adds the first load's texts, once i18next has started. */
-export function addFirstLoadTexts(): void {
-  for (const texts of dictionaries) addTexts(texts);
-}

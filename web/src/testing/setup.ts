@@ -1,7 +1,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { addFirstLoadTexts } from '../app/texts.ts';
-import { startI18n } from '../i18n/i18n.ts';
+import { dictionaries } from '../app/texts.ts';
+import { addTexts, startI18n } from '../i18n/i18n.ts';
 import { queryClient } from '../lib/query.ts';
 
 // A screen's chunk is imported on first visit; on a busy machine that takes more than the default second.
@@ -9,7 +9,7 @@ configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => {
   startI18n('en');
-  addFirstLoadTexts();
+  for (const texts of dictionaries) addTexts(texts);
 });
 
 afterEach(() => {
