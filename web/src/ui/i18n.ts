@@ -8,6 +8,7 @@ const catalogue: Record<`${ErrorCode}`, string> = errorCatalogue;
 export const uiTexts = dictionary({
   en: {
     dialog: { close: 'Close' },
+    query: { try_again: 'Try Again' },
     form: { problems: 'Please fix the following:', submitting: 'Please wait…' },
     paginator: { previous: 'Previous', next: 'Next', page: 'Page {{number}}' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'Coins', IMP: 'Impressions' },
@@ -27,6 +28,7 @@ export const uiTexts = dictionary({
   },
   ja: {
     dialog: { close: '閉じる' },
+    query: { try_again: '再試行' },
     form: { problems: '次の点を修正してください:', submitting: 'お待ちください…' },
     paginator: { previous: '前へ', next: '次へ', page: '{{number}} ページ' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'コイン', IMP: 'インプレッション' },
@@ -158,6 +160,7 @@ export const uiTexts = dictionary({
   },
   mr: {
     dialog: { close: 'बंद करा' },
+    query: { try_again: 'पुन्हा प्रयत्न करा' },
     form: { problems: 'कृपया पुढील गोष्टी दुरुस्त करा:', submitting: 'कृपया थांबा…' },
     paginator: { previous: 'मागील', next: 'पुढील', page: 'पान {{number}}' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'कॉइन', IMP: 'इम्प्रेशन्स' },
