@@ -1,5 +1,6 @@
 export type * from './schema.ts';
 export { schemaColumns } from './schema.ts';
+export { NoSuitableHost, newDatabaseClient, poolConnection } from './session-target.ts';
 export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
