@@ -308,3 +308,72 @@ export function primaryNode(formation: Formation, dir: string): FormationNode | 
   const name = formationState(dir).find((node) => node.state === 'primary')?.name;
   return formation.nodes.find((node) => node.name === name);
 }
+
+/** PgBouncer's port in front of each node: the node's port plus 10 (6011 for 6001). */
+const bouncerPort = (node: FormationNode) => node.port + 10;
+const bouncerDir = (dir: string, node: FormationNode) => path.join(dir, `pgbouncer-${node.name}`);
+
+/**
+ * One PgBouncer in session mode in front of each node, as it runs on each
+ * database machine: the app's multi-host URL names the bouncers, and its
+ * read-write check reaches the server behind each one. Session mode because
+ * the app keeps session state (LISTEN, advisory locks, prepared statements).
+ */
+export async function startBouncers(input: FormationOptions & { poolSize?: number }): Promise<string> {
+  const options = settings(input);
+  const nodes = nodesOf(options);
+  for (const node of nodes) {
+    const home = bouncerDir(options.dir, node);
+    await mkdir(home, { recursive: true });
+    await writeFile(path.join(home, 'users.txt'), '"postgres" ""\n');
+    await writeFile(
+      path.join(home, 'pgbouncer.ini'),
+      [
+        '[databases]',
+        `${options.database} = host=127.0.0.1 port=${node.port} dbname=${options.database}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${bouncerPort(node)}`,
+        `unix_socket_dir = ${home}`,
+        'auth_type = trust',
+        `auth_file = ${path.join(home, 'users.txt')}`,
+        'pool_mode = session',
+        `default_pool_size = ${input.poolSize ?? 40}`,
+        'max_client_conn = 400',
+        'server_reset_query = DISCARD ALL',
+        'ignore_startup_parameters = extra_float_digits,options',
+        `logfile = ${path.join(home, 'pgbouncer.log')}`,
+        `pidfile = ${path.join(home, 'pgbouncer.pid')}`,
+        '',
+      ].join('\n'),
+    );
+    if (process.getuid?.() === 0) {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      for (const file of ['', 'users.txt', 'pgbouncer.ini']) await chown(path.join(home, file), uid, gid);
+    }
+    if (existsSync(path.join(home, 'pgbouncer.pid'))) continue;
+    const args = ['-d', path.join(home, 'pgbouncer.ini')];
+    const result =
+      process.getuid?.() === 0
+        ? spawnSync('runuser', ['-u', 'postgres', '--', '/usr/sbin/pgbouncer', ...args], { encoding: 'utf8' })
+        : spawnSync('/usr/sbin/pgbouncer', args, { encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`pgbouncer failed: ${result.stderr || result.stdout}`);
+  }
+  const hosts = nodes.map((node) => `127.0.0.1:${bouncerPort(node)}`).join(',');
+  return `postgres://postgres@${hosts}/${options.database}?target_session_attrs=read-write`;
+}
+
+export async function stopBouncers(input: FormationOptions): Promise<void> {
+  const options = settings(input);
+  for (const node of nodesOf(options)) {
+    const pidFile = path.join(bouncerDir(options.dir, node), 'pgbouncer.pid');
+    if (!existsSync(pidFile)) continue;
+    try {
+      process.kill(Number(await readFile(pidFile, 'utf8')), 'SIGTERM');
+    } catch {
+      // Not running.
+    }
+    await waitFor('pgbouncer to stop', () => !existsSync(pidFile));
+  }
+}
