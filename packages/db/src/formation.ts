@@ -275,6 +275,17 @@ export async function destroyFormation(input: FormationOptions): Promise<void> {
   await rm(settings(input).dir, { recursive: true, force: true });
 }
 
+/** Starts a node's keeper again after its loss: it rejoins as a secondary (pg_rewind if it must). */
+export async function restartNode(input: FormationOptions, node: FormationNode): Promise<void> {
+  await runKeeper(settings(input).dir, node.pgdata);
+}
+
+/** Waits for one primary and every other node a secondary again. */
+export async function waitForSettled(input: FormationOptions): Promise<void> {
+  const options = settings(input);
+  await waitFor('the formation to settle', () => settled(options.dir, options.nodes));
+}
+
 /** Asks the monitor for a planned switchover and waits until the formation has settled on the other node. */
 export async function switchover(input: FormationOptions): Promise<void> {
   const options = settings(input);
@@ -305,7 +316,7 @@ export async function killNode(node: FormationNode): Promise<void> {
 
 /** The node the monitor has as primary now. */
 export function primaryNode(formation: Formation, dir: string): FormationNode | undefined {
-  const name = formationState(dir).find((node) => node.state === 'primary')?.name;
+  const name = formationState(dir).find((node) => node.state === 'primary' || node.state === 'wait_primary')?.name;
   return formation.nodes.find((node) => node.name === name);
 }
 

@@ -19,3 +19,15 @@ export * from './event-store/index.ts';
 export * from './idempotency/idempotency.ts';
 export * from './projections/runner.ts';
 export { startEmbeddedPostgres } from './embedded-server.ts';
+export {
+  destroyFormation,
+  killNode,
+  primaryNode,
+  restartNode,
+  startFormation,
+  switchover,
+  waitForSettled,
+  type Formation,
+  type FormationNode,
+  type FormationOptions,
+} from './formation.ts';
