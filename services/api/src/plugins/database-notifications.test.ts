@@ -60,6 +60,7 @@ describe('DatabaseNotifications on a multi-host DATABASE_URL', () => {
       await eventually(() => resumed > 0 && notifications.listening);
       await onServer(second, (client) => client.query(`SELECT pg_notify('${CHANNEL}', 'after')`));
       await eventually(() => heard.includes('after'));
+      expect(heard).toEqual(['before', 'after']);
     } finally {
       await notifications.close();
     }
