@@ -366,6 +366,8 @@ export async function startBouncers(input: FormationOptions & { poolSize?: numbe
       [
         '[databases]',
         `${options.database} = host=127.0.0.1 port=${node.port} dbname=${options.database}`,
+        // Any other database by its own name (the benchmarks' scratch databases).
+        `* = host=127.0.0.1 port=${node.port}`,
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',
         `listen_port = ${bouncerPort(node)}`,
