@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DatabaseUrlInvalid, parseDatabaseUrl } from './database-url.ts';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -9,8 +10,17 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
+// One host, or several tried in order as libpq does (postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write).
 const postgresUrl = z
-  .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+  .string()
+  .superRefine((value, context) => {
+    try {
+      parseDatabaseUrl(value);
+    } catch (error) {
+      if (!(error instanceof DatabaseUrlInvalid)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+    }
+  })
   .optional();
 
 /** Dollars with at most two decimals ("65000" or "65000.50"), read as whole cents. */

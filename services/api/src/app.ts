@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import { DEFAULT_CARD_FUNDS_HOLD_HOURS } from '@peeks/ledger';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
-import type { Database } from '@peeks/db';
+import { newDatabaseClient, type Database } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -156,7 +155,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(openApi);
   const notifications = new DatabaseNotifications({
-    newClient: () => new pg.Client({ connectionString: options.databaseUrl, application_name: 'peeks-notifications' }),
+    newClient: () => newDatabaseClient(options.databaseUrl, { application_name: 'peeks-notifications' }),
     log: options.log,
     retryMs: options.notificationRetryMs ?? 250,
   });

@@ -1,5 +1,5 @@
 import { sandboxCardCharges } from '@peeks/card-processor';
-import { startProjectionRunner, type Database } from '@peeks/db';
+import { poolConnection, startProjectionRunner, type Database } from '@peeks/db';
 import { ledgerLog, platformBalances, SEQUENCER_POLL_MS } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
@@ -71,7 +71,8 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
   const boss = new PgBoss({
-    connectionString: deps.databaseUrl,
+    // pg-boss hands its options to pg.Pool: with a multi-host URL, the Client that finds the writable host.
+    ...poolConnection(deps.databaseUrl),
     schema: 'pgboss',
     application_name: 'peeks-worker',
     max: 4,
