@@ -23,6 +23,8 @@ export type LedgerCommand =
       charge: Cash;
       rateMicros: RateMicros;
       paymentMethod: PaymentMethodRef;
+      /** The quote the person confirmed (or the one the current price made), for the history to explain the rate. */
+      quoteId?: string;
     }
   | {
       type: 'DepositByCard';

@@ -44,6 +44,7 @@ export type TransactionEvent =
         charge: Cash;
         rateMicros: number;
         paymentMethod: PaymentMethodRef;
+        quoteId?: string;
       };
     }
   | {

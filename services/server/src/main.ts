@@ -4,6 +4,7 @@ import { limitLedgerQueue } from '@peeks/ledger-store';
 import { startWorkers } from '@peeks/worker';
 import {
   buildApp,
+  configuredRates,
   ownAddress,
   createDemoData,
   depositSettingsFrom,
@@ -63,6 +64,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     // The sandbox processor is a stand-in for a real party: production serves it only when told to.
     sandboxProcessor: serveSandboxProcessor(config),
     deposits: depositSettingsFrom(config),
+    exchangeRates: configuredRates(config.CAD_USD_RATE),
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -323,6 +323,34 @@ describe('Deposits', () => {
   });
 });
 
+describe('A coin purchase, a conversion', () => {
+  it('posts two legs through the exchange accounts, each currency balancing on its own', () => {
+    const [bought] = decide(
+      {
+        type: 'PurchaseCoins',
+        txId: 'p-1',
+        ownerId: 'ann',
+        charge: { amount: 64_11, currency: 'CAD' },
+        rateMicros: 780_000,
+        paymentMethod: { id: '7', type: 'CC' },
+        quoteId: 'qt_1',
+      },
+      given([wallet('ann', 'CON', 0)]),
+      context(),
+    );
+    if (bought?.type !== 'CoinsPurchased') throw new Error('expected CoinsPurchased');
+    // floor(20 × 64.11 × 0.78) = floor(1000.116) = 1,000 coins.
+    expect(bought.data.postings.map((posting) => [posting.account, posting.currency, posting.amount])).toEqual([
+      ['platform:card-funding:CAD', 'CAD', -64_11],
+      ['platform:exchange:CAD', 'CAD', 64_11],
+      ['platform:exchange:CON', 'CON', -1_000_00],
+      ['wallet:ann:CON', 'CON', 1_000_00],
+    ]);
+    expect(sumsByCurrency(bought)).toEqual({ CAD: 0, CON: 0 });
+    expect(bought.data.quoteId).toBe('qt_1');
+  });
+});
+
 describe('Corrections and settlement', () => {
   it('burns coins for a negative correction and refuses one without a reason', () => {
     const state = given([wallet('ann', 'CON', 500)], [{ serial: 'A', value: 500 }]);

@@ -397,6 +397,9 @@ export const routeTable: Record<string, RouteCase> = {
     ownRecord,
   ),
   'POST /api/account/forex-lookup': row('signed-in', () => body({ currency: 'USD' })),
+  'POST /api/account/quote': row('signed-in', () =>
+    body({ from_currency: 'USD', to_currency: 'CON', amount_in: 1000 }),
+  ),
   'GET /api/wallet/list-coins': row('signed-in', () => query({ offset: 0, limit: 50 })),
   // The WebSocket of live updates; a plain GET, as the table sends, is 426 Upgrade Required (see live.test.ts for the socket).
   'GET /api/live': row('signed-in', () => ({})),

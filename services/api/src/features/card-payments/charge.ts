@@ -1,8 +1,8 @@
 import { errorCodes } from '@peeks/contracts';
 import { IdempotencyKeyReused, type Database, type PaymentMethodsTable } from '@peeks/db';
 import {
-  DEFAULT_RATE_MICROS,
   LedgerRuleViolation,
+  RATE_SCALE,
   cashPriceOfCoins,
   type CardFunding,
   type Cash,
@@ -59,8 +59,9 @@ export const paymentMethodRef = (method: StoredMethod) => ({ id: String(method.p
 /**
  * What paying `amount` of `currency` with a card charges it, as the ledger's
  * Transfer records it: USD and CAD are charged as they are; coins are
- * charged their cash price at the default rate, in USD, as a purchase of
- * them would be (rounded up to the cent). Impressions are not for sale by card.
+ * charged their cash price in US dollars, the price list's reference (20
+ * coins a dollar), as a purchase of them would be (rounded up to the cent).
+ * Impressions are not for sale by card.
  */
 export function cardFunding(card: StoredMethod, amount: number, currency: Currency, field: string): CardFunding {
   const paymentMethod = paymentMethodRef(card);
@@ -69,8 +70,8 @@ export function cardFunding(card: StoredMethod, amount: number, currency: Curren
   if (currency === 'CON')
     return {
       paymentMethod,
-      charge: { amount: cashPriceOfCoins(amount, 'USD', DEFAULT_RATE_MICROS), currency: 'USD' },
-      rateMicros: DEFAULT_RATE_MICROS,
+      charge: { amount: cashPriceOfCoins(amount, 'USD', RATE_SCALE), currency: 'USD' },
+      rateMicros: RATE_SCALE,
     };
   throw refuse(422, errorCodes.paymentMethodWrongUse, { field, message: `A card cannot pay in ${currency}` });
 }

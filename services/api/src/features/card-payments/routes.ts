@@ -5,31 +5,41 @@ import {
   errorCodes,
   paymentMethodMessages,
   purchaseRequest,
+  purchaseResponse,
   transactionResponse,
   withdrawRequest,
 } from '@peeks/contracts';
-import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { confirmPin, hasPin } from '../credentials/checks.ts';
+import { fundingView, methodLabel, recordFunding } from '../pricing/funding.ts';
+import { quoteForCommand, quoteView } from '../pricing/quotes.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
-import { chargeForCoins, purchasableCoins } from './pricing.ts';
+import { purchasableCoins } from './pricing.ts';
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */
 export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);
-  const rateMicros = DEFAULT_RATE_MICROS;
 
+  /**
+   * Coins bought with a card at a quote: the one named, or the current
+   * price. The quote and the funding (card, amount charged) are recorded
+   * under the transaction before the card is charged, so a retry with the
+   * same Idempotency-Key charges and answers exactly what the first saw.
+   */
   app.post(
     '/api/account/purchase',
-    { schema: { body: purchaseRequest, response: { 200: transactionResponse } } },
+    { schema: { body: purchaseRequest, response: { 200: purchaseResponse } } },
     async (request) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
-      const { payment_method_id, coin_amt, currency } = request.body;
+      const { payment_method_id, coin_amt, currency, quote_id } = request.body;
       const card = await ownCard(app.db, userId, payment_method_id, 'payment_method_id');
+      const txId = transactionIdFor(request, ownerId);
+      const quote = await quoteForCommand(request, { from: currency, to: 'CON', amountOut: coin_amt }, quote_id, txId);
+      const rateMicros = quote.rate_micros;
       const limits = purchasableCoins(currency, rateMicros);
       if (coin_amt < limits.min * 100)
         throw refuse(400, errorCodes.amountBelowMinimum, {
@@ -41,20 +51,29 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           field: 'coin_amt',
           message: amountMessages.above(limits.max),
         });
-      const charge = { amount: chargeForCoins(coin_amt, currency, rateMicros), currency };
+      const charge = { amount: quote.amount_in, currency };
+      const funding = { amount: charge.amount, currency, label: methodLabel(card) };
+      await recordFunding(app.db, { tx_id: txId, quote_id: quote.quote_id, ...funding }, app.clock());
       const outcome = await chargeThenRecord(
         request,
         { ownerId, card, charge, field: 'payment_method_id' },
-        (txId) => ({
+        () => ({
           type: 'PurchaseCoins',
           txId,
           ownerId,
           charge,
           rateMicros,
           paymentMethod: paymentMethodRef(card),
+          quoteId: quote.quote_id,
         }),
+        { txId, chargeReference: txId },
       );
-      return { response: 'success' as const, transaction: transactionView(outcome.record, ownerId) };
+      return {
+        response: 'success' as const,
+        transaction: transactionView(outcome.record, ownerId),
+        quote: quoteView(quote),
+        funding: fundingView(funding),
+      };
     },
   );
 
