@@ -27,6 +27,7 @@ type TestAppOptions = Pick<
   | 'holdHours'
   | 'cardProcessor'
   | 'deposits'
+  | 'exchangeRates'
   | 'live'
   | 'notificationRetryMs'
   | 'sandboxProcessor'
