@@ -101,6 +101,9 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const withdrawable = (currency: Currency) =>
     balance?.balances.find((line) => line.currency === currency)?.withdrawable_balance ??
     (currency === balance?.currency ? balance.withdrawable_balance : 0);
+  const available = (currency: Currency) =>
+    balance?.balances.find((line) => line.currency === currency)?.available_balance ??
+    (currency === balance?.currency ? balance.available_balance : 0);
 
   const edit = (field: keyof Typed) => (event: { target: { value: string } }) => {
     setTyped((before) => ({ ...before, [field]: event.target.value }));
@@ -117,6 +120,9 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
         const field = issue.path[0] as keyof Typed | undefined;
         if (field && !(field in found)) found[field] = issue.message;
       }
+    } else if (parsed.data.amount > available(parsed.data.currency)) {
+      // More than the balance itself: a hold is not the reason.
+      found.amount = t(`error_codes.${String(errorCodes.insufficientFunds)}` as 'error_codes.42201');
     } else if (parsed.data.amount > withdrawable(parsed.data.currency)) {
       found.amount = t(`error_codes.${String(errorCodes.fundsOnHold)}` as 'error_codes.42202');
     }
