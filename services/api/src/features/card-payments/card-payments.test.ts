@@ -1,4 +1,12 @@
-import { depositFundResponse, errorCodes, purchaseResponse, transactionResponse } from '@peeks/contracts';
+import {
+  depositFundResponse,
+  errorCodes,
+  purchaseResponse,
+  quoteResponse,
+  staleQuoteEnvelope,
+  transactionResponse,
+  withdrawResponse,
+} from '@peeks/contracts';
 import { userOwnerId, walletIdOf, type Currency } from '@peeks/ledger';
 import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { sql } from 'kysely';
@@ -310,6 +318,64 @@ describe('withdraw', () => {
       errorCodes.insufficientFunds,
       'empty wallet',
     );
+  });
+
+  it('states the cash, the rate and the destination of a coin withdrawal, at the quote confirmed', async () => {
+    const who = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(who.user.user_id), 100_00, 'CON');
+    const card = await storedCard(subject, who);
+    const quoted = await who.browser.post('/api/account/quote', {
+      from_currency: 'CON',
+      to_currency: 'CAD',
+      amount_in: 50_00,
+    });
+    const quote = quoteResponse.parse(quoted.json()).quote;
+    const response = await withdraw(who, {
+      amount: 50_00,
+      currency: 'CON',
+      paymentMethodId: card,
+      payout_currency: 'CAD',
+      quote_id: quote.quote_id,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = withdrawResponse.parse(response.json());
+    // 50 coins at 15.6 a Canadian dollar: $3.205…, paid out as $3.20.
+    expect(answer.payout).toEqual({ amount: 3_20, currency: 'CAD', label: 'Visa •••• 4242' });
+    expect(answer.quote).toEqual(quote);
+    expect(answer.quote).toMatchObject({ amount_in: 50_00, amount_out: 3_20, rate: '15.6', fee: 0 });
+    expect(
+      await subject.database.db
+        .selectFrom('transaction_funding')
+        .select(['quote_id', 'amount', 'currency', 'label'])
+        .where('tx_id', '=', answer.transaction.tx_id)
+        .executeTakeFirst(),
+    ).toEqual({ quote_id: quote.quote_id, amount: 3_20, currency: 'CAD', label: 'Visa •••• 4242' });
+    expect(await balance(who, 'CON')).toEqual({ available: 50_00, total: 100_00 });
+
+    // Without a quote: the current price, in US dollars unless asked, to a bank account by its last four digits.
+    const plain = await withdraw(who, { amount: 20_00, currency: 'CON', paymentMethodId: await storedBank(who) });
+    expect(plain.statusCode, plain.body).toBe(200);
+    const { payout, quote: used } = withdrawResponse.parse(plain.json());
+    expect(payout).toMatchObject({ amount: 1_00, currency: 'USD' });
+    expect(payout.label).toMatch(/^Bank •••• \d{4}$/);
+    expect(used).toMatchObject({ from_currency: 'CON', to_currency: 'USD', amount_in: 20_00, amount_out: 1_00 });
+  });
+
+  it('answers a withdrawal at a used quote 409 with a fresh one, and reserves nothing', async () => {
+    const who = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(who.user.user_id), 100_00, 'CON');
+    const card = await storedCard(subject, who);
+    const quote = quoteResponse.parse(
+      (
+        await who.browser.post('/api/account/quote', { from_currency: 'CON', to_currency: 'USD', amount_in: 40_00 })
+      ).json(),
+    ).quote;
+    const body = { amount: 40_00, currency: 'CON', paymentMethodId: card, quote_id: quote.quote_id };
+    expect((await withdraw(who, body)).statusCode).toBe(200);
+    const again = await withdraw(who, body);
+    expectRefusal(again, 409, errorCodes.quoteUnusable, 'a used quote');
+    expect(staleQuoteEnvelope.parse(again.json()).quote).toMatchObject({ amount_in: 40_00, amount_out: 2_00 });
+    expect(await balance(who, 'CON')).toEqual({ available: 60_00, total: 100_00 });
   });
 
   it('reserves once for retries with the same Idempotency-Key, and never more than the balance under concurrent requests', async () => {

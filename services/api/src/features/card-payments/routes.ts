@@ -6,8 +6,8 @@ import {
   paymentMethodMessages,
   purchaseRequest,
   purchaseResponse,
-  transactionResponse,
   withdrawRequest,
+  withdrawResponse,
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
@@ -105,14 +105,20 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
     },
   );
 
-  /** The money is reserved now; a worker or a finance operator pays it out or fails it later. */
+  /**
+   * The money is reserved now; a worker or a finance operator pays it out
+   * or fails it later. Coins are paid out as cash (USD unless
+   * `payout_currency` says CAD) at a quote, the one named or the current
+   * price; the cash, the quote and the destination's label are recorded
+   * with the withdrawal, so the payout and the history say the same.
+   */
   app.post(
     '/api/account/withdraw',
-    { schema: { body: withdrawRequest, response: { 200: transactionResponse } } },
+    { schema: { body: withdrawRequest, response: { 200: withdrawResponse } } },
     async (request, reply) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
-      const { amount, currency, paymentMethodId, pin } = request.body;
+      const { amount, currency, paymentMethodId, pin, payout_currency, quote_id } = request.body;
       const method = await ownMethod(app.db, userId, paymentMethodId, 'paymentMethodId');
       // The PIN of the person at the keyboard, also when acting for a merchant.
       if (await hasPin(app.db, userId)) {
@@ -120,6 +126,18 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
         await confirmPin(app.db, reply, { userId, pin, field: 'pin' }, app.clock());
       }
       const txId = transactionIdFor(request, ownerId);
+      const quote =
+        currency === 'CON'
+          ? await quoteForCommand(
+              request,
+              { from: 'CON', to: payout_currency ?? 'USD', amountIn: amount },
+              quote_id,
+              txId,
+            )
+          : null;
+      const payout = quote ? { amount: quote.amount_out, currency: payout_currency ?? 'USD' } : { amount, currency };
+      const destination = { ...payout, label: methodLabel(method) };
+      await recordFunding(app.db, { tx_id: txId, quote_id: quote?.quote_id ?? null, ...destination }, app.clock());
       const outcome = await runLedgerCommand(request, ownerId, {
         type: 'RequestWithdrawal',
         txId,
@@ -130,8 +148,14 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           kind: method.type === 'CC' ? 'card' : 'bank',
           paymentMethodId: String(method.payment_method_id),
         },
+        ...(quote ? { payout, quoteId: quote.quote_id } : {}),
       });
-      return { response: 'success' as const, transaction: transactionView(outcome.record, ownerId) };
+      return {
+        response: 'success' as const,
+        transaction: transactionView(outcome.record, ownerId),
+        quote: quote ? quoteView(quote) : null,
+        payout: fundingView(destination),
+      };
     },
   );
 

@@ -1,5 +1,6 @@
 import type { Funding } from '@peeks/contracts';
 import type { Database, PaymentMethodsTable, TransactionFundingTable } from '@peeks/db';
+import { isCurrency, type Cash } from '@peeks/ledger';
 import type { Kysely, Selectable } from 'kysely';
 
 const brandNames: Readonly<Record<string, string>> = {
@@ -34,6 +35,20 @@ export async function recordFunding(db: Kysely<Database>, record: FundingRecord,
     .values({ ...record, recorded_at: now })
     .onConflict((conflict) => conflict.column('tx_id').doNothing())
     .execute();
+}
+
+/**
+ * The cash a withdrawal was recorded to pay out (its quote's amount for
+ * coins), for whoever pays it out; null for one requested before payouts
+ * were recorded, which pays out its own amount.
+ */
+export async function payoutOf(db: Kysely<Database>, txId: string): Promise<Cash | null> {
+  const row = await db
+    .selectFrom('transaction_funding')
+    .select(['amount', 'currency'])
+    .where('tx_id', '=', txId)
+    .executeTakeFirst();
+  return row && isCurrency(row.currency) ? { amount: row.amount, currency: row.currency } : null;
 }
 
 export const fundingView = (record: Pick<FundingRecord, 'amount' | 'currency' | 'label'>): Funding => ({
