@@ -17,9 +17,8 @@ import {
  * the least that pays for it.
  */
 
-export const REFERENCE_CURRENCY = 'USD';
-export const cashCurrencies = ['USD', 'CAD'] as const;
-export type CashCurrency = (typeof cashCurrencies)[number];
+/** The currencies coins are priced in; the US dollar is the reference. */
+export type CashCurrency = 'USD' | 'CAD';
 
 /** The exchange rates to the reference currency, in millionths: the dollar's own is 1. */
 export type ExchangeRates = Readonly<Record<Exclude<CashCurrency, 'USD'>, RateMicros>>;

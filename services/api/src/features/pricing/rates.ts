@@ -21,7 +21,7 @@ export function configuredRates(cadUsdMicros: RateMicros): ExchangeRateSource {
 }
 
 /** A rate in force and the history row that explains it (null for the US dollar, the reference). */
-export interface RateInForce {
+interface RateInForce {
   rateMicros: RateMicros;
   rateId: number | null;
 }

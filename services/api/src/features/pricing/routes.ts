@@ -5,7 +5,7 @@ import type { QuoteAsk } from './price-list.ts';
 import { newQuote, quoteView } from './quotes.ts';
 
 /** The body's conversion as the price list reads it (the schema has checked one side is coins and one amount given). */
-export function askOf(body: QuoteRequest): QuoteAsk {
+function askOf(body: QuoteRequest): QuoteAsk {
   const amount = body.amount_in === undefined ? { amountOut: body.amount_out ?? 0 } : { amountIn: body.amount_in };
   if (body.to_currency === 'CON' && body.from_currency !== 'CON')
     return { from: body.from_currency, to: 'CON', ...amount };
