@@ -1,6 +1,7 @@
 import { errorCodes, errorEnvelope, purchaseResponse, quoteResponse, staleQuoteEnvelope } from '@peeks/contracts';
 import { userOwnerId, walletIdOf } from '@peeks/ledger';
-import { walletsOf } from '@peeks/ledger-store';
+import { verifyLedger, walletsOf } from '@peeks/ledger-store';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
@@ -234,5 +235,37 @@ describe('a purchase at a quote', () => {
       .where('quote_id', '=', quote.quote_id)
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ tx_id: transaction.tx_id, user_id: who.user.user_id });
+  });
+});
+
+describe('the ledger after conversions', () => {
+  it('balances each currency on its own through the exchange accounts, and verifies', async () => {
+    const { who, card } = await buyer();
+    const response = await purchase(who, { payment_method_id: card, coin_amt: 1_000_00, currency: 'CAD' });
+    const { transaction } = purchaseResponse.parse(response.json());
+    const legs = await subject.database.db
+      .selectFrom('ledger_entries')
+      .select(['account_id', 'currency', 'debit_credit', 'amount'])
+      .where('tx_id', '=', transaction.tx_id)
+      .orderBy('currency')
+      .orderBy('account_id')
+      .execute();
+    expect(legs.map((leg) => [leg.account_id, leg.currency, leg.debit_credit, leg.amount])).toEqual([
+      ['platform:card-funding:CAD', 'CAD', 'D', 64_11],
+      ['platform:exchange:CAD', 'CAD', 'C', 64_11],
+      ['platform:exchange:CON', 'CON', 'D', 1_000_00],
+      [`wallet:${userOwnerId(who.user.user_id)}:CON`, 'CON', 'C', 1_000_00],
+    ]);
+    const unbalanced = await sql<{ tx_id: string; currency: string }>`
+      SELECT tx_id, currency FROM ledger_entries
+      GROUP BY tx_id, currency
+      HAVING sum(CASE debit_credit WHEN 'C' THEN amount ELSE -amount END) <> 0
+    `.execute(subject.database.db);
+    expect(unbalanced.rows).toEqual([]);
+    const report = await verifyLedger(subject.database.db);
+    expect({ differences: report.differences, invariantFailures: report.invariantFailures }).toEqual({
+      differences: [],
+      invariantFailures: [],
+    });
   });
 });
