@@ -8,6 +8,7 @@ export * from './commands.ts';
 export * from './decide/index.ts';
 export * from './errors.ts';
 export * from './events.ts';
+export * from './exchange.ts';
 export * from './money.ts';
 export * from './projection.ts';
 export * from './transaction.ts';

@@ -26,6 +26,8 @@ import { defaultCorrectionLimits, type CorrectionLimits } from './features/opera
 import { profileRoutes } from './features/profile/routes.ts';
 import { credentialRoutes } from './features/credentials/routes.ts';
 import { recoveryRoutes } from './features/recovery/routes.ts';
+import { configuredRates, type ExchangeRateSource } from './features/pricing/rates.ts';
+import { pricingRoutes } from './features/pricing/routes.ts';
 import { sendFundRoutes } from './features/send-fund/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { uploadRoutes } from './features/uploads/routes.ts';
@@ -58,6 +60,8 @@ declare module 'fastify' {
     jobs: LedgerJobs;
     /** The process's one LISTEN connection: live updates and the session and payee caches follow it. */
     notifications: DatabaseNotifications;
+    /** Where the price list's exchange rates come from (configuration in development, a provider in production). */
+    exchangeRates: ExchangeRateSource;
   }
 }
 
@@ -103,6 +107,8 @@ export interface AppOptions {
   };
   /** Serve the sandbox card processor's routes (SANDBOX_PROCESSOR); true unless given. */
   sandboxProcessor?: boolean;
+  /** The price list's exchange rates; CAD_USD_RATE's default (0.78) unless given. */
+  exchangeRates?: ExchangeRateSource;
   /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
   deposits?: DepositSettings;
   /** Development without SMTP_URL only: the operations console shows outbox messages' texts, secrets included. */
@@ -135,6 +141,7 @@ export async function buildApp(options: AppOptions) {
   // Before any plugin, so that no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', options.db);
+  app.decorate('exchangeRates', options.exchangeRates ?? configuredRates(readConfig({}).CAD_USD_RATE));
   const processorCredential = options.cardProcessor?.secret ?? randomBytes(32).toString('base64url');
   app.decorate(
     'cardCharges',
@@ -203,6 +210,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(agreementRoutes);
   if (options.sandboxProcessor !== false) await app.register(cardProcessorRoutes, { credential: processorCredential });
   await app.register(paymentMethodRoutes);
+  await app.register(pricingRoutes);
   await app.register(cardPaymentRoutes);
   await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
   await app.register(operationRoutes, {

@@ -192,6 +192,11 @@ export const operations: Record<string, OperationFacts> = {
   'POST /api/account/transactions': o('listTransactions', 'wallet', 'List transactions'),
   'POST /api/account/transaction-details': o('getTransaction', 'wallet', 'Get one transaction', { errors: [404] }),
   'POST /api/account/forex-lookup': o('lookupExchangeRate', 'wallet', 'Get the rate between two currencies'),
+  'POST /api/account/quote': o('quoteConversion', 'wallet', 'Quote a conversion between coins and USD or CAD', {
+    description:
+      'The terms a conversion will use, for about a minute: a command naming the quote_id pays exactly these, or gets 409 with a fresh quote.',
+    example: { from_currency: 'CAD', to_currency: 'CON', amount_out: 100_000 },
+  }),
   'GET /api/wallet/list-coins': o('listCoins', 'wallet', "List the wallet's coin serials"),
   'GET /api/wallet/list-audit': o('listCoinAudit', 'wallet', "List the audit trail of the wallet's coins"),
   'GET /api/live': o('openLiveUpdates', 'wallet', 'Open the live updates WebSocket', {

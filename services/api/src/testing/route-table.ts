@@ -398,6 +398,9 @@ export const routeTable: Record<string, RouteCase> = {
     ownRecord,
   ),
   'POST /api/account/forex-lookup': row('signed-in', () => body({ currency: 'USD' })),
+  'POST /api/account/quote': row('signed-in', () =>
+    body({ from_currency: 'USD', to_currency: 'CON', amount_in: 1000 }),
+  ),
   'GET /api/wallet/list-coins': row('signed-in', () => query({ offset: 0, limit: 50 })),
   'GET /api/ledger/log-key': row('public', () => ({})),
   'GET /api/ledger/checkpoint': row('signed-in', async (owner, subject) => {

@@ -65,6 +65,7 @@ import {
   transactionIdFor,
   transactionView,
 } from '../../plugins/ledger.ts';
+import { payoutOf } from '../pricing/funding.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,
@@ -254,11 +255,15 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     (request) =>
       settle(
         request,
-        (db) => pendingWithdrawal(db, request.body.tx_id),
+        async (db) => ({
+          ...(await pendingWithdrawal(db, request.body.tx_id)),
+          payout: await payoutOf(db, request.body.tx_id),
+        }),
         (withdrawal) => ({
           type: 'ProcessWithdrawal',
           txId: withdrawal.tx_id,
           payoutReference: request.body.payout_reference,
+          ...(withdrawal.payout ? { payout: withdrawal.payout } : {}),
         }),
       ),
   );

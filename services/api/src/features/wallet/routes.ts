@@ -21,6 +21,7 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import { sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
 import { cartPaidBy } from '../checkout/queries.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
+import { rateInForce } from '../pricing/rates.ts';
 import { forexOf } from './money-views.ts';
 import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
 
@@ -90,8 +91,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/account/forex-lookup',
     { schema: { body: forexRequest, response: { 200: forexResponse } } },
-    (request) => {
-      return Promise.resolve({ response: 'success' as const, forex: forexOf(request.body.currency) });
+    async (request) => {
+      const { currency } = request.body;
+      const { rateMicros } = await rateInForce(app.db, app.exchangeRates, currency, app.clock());
+      return { response: 'success' as const, forex: forexOf(currency, rateMicros) };
     },
   );
 
