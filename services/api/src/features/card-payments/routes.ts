@@ -11,11 +11,12 @@ import {
 import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { confirmPin, hasPin } from '../credentials/checks.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
 import { chargeForCoins, purchasableCoins } from './pricing.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */
 export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
@@ -54,7 +55,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           paymentMethod: paymentMethodRef(card),
         }),
       );
-      return { response: 'success' as const, transaction: transactionView(outcome.record, ownerId) };
+      return { response: 'success' as const, transaction: await presentTransaction(app.db, ownerId, outcome.record) };
     },
   );
 
@@ -81,7 +82,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       return {
         response: 'success' as const,
         message: paymentMethodMessages.deposited,
-        transaction: transactionView(outcome.record, ownerId),
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
       };
     },
   );
@@ -112,7 +113,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           paymentMethodId: String(method.payment_method_id),
         },
       });
-      return { response: 'success' as const, transaction: transactionView(outcome.record, ownerId) };
+      return { response: 'success' as const, transaction: await presentTransaction(app.db, ownerId, outcome.record) };
     },
   );
 

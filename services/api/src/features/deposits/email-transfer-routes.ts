@@ -8,10 +8,11 @@ import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type Transaction
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 interface Transfer {
   method: 'interac' | 'zelle';
@@ -100,7 +101,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         forexRate: instructions.rate_micros,
         user: { userId: instructions.user_id },
         deposit: depositView(instructions, record.entryDate),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
       };
     },
   );
@@ -123,7 +124,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         memo: instructions.reference,
         zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
         deposit: depositView(instructions, record.entryDate),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
       };
     },
   );

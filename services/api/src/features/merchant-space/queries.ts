@@ -2,7 +2,7 @@ import type { MerchantFigures, MerchantTransaction, ReportLine, SettlementSummar
 import type { Database, LedgerTransactionsTable } from '@peeks/db';
 import { isCurrency, walletIdOf, type Currency } from '@peeks/ledger';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { transactionView } from '../../plugins/ledger.ts';
+import { presentTransactions } from '../wallet/history-rows.ts';
 import { transactionRecordOf } from '../wallet/money-views.ts';
 
 /**
@@ -14,13 +14,25 @@ import { transactionRecordOf } from '../wallet/money-views.ts';
 
 type Row = Selectable<LedgerTransactionsTable>;
 
-/** A transaction as the merchant sees it, with what its returns gave back. */
-export function merchantView(row: Row, merchantOwnerId: string): MerchantTransaction {
-  const view = transactionView(transactionRecordOf(row), merchantOwnerId, {
-    returnedAmount: row.returned_amount,
-    returnDate: row.return_date?.toISOString() ?? null,
+/** Transactions as the merchant sees them, with what a sale's returns gave back and who paid, by name. */
+export async function merchantViews(
+  db: Kysely<Database>,
+  rows: readonly Row[],
+  merchantOwnerId: string,
+): Promise<MerchantTransaction[]> {
+  const views = await presentTransactions(db, merchantOwnerId, rows.map(transactionRecordOf));
+  return views.map((view, index) => {
+    const row = rows[index];
+    if (!row) throw new Error('a view without its row');
+    return { ...view, reason: row.type === 'return' ? row.reason : null, returned_amount: row.returned_amount };
   });
-  return { ...view, reason: row.type === 'return' ? row.reason : null, returned_amount: row.returned_amount };
+}
+
+/** One transaction as the merchant sees it. */
+export async function merchantView(db: Kysely<Database>, row: Row, merchantOwnerId: string) {
+  const [view] = await merchantViews(db, [row], merchantOwnerId);
+  if (!view) throw new Error(`${row.tx_id} was not presented`);
+  return view;
 }
 
 export interface Page {
@@ -37,7 +49,7 @@ export async function transfersOf(db: Kysely<Database>, merchantOwnerId: string,
     mine.selectAll().orderBy('entry_date', 'desc').orderBy('tx_id').offset(page.offset).limit(page.limit).execute(),
     mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { transactions: rows.map((row) => merchantView(row, merchantOwnerId)), total: count.total };
+  return { transactions: await merchantViews(db, rows, merchantOwnerId), total: count.total };
 }
 
 /** The merchant's returns, newest first. */
@@ -50,7 +62,7 @@ export async function returnsOf(db: Kysely<Database>, merchantOwnerId: string, p
     mine.selectAll().orderBy('entry_date', 'desc').orderBy('tx_id').offset(page.offset).limit(page.limit).execute(),
     mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { transactions: rows.map((row) => merchantView(row, merchantOwnerId)), total: count.total };
+  return { transactions: await merchantViews(db, rows, merchantOwnerId), total: count.total };
 }
 
 /** The merchant's sale `txId`, or undefined when it is not one of theirs. */
@@ -209,7 +221,7 @@ export async function settlementOf(db: Kysely<Database>, merchantOwnerId: string
     WHERE s.tx_id = ${settlement.tx_id}
     ORDER BY p.entry_date DESC, p.tx_id
   `.execute(db);
-  return { settlement, payments: payments.rows.map((row) => merchantView(row, merchantOwnerId)) };
+  return { settlement, payments: await merchantViews(db, payments.rows, merchantOwnerId) };
 }
 
 /** Sales, returns and settlements entered on the UTC days `from` to `to`, oldest first, and their totals. */
@@ -267,5 +279,5 @@ export async function recentPayments(db: Kysely<Database>, merchantOwnerId: stri
     .orderBy('tx_id')
     .limit(limit)
     .execute();
-  return rows.map((row) => merchantView(row, merchantOwnerId));
+  return merchantViews(db, rows, merchantOwnerId);
 }

@@ -63,7 +63,6 @@ import {
   requestFingerprint,
   runLedgerCommand,
   transactionIdFor,
-  transactionView,
 } from '../../plugins/ledger.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
@@ -91,6 +90,7 @@ import {
   platformBalanceSheet,
 } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 const success = 'success' as const;
 
@@ -177,7 +177,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const found = await pending(db);
       const operator = operatorOf(request);
       const { record } = await runLedgerCommand(request, operator, command(found, operator), db);
-      return { response: success, transaction: transactionView(record, found.owner_id) };
+      return { response: success, transaction: await presentTransaction(app.db, found.owner_id, record) };
     });
 
   /**
@@ -329,7 +329,9 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         reason,
         operatorId: operator,
       }));
-      return reply.code(200).send({ response: success, transaction: transactionView(record, ownerId) });
+      return reply
+        .code(200)
+        .send({ response: success, transaction: await presentTransaction(app.db, ownerId, record) });
     },
   );
 
@@ -356,7 +358,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       return {
         response: success,
         correction,
-        transaction: record && transactionView(record, correction.owner_id),
+        transaction: record && (await presentTransaction(app.db, correction.owner_id, record)),
       };
     });
 
@@ -560,7 +562,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         return {
           response: success,
           deposit,
-          transaction: creditRecord && transactionView(creditRecord, ownerId),
+          transaction: creditRecord && (await presentTransaction(app.db, ownerId, creditRecord)),
         };
       }),
   );
