@@ -62,7 +62,7 @@ async function processorRefunds(returnTxId: string) {
 }
 
 describe('returning a sale', () => {
-  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale refunded", async () => {
+  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale partly refunded", async () => {
     const sale = await checkoutSale(subject, merchant, { total: 10_00 });
     const response = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
     expect(response.statusCode, response.body).toBe(200);
@@ -78,7 +78,12 @@ describe('returning a sale', () => {
     expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
 
     const saleView = await merchant.browser.get(`/api/merchant/sale?tx_id=${sale.txId}`);
-    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({ refunded: true });
+    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({
+      refunded: false,
+      partially_refunded: true,
+      refunded_amount: 5_00,
+      refundable_amount: 5_00,
+    });
     expect(merchantTransactionResponse.parse(saleView.json()).transaction.return_date).not.toBeNull();
 
     // The same request again (same Idempotency-Key) is the same return: nothing moves twice.
@@ -486,7 +491,11 @@ describe("the merchant's reads", () => {
 
     const transfers = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/transfers')).json());
     expect(transfers.total).toBe(3);
-    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({ refunded: true });
+    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({
+      refunded: false,
+      partially_refunded: true,
+      refunded_amount: 3_00,
+    });
     const returns = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/returns')).json());
     expect(returns.transactions).toMatchObject([{ parent_tx_id: first.txId, amount: 3_00 }]);
 
