@@ -11,6 +11,14 @@ import { returnSale } from './merchant-api.ts';
 
 type ReturnRequest = { tx_id: string; amount: number; reason: string };
 
+/** What confirming says: part of the sale, all that is left, or an amount the route will weigh. */
+const confirmationOf = (amount: number, left: number) =>
+  amount < left
+    ? 'merchant.return.confirm_partial'
+    : amount === left
+      ? 'merchant.return.confirm_full'
+      : 'merchant.return.confirm_amount';
+
 /**
  * Return on a sale: the amount (what is left of the sale, unless changed)
  * and a reason. The form's schema is the route's (returnSaleForm), so both
@@ -65,7 +73,7 @@ export function ReturnDialog({
         <TextField name="reason" label={t('merchant.return.reason')} maxLength={256} />
         {confirming && (
           <p role="status" className="return-confirm">
-            {t(confirming.amount < left ? 'merchant.return.confirm_partial' : 'merchant.return.confirm_full', {
+            {t(confirmationOf(confirming.amount, left), {
               amount: formatMoney(confirming.amount, sale.currency),
               total: formatMoney(sale.amount, sale.currency),
             })}

@@ -55,7 +55,9 @@ export const merchantTexts = dictionary({
         submit: 'Return',
         done: '{{amount}} returned',
         confirm: 'Confirm return of {{amount}}',
-        confirm_partial: 'Return {{amount}} of this {{total}} sale? The sale stays partly refunded. Nothing moves until you confirm.',
+        confirm_amount: 'Return {{amount}} of this {{total}} sale? Nothing moves until you confirm.',
+        confirm_partial:
+          'Return {{amount}} of this {{total}} sale? The sale stays partly refunded. Nothing moves until you confirm.',
         confirm_full: 'Return {{amount}}, all that is left of this {{total}} sale? Nothing moves until you confirm.',
       },
       returns: { how: 'To return a sale, open Transfers and choose Return beside it.' },
@@ -133,7 +135,9 @@ export const merchantTexts = dictionary({
         submit: '返品',
         done: '{{amount}} を返品しました',
         confirm: '{{amount}} の返品を確定',
-        confirm_partial: '{{total}} の売上のうち {{amount}} を返品しますか？売上は一部返金の状態になります。確定するまでお金は動きません。',
+        confirm_amount: '{{total}} の売上から {{amount}} を返品しますか？確定するまでお金は動きません。',
+        confirm_partial:
+          '{{total}} の売上のうち {{amount}} を返品しますか？売上は一部返金の状態になります。確定するまでお金は動きません。',
         confirm_full: '{{total}} の売上の残り全額 {{amount}} を返品しますか？確定するまでお金は動きません。',
       },
       returns: { how: '売上を返品するには、「送金」を開き、その売上の横にある「返品」を選んでください。' },
@@ -211,7 +215,9 @@ export const merchantTexts = dictionary({
         submit: 'परत करा',
         done: '{{amount}} परत केले',
         confirm: '{{amount}} परत करणे निश्चित करा',
-        confirm_partial: '{{total}} च्या विक्रीपैकी {{amount}} परत करायचे? विक्री अंशतः परतावा दिलेली राहील. तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
+        confirm_amount: '{{total}} च्या विक्रीतून {{amount}} परत करायचे? तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
+        confirm_partial:
+          '{{total}} च्या विक्रीपैकी {{amount}} परत करायचे? विक्री अंशतः परतावा दिलेली राहील. तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
         confirm_full: '{{total}} च्या विक्रीतील उरलेले सर्व {{amount}} परत करायचे? तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
       },
       returns: { how: 'विक्री परत करण्यासाठी, ट्रान्सफर उघडा आणि तिच्या शेजारील परत करा निवडा.' },
