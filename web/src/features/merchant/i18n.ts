@@ -9,7 +9,7 @@ export const merchantTexts = dictionary({
       empty: 'Nothing here yet.',
       refunded: 'Refunded',
       partially_refunded: '{{amount}} refunded',
-      columns: { date: 'Date', type: 'Type', amount: 'Amount', state: 'State', action: 'Action' },
+      columns: { date: 'Date', type: 'Type', amount: 'Amount', state: 'State', action: 'Action', customer: 'Customer' },
       types: {
         sale: 'Sale',
         return: 'Return',
@@ -89,7 +89,7 @@ export const merchantTexts = dictionary({
       empty: 'まだ何もありません。',
       refunded: '返金済み',
       partially_refunded: '{{amount}} 返金済み',
-      columns: { date: '日付', type: '種類', amount: '金額', state: '状態', action: '操作' },
+      columns: { date: '日付', type: '種類', amount: '金額', state: '状態', action: '操作', customer: '顧客' },
       types: {
         sale: '売上',
         return: '返品',
@@ -169,7 +169,7 @@ export const merchantTexts = dictionary({
       empty: 'येथे अजून काहीही नाही.',
       refunded: 'परतावा दिला',
       partially_refunded: '{{amount}} परत दिले',
-      columns: { date: 'तारीख', type: 'प्रकार', amount: 'रक्कम', state: 'स्थिती', action: 'कृती' },
+      columns: { date: 'तारीख', type: 'प्रकार', amount: 'रक्कम', state: 'स्थिती', action: 'कृती', customer: 'ग्राहक' },
       types: {
         sale: 'विक्री',
         return: 'परतावा',

@@ -22,6 +22,8 @@ function sale(overrides: Partial<MerchantTransaction> = {}): MerchantTransaction
       debit_credit: 'C',
       amount: 10_00,
       currency: 'USD',
+      wallet_change: 10_00,
+      counterparty: { kind: 'user', name: 'Ann Oak', username: 'ann' },
     }),
     reason: null,
     returned_amount: 0,
@@ -136,6 +138,7 @@ describe('the merchant space', () => {
     expect(sent.at(-1)?.headers['idempotency-key']).toBeTruthy();
     expect(sent[0]?.headers['idempotency-key']).not.toBe(sent.at(-1)?.headers['idempotency-key']);
     expect(await screen.findByText('$4.00 USD refunded')).toBeTruthy();
+    expect(screen.getByText('Ann Oak')).toBeTruthy();
     expect(screen.queryByText('Refunded')).toBeNull();
   });
 
@@ -217,6 +220,7 @@ describe('the merchant space', () => {
               parent_tx_id: null,
               reason: null,
               batch_id: null,
+              counterparty: { kind: 'user', name: 'Ann Oak', username: 'ann' },
             },
           ],
         }),
@@ -224,6 +228,8 @@ describe('the merchant space', () => {
     renderApp('/merchant/reports');
     const totals = await screen.findByRole('table', { name: 'Totals' });
     expect(within(totals).getByText('$6.00 USD')).toBeTruthy();
+    // The buyer by name, not an account number.
+    expect(await screen.findByText('Ann Oak')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toMatch(
       /^\/api\/merchant\/report\.csv\?from=\d{4}-\d{2}-01&to=\d{4}-\d{2}-\d{2}$/,
     );

@@ -537,12 +537,20 @@ describe("the merchant's reads", () => {
     );
     expect(report.totals).toEqual([{ currency: 'USD', sales: 10_00, returns: 3_00, net: 7_00, settled: 7_00 }]);
     expect(report.lines.map((line) => line.type)).toEqual(['sale', 'sale', 'return', 'settlement']);
+    // Names, not codes: the buyer given back to, by name; a settlement has no one on the other side.
+    const buyer = { kind: 'user', name: first.buyer.user.username, username: first.buyer.user.username };
+    expect(report.lines.map((line) => line.counterparty)).toEqual([
+      expect.objectContaining({ kind: 'user' }),
+      expect.objectContaining({ kind: 'user' }),
+      buyer,
+      null,
+    ]);
     const csv = await shop.browser.get(`/api/merchant/report.csv?from=${today}&to=${today}`);
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch');
+    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch,customer');
     expect(rows.filter((row) => row.includes(',return,'))).toEqual([
-      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled`),
+      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled,,${first.buyer.user.username}`),
     ]);
     expect(rows).toHaveLength(5);
     const backwards = await shop.browser.get(`/api/merchant/report?from=${today}&to=2020-01-01`);

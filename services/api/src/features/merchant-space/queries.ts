@@ -2,7 +2,7 @@ import type { MerchantFigures, MerchantTransaction, ReportLine, SettlementSummar
 import type { Database, LedgerTransactionsTable } from '@peeks/db';
 import { isCurrency, walletIdOf, type Currency } from '@peeks/ledger';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { presentTransactions } from '../wallet/history-rows.ts';
+import { counterpartiesOf, presentTransactions } from '../wallet/history-rows.ts';
 import { transactionRecordOf } from '../wallet/money-views.ts';
 
 /**
@@ -238,24 +238,24 @@ export async function reportOf(db: Kysely<Database>, merchantOwnerId: string, fr
     .orderBy('entry_date')
     .orderBy('tx_id')
     .execute();
-  const lines: ReportLine[] = rows.flatMap((row) =>
-    isCurrency(row.currency) && (row.type === 'sale' || row.type === 'return' || row.type === 'settlement')
-      ? [
-          {
-            tx_id: row.tx_id,
-            entry_date: row.entry_date.toISOString(),
-            type: row.type,
-            currency: row.currency,
-            amount: row.amount,
-            fee: row.fee,
-            state: row.state,
-            parent_tx_id: row.parent_tx_id,
-            reason: row.type === 'return' ? row.reason : null,
-            batch_id: row.merchant_batch_id,
-          },
-        ]
-      : [],
+  const reported = rows.filter(
+    (row): row is Row & { currency: Currency; type: ReportLine['type'] } =>
+      isCurrency(row.currency) && (row.type === 'sale' || row.type === 'return' || row.type === 'settlement'),
   );
+  const counterparties = await counterpartiesOf(db, merchantOwnerId, reported.map(transactionRecordOf));
+  const lines: ReportLine[] = reported.map((row, index) => ({
+    tx_id: row.tx_id,
+    entry_date: row.entry_date.toISOString(),
+    type: row.type,
+    currency: row.currency,
+    amount: row.amount,
+    fee: row.fee,
+    state: row.state,
+    parent_tx_id: row.parent_tx_id,
+    reason: row.type === 'return' ? row.reason : null,
+    batch_id: row.merchant_batch_id,
+    counterparty: counterparties[index] ?? null,
+  }));
   const totals = new Map<Currency, MerchantFigures & { settled: number }>();
   for (const line of lines) {
     const total = totals.get(line.currency) ?? { currency: line.currency, sales: 0, returns: 0, net: 0, settled: 0 };

@@ -30,11 +30,7 @@ const owner = (who: SignedIn) => userOwnerId(who.user.user_id);
 /** A new personal user with a full name on their profile. */
 async function named(fullname: string) {
   const who = await signedUp(subject, 'personal');
-  await subject.database.db
-    .updateTable('users')
-    .set({ fullname })
-    .where('user_id', '=', who.user.user_id)
-    .execute();
+  await subject.database.db.updateTable('users').set({ fullname }).where('user_id', '=', who.user.user_id).execute();
   return who;
 }
 

@@ -33,11 +33,12 @@ const depositMethodLabels: Record<DepositMethod, string> = {
 
 const brandLabel = (brand: string) =>
   brand.toLowerCase() === 'mastercard' ? 'Mastercard' : brand.charAt(0).toUpperCase() + brand.slice(1).toLowerCase();
-const lastFour = (value: unknown) => String(value ?? '').slice(-4);
+const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const lastFour = (value: unknown) => text(value).slice(-4);
 
 /** "Visa •••• 4242", "Bank account •••• 6789": never more of the number than its last four. */
 export function paymentMethodLabel(type: string, details: Record<string, unknown>): string {
-  if (type === 'CC') return `${brandLabel(String(details.card_brand ?? 'Card'))} •••• ${lastFour(details.card_mask)}`;
+  if (type === 'CC') return `${brandLabel(text(details.card_brand) || 'Card')} •••• ${lastFour(details.card_mask)}`;
   if (type === 'CHQ') return `Bank account •••• ${lastFour(details.account_no)}`;
   if (type === 'WIRE') return `Wire account •••• ${lastFour(details.account_no)}`;
   return type;
@@ -118,6 +119,7 @@ async function methodLabels(db: Kysely<Database>, outside: OutsideMoney[]) {
 }
 
 async function partiesOf(db: Kysely<Database>, ownerIds: string[]) {
+  if (ownerIds.length === 0) return new Map<string, HistoryCounterparty>();
   const owners = ownerIds.flatMap((id) => {
     const owner = ownerOf(id);
     return owner ? [owner] : [];
@@ -145,6 +147,17 @@ async function partiesOf(db: Kysely<Database>, ownerIds: string[]) {
     parties.set(`merchant-${merchant.merchant_id}`, { kind: 'merchant', name: merchant.name, username: null });
   }
   return parties;
+}
+
+/** Who was on the other side of each transaction from `viewerOwnerId`, by name, in the order given. */
+export async function counterpartiesOf(
+  db: Kysely<Database>,
+  viewerOwnerId: string,
+  records: readonly TransactionRecord[],
+): Promise<(HistoryCounterparty | null)[]> {
+  const others = records.map((record) => counterpartyOwnerOf(record, viewerOwnerId));
+  const parties = await partiesOf(db, [...new Set(others.flatMap((other) => other ?? []))]);
+  return others.map((other) => (other === null ? null : (parties.get(other) ?? null)));
 }
 
 /** Transactions as `viewerOwnerId` sees them, in the order given. */
