@@ -177,7 +177,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const found = await pending(db);
       const operator = operatorOf(request);
       const { record } = await runLedgerCommand(request, operator, command(found, operator), db);
-      return { response: success, transaction: await presentTransaction(app.db, found.owner_id, record) };
+      return { response: success, transaction: await presentTransaction(db, found.owner_id, record) };
     });
 
   /**
@@ -358,7 +358,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       return {
         response: success,
         correction,
-        transaction: record && (await presentTransaction(app.db, correction.owner_id, record)),
+        transaction: record && (await presentTransaction(db, correction.owner_id, record)),
       };
     });
 
@@ -562,7 +562,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         return {
           response: success,
           deposit,
-          transaction: creditRecord && (await presentTransaction(app.db, ownerId, creditRecord)),
+          transaction: creditRecord && (await presentTransaction(db, ownerId, creditRecord)),
         };
       }),
   );
