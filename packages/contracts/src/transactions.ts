@@ -26,7 +26,7 @@ export type CartLine = z.infer<typeof cartLine>;
 export const historyFunding = z.object({
   amount: z.number().int(),
   currency: currencyCode,
-  /** "Visa •••• 4242", "Bank account •••• 6789", "Interac e-Transfer". */
+  /** "Visa •••• 4242", "Bank •••• 6789", "Interac e-Transfer". */
   label: z.string(),
 });
 export type HistoryFunding = z.infer<typeof historyFunding>;

@@ -31,17 +31,19 @@ const depositMethodLabels: Record<DepositMethod, string> = {
   bitcoin: 'Bitcoin',
 };
 
-const brandLabel = (brand: string) =>
-  brand.toLowerCase() === 'mastercard' ? 'Mastercard' : brand.charAt(0).toUpperCase() + brand.slice(1).toLowerCase();
-const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+const brandNames: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+};
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const lastFour = (value: unknown) => text(value).slice(-4);
 
-/** "Visa •••• 4242", "Bank account •••• 6789": never more of the number than its last four. */
-export function paymentMethodLabel(type: string, details: Record<string, unknown>): string {
-  if (type === 'CC') return `${brandLabel(text(details.card_brand) || 'Card')} •••• ${lastFour(details.card_mask)}`;
-  if (type === 'CHQ') return `Bank account •••• ${lastFour(details.account_no)}`;
-  if (type === 'WIRE') return `Wire account •••• ${lastFour(details.account_no)}`;
-  return type;
+/** "Visa •••• 4242", "Bank •••• 6789": never more of the number than its last four. */
+function paymentMethodLabel(type: string, details: Record<string, unknown>): string {
+  if (type === 'CC') return `${brandNames[text(details.card_brand)] ?? 'Card'} •••• ${lastFour(details.card_mask)}`;
+  return `${type === 'WIRE' ? 'Wire' : 'Bank'} •••• ${lastFour(details.account_no)}`;
 }
 
 async function postingsOf(db: Kysely<Database>, viewerOwnerId: string, txIds: string[]) {
