@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { checkoutSale } from '../../testing/merchant-space.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { fund } from '../../testing/money.ts';
-import { storedCard } from '../../testing/payment-methods.ts';
+import { storedBank, storedCard } from '../../testing/payment-methods.ts';
 
 /** History rows that add up to the balance, and name cards and people (issue 35, items 4, 5 and 7). */
 
@@ -92,6 +92,35 @@ describe('a send from the wallet', () => {
     expect(row).toMatchObject({ wallet_change: -20_00, funding: null, quote: null });
     // Without a full name the person is their username.
     expect(row?.counterparty).toEqual({ kind: 'user', name: bob.user.username, username: bob.user.username });
+  });
+});
+
+describe('a withdrawal', () => {
+  it('names the bank account it pays out to, and moves the wallet only once paid out', async () => {
+    const alice = await named('Alice Larch');
+    await fund(subject, owner(alice), 40_00);
+    const bank = await storedBank(alice);
+    const response = await alice.browser.post('/api/account/withdraw', {
+      amount: 25_00,
+      currency: 'CON',
+      paymentMethodId: bank,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const { transaction } = transactionResponse.parse(response.json());
+    const stored = await subject.database.db
+      .selectFrom('payment_methods')
+      .select('type_specific')
+      .where('payment_method_id', '=', bank)
+      .executeTakeFirstOrThrow();
+    const lastFour = String(stored.type_specific.account_no).slice(-4);
+    // Reserved, not yet paid out: the balance has not moved, and neither has the row.
+    expect(transaction).toMatchObject({
+      state: 'pending',
+      wallet_change: 0,
+      funding: { amount: 25_00, currency: 'CON', label: `Bank •••• ${lastFour}` },
+      counterparty: null,
+    });
+    expect(JSON.stringify(transaction)).not.toContain(String(stored.type_specific.account_no));
   });
 });
 
