@@ -24,6 +24,14 @@ function Facts({ facts }: { facts: [string, ReactNode][] }) {
 
 const signedMinor = (amount: number, debitCredit: 'D' | 'C') => (debitCredit === 'D' ? -amount : amount);
 
+/** A withdrawal pays out to the card or bank, a return refunds it; anything else was paid with it. */
+const fundingLabelOf = (type: string) =>
+  type === 'withdraw'
+    ? 'history.fields.funding_received'
+    : type === 'return'
+      ? 'history.fields.funding_refunded'
+      : 'history.fields.funding_paid';
+
 /** A transaction's Details (spec §2): the fields a person can act on, none of the ledger's plumbing. */
 export function TransactionDetails({ transaction, onClose }: { transaction: TransactionView; onClose: () => void }) {
   const { t } = useTranslation();
@@ -54,7 +62,7 @@ export function TransactionDetails({ transaction, onClose }: { transaction: Tran
   if (transaction.funding) {
     const { funding } = transaction;
     facts.push([
-      t(transaction.debit_credit === 'D' ? 'history.fields.funding_paid' : 'history.fields.funding_received'),
+      t(fundingLabelOf(transaction.type)),
       <span key="funding">
         {funding.label} · <Money minor={funding.amount} currency={funding.currency} />
       </span>,

@@ -119,6 +119,40 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     expect(within(dialog).queryByText(/CC 2/)).toBeNull();
   });
 
+  it('names the card a purchase was paid with and the bank a withdrawal pays out to', async () => {
+    historyApi({
+      'POST /api/account/transactions': () =>
+        ok({
+          transactions: [
+            transaction({
+              tx_id: 'tx-bought',
+              type: 'purchase',
+              debit_credit: 'C',
+              wallet_change: 30_000,
+              funding: { amount: 19_24, currency: 'USD', label: 'Visa •••• 4242' },
+            }),
+            transaction({
+              tx_id: 'tx-out',
+              type: 'withdraw',
+              wallet_change: -30_000,
+              funding: { amount: 30_000, currency: 'CON', label: 'Bank •••• 6789' },
+            }),
+          ],
+          total: 2,
+        }),
+    });
+    const { user } = renderApp('/transaction');
+    await user.click(await screen.findByRole('button', { name: 'Details of tx-bought' }));
+    let dialog = screen.getByRole('dialog', { name: 'Details' });
+    expect(within(dialog).getByText('Paid with').nextElementSibling?.textContent).toBe('Visa •••• 4242 · $19.24 USD');
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    await user.click(screen.getByRole('button', { name: 'Details of tx-out' }));
+    dialog = screen.getByRole('dialog', { name: 'Details' });
+    expect(within(dialog).getByText('Paid out to').nextElementSibling?.textContent).toBe(
+      'Bank •••• 6789 · 300.00 Coins',
+    );
+  });
+
   it("says 'No records found' when nothing matches", async () => {
     historyApi({ 'POST /api/account/transactions': () => ok({ transactions: [], total: 0 }) });
     renderApp('/transaction');
