@@ -79,6 +79,7 @@ export const errorCatalogue = {
   42205: 'Invalid currency',
   42206: 'The transaction cannot do that in its current state',
   42207: 'A wallet can be closed only when its balance is zero',
+  42208: 'Coins bought by card can be withdrawn as cash only once they mature',
   42220: 'Recovery Code is invalid',
   42221: 'Recovery Code has expired, please send a new one',
   42222: 'Too many wrong Recovery Codes, please send a new one',
@@ -185,6 +186,7 @@ export const errorCodes = {
   currencyMismatch: 42205,
   transactionStateInvalid: 42206,
   walletNotEmpty: 42207,
+  cardFundsMaturing: 42208,
   recoveryCodeInvalid: 42220,
   recoveryCodeExpired: 42221,
   recoveryCodeTriesUsed: 42222,
@@ -240,6 +242,7 @@ export const ledgerRefusalCodes = {
   transaction_not_found: errorCodes.transactionNotFound,
   insufficient_funds: errorCodes.insufficientFunds,
   funds_on_hold: errorCodes.fundsOnHold,
+  card_funds_maturing: errorCodes.cardFundsMaturing,
   send_to_self: errorCodes.sendToSelf,
   wallet_closed: errorCodes.walletClosed,
   currency_mismatch: errorCodes.currencyMismatch,
@@ -249,3 +252,14 @@ export const ledgerRefusalCodes = {
   sale_not_returnable: errorCodes.saleNotReturnable,
   payment_method_wrong_use: errorCodes.paymentMethodWrongUse,
 } as const satisfies Record<RefusalCode, ErrorCode>;
+
+/**
+ * What a ledger refusal says: the catalogue's text, or, where the ledger
+ * knows from when the command would pass (coins bought by card maturing),
+ * with that time.
+ */
+export function ledgerRefusalText(code: RefusalCode, from: string | null): string {
+  if (code === 'card_funds_maturing' && from !== null)
+    return `Coins bought by card can be withdrawn as cash from ${from}`;
+  return errorCatalogue[ledgerRefusalCodes[code]];
+}

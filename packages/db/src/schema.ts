@@ -165,6 +165,8 @@ export interface CoinsTable {
   status: string;
   parent_serial: string | null;
   minted_tx_id: string;
+  /** Coins bought by card: when they can be withdrawn as cash (null: at once). Coins split from it keep it. */
+  matures_at: Date | null;
   /** Every transaction whose events name the coin, in the order they first did (its trail's events are theirs). */
   tx_ids: string[];
 }
@@ -807,7 +809,16 @@ export const schemaColumns = {
     'debit_credit',
     'event_position',
   ]),
-  coins: columnsOf<CoinsTable>()(['serial', 'holder', 'value', 'status', 'parent_serial', 'minted_tx_id', 'tx_ids']),
+  coins: columnsOf<CoinsTable>()([
+    'serial',
+    'holder',
+    'value',
+    'status',
+    'parent_serial',
+    'minted_tx_id',
+    'tx_ids',
+    'matures_at',
+  ]),
   projection_checkpoints: columnsOf<ProjectionCheckpointsTable>()(['name', 'transaction_id', 'position', 'updated_at']),
   platform_balances: columnsOf<PlatformBalancesTable>()(['account_id', 'currency', 'balance', 'entries']),
   users: columnsOf<UsersTable>()([

@@ -3,6 +3,7 @@ import {
   DEFAULT_RATE_MICROS,
   LedgerRuleViolation,
   cashPriceOfCoins,
+  withdrawableAsCash,
   type CardFunding,
   type Cash,
   type Currency,
@@ -357,7 +358,8 @@ async function runSequence(steps: Step[]): Promise<void> {
 
   const model = new BalanceModel();
   let clock = new Date('2026-01-01T00:00:00Z');
-  const settings = { holdHours: 24, now: () => clock };
+  // Coins bought by card mature within the clock's reach of a sequence, so cash-outs meet both kinds.
+  const settings = { holdHours: 24, cardFundsHoldHours: 72, now: () => clock };
   const opened: LedgerCommand[] = [];
   const txIds = {
     deposits: [] as string[],
@@ -510,6 +512,8 @@ async function runSequence(steps: Step[]): Promise<void> {
     (_, index) =>
       [
         { kind: 'purchase', owner: index, cash: 500_00 },
+        // Coins not bought by card, beside those bought by card: a cash-out may take these at once.
+        { kind: 'correct', owner: index, amount: 20_000, currency: 'CON' },
         { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'USD' },
         { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'CAD' },
         { kind: 'correct', owner: index, amount: 5_000, currency: 'IMP' },
@@ -544,6 +548,8 @@ async function runSequence(steps: Step[]): Promise<void> {
         continue;
       }
       if (item.kind === 'retry') throw new Error(`retry of ${command.txId} applied again`);
+      if (command.type === 'RequestWithdrawal')
+        expect(await unmaturedAmong(outcome.record.reservedCoins, clock)).toEqual([]);
       appliedTypes.add(command.type);
       model.apply(command, (id, walletCurrency) => `wallet:${id}:${walletCurrency}`);
       opened.push(command);
@@ -552,6 +558,35 @@ async function runSequence(steps: Step[]): Promise<void> {
       if (command.type === 'RequestWithdrawal') txIds.withdrawals.push(command.txId);
       if (command.type === 'Transfer' && command.kind === 'PURCHASE') txIds.sales.push(command.txId);
       if (command.type === 'ReturnSale' && command.cardCharge) txIds.cardReturns.push(command.txId);
+    }
+    // What the balance says can be withdrawn as cash is exactly what can be: a cent more is refused, all of it is not.
+    for (let index = 0; index < OWNERS; index++) {
+      const walletId = `wallet:${ownerId(index)}:CON`;
+      const wallet = await database.db
+        .selectFrom('wallets')
+        .selectAll()
+        .where('wallet_id', '=', walletId)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      if (!wallet) continue;
+      const cash = withdrawableAsCash(wallet, await maturingIn(walletId, clock));
+      const cashOut = (amount: number): LedgerCommand => ({
+        type: 'RequestWithdrawal',
+        txId: nextTxId(),
+        ownerId: ownerId(index),
+        amount,
+        currency: 'CON',
+        destination: { kind: 'bank', paymentMethodId: 'pm' },
+      });
+      const over = await executeLedgerCommand(database.db, cashOut(cash + 1), settings).catch(
+        (error: unknown) => error,
+      );
+      expect(over, `${walletId}: ${cash + 1} over ${cash}`).toBeInstanceOf(LedgerRuleViolation);
+      if (cash === 0) continue;
+      const all = cashOut(cash);
+      const outcome = await executeLedgerCommand(database.db, all, settings);
+      expect(await unmaturedAmong(outcome.record.reservedCoins, clock)).toEqual([]);
+      model.apply(all, (id, walletCurrency) => `wallet:${id}:${walletCurrency}`);
     }
   } finally {
     await elsewhere.close();
@@ -577,6 +612,23 @@ async function runSequence(steps: Step[]): Promise<void> {
     .map(([walletId, balance]) => ({ wallet_id: walletId, ...balance }));
   const byId = (a: { wallet_id: string }, b: { wallet_id: string }) => a.wallet_id.localeCompare(b.wallet_id);
   expect(live.sort(byId)).toEqual(expected.sort(byId));
+}
+
+/** The held coins of `walletId` bought by card that have not matured at `now`, in value. */
+async function maturingIn(walletId: string, now: Date): Promise<number> {
+  const { rows } = await sql<{ value: number }>`
+    SELECT coalesce(sum(value), 0)::int AS value FROM coins WHERE holder = ${walletId} AND status = 'held' AND matures_at > ${now}
+  `.execute(database.db);
+  return rows[0]?.value ?? 0;
+}
+
+/** Those of `coins` that have not matured at `now`: a withdrawal must never have taken one. */
+async function unmaturedAmong(coins: readonly { serial: string }[], now: Date): Promise<string[]> {
+  if (coins.length === 0) return [];
+  const { rows } = await sql<{ serial: string }>`
+    SELECT serial FROM coins WHERE serial = ANY(${coins.map((coin) => coin.serial)}::text[]) AND matures_at > ${now}
+  `.execute(database.db);
+  return rows.map((row) => row.serial);
 }
 
 async function countEvents(): Promise<number> {

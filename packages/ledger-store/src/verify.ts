@@ -270,6 +270,20 @@ const invariants: { rule: string; query: ReturnType<typeof sql<{ subject: string
       HAVING coalesce(sum(child.value), 0) <> parent.value OR count(child.serial) <> 2`,
   },
   {
+    rule: 'a coin split from a coin bought by card matures when its parent does',
+    query: sql`
+      SELECT child.serial AS subject, format('matures at %s, its parent %s at %s', child.matures_at, parent.serial, parent.matures_at) AS detail
+      FROM coins child JOIN coins parent ON parent.serial = child.parent_serial
+      WHERE child.matures_at IS DISTINCT FROM parent.matures_at`,
+  },
+  {
+    rule: 'a withdrawal reserves only coins matured when it was requested',
+    query: sql`
+      SELECT e.data->>'txId' AS subject, format('reserved %s, which matures at %s', c.serial, c.matures_at) AS detail
+      FROM events e CROSS JOIN jsonb_array_elements(e.data->'coins') step JOIN coins c ON c.serial = step->>'serial'
+      WHERE e.type = 'WithdrawalRequested' AND step->>'action' = 'reserve' AND c.matures_at > e.created_at`,
+  },
+  {
     rule: 'platform balances equal the postings up to their checkpoint',
     query: sql`
       WITH checkpoint AS (

@@ -78,3 +78,14 @@ export function applyBalanceChange(balance: WalletBalance, change: BalanceChange
     reserved: balance.reserved + change.reserved,
   };
 }
+
+/**
+ * What of a coin wallet can be withdrawn as cash: its withdrawable money
+ * (past the hold on money from others), and no more than its held coins
+ * that have matured, which are all a withdrawal may take. `maturing` is the
+ * value of its held coins bought by card that have not (held coins sum to
+ * `available`).
+ */
+export function withdrawableAsCash(balance: WalletBalance, maturing: number): number {
+  return Math.max(0, Math.min(balance.withdrawable, balance.available - maturing));
+}

@@ -103,6 +103,8 @@ export type CoinRow = {
   status: CoinStatus;
   parentSerial: string | null;
   mintedTxId: string;
+  /** When a coin bought by card can be withdrawn as cash; its split children are created with the same. */
+  maturesAt: string | null;
 };
 export type CoinUpdate = { serial: string; holder: AccountId; status: CoinStatus };
 
@@ -128,6 +130,7 @@ export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { creat
           status: 'held',
           parentSerial: null,
           mintedTxId: txId,
+          maturesAt: step.maturesAt ?? null,
         });
         break;
       case 'split':
@@ -140,6 +143,7 @@ export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { creat
             status: 'held',
             parentSerial: step.serial,
             mintedTxId: txId,
+            maturesAt: child.maturesAt ?? null,
           });
         }
         break;

@@ -9,6 +9,7 @@ describe('readConfig', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       HOLD_HOURS: 24,
+      CARD_FUNDS_HOLD_HOURS: 168,
       WORKERS: 'on',
       DATA_DIR: '.data',
     });
@@ -19,12 +20,14 @@ describe('readConfig', () => {
     const config = readConfig({
       PORT: '8080',
       HOLD_HOURS: '72',
+      CARD_FUNDS_HOLD_HOURS: '48',
       DATABASE_URL: 'postgres://u:p@db:5432/peeks',
       LOG_LEVEL: '',
     });
     expect(config).toMatchObject({
       PORT: 8080,
       HOLD_HOURS: 72,
+      CARD_FUNDS_HOLD_HOURS: 48,
       DATABASE_URL: 'postgres://u:p@db:5432/peeks',
       LOG_LEVEL: 'info',
     });
@@ -33,16 +36,23 @@ describe('readConfig', () => {
   it('reports one line per problem, naming each variable', () => {
     let error: unknown;
     try {
-      readConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', HOLD_HOURS: '-1', DATABASE_URL: 'mysql://root:hunter2@x/y' });
+      readConfig({
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        HOLD_HOURS: '-1',
+        CARD_FUNDS_HOLD_HOURS: 'a week',
+        DATABASE_URL: 'mysql://root:hunter2@x/y',
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
     expect(problems.find((line) => line.startsWith('PORT: '))).toContain('"eighty"');
     expect(problems.find((line) => line.startsWith('LOG_LEVEL: '))).toContain('"loud"');
     expect(problems.find((line) => line.startsWith('HOLD_HOURS: '))).toBeDefined();
+    expect(problems.find((line) => line.startsWith('CARD_FUNDS_HOLD_HOURS: '))).toContain('"a week"');
     const urlProblem = problems.find((line) => line.startsWith('DATABASE_URL: '));
     expect(urlProblem).toContain('postgres://');
     expect(urlProblem).not.toContain('hunter2');

@@ -44,6 +44,8 @@ const environment = z
     // The session cookie is __Host- and Secure (browsers take it on http://localhost); off only for plain HTTP elsewhere.
     COOKIE_SECURE: onOff.default('on'),
     HOLD_HOURS: integer(0, 24 * 365).default(24),
+    // Coins bought by card (a purchase, a payment charged to a card) can be withdrawn as cash only this long after.
+    CARD_FUNDS_HOLD_HOURS: integer(0, 24 * 365).default(168),
     // Ledger commands one process lets wait for its group commit; beyond it a payment gets 503 and Retry-After. Unset:
     // the ledger's own default (DEFAULT_QUEUE_LIMIT in packages/ledger-store).
     LEDGER_QUEUE_LIMIT: integer(1, 1_000_000).optional(),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
+import { DEFAULT_CARD_FUNDS_HOLD_HOURS } from '@peeks/ledger';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
 import type { Database } from '@peeks/db';
@@ -88,6 +89,8 @@ export interface AppOptions {
   };
   /** Hours money received from others stays on hold (HOLD_HOURS); 24 unless given. */
   holdHours?: number;
+  /** Hours coins bought by card wait before they can be withdrawn as cash (CARD_FUNDS_HOLD_HOURS); the ledger's default unless given. */
+  cardFundsHoldHours?: number;
   /** Where the ledger's events leave later work; a sending-only queue of its own when not given. */
   jobs?: LedgerJobs;
   cardProcessor?: {
@@ -173,7 +176,11 @@ export async function buildApp(options: AppOptions) {
     jobs = own.jobs;
   }
   app.decorate('jobs', jobs);
-  await app.register(ledger, { holdHours: options.holdHours ?? 24, jobs });
+  await app.register(ledger, {
+    holdHours: options.holdHours ?? 24,
+    cardFundsHoldHours: options.cardFundsHoldHours ?? DEFAULT_CARD_FUNDS_HOLD_HOURS,
+    jobs,
+  });
   await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(apiReferenceRoutes);

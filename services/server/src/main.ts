@@ -53,6 +53,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
+    cardFundsHoldHours: config.CARD_FUNDS_HOLD_HOURS,
     settlementCron: config.SETTLEMENT_CRON,
     corrections: { maxMinor: config.CORRECTION_MAX_MINOR, approvalMinor: config.CORRECTION_APPROVAL_MINOR },
     cardProcessor: {

@@ -46,7 +46,7 @@ export interface WorkerDeps {
   databaseUrl: string;
   db: Kysely<Database>;
   config: Pick<Config, 'IDEMPOTENCY_KEY_HOURS' | 'HOLD_HOURS' | 'JOB_SUPERVISE_SECONDS' | WorkerSetting> &
-    Partial<Pick<Config, 'NODE_ENV' | 'CARD_PROCESSOR_URL' | 'CARD_PROCESSOR_SECRET'>> &
+    Partial<Pick<Config, 'NODE_ENV' | 'CARD_PROCESSOR_URL' | 'CARD_PROCESSOR_SECRET' | 'CARD_FUNDS_HOLD_HOURS'>> &
     WebhookConfig;
   now?: () => Date;
   /** Webhook delivery settings beyond the config (tests: a shorter schedule, faster polling). */
@@ -84,7 +84,14 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   await boss.start();
   await createProductQueues(boss);
   const jobs = new JobQueue(boss);
-  const settings = { holdHours: deps.config.HOLD_HOURS, jobs, ...(deps.now ? { now: deps.now } : {}) };
+  const settings = {
+    holdHours: deps.config.HOLD_HOURS,
+    ...(deps.config.CARD_FUNDS_HOLD_HOURS === undefined
+      ? {}
+      : { cardFundsHoldHours: deps.config.CARD_FUNDS_HOLD_HOURS }),
+    jobs,
+    ...(deps.now ? { now: deps.now } : {}),
+  };
   await runHoldRelease(boss, { db: deps.db, settings, log });
   // Without PAYOUT_URL the sandbox provider runs beside the workers, on loopback, as a real one would run elsewhere.
   const sandboxPayoutServer =

@@ -12,7 +12,7 @@ const serials = () => {
   let next = 0;
   return () => `S${++next}`;
 };
-const context = () => ({ now, newSerial: serials(), holdHours: 24 });
+const context = () => ({ now, newSerial: serials(), holdHours: 24, cardFundsHoldHours: 168 });
 
 const wallet = (
   ownerId: string,
@@ -183,7 +183,7 @@ describe('Transfer funded by a card', () => {
     expect(needsOf(cardSend({ currency: 'CON' }), null)).toEqual({ wallets: ['wallet:ben:CON'], coins: null });
   });
 
-  it('mints the coins of a CON payment to the payee and the fee, against CON card funding', () => {
+  it('mints the coins of a CON payment to the payee and the fee, against CON card funding, maturing as bought ones do', () => {
     // 7.05 coins at 0.78: 705 / (2000 × 0.78) dollars = 0.4519… → 46 cents.
     const funding = { ...card, charge: { amount: 46, currency: 'USD' as const }, rateMicros: 780_000 };
     const [event] = decide(send({ fundedBy: funding, fee: 5 }), given([wallet('ben', 'CON', 0)]), context());
@@ -196,8 +196,8 @@ describe('Transfer funded by a card', () => {
       ['platform:fees:CON', 5],
     ]);
     expect(event.data.coins).toEqual([
-      { action: 'mint', serial: 'S1', value: 700, to: 'wallet:ben:CON' },
-      { action: 'mint', serial: 'S2', value: 5, to: 'platform:fees:CON' },
+      { action: 'mint', serial: 'S1', value: 700, to: 'wallet:ben:CON', maturesAt: '2026-11-28T12:00:00.000Z' },
+      { action: 'mint', serial: 'S2', value: 5, to: 'platform:fees:CON', maturesAt: '2026-11-28T12:00:00.000Z' },
     ]);
   });
 

@@ -6,7 +6,7 @@ import type { DepositMethod } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
 import { noCoins } from './rule.ts';
-import { openWallet, requireCashCurrency, requireTransaction } from './state.ts';
+import { cardCoinsMatureAt, openWallet, requireCashCurrency, requireTransaction } from './state.ts';
 
 const fundingAccountOf = (method: DepositMethod) =>
   method === 'bitcoin' ? 'bitcoin-funding' : 'email-transfer-funding';
@@ -24,7 +24,7 @@ export const fundingRules: Pick<
 > = {
   PurchaseCoins: {
     needs: (command) => ({ wallets: [walletIdOf(command.ownerId, 'CON')], coins: noCoins }),
-    decide(command, state, { newSerial }) {
+    decide(command, state, context) {
       requireCashCurrency(command.charge.currency);
       checkAmount(command.charge.amount, command.charge.currency, amountLimits.funding, 'charge');
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
@@ -47,7 +47,8 @@ export const fundingRules: Pick<
               { account: wallet.walletId, currency: 'CON', amount: coins, type: 'PURCHASE_COINS' },
               { account: funding, currency: 'CON', amount: -coins, type: 'PURCHASE_COINS' },
             ],
-            coins: [mintCoin(coins, wallet.walletId, newSerial)],
+            // Bought by card: spendable at once, withdrawable as cash once the coins mature.
+            coins: [mintCoin(coins, wallet.walletId, context.newSerial, cardCoinsMatureAt(context))],
           },
         },
       ];

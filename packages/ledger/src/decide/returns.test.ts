@@ -11,7 +11,7 @@ import { decide, leftToReturn, needsOf, type LedgerState, type WalletState } fro
 const now = new Date('2026-11-21T12:00:00Z');
 const context = () => {
   let next = 0;
-  return { now, newSerial: () => `S${++next}`, holdHours: 24 };
+  return { now, newSerial: () => `S${++next}`, holdHours: 24, cardFundsHoldHours: 168 };
 };
 const wallet = (ownerId: string, currency: WalletState['currency'], available: number): WalletState => ({
   walletId: walletIdOf(ownerId, currency),

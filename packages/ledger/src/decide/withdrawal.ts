@@ -5,8 +5,8 @@ import { refuse } from '../errors.ts';
 import type { WithdrawalDestination } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
-import { coinsToSpend, noCoins } from './rule.ts';
-import { openWallet, requireTransaction, requireWithdrawable } from './state.ts';
+import { coinsToCashOut, noCoins } from './rule.ts';
+import { cashableCoins, openWallet, requireTransaction, requireWithdrawable } from './state.ts';
 
 const payoutAccountOf = (kind: WithdrawalDestination['kind']) => (kind === 'card' ? 'card-funding' : 'bank-funding');
 
@@ -18,16 +18,21 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
   RequestWithdrawal: {
     needs: (command) => ({
       wallets: [walletIdOf(command.ownerId, command.currency)],
-      coins: coinsToSpend(command.ownerId, command.currency, command.amount),
+      coins: coinsToCashOut(command.ownerId, command.currency, command.amount),
     }),
-    decide(command, state, { newSerial }) {
+    decide(command, state, { now, newSerial }) {
       if (command.currency === 'IMP') refuse('currency_mismatch', 'impressions cannot be withdrawn');
       checkAmount(command.amount, command.currency, amountLimits.unlimited);
       const wallet = openWallet(state, walletIdOf(command.ownerId, command.currency));
       requireWithdrawable(wallet, command.amount);
       const coins =
         command.currency === 'CON'
-          ? spendCoins(state.coins, wallet.walletId, [{ amount: command.amount, reserve: true }], newSerial)
+          ? spendCoins(
+              cashableCoins(state.coins, wallet.walletId, command.amount, now),
+              wallet.walletId,
+              [{ amount: command.amount, reserve: true }],
+              newSerial,
+            )
           : [];
       return [
         {

@@ -1,4 +1,11 @@
-import { errorCatalogue, errorCodes, ledgerRefusalCodes, type ErrorCode, type ErrorEnvelope } from '@peeks/contracts';
+import {
+  errorCatalogue,
+  errorCodes,
+  ledgerRefusalCodes,
+  ledgerRefusalText,
+  type ErrorCode,
+  type ErrorEnvelope,
+} from '@peeks/contracts';
 import { CardProcessorUnavailable, PROCESSOR_UNAVAILABLE } from '@peeks/card-processor';
 import { IdempotencyKeyReused, InvalidEvent, isDatabaseUnavailable, StreamVersionConflict } from '@peeks/db';
 import { LedgerRuleViolation } from '@peeks/ledger';
@@ -84,8 +91,8 @@ function envelopeFor(error: FastifyError | Error): {
     const code = ledgerRefusalCodes[error.code];
     return {
       statusCode: code >= 40400 && code < 40500 ? 404 : 422,
-      message: errorCatalogue[code],
-      errors: [fromCode(code)],
+      message: ledgerRefusalText(error.code, error.from),
+      errors: [{ code, message: ledgerRefusalText(error.code, error.from) }],
     };
   }
   if (error instanceof InvalidEvent)

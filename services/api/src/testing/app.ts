@@ -25,6 +25,7 @@ type TestAppOptions = Pick<
   | 'webhooks'
   | 'trustProxyHops'
   | 'holdHours'
+  | 'cardFundsHoldHours'
   | 'cardProcessor'
   | 'deposits'
   | 'live'

@@ -5,6 +5,7 @@ import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { session } from '../session/index.ts';
+import { cardFundsNote } from './card-funds.ts';
 import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
@@ -65,6 +66,7 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
   }
 
   const hold = balance.available_balance - balance.withdrawable_balance;
+  const cardFunds = cardFundsNote(balance, i18n.language);
   const tile = (key: 'available' | 'hold' | 'withdrawable' | 'total', amount: number) => (
     <div className="tile" key={key}>
       <span className="tile-label">{t(`wallet.tiles.${key}`)}</span>
@@ -80,6 +82,11 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
               timeStyle: 'short',
             }),
           })}
+        </span>
+      )}
+      {key === 'hold' && amount > 0 && cardFunds && (
+        <span className="field-hint" data-testid="balance-card-funds">
+          {t('wallet.tiles.card_funds', cardFunds)}
         </span>
       )}
     </div>

@@ -19,6 +19,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Input, Select } from '../../ui/Field.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import { cardFundsNote } from './card-funds.ts';
 import { loadBalance, onLiveMessage, wallet } from './wallet-store.ts';
 import { pinIsSet, withdraw, withdrawDestinations } from './withdraw-api.ts';
 
@@ -58,7 +59,7 @@ const methodLabel = (method: PaymentMethod) =>
  * live to Processed or Failed.
  */
 export function WithdrawDialog({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { balance } = useSnapshot(wallet);
   const [loaded, setLoaded] = useState<{ methods: PaymentMethod[]; pinSet: boolean } | null>(null);
   const [typed, setTyped] = useState<Typed>({ currency: 'CON', amount: '', paymentMethodId: '', pin: '' });
@@ -101,6 +102,9 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const withdrawable = (currency: Currency) =>
     balance?.balances.find((line) => line.currency === currency)?.withdrawable_balance ??
     (currency === balance?.currency ? balance.withdrawable_balance : 0);
+  // Only coins are bought by card: the note is the coin wallet's.
+  const cardFunds = (currency: Currency) =>
+    balance && currency === balance.currency ? cardFundsNote(balance, i18n.language) : null;
 
   const edit = (field: keyof Typed) => (event: { target: { value: string } }) => {
     setTyped((before) => ({ ...before, [field]: event.target.value }));
@@ -118,7 +122,10 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
         if (field && !(field in found)) found[field] = issue.message;
       }
     } else if (parsed.data.amount > withdrawable(parsed.data.currency)) {
-      found.amount = t(`error_codes.${String(errorCodes.fundsOnHold)}` as 'error_codes.42202');
+      const maturing = cardFunds(parsed.data.currency);
+      found.amount = maturing
+        ? t('wallet.withdraw.card_funds', maturing)
+        : t(`error_codes.${String(errorCodes.fundsOnHold)}` as 'error_codes.42202');
     }
     if (loaded?.pinSet && typed.pin.trim() === '')
       found.pin = t(`error_codes.${String(errorCodes.pinNeeded)}` as 'error_codes.42242');
@@ -256,9 +263,12 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
             value={typed.amount}
             onChange={edit('amount')}
             error={errors.amount}
-            hint={t('wallet.withdraw.withdrawable', {
-              amount: formatMoney(withdrawable(typed.currency), typed.currency),
-            })}
+            hint={[
+              t('wallet.withdraw.withdrawable', {
+                amount: formatMoney(withdrawable(typed.currency), typed.currency),
+              }),
+              ...(cardFunds(typed.currency) ? [t('wallet.withdraw.card_funds', cardFunds(typed.currency) ?? {})] : []),
+            ].join(' ')}
           />
           <Select
             label={t('wallet.withdraw.destination')}

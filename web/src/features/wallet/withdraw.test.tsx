@@ -88,6 +88,23 @@ describe('Withdraw Funds', () => {
     expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
   });
 
+  it('says when coins bought by card can be withdrawn as cash, and stops an amount that needs them', async () => {
+    // The 40.00 not withdrawable is coins bought by card, maturing on 28 November.
+    const maturing = { ...balance, card_funds_on_hold: 4_000, card_funds_release_at: '2026-11-28T12:00:00.000Z' };
+    const api = withdrawApi({}, { 'GET /api/account/balance': () => ok({ balance: maturing }) });
+    const { user, dialog } = await openWithdraw();
+    const note = /Coins bought by card, 40\.00 Coins, can be withdrawn as cash from Nov 2[89], 2026/;
+    expect(within(dialog).getByText(note)).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Amount'), '60.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(
+      within(dialog)
+        .getAllByRole('alert')
+        .some((alert) => note.test(alert.textContent)),
+    ).toBe(true);
+    expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
+  });
+
   it('confirms, sends once with an Idempotency-Key, and shows Entered then Processed live', async () => {
     const answer = held();
     const api = withdrawApi({}, { 'POST /api/account/withdraw': () => answer.answer });

@@ -1,6 +1,7 @@
 import type { MerchantFigures, MerchantTransaction, ReportLine, SettlementSummary } from '@peeks/contracts';
 import type { Database, LedgerTransactionsTable } from '@peeks/db';
-import { isCurrency, walletIdOf, type Currency } from '@peeks/ledger';
+import { isCurrency, walletIdOf, withdrawableAsCash, type Currency } from '@peeks/ledger';
+import { maturingCoinsOf } from '@peeks/ledger-store';
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { counterpartiesOf, presentTransactions } from '../wallet/history-rows.ts';
 import { transactionRecordOf } from '../wallet/money-views.ts';
@@ -115,11 +116,22 @@ export async function dailySales(db: Kysely<Database>, merchantOwnerId: string, 
 /** Currencies a settlement pays out (impressions are never settled). */
 const SETTLED: readonly Currency[] = ['USD', 'CAD', 'CON'];
 
-/** What the next settlement would pay out now: each wallet's withdrawable money. */
-export async function settleableNow(db: Kysely<Database>, merchantOwnerId: string) {
-  const rows = await db
+/** What the next settlement would pay out now: each wallet's withdrawable money, coins a card paid for once matured. */
+export async function settleableNow(db: Kysely<Database>, merchantOwnerId: string, now: Date) {
+  const [rows, maturing] = await Promise.all([
+    settledWallets(db, merchantOwnerId),
+    maturingCoinsOf(db, merchantOwnerId, now),
+  ]);
+  return rows.flatMap((row) => {
+    const amount = row.currency === 'CON' ? withdrawableAsCash(row, maturing.amount) : row.withdrawable;
+    return isCurrency(row.currency) && amount > 0 ? [{ currency: row.currency, amount }] : [];
+  });
+}
+
+function settledWallets(db: Kysely<Database>, merchantOwnerId: string) {
+  return db
     .selectFrom('wallets')
-    .select(['currency', 'withdrawable'])
+    .selectAll()
     .where(
       'wallet_id',
       'in',
@@ -128,9 +140,6 @@ export async function settleableNow(db: Kysely<Database>, merchantOwnerId: strin
     .where('status', '=', 'open')
     .orderBy('currency')
     .execute();
-  return rows.flatMap(({ currency, withdrawable }) =>
-    isCurrency(currency) && withdrawable > 0 ? [{ currency, amount: withdrawable }] : [],
-  );
 }
 
 /**

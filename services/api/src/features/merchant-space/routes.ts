@@ -83,7 +83,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
       figuresBetween(app.db, merchant, today, tomorrow),
       figuresBetween(app.db, merchant, month, tomorrow),
       dailySales(app.db, merchant, now, DAILY_SALES_DAYS),
-      settleableNow(app.db, merchant),
+      settleableNow(app.db, merchant, now),
       settlementsOf(app.db, merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
       recentPayments(app.db, merchant, RECENT_PAYMENTS),
     ]);

@@ -67,7 +67,7 @@ class OwnerFeed implements ActivitySubscriber {
   }
 
   async balanceMessage(): Promise<LiveMessage> {
-    return { type: 'balance', balance: await balanceNow(this.#options.db, this.#ownerId) };
+    return { type: 'balance', balance: await balanceNow(this.#options.db, this.#ownerId, this.#options.clock()) };
   }
 
   async #flush(): Promise<void> {

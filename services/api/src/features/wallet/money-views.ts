@@ -8,6 +8,7 @@ import {
   type TransactionState,
   type TransactionType,
   type WalletState,
+  withdrawableAsCash,
 } from '@peeks/ledger';
 import type { LedgerTransactionsTable } from '@peeks/db';
 import type { Selectable } from 'kysely';
@@ -16,16 +17,19 @@ import type { Selectable } from 'kysely';
  * The spec's Balance from an owner's wallets: every open wallet as a line,
  * and the coin wallet's figures on top (CON is the product's own money; a
  * missing coin wallet reads as zero). `combined` marks the coin wallet,
- * whose balance is the sum of the serials it holds.
+ * whose balance is the sum of the serials it holds; its withdrawable
+ * figure leaves out `cardFundsOnHold`, the held coins bought by card that
+ * have not matured.
  */
-export function balanceOf(wallets: readonly WalletState[]): Balance {
+export function balanceOf(wallets: readonly WalletState[], cardFundsOnHold = 0): Balance {
   const balances = wallets
     .filter((wallet) => wallet.status === 'open')
     .map((wallet) => ({
       currency: wallet.currency,
       balance: wallet.total,
       available_balance: wallet.available,
-      withdrawable_balance: wallet.withdrawable,
+      withdrawable_balance:
+        wallet.currency === 'CON' ? withdrawableAsCash(wallet, cardFundsOnHold) : wallet.withdrawable,
       combined: wallet.currency === 'CON',
     }));
   const coins = balances.find((line) => line.combined);

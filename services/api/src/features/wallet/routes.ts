@@ -36,7 +36,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   const transactionNotFound = (field: string) => refuse(404, errorCodes.transactionNotFound, { field });
 
   app.get('/api/account/balance', { schema: { response: { 200: balanceResponse } } }, async (request) => {
-    return { response: 'success' as const, balance: await balanceNow(app.db, sessionWalletOwner(request)) };
+    return {
+      response: 'success' as const,
+      balance: await balanceNow(app.db, sessionWalletOwner(request), app.clock()),
+    };
   });
 
   app.post(
