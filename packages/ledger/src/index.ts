@@ -14,3 +14,4 @@ export * from './projection.ts';
 export * from './transaction.ts';
 export * from './wallet.ts';
 export * from './words.ts';
+export * from './history-facts.ts';

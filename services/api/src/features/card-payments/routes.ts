@@ -11,13 +11,14 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { confirmPin, hasPin } from '../credentials/checks.ts';
 import { fundingView, methodLabel, recordFunding } from '../pricing/funding.ts';
 import { quoteForCommand, quoteView } from '../pricing/quotes.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
-import { purchasableCoins } from './pricing.ts';
+import { chargeForCoins, purchasableCoins } from './pricing.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */
 export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
@@ -70,7 +71,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       );
       return {
         response: 'success' as const,
-        transaction: transactionView(outcome.record, ownerId),
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
         quote: quoteView(quote),
         funding: fundingView(funding),
       };
@@ -100,7 +101,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       return {
         response: 'success' as const,
         message: paymentMethodMessages.deposited,
-        transaction: transactionView(outcome.record, ownerId),
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
       };
     },
   );
@@ -152,7 +153,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       });
       return {
         response: 'success' as const,
-        transaction: transactionView(outcome.record, ownerId),
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
         quote: quote ? quoteView(quote) : null,
         payout: fundingView(destination),
       };

@@ -8,12 +8,13 @@ import { minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { recordFunding } from '../pricing/funding.ts';
 import { quoteForCommand, quoteView, type StoredQuote } from '../pricing/quotes.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 interface Transfer {
   method: 'interac' | 'zelle';
@@ -122,7 +123,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         forexRate: instructions.rate_micros,
         user: { userId: instructions.user_id },
         deposit: depositView(instructions, record.entryDate),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
         quote: quoteView(quote),
       };
     },
@@ -147,7 +148,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         memo: instructions.reference,
         zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
         deposit: depositView(instructions, record.entryDate),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
         quote: quoteView(quote),
       };
     },

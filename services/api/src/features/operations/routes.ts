@@ -63,7 +63,6 @@ import {
   requestFingerprint,
   runLedgerCommand,
   transactionIdFor,
-  transactionView,
 } from '../../plugins/ledger.ts';
 import { payoutOf } from '../pricing/funding.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
@@ -92,6 +91,7 @@ import {
   platformBalanceSheet,
 } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 const success = 'success' as const;
 
@@ -180,7 +180,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const found = await pending(db);
       const operator = operatorOf(request);
       const { record } = await runLedgerCommand(request, operator, command(found, operator), db);
-      return { response: success, transaction: transactionView(record, found.owner_id) };
+      return { response: success, transaction: await presentTransaction(db, found.owner_id, record) };
     });
 
   /**
@@ -336,7 +336,9 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         reason,
         operatorId: operator,
       }));
-      return reply.code(200).send({ response: success, transaction: transactionView(record, ownerId) });
+      return reply
+        .code(200)
+        .send({ response: success, transaction: await presentTransaction(app.db, ownerId, record) });
     },
   );
 
@@ -363,7 +365,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       return {
         response: success,
         correction,
-        transaction: record && transactionView(record, correction.owner_id),
+        transaction: record && (await presentTransaction(db, correction.owner_id, record)),
       };
     });
 
@@ -567,7 +569,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         return {
           response: success,
           deposit,
-          transaction: creditRecord && transactionView(creditRecord, ownerId),
+          transaction: creditRecord && (await presentTransaction(db, ownerId, creditRecord)),
         };
       }),
   );

@@ -11,7 +11,7 @@ import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
 import { recordFunding } from '../../pricing/funding.ts';
 import { quoteForCommand, quoteView } from '../../pricing/quotes.ts';
@@ -19,6 +19,7 @@ import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
 import { depositKey, findBitcoinDeposit, nextAddressIndex, storeBitcoinDeposit } from './queries.ts';
 import { checkQuote, signQuote } from './quote.ts';
+import { presentTransaction } from '../../wallet/history-rows.ts';
 
 export interface BitcoinSettings {
   network: BitcoinNetwork;
@@ -154,7 +155,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
         expectedAmount: deposit.amount_sats,
         qrCode: `bitcoin:${deposit.address}?amount=${formatBitcoin(deposit.amount_sats)}`,
         expiresAt: deposit.expires_at.toISOString(),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
         quote: quoteView(coinQuote),
       };
     },
