@@ -17,7 +17,7 @@ import { confirmPin, hasPin } from '../credentials/checks.ts';
 import { fundingView, methodLabel, recordFunding } from '../pricing/funding.ts';
 import { quoteForCommand, quoteView } from '../pricing/quotes.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
-import { chargeForCoins, purchasableCoins } from './pricing.ts';
+import { purchasableCoins } from './pricing.ts';
 import { presentTransaction } from '../wallet/history-rows.ts';
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */
