@@ -56,7 +56,7 @@ function run(args: string[], env: NodeJS.ProcessEnv) {
  * sources changed, then runs the API, the web app and the workers in one
  * process. No demo data: each journey makes its own users.
  */
-export async function startPeeks(): Promise<PeeksServer> {
+export async function startPeeks(env: NodeJS.ProcessEnv = {}): Promise<PeeksServer> {
   await buildWebApp();
 
   const database = await createTestDatabase();
@@ -67,6 +67,7 @@ export async function startPeeks(): Promise<PeeksServer> {
     DEMO_DATA: 'off',
     LOG_LEVEL: 'info',
     JOB_SUPERVISE_SECONDS: '1',
+    ...env,
   });
   const lines: Record<string, unknown>[] = [];
   let stderr = '';

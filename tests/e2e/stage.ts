@@ -21,12 +21,13 @@ export interface Stage {
  * its first journey and stopped after its last: a new journey costs a browser
  * context (milliseconds), not a server, a database and a browser (seconds).
  * Every person gets a context of their own, so files and people stay apart.
+ * `env` adds to the server's configuration (a journey's own setting).
  */
-export function stage(): Stage {
+export function stage(env: NodeJS.ProcessEnv = {}): Stage {
   let server: PeeksServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startPeeks(), openBrowser()]);
+    [server, browser] = await Promise.all([startPeeks(env), openBrowser()]);
     // The first file of a run may build the web app first.
   }, 300_000);
   afterAll(async () => {

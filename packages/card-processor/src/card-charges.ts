@@ -40,8 +40,14 @@ export interface CardCharges {
    * `refundKey` (asking again gets the same refund); 'no-charge' when no
    * approved charge has that key.
    */
-  refundPart(request: PartRefundRequest): Promise<{ refundId: string } | 'no-charge'>;
+  refundPart(request: PartRefundRequest): Promise<PartRefundOutcome>;
 }
+
+export type PartRefundOutcome =
+  | { refundId: string }
+  | 'no-charge'
+  /** The processor answered, and will not make this refund (more than is left of the charge, a key reused): asking again changes nothing. */
+  | { refused: string };
 
 export interface PartRefundRequest {
   chargeKey: string;
@@ -130,10 +136,13 @@ export function sandboxCardCharges({ baseUrl, timeoutMs, credential }: SandboxCa
       });
       if (answer.status === 404) return 'no-charge';
       const refund = answer.body.refund as { refund_id: string } | undefined;
-      // Anything else (a refund past the charge, a key reused) is a fault the return cannot fix by itself: retried later.
-      if (answer.status !== 200 || refund === undefined)
-        throw new CardProcessorUnavailable(`partial refund answered HTTP ${answer.status}`);
-      return { refundId: refund.refund_id };
+      if (answer.status === 200 && refund !== undefined) return { refundId: refund.refund_id };
+      // A 4xx is the processor's answer, not its silence: the same refund asked again gets it again.
+      if (answer.status >= 400 && answer.status < 500)
+        return {
+          refused: typeof answer.body.message === 'string' ? answer.body.message : `HTTP ${answer.status}`,
+        };
+      throw new CardProcessorUnavailable(`partial refund answered HTTP ${answer.status}`);
     },
 
     async refund(idempotencyKey) {

@@ -1,9 +1,15 @@
 import { readStream, StreamVersionConflict, type Database } from '@peeks/db';
-import { LedgerRuleViolation, transactionStream, type TransactionEvent, type TransactionRecord } from '@peeks/ledger';
+import {
+  LedgerRuleViolation,
+  transactionStream,
+  type LedgerCommand,
+  type TransactionEvent,
+  type TransactionRecord,
+} from '@peeks/ledger';
 import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
-import { CardProcessorUnavailable, type CardCharges } from './card-charges.ts';
+import { CardProcessorUnavailable, type CardCharges, type PartRefundOutcome } from './card-charges.ts';
 import { chargeKeyFor } from './charge-key.ts';
 
 export interface CardReturnDeps {
@@ -27,9 +33,12 @@ const chargeReferencesOf = (sale: TransactionRecord) => [`${sale.txId}:card-${sa
  * Steps 2 and 3 of a card-paid return (see the API's returnSale): the
  * processor's refund, keyed by the return's transaction id so asking again
  * gets the same refund, then ConfirmCardRefund, once. Safe to run again, in
- * any process, at any time: a return already completed comes back as it is.
- * The processor not answering throws CardProcessorUnavailable; the return
- * stays pending for the next try.
+ * any process, at any time: a return already completed (or failed) comes
+ * back as it is. The processor not answering throws
+ * CardProcessorUnavailable; the return stays pending for the next try. The
+ * processor refusing the refund (a 4xx: more than is left of the charge),
+ * or knowing no charge, is for good: FailCardRefund gives the money back
+ * to the merchant and the return ends 'failed', for finance to look into.
  */
 export async function finishCardReturn(
   deps: CardReturnDeps,
@@ -43,66 +52,83 @@ export async function finishCardReturn(
   const event = await firstEvent(deps.db, pending.txId);
   const refund = event?.type === 'SaleReturned' ? event.data.cardRefund : null;
   if (!refund) throw new Error(`return ${pending.txId} is pending with no card refund`);
-  let refunded: { refundId: string } | null = null;
+  let answer: PartRefundOutcome = 'no-charge';
   for (const reference of chargeReferencesOf(sale)) {
     const chargeKey = await chargeKeyFor(deps, reference);
-    const answer = await deps.cardCharges.refundPart({ chargeKey, refundKey: pending.txId, amount: refund.amount });
-    if (answer !== 'no-charge') {
-      refunded = answer;
-      break;
-    }
+    answer = await deps.cardCharges.refundPart({ chargeKey, refundKey: pending.txId, amount: refund.amount });
+    if (answer !== 'no-charge') break;
   }
-  if (!refunded) {
-    // The money is out of the merchant's wallet and the processor knows no charge: finance finds it by this line.
-    deps.log.error({ txId: pending.txId, saleTxId: sale.txId }, 'no card charge to refund for a return');
-    return pending;
-  }
-  try {
-    const { record } = await executeLedgerCommand(
-      deps.db,
-      { type: 'ConfirmCardRefund', txId: pending.txId, refundReference: refunded.refundId },
-      deps.ledgerSettings,
-      { actor: pending.payerOwnerId, ...(requestId === undefined ? {} : { requestId }) },
+  const command = afterRefund(pending.txId, answer);
+  // Finance settles a refused refund with the processor; it finds it by this line and the return's 'failed' state.
+  if (command.type === 'FailCardRefund')
+    deps.log.error(
+      { txId: pending.txId, saleTxId: sale.txId, reason: command.reason },
+      'card refund refused for a return',
     );
+  try {
+    const { record } = await executeLedgerCommand(deps.db, command, deps.ledgerSettings, {
+      actor: pending.payerOwnerId,
+      ...(requestId === undefined ? {} : { requestId }),
+    });
     return record;
   } catch (error) {
-    // Another try (a retried request, a worker) confirmed it first.
+    // Another try (a retried request, a worker) confirmed or failed it first.
     const raced =
       error instanceof StreamVersionConflict ||
       (error instanceof LedgerRuleViolation && error.code === 'transaction_state_invalid');
     if (raced) {
       const current = await loadTransaction(deps.db, pending.txId);
-      if (current?.state === 'completed') return current;
+      if (current?.state === 'completed' || current?.state === 'failed') return current;
     }
     throw error;
   }
 }
 
+/** What the processor's answer makes of a pending return: confirmed, or failed for good. */
+function afterRefund(txId: string, answer: PartRefundOutcome): LedgerCommand {
+  if (answer === 'no-charge')
+    return { type: 'FailCardRefund', txId, reason: 'the processor knows no charge for the sale' };
+  if ('refused' in answer) return { type: 'FailCardRefund', txId, reason: answer.refused };
+  return { type: 'ConfirmCardRefund', txId, refundReference: answer.refundId };
+}
+
 /**
  * Card-paid returns still pending `olderThanMs` after they were asked for:
  * the request that began them died or timed out, and nobody retried it.
- * Oldest first, at most `limit`.
+ * Oldest first, at most `limit`; not the ones flagged for finance.
  */
 export async function stalledCardReturns(
   db: Kysely<Database>,
   now: Date,
   olderThanMs: number,
   limit: number,
-): Promise<string[]> {
+): Promise<{ txId: string; pendingSince: Date }[]> {
   const rows = await db
     .selectFrom('ledger_transactions')
-    .select('tx_id')
+    .select(['tx_id', 'updated_at'])
     .where('type', '=', 'return')
     .where('state', '=', 'pending')
     .where('updated_at', '<', new Date(now.getTime() - olderThanMs))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('card_return_flags')
+            .select('tx_id')
+            .whereRef('card_return_flags.tx_id', '=', 'ledger_transactions.tx_id'),
+        ),
+      ),
+    )
     .orderBy('updated_at')
     .limit(limit)
     .execute();
-  return rows.map((row) => row.tx_id);
+  return rows.map((row) => ({ txId: row.tx_id, pendingSince: row.updated_at }));
 }
 
 /** A return still pending this long was left by its request: a live request finishes in seconds. */
 export const STALLED_AFTER_MS = 2 * 60_000;
+/** A return the processor has not answered for this long goes to finance instead of being asked again. */
+export const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
 /** Returns finished per run; the next minute's run takes the rest. */
 const PER_RUN = 50;
 
@@ -111,26 +137,49 @@ const PER_RUN = 50;
  * request that began them died or timed out between the ledger and the
  * processor, and the merchant never retried. Every step is keyed by the
  * return, so a merchant retrying at the same time, or two workers, refund
- * the card once. A processor that does not answer leaves the rest for the
- * next run.
+ * the card once. A processor that refuses ends the return 'failed'
+ * (finishCardReturn). One that does not answer leaves the rest for the
+ * next run, until GIVE_UP_AFTER_MS: then nobody knows whether the card got
+ * its refund, so the return is flagged for finance (card_return_flags) and
+ * left pending, never asked for again and again.
  */
 export async function retryStalledCardReturns(
   deps: CardReturnDeps,
-): Promise<{ finished: number; stillPending: number }> {
-  const stalled = await stalledCardReturns(deps.db, deps.clock(), STALLED_AFTER_MS, PER_RUN);
+): Promise<{ finished: number; failed: number; flagged: number; stillPending: number }> {
+  const now = deps.clock();
+  const stalled = await stalledCardReturns(deps.db, now, STALLED_AFTER_MS, PER_RUN);
   let finished = 0;
-  for (const txId of stalled) {
+  let failed = 0;
+  let flagged = 0;
+  for (const { txId, pendingSince } of stalled) {
     try {
       const record = await finishCardReturn(deps, txId);
       if (record?.state === 'completed') finished += 1;
+      if (record?.state === 'failed') failed += 1;
     } catch (error) {
+      const reason = error instanceof CardProcessorUnavailable ? error.reason : String(error);
+      if (now.getTime() - pendingSince.getTime() > GIVE_UP_AFTER_MS) {
+        await flagForFinance(deps, txId, reason, now);
+        flagged += 1;
+        continue;
+      }
       if (error instanceof CardProcessorUnavailable) {
-        deps.log.warn({ txId, reason: error.reason }, 'card return left pending: the processor is not answering');
+        deps.log.warn({ txId, reason }, 'card return left pending: the processor is not answering');
         break;
       }
       // One return that cannot finish must not hold up the ones behind it; finance finds it by this line.
       deps.log.error({ txId, err: error }, 'card return could not be finished');
     }
   }
-  return { finished, stillPending: stalled.length - finished };
+  return { finished, failed, flagged, stillPending: stalled.length - finished - failed - flagged };
+}
+
+/** Once per return: the retry stops asking, and finance finds it by the row and this line. */
+async function flagForFinance(deps: CardReturnDeps, txId: string, reason: string, now: Date): Promise<void> {
+  await deps.db
+    .insertInto('card_return_flags')
+    .values({ tx_id: txId, flagged_at: now, reason })
+    .onConflict((conflict) => conflict.column('tx_id').doNothing())
+    .execute();
+  deps.log.error({ txId, reason }, 'card return flagged for an operator: the processor never answered');
 }

@@ -61,6 +61,7 @@ export const errorCatalogue = {
   40463: 'Bitcoin deposit does not exist',
   40465: 'Webhook delivery does not exist',
   40470: 'Session not found',
+  40480: 'The ledger log has no checkpoint yet',
   40466: 'Correction does not exist',
   40467: 'Ban request does not exist',
   40440: 'User not found',
@@ -68,6 +69,8 @@ export const errorCatalogue = {
   40900: 'The record was changed by someone else; reload and try again',
   40901: 'This Idempotency-Key was already used for a different request',
   40910: 'Terminal Id already exists for this merchant',
+  40930: 'This quote has expired; please confirm the new one',
+  40931: 'This quote cannot be used; please confirm the new one',
   40965: 'The delivery is still being attempted; replay it once it is delivered or has failed',
   40966: 'The webhook is disabled; enable it to replay its deliveries',
   41300: 'Request is too large',
@@ -79,6 +82,7 @@ export const errorCatalogue = {
   42205: 'Invalid currency',
   42206: 'The transaction cannot do that in its current state',
   42207: 'A wallet can be closed only when its balance is zero',
+  42208: 'Coins bought by card can be withdrawn as cash only once they mature',
   42220: 'Recovery Code is invalid',
   42221: 'Recovery Code has expired, please send a new one',
   42222: 'Too many wrong Recovery Codes, please send a new one',
@@ -100,6 +104,7 @@ export const errorCatalogue = {
   42254: 'The card processor refused this charge',
   42260: 'The amount is more than what is left of the sale to return',
   42261: 'Only a completed sale can be returned',
+  42262: 'The card processor refused this refund; the money is back in your wallet',
   42270: 'This bitcoin quote is not valid, please get a new quote',
   42271: 'This bitcoin quote has expired, please get a new quote',
   42280: 'The amount received does not match the deposit',
@@ -109,6 +114,8 @@ export const errorCatalogue = {
   42284: 'Please enter a valid bitcoin address',
   42290: 'Operators cannot ban themselves',
   42291: 'This ban was already approved or rejected',
+  42294: 'The ledger log is not that large',
+  42295: 'The transaction is not in the ledger log yet; try again in a few seconds',
   42285: 'The correction is over the most one correction may move',
   42286: 'This correction was already approved or rejected',
   42900: 'Too many attempts, please try again later',
@@ -146,6 +153,7 @@ export const errorCodes = {
   correctionOwnApproval: 40361,
   banOwnApproval: 40362,
   notFound: 40400,
+  noCheckpointYet: 40480,
   walletNotFound: 40401,
   transactionNotFound: 40402,
   merchantNotFound: 40403,
@@ -173,6 +181,8 @@ export const errorCodes = {
   conflict: 40900,
   idempotencyKeyReused: 40901,
   terminalIdTaken: 40910,
+  quoteExpired: 40930,
+  quoteUnusable: 40931,
   webhookDeliveryPending: 40965,
   webhookDisabled: 40966,
   payloadTooLarge: 41300,
@@ -184,6 +194,7 @@ export const errorCodes = {
   currencyMismatch: 42205,
   transactionStateInvalid: 42206,
   walletNotEmpty: 42207,
+  cardFundsMaturing: 42208,
   recoveryCodeInvalid: 42220,
   recoveryCodeExpired: 42221,
   recoveryCodeTriesUsed: 42222,
@@ -191,6 +202,8 @@ export const errorCodes = {
   webhookPrivateAddress: 42230,
   banSelf: 42290,
   banDecided: 42291,
+  logTooSmall: 42294,
+  notInLogYet: 42295,
   webhookHostUnresolved: 42231,
   webhookEventNotPersonal: 42234,
   agreementSkipClosed: 42232,
@@ -207,6 +220,7 @@ export const errorCodes = {
   chargeRefused: 42254,
   returnExceedsSale: 42260,
   saleNotReturnable: 42261,
+  cardRefundRefused: 42262,
   bitcoinQuoteInvalid: 42270,
   bitcoinQuoteExpired: 42271,
   depositAmountMismatch: 42280,
@@ -238,6 +252,7 @@ export const ledgerRefusalCodes = {
   transaction_not_found: errorCodes.transactionNotFound,
   insufficient_funds: errorCodes.insufficientFunds,
   funds_on_hold: errorCodes.fundsOnHold,
+  card_funds_maturing: errorCodes.cardFundsMaturing,
   send_to_self: errorCodes.sendToSelf,
   wallet_closed: errorCodes.walletClosed,
   currency_mismatch: errorCodes.currencyMismatch,
@@ -247,3 +262,14 @@ export const ledgerRefusalCodes = {
   sale_not_returnable: errorCodes.saleNotReturnable,
   payment_method_wrong_use: errorCodes.paymentMethodWrongUse,
 } as const satisfies Record<RefusalCode, ErrorCode>;
+
+/**
+ * What a ledger refusal says: the catalogue's text, or, where the ledger
+ * knows from when the command would pass (coins bought by card maturing),
+ * with that time.
+ */
+export function ledgerRefusalText(code: RefusalCode, from: string | null): string {
+  if (code === 'card_funds_maturing' && from !== null)
+    return `Coins bought by card can be withdrawn as cash from ${from}`;
+  return errorCatalogue[ledgerRefusalCodes[code]];
+}

@@ -18,7 +18,8 @@ const OFFSET_MAX = 1_000_000;
  * One currency's figures, in its minor units. `balance` is the total
  * (available plus what is reserved for a withdrawal in flight); hold is
  * `available_balance - withdrawable_balance` (money received from others,
- * not withdrawable until the hold time passes). `combined` is true for the
+ * not withdrawable until the hold time passes, and coins bought by card
+ * until they mature). `combined` is true for the
  * coin wallet (CON), whose balance is the sum of the coin serials it holds
  * (the spec's "combined coin balance", the one the dashboard's coin
  * breakdown opens on); false for cash and impressions.
@@ -43,6 +44,13 @@ export const balance = z.object({
   withdrawable_balance: z.number().int(),
   /** When the coin wallet's next hold releases (ISO 8601); null with nothing on hold. */
   next_hold_release_at: z.string().nullable().optional(),
+  /**
+   * Coins bought by card (by the person or by whoever paid them with a card)
+   * that cannot be withdrawn as cash yet: part of the hold, and not in
+   * `withdrawable_balance`; and when the next of them matures.
+   */
+  card_funds_on_hold: z.number().int().optional(),
+  card_funds_release_at: z.string().nullable().optional(),
   balances: z.array(balanceLine),
 });
 export type Balance = z.infer<typeof balance>;
@@ -136,11 +144,13 @@ export const forexRequest = z.object({ currency: forexCurrency }, invalidArgumen
 
 /**
  * The rate coins are bought at, as integers so no float touches money:
- * `rate_micros` is the exchange rate in millionths (780000 is 0.78),
+ * `rate_micros` is the currency's exchange rate to the US dollar, the
+ * price list's reference, in millionths (1000000 for USD, 780000 for CAD at 0.78),
  * `coins_per_unit` the spec's 20 coins per currency unit, and
  * `coin_micros_per_unit` their product, millionths of a coin per one unit of
- * `currency` (15600000: 15.6 coins per dollar). A purchase or e-mail transfer
- * of N units brings floor(N × coin_micros_per_unit / 1000000) whole coins.
+ * `currency` (20000000: 20 coins per US dollar; 15600000: 15.6 per
+ * Canadian dollar). A purchase or e-mail transfer of N units brings
+ * floor(N × coin_micros_per_unit / 1000000) whole coins.
  */
 export const forex = z.object({
   currency: forexCurrency,

@@ -43,16 +43,70 @@ export interface Database {
   correction_requests: CorrectionRequestsTable;
   ban_requests: BanRequestsTable;
   ledger_verifications: LedgerVerificationsTable;
+  ledger_log_leaves: LedgerLogLeavesTable;
+  ledger_log_nodes: LedgerLogNodesTable;
+  ledger_log_checkpoints: LedgerLogCheckpointsTable;
+  ledger_log_witnesses: LedgerLogWitnessesTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   sandbox_payouts: SandboxPayoutsTable;
   sandbox_refunds: SandboxRefundsTable;
+  card_return_flags: CardReturnFlagsTable;
   user_pins: UserPinsTable;
   security_questions: SecurityQuestionsTable;
   user_security_answers: UserSecurityAnswersTable;
   secret_tries: SecretTriesTable;
+  exchange_rates: ExchangeRatesTable;
+  quotes: QuotesTable;
+  transaction_funding: TransactionFundingTable;
+}
+
+/** A rate the price list has used, from `valid_from` on (migration 0220). */
+export interface ExchangeRatesTable {
+  rate_id: Generated<number>;
+  currency: 'USD' | 'CAD';
+  /** Coins are priced in this currency; always USD. */
+  reference_currency: 'USD';
+  /** Units of the reference currency one unit of `currency` is worth, in millionths. */
+  rate_micros: number;
+  /** Where the rate came from (the configuration, a provider's name). */
+  source: string;
+  valid_from: Date;
+}
+
+/** The terms a person saw before converting money, for one transaction at most (migration 0220). */
+export interface QuotesTable {
+  quote_id: string;
+  owner_id: string;
+  user_id: number;
+  from_currency: string;
+  to_currency: string;
+  amount_in: number;
+  amount_out: number;
+  fee: Generated<number>;
+  /** The cash side's rate to US dollars, in millionths: the ledger's rate. */
+  rate_micros: number;
+  /** Coins one unit of the cash side buys, in millionths. */
+  coin_micros_per_unit: number;
+  /** The exchange_rates row the rate came from; null for US dollars, the reference currency. */
+  rate_id: number | null;
+  created_at: Date;
+  expires_at: Date;
+  /** The transaction that used the quote. */
+  tx_id: string | null;
+}
+
+/** What a card or bank paid, or was paid, for a transaction, and the quote it used (migration 0220). */
+export interface TransactionFundingTable {
+  tx_id: string;
+  quote_id: string | null;
+  amount: number;
+  currency: string;
+  /** "Visa •••• 4242", "Bank •••• 6789", "Interac e-Transfer". */
+  label: string;
+  recorded_at: Date;
 }
 
 export interface SandboxRefundsTable {
@@ -62,6 +116,13 @@ export interface SandboxRefundsTable {
   amount: number;
   currency: string;
   created_at: Date;
+}
+
+/** A card return the retry gave up on, for finance (migration 0190). */
+export interface CardReturnFlagsTable {
+  tx_id: string;
+  flagged_at: Date;
+  reason: string;
 }
 
 export interface StreamsTable {
@@ -157,6 +218,8 @@ export interface CoinsTable {
   status: string;
   parent_serial: string | null;
   minted_tx_id: string;
+  /** Coins bought by card: when they can be withdrawn as cash (null: at once). Coins split from it keep it. */
+  matures_at: Date | null;
   /** Every transaction whose events name the coin, in the order they first did (its trail's events are theirs). */
   tx_ids: string[];
 }
@@ -698,6 +761,36 @@ export interface LedgerVerificationsTable {
   progress: ColumnType<unknown, string | null, string | null>;
 }
 
+/** Migration 0200: the ledger log, see docs/architecture/ledger-log.md. */
+export interface LedgerLogLeavesTable {
+  log_index: number;
+  stream_id: string;
+  stream_version: number;
+  leaf_data: Buffer;
+  sequenced_at: Date;
+}
+
+export interface LedgerLogNodesTable {
+  level: number;
+  node_index: number;
+  hash: Buffer;
+}
+
+export interface LedgerLogCheckpointsTable {
+  tree_size: number;
+  root_hash: Buffer;
+  note: string;
+  created_at: Date;
+}
+
+export interface LedgerLogWitnessesTable {
+  witness: string;
+  tree_size: number;
+  attempted_at: Date;
+  delivered: boolean;
+  error: string | null;
+}
+
 export interface PlatformSecretsTable {
   name: string;
   secret: Buffer;
@@ -713,6 +806,38 @@ function columnsOf<Table>() {
 }
 
 export const schemaColumns = {
+  exchange_rates: columnsOf<ExchangeRatesTable>()([
+    'rate_id',
+    'currency',
+    'reference_currency',
+    'rate_micros',
+    'source',
+    'valid_from',
+  ]),
+  quotes: columnsOf<QuotesTable>()([
+    'quote_id',
+    'owner_id',
+    'user_id',
+    'from_currency',
+    'to_currency',
+    'amount_in',
+    'amount_out',
+    'fee',
+    'rate_micros',
+    'coin_micros_per_unit',
+    'rate_id',
+    'created_at',
+    'expires_at',
+    'tx_id',
+  ]),
+  transaction_funding: columnsOf<TransactionFundingTable>()([
+    'tx_id',
+    'quote_id',
+    'amount',
+    'currency',
+    'label',
+    'recorded_at',
+  ]),
   ledger_verifications: columnsOf<LedgerVerificationsTable>()([
     'verification_id',
     'state',
@@ -723,6 +848,22 @@ export const schemaColumns = {
     'ok',
     'report',
     'progress',
+  ]),
+  ledger_log_leaves: columnsOf<LedgerLogLeavesTable>()([
+    'log_index',
+    'stream_id',
+    'stream_version',
+    'leaf_data',
+    'sequenced_at',
+  ]),
+  ledger_log_nodes: columnsOf<LedgerLogNodesTable>()(['level', 'node_index', 'hash']),
+  ledger_log_checkpoints: columnsOf<LedgerLogCheckpointsTable>()(['tree_size', 'root_hash', 'note', 'created_at']),
+  ledger_log_witnesses: columnsOf<LedgerLogWitnessesTable>()([
+    'witness',
+    'tree_size',
+    'attempted_at',
+    'delivered',
+    'error',
   ]),
   streams: columnsOf<StreamsTable>()(['stream_id', 'created_at']),
   events: columnsOf<EventsTable>()([
@@ -799,7 +940,16 @@ export const schemaColumns = {
     'debit_credit',
     'event_position',
   ]),
-  coins: columnsOf<CoinsTable>()(['serial', 'holder', 'value', 'status', 'parent_serial', 'minted_tx_id', 'tx_ids']),
+  coins: columnsOf<CoinsTable>()([
+    'serial',
+    'holder',
+    'value',
+    'status',
+    'parent_serial',
+    'minted_tx_id',
+    'tx_ids',
+    'matures_at',
+  ]),
   projection_checkpoints: columnsOf<ProjectionCheckpointsTable>()(['name', 'transaction_id', 'position', 'updated_at']),
   platform_balances: columnsOf<PlatformBalancesTable>()(['account_id', 'currency', 'balance', 'entries']),
   users: columnsOf<UsersTable>()([
@@ -1041,6 +1191,7 @@ export const schemaColumns = {
     'currency',
     'created_at',
   ]),
+  card_return_flags: columnsOf<CardReturnFlagsTable>()(['tx_id', 'flagged_at', 'reason']),
   sandbox_charges: columnsOf<SandboxChargesTable>()([
     'charge_id',
     'idempotency_key',

@@ -63,7 +63,11 @@ export class BatchState {
   }
 
   #applyCoinStep(step: CoinStep): void {
-    const coin = { serial: step.serial, value: step.value };
+    // A coin keeps its maturity wherever it goes: a later command of the batch may spend or cash it out.
+    const coin: Coin =
+      'maturesAt' in step
+        ? { serial: step.serial, value: step.value, maturesAt: step.maturesAt }
+        : { serial: step.serial, value: step.value };
     switch (step.action) {
       case 'mint':
         this.#add(step.to, coin);

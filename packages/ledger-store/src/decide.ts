@@ -1,6 +1,7 @@
 import { GENESIS_HASH, prepareAppend, type StreamHead } from '@peeks/db';
 import {
   decide,
+  DEFAULT_CARD_FUNDS_HOLD_HOURS,
   evolveTransaction,
   LedgerRuleViolation,
   needsOf,
@@ -43,7 +44,12 @@ export function decideRequest(
   const { command, settings, metadata } = request;
   const tx = existing?.record ?? null;
   const now = (settings.now ?? (() => new Date()))();
-  const context = { now, newSerial: settings.newSerial ?? newCoinSerial, holdHours: settings.holdHours };
+  const context = {
+    now,
+    newSerial: settings.newSerial ?? newCoinSerial,
+    holdHours: settings.holdHours,
+    cardFundsHoldHours: settings.cardFundsHoldHours ?? DEFAULT_CARD_FUNDS_HOLD_HOURS,
+  };
   const coins = state.coins.get(needsOf(command, tx ?? sale?.record ?? null).coins?.walletId ?? '') ?? [];
 
   let events: TransactionEvent[];

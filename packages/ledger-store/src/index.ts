@@ -13,7 +13,7 @@ export type { LedgerJob, LedgerJobs, LedgerOutcome, LedgerSettings } from './typ
 export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';
 export { loadTransaction } from './transactions.ts';
 export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';
-export { coinsOf, coinTrail, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';
+export { coinsOf, coinTrail, maturingCoinsOf, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';
 export { platformBalances } from './platform-balances.ts';
 export {
   inlineTables,
@@ -23,3 +23,4 @@ export {
   type VerificationProgress,
 } from './verify.ts';
 export { describeLedgerReport } from './report.ts';
+export * from './log/index.ts';

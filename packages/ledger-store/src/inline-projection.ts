@@ -82,6 +82,7 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
       status: coin.status,
       parent_serial: coin.parentSerial,
       minted_tx_id: coin.mintedTxId,
+      matures_at: coin.maturesAt,
     })),
     coinsUpdated: coins.updated,
     saleReturn: saleReturn && { sale_tx_id: saleReturn.saleTxId, amount: saleReturn.amount, return_date: at },

@@ -3,7 +3,9 @@ import {
   DEFAULT_RATE_MICROS,
   LedgerRuleViolation,
   cashPriceOfCoins,
+  withdrawableAsCash,
   type CardFunding,
+  type Cash,
   type Currency,
   type LedgerCommand,
 } from '@peeks/ledger';
@@ -44,6 +46,7 @@ const followUp = (
     | 'processWithdrawal'
     | 'failWithdrawal'
     | 'confirmCardRefund'
+    | 'failCardRefund'
     | 'retry',
 ) => ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
 const step = fc.oneof(
@@ -65,6 +68,7 @@ const step = fc.oneof(
   followUp('processWithdrawal'),
   followUp('failWithdrawal'),
   followUp('confirmCardRefund'),
+  followUp('failCardRefund'),
   followUp('retry'),
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('returnSale'), pick, amount }) },
   {
@@ -139,6 +143,8 @@ const everyCommandOnce: Step[] = [
   { kind: 'returnSale', pick: 0, amount: 500 },
   { kind: 'returnSale', pick: 1, amount: 700 },
   { kind: 'confirmCardRefund', pick: 0 },
+  { kind: 'returnSale', pick: 0, amount: 300 },
+  { kind: 'failCardRefund', pick: 1 },
   { kind: 'retry', pick: 0 },
 ];
 
@@ -177,7 +183,8 @@ class BalanceModel {
   private readonly pending = new Map<string, { walletId: string; amount: number }>();
   private readonly holds = new Map<string, { walletId: string; amount: number }>();
   private readonly withdrawals = new Map<string, { walletId: string; amount: number }>();
-  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; byCard: boolean }>();
+  readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; charge: Cash | null }>();
+  private readonly cardReturns = new Map<string, { walletId: string; amount: number }>();
 
   private wallet(walletId: string): ModelBalance {
     const balance = this.wallets.get(walletId) ?? { total: 0, available: 0, withdrawable: 0, reserved: 0 };
@@ -235,7 +242,7 @@ class BalanceModel {
           this.sales.set(command.txId, {
             buyerOwnerId: command.fromOwnerId,
             currency: command.currency,
-            byCard: command.fundedBy !== undefined,
+            charge: command.fundedBy?.charge ?? null,
           });
         return;
       }
@@ -283,11 +290,22 @@ class BalanceModel {
         if (!sale) return;
         this.debit(walletOf(command.merchantOwnerId, sale.currency), command.amount);
         // To the buyer's wallet, or to the card, which is outside every wallet.
-        if (!command.cardRefund) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
+        if (!command.cardCharge) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
+        else
+          this.cardReturns.set(command.txId, {
+            walletId: walletOf(command.merchantOwnerId, sale.currency),
+            amount: command.amount,
+          });
         return;
       }
       case 'ConfirmCardRefund':
         return;
+      case 'FailCardRefund': {
+        // Back to the merchant, spendable but not withdrawable: the card may have had it back another way.
+        const refused = this.cardReturns.get(command.txId);
+        if (refused) this.credit(refused.walletId, refused.amount, false);
+        return;
+      }
       case 'CorrectBalance':
         if (command.amount >= 0) this.credit(walletOf(command.ownerId, command.currency), command.amount, true);
         else this.debit(walletOf(command.ownerId, command.currency), -command.amount);
@@ -319,6 +337,7 @@ describe('the ledger under generated command sequences', () => {
       'DepositByCard',
       'EnterDeposit',
       'ExpireDeposit',
+      'FailCardRefund',
       'FailWithdrawal',
       'ProcessWithdrawal',
       'PurchaseCoins',
@@ -339,7 +358,8 @@ async function runSequence(steps: Step[]): Promise<void> {
 
   const model = new BalanceModel();
   let clock = new Date('2026-01-01T00:00:00Z');
-  const settings = { holdHours: 24, now: () => clock };
+  // Coins bought by card mature within the clock's reach of a sequence, so cash-outs meet both kinds.
+  const settings = { holdHours: 24, cardFundsHoldHours: 72, now: () => clock };
   const opened: LedgerCommand[] = [];
   const txIds = {
     deposits: [] as string[],
@@ -416,11 +436,17 @@ async function runSequence(steps: Step[]): Promise<void> {
           merchantOwnerId: sold?.type === 'Transfer' ? sold.toOwnerId : ownerId(0),
           amount: item.amount,
           reason: 'wrong size',
-          cardRefund: sale?.byCard ? { amount: item.amount, currency: sale.currency === 'CAD' ? 'CAD' : 'USD' } : null,
+          cardCharge: sale?.charge ?? null,
         };
       }
       case 'confirmCardRefund':
         return { type: 'ConfirmCardRefund', txId: among(txIds.cardReturns, item.pick), refundReference: 'refund' };
+      case 'failCardRefund':
+        return {
+          type: 'FailCardRefund',
+          txId: among(txIds.cardReturns, item.pick),
+          reason: 'refused by the processor',
+        };
       case 'retry':
         return opened[item.pick % Math.max(opened.length, 1)] ?? null;
       case 'transfer':
@@ -486,6 +512,8 @@ async function runSequence(steps: Step[]): Promise<void> {
     (_, index) =>
       [
         { kind: 'purchase', owner: index, cash: 500_00 },
+        // Coins not bought by card, beside those bought by card: a cash-out may take these at once.
+        { kind: 'correct', owner: index, amount: 20_000, currency: 'CON' },
         { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'USD' },
         { kind: 'cardDeposit', owner: index, amount: 200_00, currency: 'CAD' },
         { kind: 'correct', owner: index, amount: 5_000, currency: 'IMP' },
@@ -520,6 +548,8 @@ async function runSequence(steps: Step[]): Promise<void> {
         continue;
       }
       if (item.kind === 'retry') throw new Error(`retry of ${command.txId} applied again`);
+      if (command.type === 'RequestWithdrawal')
+        expect(await unmaturedAmong(outcome.record.reservedCoins, clock)).toEqual([]);
       appliedTypes.add(command.type);
       model.apply(command, (id, walletCurrency) => `wallet:${id}:${walletCurrency}`);
       opened.push(command);
@@ -527,7 +557,36 @@ async function runSequence(steps: Step[]): Promise<void> {
       if (command.type === 'Transfer' && outcome.record.holdAmount !== null) txIds.transfers.push(command.txId);
       if (command.type === 'RequestWithdrawal') txIds.withdrawals.push(command.txId);
       if (command.type === 'Transfer' && command.kind === 'PURCHASE') txIds.sales.push(command.txId);
-      if (command.type === 'ReturnSale' && command.cardRefund) txIds.cardReturns.push(command.txId);
+      if (command.type === 'ReturnSale' && command.cardCharge) txIds.cardReturns.push(command.txId);
+    }
+    // What the balance says can be withdrawn as cash is exactly what can be: a cent more is refused, all of it is not.
+    for (let index = 0; index < OWNERS; index++) {
+      const walletId = `wallet:${ownerId(index)}:CON`;
+      const wallet = await database.db
+        .selectFrom('wallets')
+        .selectAll()
+        .where('wallet_id', '=', walletId)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      if (!wallet) continue;
+      const cash = withdrawableAsCash(wallet, await maturingIn(walletId, clock));
+      const cashOut = (amount: number): LedgerCommand => ({
+        type: 'RequestWithdrawal',
+        txId: nextTxId(),
+        ownerId: ownerId(index),
+        amount,
+        currency: 'CON',
+        destination: { kind: 'bank', paymentMethodId: 'pm' },
+      });
+      const over = await executeLedgerCommand(database.db, cashOut(cash + 1), settings).catch(
+        (error: unknown) => error,
+      );
+      expect(over, `${walletId}: ${cash + 1} over ${cash}`).toBeInstanceOf(LedgerRuleViolation);
+      if (cash === 0) continue;
+      const all = cashOut(cash);
+      const outcome = await executeLedgerCommand(database.db, all, settings);
+      expect(await unmaturedAmong(outcome.record.reservedCoins, clock)).toEqual([]);
+      model.apply(all, (id, walletCurrency) => `wallet:${id}:${walletCurrency}`);
     }
   } finally {
     await elsewhere.close();
@@ -553,6 +612,23 @@ async function runSequence(steps: Step[]): Promise<void> {
     .map(([walletId, balance]) => ({ wallet_id: walletId, ...balance }));
   const byId = (a: { wallet_id: string }, b: { wallet_id: string }) => a.wallet_id.localeCompare(b.wallet_id);
   expect(live.sort(byId)).toEqual(expected.sort(byId));
+}
+
+/** The held coins of `walletId` bought by card that have not matured at `now`, in value. */
+async function maturingIn(walletId: string, now: Date): Promise<number> {
+  const { rows } = await sql<{ value: number }>`
+    SELECT coalesce(sum(value), 0)::int AS value FROM coins WHERE holder = ${walletId} AND status = 'held' AND matures_at > ${now}
+  `.execute(database.db);
+  return rows[0]?.value ?? 0;
+}
+
+/** Those of `coins` that have not matured at `now`: a withdrawal must never have taken one. */
+async function unmaturedAmong(coins: readonly { serial: string }[], now: Date): Promise<string[]> {
+  if (coins.length === 0) return [];
+  const { rows } = await sql<{ serial: string }>`
+    SELECT serial FROM coins WHERE serial = ANY(${coins.map((coin) => coin.serial)}::text[]) AND matures_at > ${now}
+  `.execute(database.db);
+  return rows.map((row) => row.serial);
 }
 
 async function countEvents(): Promise<number> {

@@ -102,6 +102,18 @@ describe('a day in the ledger', () => {
     expect(await refusal({ type: 'ReleaseHold', txId: sendId })).toBe('transaction_state_invalid');
     expect(await balance('bob')).toEqual({ total: 250_50, available: 250_50, withdrawable: 250_50, reserved: 0 });
 
+    // Released, but the coins were bought by card: they can be withdrawn as cash only once they mature, a week on.
+    const cashOut = {
+      type: 'RequestWithdrawal',
+      txId: txId(),
+      ownerId: 'bob',
+      amount: 50_25,
+      currency: 'CON',
+      destination: { kind: 'card', paymentMethodId: 'pm-2' },
+    } as const;
+    expect(await refusal(cashOut)).toBe('card_funds_maturing');
+    clock = new Date(clock.getTime() + 144 * 3_600_000);
+
     const withdrawalId = txId();
     await run({
       type: 'RequestWithdrawal',

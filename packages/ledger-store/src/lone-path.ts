@@ -44,7 +44,8 @@ async function attempt(
   const existing = isFollowUp(command) ? await readTransaction(db, command.txId) : null;
   // A sale's parties never change, so its stream names the wallets; its sum of returns is read after them (below).
   const sale = isSaleReturn(command) ? await loadTransaction(db, command.saleTxId) : null;
-  const state = await readLedgerState(db, [needsOf(command, existing?.record ?? sale)], options.lock);
+  const cashOutAt = request.settings.now?.() ?? new Date();
+  const state = await readLedgerState(db, [needsOf(command, existing?.record ?? sale)], options.lock, cashOutAt);
   const decision = decideRequest(request, state, existing, sale && (await saleState(db, sale)));
   if (decision.refused) return refusedOutcome(db, command, decision.refused);
 

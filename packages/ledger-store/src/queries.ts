@@ -13,6 +13,26 @@ import {
 import { sql, type Kysely } from 'kysely';
 import { walletStateOf } from './wallets.ts';
 
+/**
+ * The held coins of an owner's coin wallet that were bought by card and
+ * have not matured at `now`: their value, and when the next of them
+ * matures (an index range read of coins_maturing).
+ */
+export async function maturingCoinsOf(
+  db: Kysely<Database>,
+  ownerId: string,
+  now: Date,
+): Promise<{ amount: number; releaseAt: string | null }> {
+  const row = await db
+    .selectFrom('coins')
+    .select([sql<string>`coalesce(sum(value), 0)`.as('amount'), sql<Date | null>`min(matures_at)`.as('release_at')])
+    .where('holder', '=', walletIdOf(ownerId, 'CON'))
+    .where('status', '=', 'held')
+    .where('matures_at', '>', now)
+    .executeTakeFirst();
+  return { amount: Number(row?.amount ?? 0), releaseAt: row?.release_at?.toISOString() ?? null };
+}
+
 /** An owner's wallets, one per currency they have opened. */
 export async function walletsOf(db: Kysely<Database>, ownerId: string): Promise<WalletState[]> {
   const rows = await db.selectFrom('wallets').selectAll().where('owner_id', '=', ownerId).orderBy('currency').execute();

@@ -75,7 +75,7 @@ const returnOf = (
   merchantOwnerId: sold.merchant,
   amount,
   reason: 'test return',
-  cardRefund: null,
+  cardCharge: null,
 });
 
 async function saleRow(txId: string) {
@@ -184,7 +184,7 @@ describe('returns of a sale', () => {
 
   it('returns a card-paid sale to the card: pending, then confirmed once', async () => {
     const sold = await sale(10_00, 'CAD', true);
-    const command = { ...returnOf(sold, 3_00), cardRefund: { amount: 3_00, currency: 'CAD' as const } };
+    const command = { ...returnOf(sold, 3_00), cardCharge: { amount: 10_00, currency: 'CAD' as const } };
     const pending = await executeLedgerCommand(database.db, command, settings);
     expect(pending.record).toMatchObject({ state: 'pending', paymentMethodId: '9', payeeWalletId: null });
     expect(await balance(sold.merchant, 'CAD')).toBe(7_00);

@@ -13,9 +13,11 @@ import type {
 import type { Kysely } from 'kysely';
 import type { EventProjection } from './inline-projection.ts';
 
-/** What the ledger takes from the world: the clock, serial numbers, the hold time and where later work goes. */
+/** What the ledger takes from the world: the clock, serial numbers, the hold times and where later work goes. */
 export interface LedgerSettings {
   holdHours: number;
+  /** How long coins bought by card take to mature before they can be withdrawn as cash; unset: the product's default. */
+  cardFundsHoldHours?: number;
   now?: () => Date;
   newSerial?: NewSerial;
   jobs?: LedgerJobs;

@@ -35,6 +35,17 @@ export const balanceChange = {
     withdrawable: 0,
     reserved: 0,
   }),
+  /**
+   * Money back that may already be paid out elsewhere (a card refund the
+   * processor refused: the card may have had it back another way): spendable,
+   * not withdrawable as cash until finance settles it.
+   */
+  creditedSpendable: (amount: number): BalanceChange => ({
+    total: amount,
+    available: amount,
+    withdrawable: 0,
+    reserved: 0,
+  }),
   debited: (amount: number): BalanceChange => ({ total: -amount, available: -amount, withdrawable: 0, reserved: 0 }),
   holdReleased: (amount: number): BalanceChange => ({ total: 0, available: 0, withdrawable: amount, reserved: 0 }),
   reserved: (amount: number): BalanceChange => ({
@@ -66,4 +77,15 @@ export function applyBalanceChange(balance: WalletBalance, change: BalanceChange
     withdrawable: Math.min(balance.withdrawable + change.withdrawable, available),
     reserved: balance.reserved + change.reserved,
   };
+}
+
+/**
+ * What of a coin wallet can be withdrawn as cash: its withdrawable money
+ * (past the hold on money from others), and no more than its held coins
+ * that have matured, which are all a withdrawal may take. `maturing` is the
+ * value of its held coins bought by card that have not (held coins sum to
+ * `available`).
+ */
+export function withdrawableAsCash(balance: WalletBalance, maturing: number): number {
+  return Math.max(0, Math.min(balance.withdrawable, balance.available - maturing));
 }

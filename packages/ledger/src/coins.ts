@@ -1,8 +1,14 @@
 import type { AccountId } from './accounts.ts';
 import { refuse } from './errors.ts';
 
-/** A coin: a serial and its value in CON minor units. */
-export type Coin = { serial: string; value: number };
+/**
+ * A coin: a serial and its value in CON minor units. A coin bought by card
+ * carries when it matures (ISO 8601): before then it can be spent inside
+ * the wallet, by anyone who holds it, but not withdrawn as cash. The coins
+ * split from it keep it, so passing it on does not cash it out sooner.
+ * Absent: withdrawable as soon as its holder's other rules allow.
+ */
+export type Coin = { serial: string; value: number; maturesAt?: string };
 
 /**
  * One step in the life of a coin serial, as an event records it. A split
@@ -10,9 +16,9 @@ export type Coin = { serial: string; value: number };
  * of any serial leads back through its parents to the mint.
  */
 export type CoinStep =
-  | { action: 'mint'; serial: string; value: number; to: AccountId }
+  | { action: 'mint'; serial: string; value: number; to: AccountId; maturesAt?: string }
   | { action: 'split'; serial: string; value: number; holder: AccountId; into: [Coin, Coin] }
-  | { action: 'move'; serial: string; value: number; from: AccountId; to: AccountId }
+  | { action: 'move'; serial: string; value: number; from: AccountId; to: AccountId; maturesAt?: string }
   | { action: 'reserve'; serial: string; value: number; holder: AccountId }
   | { action: 'release'; serial: string; value: number; holder: AccountId }
   | { action: 'burn'; serial: string; value: number; from: AccountId };
@@ -48,8 +54,8 @@ export function pickCoins(
       paying.push(coin);
       remaining -= coin.value;
     } else {
-      const part: Coin = { serial: newSerial(), value: remaining };
-      const change: Coin = { serial: newSerial(), value: coin.value - remaining };
+      const part: Coin = withMaturity({ serial: newSerial(), value: remaining }, coin.maturesAt);
+      const change: Coin = withMaturity({ serial: newSerial(), value: coin.value - remaining }, coin.maturesAt);
       splits.push({ action: 'split', serial: coin.serial, value: coin.value, holder, into: [part, change] });
       paying.push(part);
       rest.push(change);
@@ -81,17 +87,54 @@ export function spendCoins(
     const { paying, splits, rest } = pickCoins(purse, leg.amount, holder, newSerial);
     steps.push(...splits);
     for (const coin of paying) {
+      // A move says the coin's maturity, so that whoever decides against the receiver's coins next knows it.
       if ('to' in leg) steps.push({ action: 'move', ...coin, from: holder, to: leg.to });
-      else if ('reserve' in leg) steps.push({ action: 'reserve', ...coin, holder });
-      else steps.push({ action: 'burn', ...coin, from: holder });
+      else if ('reserve' in leg) steps.push({ action: 'reserve', serial: coin.serial, value: coin.value, holder });
+      else steps.push({ action: 'burn', serial: coin.serial, value: coin.value, from: holder });
     }
     purse = rest;
   }
   return steps;
 }
 
-export function mintCoin(value: number, to: AccountId, newSerial: NewSerial): CoinStep {
-  return { action: 'mint', serial: newSerial(), value, to };
+/** A new coin; one bought by card names when it matures. */
+export function mintCoin(value: number, to: AccountId, newSerial: NewSerial, maturesAt?: string): CoinStep {
+  return withMaturity({ action: 'mint', serial: newSerial(), value, to }, maturesAt);
+}
+
+/** The object with `maturesAt` when there is one, and without the key otherwise: coins that always matured stay as they were. */
+function withMaturity<Value extends object>(
+  value: Value,
+  maturesAt: string | undefined,
+): Value & { maturesAt?: string } {
+  return maturesAt === undefined ? value : { ...value, maturesAt };
+}
+
+/** Whether a coin can be withdrawn as cash at `now`. */
+export const isMatured = (coin: Coin, now: Date): boolean =>
+  coin.maturesAt === undefined || Date.parse(coin.maturesAt) <= now.getTime();
+
+/**
+ * The coins of `held` that can be withdrawn as cash at `now`, and, when
+ * they are short of `amount`, the time enough of the rest will have matured
+ * (null when `held` is short even then).
+ */
+export function maturedCoins(
+  held: readonly Coin[],
+  amount: number,
+  now: Date,
+): { matured: Coin[]; enoughFrom: string | null } {
+  const matured = held.filter((coin) => isMatured(coin, now));
+  let sum = matured.reduce((total, coin) => total + coin.value, 0);
+  if (sum >= amount) return { matured, enoughFrom: null };
+  const maturing = held
+    .filter((coin) => !isMatured(coin, now))
+    .sort((a, b) => Date.parse(a.maturesAt ?? '') - Date.parse(b.maturesAt ?? ''));
+  for (const coin of maturing) {
+    sum += coin.value;
+    if (sum >= amount) return { matured, enoughFrom: coin.maturesAt ?? null };
+  }
+  return { matured, enoughFrom: null };
 }
 
 /** The coins a list of steps leaves reserved in `holder` (a withdrawal's reservation). */

@@ -23,6 +23,8 @@ export type LedgerCommand =
       charge: Cash;
       rateMicros: RateMicros;
       paymentMethod: PaymentMethodRef;
+      /** The quote the person confirmed (or the one the current price made), for the history to explain the rate. */
+      quoteId?: string;
     }
   | {
       type: 'DepositByCard';
@@ -76,8 +78,21 @@ export type LedgerCommand =
       amount: number;
       currency: Currency;
       destination: WithdrawalDestination;
+      /** Coins are paid out as cash: this much, at the quote `quoteId`. */
+      payout?: Cash;
+      quoteId?: string;
     }
-  | { type: 'ProcessWithdrawal'; txId: string; payoutReference: string }
+  | {
+      /**
+       * The payout was made. `payout`, the cash a coin withdrawal was paid
+       * out as (its quote's), converts the coins through the exchange
+       * accounts; without it, the coins go to the payout account as coins.
+       */
+      type: 'ProcessWithdrawal';
+      txId: string;
+      payoutReference: string;
+      payout?: Cash;
+    }
   | { type: 'FailWithdrawal'; txId: string; reason: string }
   | {
       type: 'SettleMerchantBatch';
@@ -91,9 +106,11 @@ export type LedgerCommand =
   | {
       /**
        * A merchant gives back `amount` of a sale (`saleTxId`), in part or in
-       * full, as a new transaction. With `cardRefund`, the sale was charged to
-       * a card and the money goes back to it (the processor's refund, in the
-       * charge's currency); otherwise to the buyer's wallet.
+       * full, as a new transaction. With `cardCharge` (the sale's charge, in
+       * the charge's currency), the sale was charged to a card and the money
+       * goes back to it: the processor's refund is the return's share of the
+       * charge (card-refunds.ts), decided against the sale's returns so far.
+       * Otherwise it goes back to the buyer's wallet.
        */
       type: 'ReturnSale';
       txId: string;
@@ -101,9 +118,11 @@ export type LedgerCommand =
       merchantOwnerId: string;
       amount: number;
       reason: string;
-      cardRefund: Cash | null;
+      cardCharge: Cash | null;
     }
   | { type: 'ConfirmCardRefund'; txId: string; refundReference: string }
+  /** The processor refused a return's card refund for good: the money goes back to the merchant. */
+  | { type: 'FailCardRefund'; txId: string; reason: string }
   | { type: 'ChargePlatformFee'; txId: string; ownerId: string; amount: number; currency: Currency; reason: string }
   | {
       type: 'CorrectBalance';
@@ -126,6 +145,7 @@ export const followUpCommands = [
   'ProcessWithdrawal',
   'FailWithdrawal',
   'ConfirmCardRefund',
+  'FailCardRefund',
 ] as const satisfies readonly LedgerCommandType[];
 export type FollowUpCommand = Extract<LedgerCommand, { type: (typeof followUpCommands)[number] }>;
 

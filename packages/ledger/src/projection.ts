@@ -47,6 +47,8 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
     }
     case 'CardRefundConfirmed':
       return [];
+    case 'CardRefundFailed':
+      return [[event.data.merchantWalletId, balanceChange.creditedSpendable(event.data.amount)]];
     case 'MerchantBatchSettled':
     case 'PlatformFeeCharged':
       return [[event.data.walletId, balanceChange.debited(event.data.amount)]];
@@ -101,6 +103,8 @@ export type CoinRow = {
   status: CoinStatus;
   parentSerial: string | null;
   mintedTxId: string;
+  /** When a coin bought by card can be withdrawn as cash; its split children are created with the same. */
+  maturesAt: string | null;
 };
 export type CoinUpdate = { serial: string; holder: AccountId; status: CoinStatus };
 
@@ -126,6 +130,7 @@ export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { creat
           status: 'held',
           parentSerial: null,
           mintedTxId: txId,
+          maturesAt: step.maturesAt ?? null,
         });
         break;
       case 'split':
@@ -138,6 +143,7 @@ export function coinChangesOf(txId: string, steps: readonly CoinStep[]): { creat
             status: 'held',
             parentSerial: step.serial,
             mintedTxId: txId,
+            maturesAt: child.maturesAt ?? null,
           });
         }
         break;

@@ -209,7 +209,8 @@ export function evolveTransaction(
       const { data } = event;
       return opened({
         type: 'return',
-        state: data.cardRefund ? 'pending' : 'completed',
+        // A refund of 0 (a share under a minor unit, accruing) has nothing to wait for.
+        state: data.cardRefund && data.cardRefund.amount > 0 ? 'pending' : 'completed',
         amount: data.amount,
         currency: data.currency,
         payerOwnerId: data.merchantOwnerId,
@@ -225,6 +226,9 @@ export function evolveTransaction(
     }
     case 'CardRefundConfirmed':
       return next({ state: 'completed', reference: event.data.refundReference });
+    case 'CardRefundFailed':
+      // The merchant's reason for the return stays; the processor's is in the event.
+      return next({ state: 'failed' });
     case 'PlatformFeeCharged': {
       const { data } = event;
       return opened({

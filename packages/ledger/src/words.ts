@@ -60,6 +60,7 @@ export type RefusalCode =
   | 'transaction_not_found'
   | 'insufficient_funds'
   | 'funds_on_hold'
+  | 'card_funds_maturing'
   | 'send_to_self'
   | 'wallet_closed'
   | 'currency_mismatch'

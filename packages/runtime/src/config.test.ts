@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from './config.ts';
 
 describe('readConfig', () => {
+  it('reads the ledger log settings, never echoing a malformed key', () => {
+    expect(readConfig({})).toMatchObject({
+      LEDGER_LOG_ORIGIN: 'peeks-wallet.example/ledger',
+      LEDGER_LOG_CHECKPOINT_SECONDS: 5,
+    });
+    const secretLooking = 'x'.repeat(43);
+    expect(() => readConfig({ LEDGER_LOG_KEY: secretLooking })).toThrow(/^(?![\s\S]*x{43})[\s\S]*LEDGER_LOG_KEY/u);
+    expect(() => readConfig({ LEDGER_WITNESS_URL: 'http://127.0.0.1:9/witness' })).toThrow(
+      /LEDGER_WITNESS_SECRET: is required when LEDGER_WITNESS_URL is set/u,
+    );
+    expect(() => readConfig({ LEDGER_LOG_ORIGIN: 'a+b' })).toThrow(/LEDGER_LOG_ORIGIN/u);
+  });
+
   it('gives defaults for an empty environment', () => {
     const config = readConfig({});
     expect(config).toMatchObject({
@@ -9,6 +22,7 @@ describe('readConfig', () => {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       HOLD_HOURS: 24,
+      CARD_FUNDS_HOLD_HOURS: 168,
       WORKERS: 'on',
       DATA_DIR: '.data',
     });
@@ -19,12 +33,14 @@ describe('readConfig', () => {
     const config = readConfig({
       PORT: '8080',
       HOLD_HOURS: '72',
+      CARD_FUNDS_HOLD_HOURS: '48',
       DATABASE_URL: 'postgres://u:p@db:5432/peeks',
       LOG_LEVEL: '',
     });
     expect(config).toMatchObject({
       PORT: 8080,
       HOLD_HOURS: 72,
+      CARD_FUNDS_HOLD_HOURS: 48,
       DATABASE_URL: 'postgres://u:p@db:5432/peeks',
       LOG_LEVEL: 'info',
     });
@@ -33,16 +49,23 @@ describe('readConfig', () => {
   it('reports one line per problem, naming each variable', () => {
     let error: unknown;
     try {
-      readConfig({ PORT: 'eighty', LOG_LEVEL: 'loud', HOLD_HOURS: '-1', DATABASE_URL: 'mysql://root:hunter2@x/y' });
+      readConfig({
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        HOLD_HOURS: '-1',
+        CARD_FUNDS_HOLD_HOURS: 'a week',
+        DATABASE_URL: 'mysql://root:hunter2@x/y',
+      });
     } catch (caught) {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
     const problems = (error as ConfigError).problems;
-    expect(problems).toHaveLength(4);
+    expect(problems).toHaveLength(5);
     expect(problems.find((line) => line.startsWith('PORT: '))).toContain('"eighty"');
     expect(problems.find((line) => line.startsWith('LOG_LEVEL: '))).toContain('"loud"');
     expect(problems.find((line) => line.startsWith('HOLD_HOURS: '))).toBeDefined();
+    expect(problems.find((line) => line.startsWith('CARD_FUNDS_HOLD_HOURS: '))).toContain('"a week"');
     const urlProblem = problems.find((line) => line.startsWith('DATABASE_URL: '));
     expect(urlProblem).toContain('postgres://');
     expect(urlProblem).not.toContain('hunter2');
@@ -104,6 +127,14 @@ describe('readConfig', () => {
     expect(() => readConfig({ BITCOIN_USD_RATE: '0' })).toThrow(/BITCOIN_USD_RATE: must be more than 0/);
     expect(() => readConfig({ INTERAC_RECIPIENT: 'nobody' })).toThrow(/INTERAC_RECIPIENT: must be an e-mail address/);
     expect(() => readConfig({ BITCOIN_NETWORK: 'regtest' })).toThrow(/BITCOIN_NETWORK/);
+  });
+
+  it('reads the Canadian dollar rate as millionths of a US dollar, 0.78 unless set', () => {
+    expect(readConfig({}).CAD_USD_RATE).toBe(780_000);
+    expect(readConfig({ CAD_USD_RATE: '0.7312' }).CAD_USD_RATE).toBe(731_200);
+    expect(readConfig({ CAD_USD_RATE: '1' }).CAD_USD_RATE).toBe(1_000_000);
+    expect(() => readConfig({ CAD_USD_RATE: '0.1234567' })).toThrow(/CAD_USD_RATE: must be a rate/);
+    expect(() => readConfig({ CAD_USD_RATE: '0' })).toThrow(/CAD_USD_RATE: must be more than 0/);
   });
 
   it('reads the bitcoin watcher settings: idle without an Esplora URL, one confirmation, a poll every 30 s', () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
+import { DEFAULT_CARD_FUNDS_HOLD_HOURS } from '@peeks/ledger';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
-import type { Database } from '@peeks/db';
+import { newDatabaseClient, type Database } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -25,11 +25,13 @@ import { defaultCorrectionLimits, operationRoutes, type CorrectionLimits } from 
 import { profileRoutes } from './features/profile/index.ts';
 import { credentialRoutes } from './features/credentials/index.ts';
 import { recoveryRoutes } from './features/recovery/index.ts';
+import { configuredRates, pricingRoutes, type ExchangeRateSource } from './features/pricing/index.ts';
 import { sendFundRoutes } from './features/send-fund/index.ts';
 import { sessionRoutes } from './features/sessions/index.ts';
 import { uploadRoutes } from './features/uploads/index.ts';
 import { userRoutes } from './features/users/index.ts';
 import { liveRoutes, walletRoutes, type LiveOptions } from './features/wallet/index.ts';
+import { ledgerLogRoutes } from './features/ledger-log/index.ts';
 import { webhookRoutes } from './features/webhooks/index.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
@@ -55,6 +57,8 @@ declare module 'fastify' {
     jobs: LedgerJobs;
     /** The process's one LISTEN connection: live updates and the session and payee caches follow it. */
     notifications: DatabaseNotifications;
+    /** Where the price list's exchange rates come from (configuration in development, a provider in production). */
+    exchangeRates: ExchangeRateSource;
   }
 }
 
@@ -86,6 +90,8 @@ export interface AppOptions {
   };
   /** Hours money received from others stays on hold (HOLD_HOURS); 24 unless given. */
   holdHours?: number;
+  /** Hours coins bought by card wait before they can be withdrawn as cash (CARD_FUNDS_HOLD_HOURS); the ledger's default unless given. */
+  cardFundsHoldHours?: number;
   /** Where the ledger's events leave later work; a sending-only queue of its own when not given. */
   jobs?: LedgerJobs;
   cardProcessor?: {
@@ -98,6 +104,8 @@ export interface AppOptions {
   };
   /** Serve the sandbox card processor's routes (SANDBOX_PROCESSOR); true unless given. */
   sandboxProcessor?: boolean;
+  /** The price list's exchange rates; CAD_USD_RATE's default (0.78) unless given. */
+  exchangeRates?: ExchangeRateSource;
   /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
   deposits?: DepositSettings;
   /** Development without SMTP_URL only: the operations console shows outbox messages' texts, secrets included. */
@@ -106,6 +114,8 @@ export interface AppOptions {
   corrections?: CorrectionLimits;
   /** SETTLEMENT_CRON: when the daily merchant settlement runs (UTC), for the dashboard's next settlement. */
   settlementCron?: string;
+  /** The ledger log's verifier key (see ledgerLogSettingsFrom); without it the /api/ledger/* routes are not served. */
+  ledgerLogKey?: string;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -128,6 +138,7 @@ export async function buildApp(options: AppOptions) {
   // Before any plugin, so that no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', options.db);
+  app.decorate('exchangeRates', options.exchangeRates ?? configuredRates(readConfig({}).CAD_USD_RATE));
   const processorCredential = options.cardProcessor?.secret ?? randomBytes(32).toString('base64url');
   app.decorate(
     'cardCharges',
@@ -148,7 +159,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(openApi);
   const notifications = new DatabaseNotifications({
-    newClient: () => new pg.Client({ connectionString: options.databaseUrl, application_name: 'peeks-notifications' }),
+    newClient: () => newDatabaseClient(options.databaseUrl, { application_name: 'peeks-notifications' }),
     log: options.log,
     retryMs: options.notificationRetryMs ?? 250,
   });
@@ -171,7 +182,11 @@ export async function buildApp(options: AppOptions) {
     jobs = own.jobs;
   }
   app.decorate('jobs', jobs);
-  await app.register(ledger, { holdHours: options.holdHours ?? 24, jobs });
+  await app.register(ledger, {
+    holdHours: options.holdHours ?? 24,
+    cardFundsHoldHours: options.cardFundsHoldHours ?? DEFAULT_CARD_FUNDS_HOLD_HOURS,
+    jobs,
+  });
   await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(apiReferenceRoutes);
@@ -187,16 +202,19 @@ export async function buildApp(options: AppOptions) {
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(walletRoutes);
+  if (options.ledgerLogKey !== undefined) await app.register(ledgerLogRoutes, { vkey: options.ledgerLogKey });
   await app.register(liveRoutes, options.live ?? {});
   await app.register(agreementRoutes);
   if (options.sandboxProcessor !== false) await app.register(cardProcessorRoutes, { credential: processorCredential });
   await app.register(paymentMethodRoutes);
+  await app.register(pricingRoutes);
   await app.register(cardPaymentRoutes);
   await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
   await app.register(operationRoutes, {
     bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
     outboxBodies: options.outboxBodies ?? false,
     corrections: options.corrections ?? defaultCorrectionLimits,
+    ledgerLogKey: options.ledgerLogKey,
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);

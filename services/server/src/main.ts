@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { runDatabaseProcess } from '@peeks/db';
 import { limitLedgerQueue } from '@peeks/ledger-store';
-import { startWorkers } from '@peeks/worker';
+import { ledgerLogSettingsFrom, startWorkers } from '@peeks/worker';
 import {
   buildApp,
+  configuredRates,
   ownAddress,
   createDemoData,
   depositSettingsFrom,
@@ -28,6 +29,8 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
   // One credential for the sandbox processor this app serves and the workers that call it.
   const processorSecret = config.CARD_PROCESSOR_SECRET ?? randomBytes(32).toString('base64url');
   let ownUrl = '';
+  // The ledger log's key: the workers sign checkpoints with it, the API hands out its verifier key.
+  const ledgerLog = await ledgerLogSettingsFrom(config, log);
   // The workers first: in this process the app enqueues through their queue.
   const workers =
     config.WORKERS === 'on'
@@ -36,6 +39,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
           db,
           config,
           log,
+          ledgerLog,
           cardProcessor: { baseUrl: () => config.CARD_PROCESSOR_URL ?? ownUrl, credential: processorSecret },
         })
       : null;
@@ -53,6 +57,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
     trustProxyHops: config.TRUST_PROXY_HOPS,
     holdHours: config.HOLD_HOURS,
+    cardFundsHoldHours: config.CARD_FUNDS_HOLD_HOURS,
     settlementCron: config.SETTLEMENT_CRON,
     corrections: { maxMinor: config.CORRECTION_MAX_MINOR, approvalMinor: config.CORRECTION_APPROVAL_MINOR },
     cardProcessor: {
@@ -63,6 +68,8 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     // The sandbox processor is a stand-in for a real party: production serves it only when told to.
     sandboxProcessor: serveSandboxProcessor(config),
     deposits: depositSettingsFrom(config),
+    ledgerLogKey: ledgerLog.key.vkey,
+    exchangeRates: configuredRates(config.CAD_USD_RATE),
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

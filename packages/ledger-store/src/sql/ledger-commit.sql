@@ -12,7 +12,8 @@
 -- entries: [{event, n, tx_id, account_id, entry_date, type, amount,
 -- currency, debit_credit}] (event: the 1-based index of its event in
 -- `events`, n: its index among that event's entries), coins_created:
--- [{serial, holder, value, status, parent_serial, minted_tx_id, tx_ids}],
+-- [{serial, holder, value, status, parent_serial, minted_tx_id, tx_ids,
+-- matures_at}],
 -- coins_updated: [{serial, holder, status, tx_ids}] (tx_ids: the
 -- transactions of the batch that named the coin, in order), sales_returned:
 -- [{sale_tx_id, amount, return_date}] (what the batch's returns give back
@@ -96,10 +97,10 @@ BEGIN
     RAISE EXCEPTION 'committing %: the batch writes wallets it did not read', v_stream_ids;
   END IF;
 
-  INSERT INTO coins (serial, holder, value, status, parent_serial, minted_tx_id, tx_ids)
-  SELECT c.serial, c.holder, c.value, c.status, c.parent_serial, c.minted_tx_id, c.tx_ids
+  INSERT INTO coins (serial, holder, value, status, parent_serial, minted_tx_id, tx_ids, matures_at)
+  SELECT c.serial, c.holder, c.value, c.status, c.parent_serial, c.minted_tx_id, c.tx_ids, c.matures_at
   FROM jsonb_to_recordset(p_batch->'coins_created') AS c(
-    serial text, holder text, value bigint, status text, parent_serial text, minted_tx_id text, tx_ids text[]
+    serial text, holder text, value bigint, status text, parent_serial text, minted_tx_id text, tx_ids text[], matures_at timestamptz
   );
 
   -- A follow-up of a transaction may name a coin that transaction named before: its id goes in once.

@@ -3,8 +3,12 @@
 -- transaction), and each spender's held coins in spending order (largest
 -- first), as many as cover p_coin_amounts[i]: a few usually do, so it reads
 -- a few, then more. The amount is numeric because it is not checked yet:
--- the decision refuses a bad one. Returns {wallets, coins: {holder:
--- [{serial, value}]}, complete: [holders whose held coins were all read]}:
+-- the decision refuses a bad one. A cash-out (p_coin_cash_out_at[i] not
+-- null) counts only the coins matured by then towards its amount: coins
+-- bought by card mature before they can be withdrawn as cash, so it may
+-- read more, up to all of them. Returns {wallets, coins: {holder:
+-- [{serial, value, maturesAt?}]}, complete: [holders whose held coins were
+-- all read]}:
 -- change coming back to a spender whose coins were not all read can be
 -- placed only ahead of the last coin read (see batch-state.ts).
 --
@@ -15,7 +19,9 @@
 -- This file is the live body: every start applies it when it differs from
 -- the copy applied last (docs/architecture/live-sql.md). Change it here,
 -- never in a migration.
-CREATE OR REPLACE FUNCTION ledger_state(p_wallet_ids text[], p_lock boolean, p_coin_holders text[], p_coin_amounts numeric[])
+CREATE OR REPLACE FUNCTION ledger_state(
+  p_wallet_ids text[], p_lock boolean, p_coin_holders text[], p_coin_amounts numeric[], p_coin_cash_out_at timestamptz[]
+)
 RETURNS json LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $$
 DECLARE
@@ -40,10 +46,14 @@ BEGIN
   FOR i IN 1 .. coalesce(cardinality(p_coin_holders), 0) LOOP
     v_limit := 16;
     LOOP
-      SELECT json_agg(c), coalesce(sum(c.value), 0) >= p_coin_amounts[i], count(*)
+      SELECT json_agg(json_strip_nulls(json_build_object('serial', c.serial, 'value', c.value, 'maturesAt', c.matures_at))),
+        coalesce(sum(c.value) FILTER (
+          WHERE p_coin_cash_out_at[i] IS NULL OR c.matures_at IS NULL OR c.matures_at <= p_coin_cash_out_at[i]
+        ), 0) >= p_coin_amounts[i],
+        count(*)
       INTO v_held, v_covered, v_count
       FROM (
-        SELECT serial, value FROM coins WHERE holder = p_coin_holders[i] AND status = 'held'
+        SELECT serial, value, matures_at FROM coins WHERE holder = p_coin_holders[i] AND status = 'held'
         ORDER BY value DESC, serial COLLATE "C" LIMIT v_limit
       ) c;
       EXIT WHEN v_covered OR v_count < v_limit;

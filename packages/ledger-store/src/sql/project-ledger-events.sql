@@ -41,10 +41,10 @@ BEGIN
     END IF;
   END IF;
 
-  INSERT INTO coins (serial, holder, value, status, parent_serial, minted_tx_id, tx_ids)
-  SELECT c.serial, c.holder, c.value, c.status, c.parent_serial, c.minted_tx_id, ARRAY[c.minted_tx_id]
+  INSERT INTO coins (serial, holder, value, status, parent_serial, minted_tx_id, tx_ids, matures_at)
+  SELECT c.serial, c.holder, c.value, c.status, c.parent_serial, c.minted_tx_id, ARRAY[c.minted_tx_id], c.matures_at
   FROM jsonb_array_elements(p_projections) p,
-    jsonb_to_recordset(p->'coinsCreated') AS c(serial text, holder text, value bigint, status text, parent_serial text, minted_tx_id text);
+    jsonb_to_recordset(p->'coinsCreated') AS c(serial text, holder text, value bigint, status text, parent_serial text, minted_tx_id text, matures_at timestamptz);
 
   v_serials := ARRAY(SELECT c->>'serial' FROM jsonb_array_elements(p_projections) p, jsonb_array_elements(p->'coinsUpdated') c);
   IF cardinality(v_serials) > 0 THEN

@@ -113,7 +113,7 @@ async function saleAndReturns(): Promise<void> {
       merchantOwnerId: CRASH_MERCHANT,
       amount: randomInt(1, amount),
       reason: 'crash test',
-      cardRefund: null,
+      cardCharge: null,
     });
   await Promise.all([part(), part()]);
 }

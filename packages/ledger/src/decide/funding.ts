@@ -1,12 +1,13 @@
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount, coinsForCash } from '../amounts.ts';
 import { mintCoin } from '../coins.ts';
+import { conversionLegs } from '../exchange.ts';
 import { refuse } from '../errors.ts';
 import type { DepositMethod } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
 import { noCoins } from './rule.ts';
-import { openWallet, requireCashCurrency, requireTransaction } from './state.ts';
+import { cardCoinsMatureAt, openWallet, requireCashCurrency, requireTransaction } from './state.ts';
 
 const fundingAccountOf = (method: DepositMethod) =>
   method === 'bitcoin' ? 'bitcoin-funding' : 'email-transfer-funding';
@@ -24,14 +25,15 @@ export const fundingRules: Pick<
 > = {
   PurchaseCoins: {
     needs: (command) => ({ wallets: [walletIdOf(command.ownerId, 'CON')], coins: noCoins }),
-    decide(command, state, { newSerial }) {
+    decide(command, state, context) {
       requireCashCurrency(command.charge.currency);
       checkAmount(command.charge.amount, command.charge.currency, amountLimits.funding, 'charge');
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
       const coins = coinsForCash(command.charge.amount, command.charge.currency, command.rateMicros);
       if (coins <= 0)
         refuse('amount_not_positive', `${command.charge.amount} ${command.charge.currency} buys no whole coin`);
-      const funding = platformAccount('card-funding', 'CON');
+      // The charge enters through the card-funding account of its currency and buys the coins through the exchange.
+      const funding = platformAccount('card-funding', command.charge.currency);
       return [
         {
           type: 'CoinsPurchased',
@@ -43,11 +45,14 @@ export const fundingRules: Pick<
             charge: command.charge,
             rateMicros: command.rateMicros,
             paymentMethod: command.paymentMethod,
-            postings: [
-              { account: wallet.walletId, currency: 'CON', amount: coins, type: 'PURCHASE_COINS' },
-              { account: funding, currency: 'CON', amount: -coins, type: 'PURCHASE_COINS' },
-            ],
-            coins: [mintCoin(coins, wallet.walletId, newSerial)],
+            ...(command.quoteId === undefined ? {} : { quoteId: command.quoteId }),
+            postings: conversionLegs(
+              { account: funding, ...command.charge },
+              { account: wallet.walletId, amount: coins, currency: 'CON' },
+              'PURCHASE_COINS',
+            ),
+            // Bought by card: spendable at once, withdrawable as cash once the coins mature.
+            coins: [mintCoin(coins, wallet.walletId, context.newSerial, cardCoinsMatureAt(context))],
           },
         },
       ];

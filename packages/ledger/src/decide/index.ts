@@ -37,4 +37,5 @@ export function decide(command: LedgerCommand, state: LedgerState, context: Deci
 }
 
 export type { DecideContext, LedgerNeeds, LedgerState, SaleState, WalletState, WalletStatus } from './state.ts';
+export { cardCoinsMatureAt, DEFAULT_CARD_FUNDS_HOLD_HOURS } from './state.ts';
 export { leftToReturn } from './returns.ts';

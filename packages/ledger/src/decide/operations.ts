@@ -4,17 +4,18 @@ import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Posting } from '../events.ts';
 import type { CommandRules } from './rule.ts';
-import { coinsToSpend, noCoins } from './rule.ts';
-import { openWallet, requireAvailable } from './state.ts';
+import { coinsToCashOut, coinsToSpend, noCoins } from './rule.ts';
+import { cashableCoins, openWallet, requireAvailable } from './state.ts';
 
 /** What finance runs: merchant settlement batches, platform fees and corrections. */
 export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargePlatformFee' | 'CorrectBalance'> = {
   SettleMerchantBatch: {
     needs: (command) => ({
       wallets: [walletIdOf(command.merchantId, command.currency)],
-      coins: coinsToSpend(command.merchantId, command.currency, command.amount),
+      // Settlement pays the merchant out: like a withdrawal, it takes only matured coins.
+      coins: coinsToCashOut(command.merchantId, command.currency, command.amount),
     }),
-    decide(command, state, { newSerial }) {
+    decide(command, state, { now, newSerial }) {
       const { amount, fee, currency } = command;
       checkAmount(amount, currency, amountLimits.unlimited);
       if (fee !== 0) checkAmount(fee, currency, amountLimits.unlimited, 'fee');
@@ -31,7 +32,7 @@ export const operationRules: Pick<CommandRules, 'SettleMerchantBatch' | 'ChargeP
       const coins =
         currency === 'CON'
           ? spendCoins(
-              state.coins,
+              cashableCoins(state.coins, wallet.walletId, amount, now),
               wallet.walletId,
               [
                 { amount: amount - fee, to: settlement },

@@ -11,7 +11,7 @@ import { decide, leftToReturn, needsOf, type LedgerState, type WalletState } fro
 const now = new Date('2026-11-21T12:00:00Z');
 const context = () => {
   let next = 0;
-  return { now, newSerial: () => `S${++next}`, holdHours: 24 };
+  return { now, newSerial: () => `S${++next}`, holdHours: 24, cardFundsHoldHours: 168 };
 };
 const wallet = (ownerId: string, currency: WalletState['currency'], available: number): WalletState => ({
   walletId: walletIdOf(ownerId, currency),
@@ -57,7 +57,7 @@ const returning = (fields: Partial<Extract<LedgerCommand, { type: 'ReturnSale' }
   merchantOwnerId: 'merchant-1',
   amount: 400,
   reason: 'cold coffee',
-  cardRefund: null,
+  cardCharge: null,
   ...fields,
 });
 
@@ -138,7 +138,7 @@ describe('ReturnSale', () => {
 
   it('given a card-paid sale, returns to the card-funding account and stays pending until the refund is confirmed', () => {
     const sale = saleOf(1_000, 'USD', true);
-    const command = returning({ cardRefund: { amount: 400, currency: 'USD' } });
+    const command = returning({ cardCharge: { amount: 1_000, currency: 'USD' } });
     expect(needsOf(command, sale).wallets).toEqual([walletIdOf('merchant-1', 'USD')]);
     const [event] = decide(command, given(sale, 0, [wallet('merchant-1', 'USD', 5_000)]), context());
     if (!event) throw new Error('no event');
@@ -148,6 +148,8 @@ describe('ReturnSale', () => {
       amount: 400,
       type: 'RETURN',
     });
+    // A USD sale charged in USD: the card gets back what is returned.
+    expect(event.type === 'SaleReturned' && event.data.cardRefund).toMatchObject({ amount: 400, currency: 'USD' });
     const pending = evolveTransaction(null, event, now);
     expect(pending).toMatchObject({ state: 'pending', paymentMethodId: '7', payeeWalletId: null });
 
@@ -170,7 +172,7 @@ describe('ReturnSale', () => {
     const [toWallet] = decide(returning(), given(saleOf(1_000, 'CON'), 0, wallets, coins), context());
     expect(toWallet?.data.coins.map((step) => step.action)).toEqual(['split', 'move']);
     const [toCard] = decide(
-      returning({ cardRefund: { amount: 312, currency: 'USD' } }),
+      returning({ cardCharge: { amount: 312, currency: 'USD' } }),
       given(saleOf(1_000, 'CON', true), 0, wallets, coins),
       context(),
     );
@@ -199,5 +201,74 @@ describe('ReturnSale', () => {
         },
       ),
     );
+  });
+});
+
+describe('the card refund of a return of a coin sale (issue 33)', () => {
+  // 3,000 coins charged 193 cents, as the probe's checkout was.
+  const coinSale = saleOf(3_000, 'CON', true);
+  const charge = { amount: 193, currency: 'USD' as const };
+  const merchantCoins = [{ serial: 'C1', value: 3_000 }];
+  const returnOf = (returned: number, amount: number, txId = 'return-1') => {
+    const state = given(coinSale, returned, [wallet('merchant-1', 'CON', 3_000 - returned)], merchantCoins);
+    const [event] = decide(returning({ txId, amount, cardCharge: charge }), state, context());
+    if (event?.type !== 'SaleReturned' || !event.data.cardRefund) throw new Error('no card return');
+    return { event, refund: event.data.cardRefund.amount };
+  };
+
+  it('is the share of the charge by the returns so far: under a cent accrues, the last return takes the rest', () => {
+    const oneCoin = returnOf(0, 1);
+    expect(oneCoin.refund).toBe(0);
+    // Nothing to wait for from the processor: done at once, still a card return.
+    expect(evolveTransaction(null, oneCoin.event, now)).toMatchObject({ state: 'completed', paymentMethodId: '7' });
+    // The 16th coin crosses a cent: 16 × 193 / 3,000 = 1.03.
+    expect(returnOf(15, 1).refund).toBe(1);
+    expect([returnOf(0, 1_000).refund, returnOf(1_000, 1_000).refund, returnOf(2_000, 1_000).refund]).toEqual([
+      64, 64, 65,
+    ]);
+    expect(evolveTransaction(null, returnOf(2_000, 1_000).event, now).state).toBe('pending');
+  });
+
+  it('never adds up to more than the charge, and to all of it once the sale is all returned, in any sequence', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 3_000 }), { minLength: 1, maxLength: 40 }), (asks) => {
+        let returned = 0;
+        let refunded = 0;
+        for (const [index, ask] of asks.entries()) {
+          const amount = index === asks.length - 1 ? 3_000 - returned : Math.min(ask, 3_000 - returned);
+          if (amount === 0) break;
+          refunded += returnOf(returned, amount, `r${index}`).refund;
+          returned += amount;
+          expect(refunded).toBeLessThanOrEqual(charge.amount);
+        }
+        expect(returned).toBe(3_000);
+        expect(refunded).toBe(charge.amount);
+      }),
+    );
+  });
+
+  it('gives a refused refund back to the merchant in new coins, against card funding, and ends the return failed', () => {
+    const { event } = returnOf(0, 1_000);
+    const pending = evolveTransaction(null, event, now);
+    const fail: LedgerCommand = { type: 'FailCardRefund', txId: 'return-1', reason: 'Only 0 of the charge is left' };
+    expect(needsOf(fail, pending).wallets).toEqual([walletIdOf('merchant-1', 'CON')]);
+    const state = { tx: pending, wallets: new Map(), coins: [] } satisfies LedgerState;
+    const [failed] = decide(fail, state, context());
+    if (failed?.type !== 'CardRefundFailed') throw new Error('no failure');
+    expect(failed.data.postings).toEqual([
+      { account: 'platform:card-funding:CON', currency: 'CON', amount: -1_000, type: 'RETURN' },
+      { account: 'wallet:merchant-1:CON', currency: 'CON', amount: 1_000, type: 'RETURN' },
+    ]);
+    expect(failed.data.coins).toEqual([{ action: 'mint', serial: 'S1', value: 1_000, to: 'wallet:merchant-1:CON' }]);
+    // Spendable again, but not cash: the card may have had its money back another way.
+    expect(balanceChangesOf(failed)).toEqual([
+      ['wallet:merchant-1:CON', { total: 1_000, available: 1_000, withdrawable: 0, reserved: 0 }],
+    ]);
+    const done = evolveTransaction(pending, failed, now);
+    expect(done).toMatchObject({ state: 'failed', reason: 'cold coffee' });
+    // Once, and only a pending card return.
+    expect(refusalOf(fail, { ...state, tx: done })).toBe('transaction_state_invalid');
+    const confirm: LedgerCommand = { type: 'ConfirmCardRefund', txId: 'return-1', refundReference: 're_1' };
+    expect(refusalOf(confirm, { ...state, tx: done })).toBe('transaction_state_invalid');
   });
 });

@@ -1,6 +1,7 @@
 import { platformAccount } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
-import { spendCoins, type CoinStep } from '../coins.ts';
+import { cardRefundOf } from '../card-refunds.ts';
+import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Posting } from '../events.ts';
 import type { CommandRules } from './rule.ts';
@@ -14,15 +15,17 @@ export const leftToReturn = (sale: SaleState) => sale.record.amount - sale.retur
  * Returns: a merchant gives back part or all of a sale. The money leaves
  * the merchant's wallet at once; it goes to the buyer's wallet, or, for a
  * sale charged to a card, to the card-funding account, and the return is
- * pending until the processor confirms the card's refund.
+ * pending until the processor confirms the card's refund (its share of the
+ * charge, card-refunds.ts), or refuses it for good, which gives the money
+ * back to the merchant.
  */
-export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'> = {
+export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' | 'FailCardRefund'> = {
   ReturnSale: {
     // `sale` is the sale's record (the store reads it for a return): its wallets are the ones to lock.
     needs: (command, sale) => {
       if (!sale?.payeeWalletId) return { wallets: [], coins: noCoins };
       const wallets = [sale.payeeWalletId];
-      if (command.cardRefund === null && sale.payerWalletId) wallets.push(sale.payerWalletId);
+      if (command.cardCharge === null && sale.payerWalletId) wallets.push(sale.payerWalletId);
       return { wallets, coins: coinsToSpend(command.merchantOwnerId, sale.currency, command.amount) };
     },
     decide(command, state, { newSerial }) {
@@ -41,20 +44,29 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'>
       if (command.reason.trim() === '') refuse('required_field', 'a return needs a reason');
 
       const paidByCard = record.paymentMethodType === 'CC';
-      if (paidByCard !== (command.cardRefund !== null))
+      if (paidByCard !== (command.cardCharge !== null))
         refuse(
           'payment_method_wrong_use',
           paidByCard ? `${command.saleTxId} was charged to a card` : `${command.saleTxId} was not charged to a card`,
         );
-      if (command.cardRefund) {
-        requireCashCurrency(command.cardRefund.currency);
-        checkAmount(command.cardRefund.amount, command.cardRefund.currency, amountLimits.unlimited, 'refund');
+      if (command.cardCharge) {
+        requireCashCurrency(command.cardCharge.currency);
+        checkAmount(command.cardCharge.amount, command.cardCharge.currency, amountLimits.unlimited, 'charge');
       }
+      // The sale's returns so far are read under the store's per-sale serialization, so no two returns share them.
+      const cardRefund = command.cardCharge && {
+        amount: cardRefundOf({
+          charge: command.cardCharge.amount,
+          sale: record.amount,
+          returnedBefore: sale.returned,
+          amount,
+        }),
+        currency: command.cardCharge.currency,
+      };
 
       const merchant = openWallet(state, record.payeeWalletId);
       requireAvailable(merchant, amount);
-      const buyer =
-        command.cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
+      const buyer = cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
       const to = buyer?.walletId ?? platformAccount('card-funding', currency);
       const postings: Posting[] = [
         { account: merchant.walletId, currency, amount: -amount, type: 'RETURN' },
@@ -84,9 +96,9 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'>
             currency,
             reason: command.reason.trim(),
             cardRefund:
-              command.cardRefund && record.paymentMethodId !== null
+              cardRefund && record.paymentMethodId !== null
                 ? {
-                    ...command.cardRefund,
+                    ...cardRefund,
                     paymentMethod: { id: record.paymentMethodId, type: record.paymentMethodType ?? 'CC' },
                   }
                 : null,
@@ -108,6 +120,34 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund'>
         {
           type: 'CardRefundConfirmed',
           data: { txId: command.txId, refundReference: command.refundReference, postings: [], coins: [] },
+        },
+      ];
+    },
+  },
+
+  // The return's money comes back from card funding as it went: in coins, new ones minted to the merchant.
+  FailCardRefund: {
+    needs: (_command, tx) => ({ wallets: tx?.payerWalletId ? [tx.payerWalletId] : [], coins: noCoins }),
+    decide(command, state, { newSerial }) {
+      const tx = requireTransaction(state.tx, command.txId);
+      if (tx.type !== 'return' || tx.state !== 'pending' || tx.paymentMethodId === null || tx.payerWalletId === null)
+        refuse('transaction_state_invalid', `${command.txId} has no card refund waiting`);
+      const merchant = tx.payerWalletId;
+      const { amount, currency } = tx;
+      return [
+        {
+          type: 'CardRefundFailed',
+          data: {
+            txId: command.txId,
+            merchantWalletId: merchant,
+            amount,
+            reason: command.reason,
+            postings: [
+              { account: platformAccount('card-funding', currency), currency, amount: -amount, type: 'RETURN' },
+              { account: merchant, currency, amount, type: 'RETURN' },
+            ],
+            coins: currency === 'CON' ? [mintCoin(amount, merchant, newSerial)] : [],
+          },
         },
       ];
     },

@@ -23,3 +23,8 @@ export const noCoins = null;
 export function coinsToSpend(ownerId: string, currency: Currency, amount: number): LedgerNeeds['coins'] {
   return currency === 'CON' ? { walletId: walletIdOf(ownerId, 'CON'), amount } : noCoins;
 }
+
+/** The coins a withdrawal takes out of an owner's wallet as cash: only matured ones will do. */
+export function coinsToCashOut(ownerId: string, currency: Currency, amount: number): LedgerNeeds['coins'] {
+  return currency === 'CON' ? { walletId: walletIdOf(ownerId, 'CON'), amount, cashOut: true } : noCoins;
+}

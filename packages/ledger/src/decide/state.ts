@@ -1,6 +1,6 @@
 import type { AccountId } from '../accounts.ts';
 import type { WalletBalance } from '../balance.ts';
-import type { Coin, NewSerial } from '../coins.ts';
+import { maturedCoins, type Coin, type NewSerial } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Currency } from '../money.ts';
 import type { TransactionRecord } from '../transaction.ts';
@@ -29,14 +29,31 @@ export type LedgerState = {
 
 export type SaleState = { record: TransactionRecord; returned: number };
 
-/** What a command needs loaded (and locked) before it can be decided. */
+/**
+ * What a command needs loaded (and locked) before it can be decided. A
+ * cash-out's coins must cover its amount with coins matured by then, so
+ * more of them may have to be read.
+ */
 export type LedgerNeeds = {
   wallets: AccountId[];
-  coins: { walletId: AccountId; amount: number } | null;
+  coins: { walletId: AccountId; amount: number; cashOut?: true } | null;
 };
 
-/** The world outside the ledger, passed in so that tests choose it. */
-export type DecideContext = { now: Date; newSerial: NewSerial; holdHours: number };
+/**
+ * The world outside the ledger, passed in so that tests choose it. Coins
+ * bought by card mature `cardFundsHoldHours` after they are bought.
+ */
+export type DecideContext = { now: Date; newSerial: NewSerial; holdHours: number; cardFundsHoldHours: number };
+
+/** The product's default for `cardFundsHoldHours`: a week. */
+export const DEFAULT_CARD_FUNDS_HOLD_HOURS = 168;
+
+const HOUR = 3_600_000;
+
+/** When coins bought by card at `now` mature; undefined when they do at once. */
+export function cardCoinsMatureAt({ now, cardFundsHoldHours }: DecideContext): string | undefined {
+  return cardFundsHoldHours > 0 ? new Date(now.getTime() + cardFundsHoldHours * HOUR).toISOString() : undefined;
+}
 
 export function openWallet(state: LedgerState, walletId: AccountId): WalletState {
   const wallet = state.wallets.get(walletId);
@@ -54,6 +71,26 @@ export function requireWithdrawable(wallet: WalletState, amount: number): void {
   requireAvailable(wallet, amount);
   if (wallet.withdrawable < amount)
     refuse('funds_on_hold', `${wallet.walletId} has ${wallet.withdrawable} withdrawable, needs ${amount}`);
+}
+
+/**
+ * The coins of `held` a cash-out of `amount` (a withdrawal, a merchant's
+ * settlement) may take at `now`: those matured. Coins bought by card that
+ * have not refuse it, saying when enough will have; the coins read cover
+ * the amount with matured coins, or are all of the wallet's (see
+ * LedgerNeeds), so that time is the wallet's own.
+ */
+export function cashableCoins(held: readonly Coin[], walletId: AccountId, amount: number, now: Date): Coin[] {
+  const { matured, enoughFrom } = maturedCoins(held, amount, now);
+  const short = amount - matured.reduce((sum, coin) => sum + coin.value, 0);
+  if (short > 0 && enoughFrom !== null) {
+    refuse(
+      'card_funds_maturing',
+      `${walletId} has ${short} of ${amount} in coins bought by card that mature by ${enoughFrom}`,
+      enoughFrom,
+    );
+  }
+  return matured;
 }
 
 export function requireTransaction(tx: TransactionRecord | null, txId: string): TransactionRecord {

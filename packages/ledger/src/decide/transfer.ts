@@ -7,7 +7,14 @@ import type { Currency } from '../money.ts';
 import type { LedgerType } from '../words.ts';
 import type { CommandRules } from './rule.ts';
 import { coinsToSpend, noCoins } from './rule.ts';
-import { openWallet, requireAvailable, requireCashCurrency, requireTransaction, type LedgerState } from './state.ts';
+import {
+  cardCoinsMatureAt,
+  openWallet,
+  requireAvailable,
+  requireCashCurrency,
+  requireTransaction,
+  type LedgerState,
+} from './state.ts';
 
 const entryTypes: Record<TransferKind, { sent: LedgerType; received: LedgerType }> = {
   P2P: { sent: 'P2P_SENT', received: 'P2P_RCVD' },
@@ -32,7 +39,8 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
             ],
             coins: coinsToSpend(command.fromOwnerId, command.currency, command.amount + command.fee),
           },
-    decide(command, state, { now, newSerial, holdHours }) {
+    decide(command, state, context) {
+      const { now, newSerial, holdHours } = context;
       const { currency, amount, fee } = command;
       checkAmount(amount, currency, amountLimits.transfer);
       if (fee !== 0) checkAmount(fee, currency, amountLimits.unlimited, 'fee');
@@ -40,7 +48,7 @@ export const transferRules: Pick<CommandRules, 'Transfer' | 'ReleaseHold'> = {
       const to = openWallet(state, walletIdOf(command.toOwnerId, currency));
       const fees = platformAccount('fees', currency);
       const source = command.fundedBy
-        ? cardSource(command.fundedBy, amount + fee, currency)
+        ? cardSource(command.fundedBy, amount + fee, currency, cardCoinsMatureAt(context))
         : walletSource(state, command.fromOwnerId, currency, amount + fee);
 
       const types = entryTypes[command.kind];
@@ -137,9 +145,10 @@ function walletSource(state: LedgerState, ownerId: string, currency: Currency, t
  * A card charge, booked against the card-funding account as a card deposit
  * is. The charge must be the payment itself in USD or CAD, or cover a CON
  * payment at its rate; coins are minted to each payee, as a purchase mints
- * them. IMP cannot be bought with a card.
+ * them, and like those they mature before they can be withdrawn as cash
+ * (`maturesAt`). IMP cannot be bought with a card.
  */
-function cardSource(funding: CardFunding, total: number, currency: Currency): Source {
+function cardSource(funding: CardFunding, total: number, currency: Currency, maturesAt: string | undefined): Source {
   const { charge } = funding;
   requireCashCurrency(charge.currency);
   checkAmount(charge.amount, charge.currency, amountLimits.unlimited, 'charge');
@@ -159,6 +168,8 @@ function cardSource(funding: CardFunding, total: number, currency: Currency): So
   return {
     account: platformAccount('card-funding', currency),
     coins: (payouts, newSerial) =>
-      payouts.filter((payout) => payout.amount > 0).map((payout) => mintCoin(payout.amount, payout.to, newSerial)),
+      payouts
+        .filter((payout) => payout.amount > 0)
+        .map((payout) => mintCoin(payout.amount, payout.to, newSerial, maturesAt)),
   };
 }

@@ -23,6 +23,8 @@ export const featureTags = {
   credentials: 'PIN and security questions.',
   deposits: 'Deposits by e-mail transfer (Interac, Zelle) and by bitcoin.',
   health: 'Liveness of the API and its database.',
+  'ledger-log':
+    'The verifiable ledger log: signed checkpoints, inclusion and consistency proofs (RFC 9162, C2SP signed notes).',
   'merchant-space': "The merchant's dashboard, sales, returns, settlements and reports.",
   merchants: 'Merchant profile, terminals and categories.',
   operations: "The finance operators' console: deposits, withdrawals, corrections, audit.",
@@ -190,6 +192,11 @@ export const operations: Record<string, OperationFacts> = {
   'POST /api/account/transactions': o('listTransactions', 'wallet', 'List transactions'),
   'POST /api/account/transaction-details': o('getTransaction', 'wallet', 'Get one transaction', { errors: [404] }),
   'POST /api/account/forex-lookup': o('lookupExchangeRate', 'wallet', 'Get the rate between two currencies'),
+  'POST /api/account/quote': o('quoteConversion', 'wallet', 'Quote a conversion between coins and USD or CAD', {
+    description:
+      'The terms a conversion will use, for about a minute: a command naming the quote_id pays exactly these, or gets 409 with a fresh quote.',
+    example: { from_currency: 'CAD', to_currency: 'CON', amount_out: 100_000 },
+  }),
   'GET /api/wallet/list-coins': o('listCoins', 'wallet', "List the wallet's coin serials"),
   'GET /api/wallet/list-audit': o('listCoinAudit', 'wallet', "List the audit trail of the wallet's coins"),
   'GET /api/live': o('openLiveUpdates', 'wallet', 'Open the live updates WebSocket', {
@@ -197,6 +204,32 @@ export const operations: Record<string, OperationFacts> = {
     description:
       'A WebSocket (upgrade from GET, same origin only): balance on open, then activity, balance and deposit messages.',
   }),
+
+  'GET /api/ledger/log-key': o('getLedgerLogKey', 'ledger-log', "Get the verifier key of the ledger log's checkpoints"),
+  'GET /api/ledger/checkpoint': o(
+    'getLedgerCheckpoint',
+    'ledger-log',
+    "Get the ledger log's newest signed checkpoint",
+    {
+      errors: [404],
+    },
+  ),
+  'GET /api/ledger/proof/inclusion': o(
+    'getLedgerInclusionProof',
+    'ledger-log',
+    "Prove one's own transaction is in the ledger log",
+    {
+      errors: [404, 422],
+      description:
+        "The leaf is the chain hash of the transaction's first event. Another person's transaction is 404; a finance operator may ask about any.",
+    },
+  ),
+  'GET /api/ledger/proof/consistency': o(
+    'getLedgerConsistencyProof',
+    'ledger-log',
+    'Prove the ledger log of one size extends the log of a smaller one',
+    { errors: [422] },
+  ),
 
   'POST /api/agreement/agreement-list': o('listAgreements', 'agreements', 'List the agreements to accept'),
   'GET /api/agreement/agreement-lookup': o('lookupAgreement', 'agreements', 'Get one agreement', { errors: [404] }),
@@ -323,6 +356,14 @@ export const operations: Record<string, OperationFacts> = {
     errors: [403],
   }),
   'POST /api/operations/ledger-verify': o('verifyLedger', 'operations', 'Verify the ledger now'),
+  'GET /api/operations/ledger-log': o(
+    'getLedgerLogStatus',
+    'operations',
+    "Get the ledger log's size, lag, checkpoints and witnesses",
+    {
+      description: 'The sequencer lag is how long the oldest event not yet in the log has waited.',
+    },
+  ),
   'GET /api/operations/platform-balances': o('getPlatformBalances', 'operations', "Get the platform's own balances", {
     errors: [403],
   }),

@@ -44,6 +44,9 @@ beforeAll(async () => {
           throw new LedgerRuleViolation(request.params.code, 'wallet-secret-detail');
         },
       );
+      app.get('/api/test/card-funds-maturing', { config: { access: 'public' } }, () => {
+        throw new LedgerRuleViolation('card_funds_maturing', 'wallet-secret-detail', '2026-11-28T12:00:00.000Z');
+      });
     },
   });
 });
@@ -181,6 +184,7 @@ describe('error envelope', () => {
     ['transaction_not_found', 404, 40402, 'No such a transaction'],
     ['insufficient_funds', 422, 42201, 'Insufficient funds'],
     ['funds_on_hold', 422, 42202, 'Insufficient withdrawable funds: part of the balance is on hold'],
+    ['card_funds_maturing', 422, 42208, 'Coins bought by card can be withdrawn as cash only once they mature'],
     ['send_to_self', 422, 42203, 'You cannot send funds to yourself'],
     ['wallet_closed', 422, 42204, 'Wallet is closed'],
     ['currency_mismatch', 422, 42205, 'Invalid currency'],
@@ -199,6 +203,13 @@ describe('error envelope', () => {
       request_id: expect.any(String) as string,
     });
     expect(response.body).not.toContain('wallet-secret-detail');
+  });
+
+  it('says from when coins bought by card can be withdrawn as cash, when the ledger knows', async () => {
+    const response = await subject.app.inject({ method: 'GET', url: '/api/test/card-funds-maturing' });
+    const message = 'Coins bought by card can be withdrawn as cash from 2026-11-28T12:00:00.000Z';
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({ message, errors: [{ code: 42208, message }] });
   });
 
   it('carries the request id in every error body, the same as the X-Request-Id header', async () => {

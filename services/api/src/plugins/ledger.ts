@@ -22,8 +22,13 @@ declare module 'fastify' {
  * operations themselves are in features/payments.
  */
 export const ledger = fp(
-  async (app: FastifyInstance, options: { holdHours: number; jobs: LedgerJobs }) => {
-    app.decorate('ledgerSettings', { holdHours: options.holdHours, now: app.clock, jobs: options.jobs });
+  async (app: FastifyInstance, options: { holdHours: number; cardFundsHoldHours: number; jobs: LedgerJobs }) => {
+    app.decorate('ledgerSettings', {
+      holdHours: options.holdHours,
+      cardFundsHoldHours: options.cardFundsHoldHours,
+      now: app.clock,
+      jobs: options.jobs,
+    });
     // Other processes' commits, announced: the group commit reads a wallet one of them moved once, not for a minute.
     const walletChanges = walletChangeFollower(app.db);
     await app.notifications.listen(WALLET_CHANGES_CHANNEL, walletChanges);

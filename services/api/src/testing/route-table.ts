@@ -34,6 +34,7 @@ import {
 import { approvedChargeKey, cardEntry, cardForm, storedBank, storedCard, tokenFor } from './payment-methods.ts';
 import { jpegWithExif, multipartBody, png, type Upload } from './uploads.ts';
 import { ownLedgerId, paidByOwner } from './wallet.ts';
+import { sequencedAndSigned } from './ledger-log.ts';
 import { chosenAnswers, withPin } from './credentials.ts';
 import { failedDelivery, hook } from './webhooks.ts';
 
@@ -397,7 +398,28 @@ export const routeTable: Record<string, RouteCase> = {
     ownRecord,
   ),
   'POST /api/account/forex-lookup': row('signed-in', () => body({ currency: 'USD' })),
+  'POST /api/account/quote': row('signed-in', () =>
+    body({ from_currency: 'USD', to_currency: 'CON', amount_in: 1000 }),
+  ),
   'GET /api/wallet/list-coins': row('signed-in', () => query({ offset: 0, limit: 50 })),
+  'GET /api/ledger/log-key': row('public', () => ({})),
+  'GET /api/ledger/checkpoint': row('signed-in', async (owner, subject) => {
+    await paidByOwner(owner, subject);
+    await sequencedAndSigned(subject);
+    return {};
+  }),
+  'GET /api/ledger/proof/inclusion': row(
+    'signed-in',
+    async (owner, subject) => {
+      const txId = await paidByOwner(owner, subject);
+      return query({ tx_id: txId, tree_size: await sequencedAndSigned(subject) });
+    },
+    ownRecord,
+  ),
+  'GET /api/ledger/proof/consistency': row('signed-in', async (owner, subject) => {
+    await paidByOwner(owner, subject);
+    return query({ from: 1, to: await sequencedAndSigned(subject) });
+  }),
   // The WebSocket of live updates; a plain GET, as the table sends, is 426 Upgrade Required (see live.test.ts for the socket).
   'GET /api/live': row('signed-in', () => ({})),
   'GET /api/wallet/list-audit': row(
@@ -604,6 +626,7 @@ export const routeTable: Record<string, RouteCase> = {
   'GET /api/operations/ledger-verify': row('operator', () => ({})),
   'POST /api/operations/ledger-verify': row('operator', () => body({}), { bodyOptional: true }),
   'GET /api/operations/platform-balances': row('operator', () => ({})),
+  'GET /api/operations/ledger-log': row('operator', () => ({})),
   'GET /api/operations/emails': row('operator', () => query({ state: 'unsent', limit: 10 })),
   'GET /api/operations/bitcoin-deposits': row('operator', () => query({ state: 'flagged', limit: 10 })),
   'GET /api/operations/overview': row('operator', () => ({})),

@@ -8,6 +8,7 @@ export async function runCardReturnRetry(boss: PgBoss, deps: CardReturnDeps): Pr
   await boss.schedule(CARD_RETURN_RETRY_QUEUE.name, '* * * * *', {}, { tz: 'UTC' });
   await workEach(boss, CARD_RETURN_RETRY_QUEUE.name, async () => {
     const outcome = await retryStalledCardReturns(deps);
-    if (outcome.finished + outcome.stillPending > 0) deps.log.info(outcome, 'stalled card returns');
+    if (outcome.finished + outcome.failed + outcome.flagged + outcome.stillPending > 0)
+      deps.log.info(outcome, 'stalled card returns');
   });
 }

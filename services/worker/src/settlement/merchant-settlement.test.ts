@@ -1,5 +1,5 @@
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { merchantOwnerId, userOwnerId, type Currency } from '@peeks/ledger';
+import { cashPriceOfCoins, DEFAULT_RATE_MICROS, merchantOwnerId, userOwnerId, type Currency } from '@peeks/ledger';
 import { executeLedgerCommand, openWallets, verifyLedger, walletsOf, type LedgerSettings } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql } from 'kysely';
@@ -165,6 +165,49 @@ describe('merchant settlement', () => {
     expect(settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-21' })).not.toBe(
       settlementTxIdOf({ ownerId: coffee, currency: 'USD', period: '2026-11-22' }),
     );
+  });
+
+  it('leaves coins a card paid for out of a batch until they mature', async () => {
+    const tea = merchantOwnerId(3);
+    await openWallets(database.db, tea);
+    // Paid by card a day and an hour ago: past the hold, not past the card funds hold (168 hours).
+    const past = { ...settings, now: () => new Date(Date.now() - (HOLD_HOURS + 1) * 3_600_000) };
+    await executeLedgerCommand(
+      database.db,
+      {
+        type: 'Transfer',
+        txId: randomUUID(),
+        kind: 'PURCHASE',
+        fromOwnerId: payer,
+        toOwnerId: tea,
+        amount: 300_00,
+        fee: 0,
+        currency: 'CON',
+        memo: null,
+        fundedBy: {
+          paymentMethod: { id: 'card-1', type: 'CC' },
+          charge: { amount: cashPriceOfCoins(300_00, 'USD', DEFAULT_RATE_MICROS), currency: 'USD' },
+          rateMicros: DEFAULT_RATE_MICROS,
+        },
+      },
+      past,
+    );
+    await correct(tea, 200_00, 'CON');
+    await expect
+      .poll(async () => (await wallet(tea, 'CON'))?.withdrawable, { timeout: 15_000, interval: 200 })
+      .toBe(500_00);
+
+    const batch = { ownerId: tea, currency: 'CON' as const };
+    expect(await settleMerchantBatch(database.db, settings, { ...batch, period: '2026-11-22' })).toEqual({
+      settled: 200_00,
+      batchId: merchantBatchIdOf({ ...batch, period: '2026-11-22' }),
+    });
+    const matured = { ...settings, now: () => new Date(Date.now() + 168 * 3_600_000) };
+    expect(await settleMerchantBatch(database.db, matured, { ...batch, period: '2026-11-23' })).toEqual({
+      settled: 300_00,
+      batchId: merchantBatchIdOf({ ...batch, period: '2026-11-23' }),
+    });
+    expect(await wallet(tea, 'CON')).toMatchObject({ total: 0 });
   });
 
   it('keeps the ledger whole', async () => {

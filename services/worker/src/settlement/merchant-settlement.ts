@@ -1,9 +1,10 @@
 import type { Database } from '@peeks/db';
-import { walletIdOf, type Currency } from '@peeks/ledger';
+import { walletIdOf, withdrawableAsCash, type Currency } from '@peeks/ledger';
 import {
   executeLedgerCommand,
   loadTransaction,
   lockWallets,
+  maturingCoinsOf,
   type LedgerJob,
   type LedgerJobs,
   type LedgerSettings,
@@ -78,8 +79,9 @@ export type SettlementResult = { settled: number; batchId: string } | 'nothing t
  * Moves what the merchant wallet can withdraw now (its sales past the hold,
  * and any money of its own) to the platform's settlement account, as one
  * SettleMerchantBatch with the batch id. Money still on hold waits for a
- * later period. The wallet is locked while its balance is read and debited,
- * so a withdrawal at the same moment cannot make the batch overdraw it.
+ * later period, and so do coins a card paid for until they mature. The
+ * wallet is locked while its balance is read and debited, so a withdrawal
+ * at the same moment cannot make the batch overdraw it.
  */
 export async function settleMerchantBatch(
   db: Kysely<Database>,
@@ -92,7 +94,12 @@ export async function settleMerchantBatch(
   return db.transaction().execute(async (trx) => {
     const walletId = walletIdOf(batch.ownerId, batch.currency);
     const wallet = (await lockWallets(trx, [walletId])).get(walletId);
-    if (!wallet || wallet.status !== 'open' || wallet.withdrawable <= 0) return 'nothing to settle';
+    if (!wallet || wallet.status !== 'open') return 'nothing to settle';
+    const amount =
+      batch.currency === 'CON'
+        ? withdrawableAsCash(wallet, (await maturingCoinsOf(trx, batch.ownerId, settings.now?.() ?? new Date())).amount)
+        : wallet.withdrawable;
+    if (amount <= 0) return 'nothing to settle';
     const { replayed } = await executeLedgerCommand(
       trx,
       {
@@ -100,14 +107,14 @@ export async function settleMerchantBatch(
         txId,
         merchantId: batch.ownerId,
         batchId,
-        amount: wallet.withdrawable,
+        amount,
         fee: 0,
         currency: batch.currency,
       },
       settings,
       { actor: SETTLEMENT_ACTOR },
     );
-    return replayed ? 'already settled' : { settled: wallet.withdrawable, batchId };
+    return replayed ? 'already settled' : { settled: amount, batchId };
   });
 }
 

@@ -9,17 +9,17 @@ import {
 import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { StatusPill } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
-import { loadBalance, onLiveMessage, wallet } from './wallet-store.ts';
+import { cardFundsNote } from './card-funds.ts';
+import { onLiveMessage, refreshBalance, useBalance } from './wallet-store.ts';
 import { pinIsSet, withdraw, withdrawDestinations } from './withdraw-api.ts';
 
 const CURRENCIES: readonly Exclude<Currency, 'IMP'>[] = ['CON', 'USD', 'CAD'];
@@ -58,8 +58,8 @@ const methodLabel = (method: PaymentMethod) =>
  * live to Processed or Failed.
  */
 export function WithdrawDialog({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation();
-  const { balance } = useSnapshot(wallet);
+  const { t, i18n } = useTranslation();
+  const { data: balance } = useBalance();
   const [loaded, setLoaded] = useState<{ methods: PaymentMethod[]; pinSet: boolean } | null>(null);
   const [typed, setTyped] = useState<Typed>({ currency: 'CON', amount: '', paymentMethodId: '', pin: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -70,7 +70,6 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    if (!wallet.balance) void loadBalance();
     Promise.all([withdrawDestinations(controller.signal), pinIsSet(controller.signal)]).then(
       ([methods, pinSet]) => {
         const preferred = methods.find((method) => method.is_default) ?? methods[0];
@@ -101,6 +100,12 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const withdrawable = (currency: Currency) =>
     balance?.balances.find((line) => line.currency === currency)?.withdrawable_balance ??
     (currency === balance?.currency ? balance.withdrawable_balance : 0);
+  // Only coins are bought by card: the note is the coin wallet's.
+  const cardFunds = (currency: Currency) =>
+    balance && currency === balance.currency ? cardFundsNote(balance, i18n.language) : null;
+  const available = (currency: Currency) =>
+    balance?.balances.find((line) => line.currency === currency)?.available_balance ??
+    (currency === balance?.currency ? balance.available_balance : 0);
 
   const edit = (field: keyof Typed) => (event: { target: { value: string } }) => {
     setTyped((before) => ({ ...before, [field]: event.target.value }));
@@ -117,8 +122,14 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
         const field = issue.path[0] as keyof Typed | undefined;
         if (field && !(field in found)) found[field] = issue.message;
       }
+    } else if (parsed.data.amount > available(parsed.data.currency)) {
+      // More than the balance itself: a hold is not the reason.
+      found.amount = t(`error_codes.${String(errorCodes.insufficientFunds)}` as 'error_codes.42201');
     } else if (parsed.data.amount > withdrawable(parsed.data.currency)) {
-      found.amount = t(`error_codes.${String(errorCodes.fundsOnHold)}` as 'error_codes.42202');
+      const maturing = cardFunds(parsed.data.currency);
+      found.amount = maturing
+        ? t('wallet.withdraw.card_funds', maturing)
+        : t(`error_codes.${String(errorCodes.fundsOnHold)}` as 'error_codes.42202');
     }
     if (loaded?.pinSet && typed.pin.trim() === '')
       found.pin = t(`error_codes.${String(errorCodes.pinNeeded)}` as 'error_codes.42242');
@@ -133,7 +144,7 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
       const transaction = await withdraw(request, keys.current.keyFor(request));
       keys.current.settled(200);
       setStage({ stage: 'sent', transaction });
-      void loadBalance();
+      void refreshBalance();
     } catch (error) {
       if (error instanceof ApiError) {
         keys.current.settled(error.status);
@@ -256,9 +267,12 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
             value={typed.amount}
             onChange={edit('amount')}
             error={errors.amount}
-            hint={t('wallet.withdraw.withdrawable', {
-              amount: formatMoney(withdrawable(typed.currency), typed.currency),
-            })}
+            hint={[
+              t('wallet.withdraw.withdrawable', {
+                amount: formatMoney(withdrawable(typed.currency), typed.currency),
+              }),
+              ...(cardFunds(typed.currency) ? [t('wallet.withdraw.card_funds', cardFunds(typed.currency) ?? {})] : []),
+            ].join(' ')}
           />
           <Select
             label={t('wallet.withdraw.destination')}

@@ -103,6 +103,22 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     expect(none?.textContent).not.toContain('Next release');
   });
 
+  it('shows coins bought by card in the hold, with when they can be withdrawn as cash', async () => {
+    const held = balanceOf({ balance: 50_000, available: 50_000, withdrawable: 20_000 });
+    const release = '2026-11-28T12:00:00.000Z';
+    signedInWith({
+      ...held,
+      next_hold_release_at: release,
+      card_funds_on_hold: 30_000,
+      card_funds_release_at: release,
+    });
+    renderApp('/wallet');
+    const note = await screen.findByTestId('balance-card-funds');
+    const expected = new Date(release).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+    expect(note.textContent).toBe(`Coins bought by card, 300.00 Coins: withdrawable as cash from ${expected}`);
+    expect(note.closest('.tile')?.querySelector('[data-testid="balance-hold"]')?.textContent).toBe('300.00 Coins');
+  });
+
   it('links Add Funds and Trade to /add-fund, and offers Send Funds and Withdraw Funds', async () => {
     signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
     renderApp('/wallet');

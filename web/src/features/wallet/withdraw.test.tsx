@@ -13,7 +13,6 @@ import {
 } from '../../testing/app.tsx';
 import { storedCard } from '../../testing/payment-methods.ts';
 import { transactionView } from '../../testing/transactions.ts';
-import { wallet } from './index.ts';
 
 const line = (currency: string, available: number, withdrawable: number) => ({
   currency,
@@ -65,8 +64,7 @@ async function openWithdraw() {
 describe('Withdraw Funds', () => {
   beforeEach(() => {
     resetSession();
-    wallet.balance = null;
-    wallet.status = 'idle';
+    // The balance read starts afresh with the query cache, which testing/setup.ts clears.
   });
 
   it('shows what is withdrawable, preselects the default card, and stops an amount above it before sending', async () => {
@@ -85,6 +83,41 @@ describe('Withdraw Funds', () => {
     ).toBe('alert');
     await user.selectOptions(within(dialog).getByLabelText('Currency'), 'USD');
     expect(within(dialog).getByText('Withdrawable: $20.00 USD')).toBeTruthy();
+    expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
+  });
+
+  it('says when coins bought by card can be withdrawn as cash, and stops an amount that needs them', async () => {
+    // The 40.00 not withdrawable is coins bought by card, maturing on 28 November.
+    const maturing = { ...balance, card_funds_on_hold: 4_000, card_funds_release_at: '2026-11-28T12:00:00.000Z' };
+    const api = withdrawApi({}, { 'GET /api/account/balance': () => ok({ balance: maturing }) });
+    const { user, dialog } = await openWithdraw();
+    const note = /Coins bought by card, 40\.00 Coins, can be withdrawn as cash from Nov 2[89], 2026/;
+    expect(within(dialog).getByText(note)).toBeTruthy();
+    await user.type(within(dialog).getByLabelText('Amount'), '60.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(
+      within(dialog)
+        .getAllByRole('alert')
+        .some((alert) => note.test(alert.textContent)),
+    ).toBe(true);
+    expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
+  });
+
+  it('names insufficient funds, not a hold, for more than the balance itself', async () => {
+    const api = withdrawApi();
+    const { user, dialog } = await openWithdraw();
+    // $20.00 USD, none of it on hold: $20.01 is more than there is.
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'USD');
+    await user.type(within(dialog).getByLabelText('Amount'), '20.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Insufficient funds').getAttribute('role')).toBe('alert');
+    expect(within(dialog).queryByText('Insufficient withdrawable funds: part of the balance is on hold')).toBeNull();
+    // 100.01 coins is more than the 100.00 there are, held or not.
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'CON');
+    await user.clear(within(dialog).getByLabelText('Amount'));
+    await user.type(within(dialog).getByLabelText('Amount'), '100.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Insufficient funds')).toBeTruthy();
     expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
   });
 

@@ -13,9 +13,9 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import {
   merchantPayee,
   payeePayment,
+  presentTransaction,
   runLedgerCommand,
   sessionWalletOwner,
-  transactionView,
 } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
@@ -104,7 +104,10 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
         );
       }
       if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
-      return { response: 'success' as const, transaction: withCart(transactionView(outcome.record, payer), checkout) };
+      return {
+        response: 'success' as const,
+        transaction: withCart(await presentTransaction(app.db, payer, outcome.record), checkout),
+      };
     },
   );
 

@@ -12,7 +12,12 @@ import { executeLedgerCommand, verifyLedger } from '@peeks/ledger-store';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { App } from '../../app.ts';
-import { CardProcessorUnavailable, retryStalledCardReturns, STALLED_AFTER_MS } from '@peeks/card-processor';
+import {
+  CardProcessorUnavailable,
+  GIVE_UP_AFTER_MS,
+  retryStalledCardReturns,
+  STALLED_AFTER_MS,
+} from '@peeks/card-processor';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { crashingBefore } from '../../testing/card-payments.ts';
 import { checkoutSale } from '../../testing/merchant-space.ts';
@@ -57,7 +62,7 @@ async function processorRefunds(returnTxId: string) {
 }
 
 describe('returning a sale', () => {
-  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale refunded", async () => {
+  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale partly refunded", async () => {
     const sale = await checkoutSale(subject, merchant, { total: 10_00 });
     const response = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
     expect(response.statusCode, response.body).toBe(200);
@@ -73,7 +78,12 @@ describe('returning a sale', () => {
     expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
 
     const saleView = await merchant.browser.get(`/api/merchant/sale?tx_id=${sale.txId}`);
-    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({ refunded: true });
+    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({
+      refunded: false,
+      partially_refunded: true,
+      refunded_amount: 5_00,
+      refundable_amount: 5_00,
+    });
     expect(merchantTransactionResponse.parse(saleView.json()).transaction.return_date).not.toBeNull();
 
     // The same request again (same Idempotency-Key) is the same return: nothing moves twice.
@@ -210,10 +220,10 @@ describe('returning a sale', () => {
 
     const first = await stalled('stalled-1', 2_00);
     // A request may still be finishing it: too young to touch.
-    expect(await retryAt(0)).toEqual({ finished: 0, stillPending: 0 });
+    expect(await retryAt(0)).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 0 });
     // The processor still down: left pending for the next run, no error.
     refundsToFail = 1;
-    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, stillPending: 1 });
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 1 });
     expect(await processorRefunds(first.tx_id)).toEqual([]);
     // Two workers and the merchant's own retry at once: one refund, one confirmation.
     const [a, b, merchantRetry] = await Promise.all([
@@ -224,8 +234,8 @@ describe('returning a sale', () => {
     // Each run found it pending (and saw it completed) or found it done already.
     for (const run of [a, b])
       expect([
-        { finished: 1, stillPending: 0 },
-        { finished: 0, stillPending: 0 },
+        { finished: 1, failed: 0, flagged: 0, stillPending: 0 },
+        { finished: 0, failed: 0, flagged: 0, stillPending: 0 },
       ]).toContainEqual(run);
     expect(merchantTransactionResponse.parse(merchantRetry.json()).transaction.state).toBe('completed');
     expect(await processorRefunds(first.tx_id)).toHaveLength(1);
@@ -236,7 +246,7 @@ describe('returning a sale', () => {
 
     // Nobody retries this one at all: the next run finishes it.
     const second = await stalled('stalled-2', 4_00);
-    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, stillPending: 0 });
+    expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 1, failed: 0, flagged: 0, stillPending: 0 });
     const finished = await app.db
       .selectFrom('ledger_transactions')
       .select('state')
@@ -267,6 +277,198 @@ describe('returning a sale', () => {
   });
 });
 
+describe('card returns of a coin sale (issue 33)', () => {
+  // The probe's sale: 3,000 coins at checkout, paid by card, a 193-cent charge.
+  const coinSale = async () => {
+    const sale = await checkoutSale(subject, merchant, { total: 3_000, currency: 'CON', card: true });
+    const charge = await subject.database.db
+      .selectFrom('sandbox_charges')
+      .select(['charge_id', 'amount', 'currency'])
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(charge).toMatchObject({ amount: 193, currency: 'USD' });
+    return { ...sale, chargeId: charge.charge_id };
+  };
+  const returnsOf = (saleTxId: string) =>
+    subject.database.db
+      .selectFrom('ledger_transactions')
+      .select(['tx_id', 'state', 'amount'])
+      .where('parent_tx_id', '=', saleTxId)
+      .execute();
+  /** What the processor gave back to the card for the sale's returns, refund by refund. */
+  async function cardRefunds(saleTxId: string) {
+    const ids = (await returnsOf(saleTxId)).map((each) => each.tx_id);
+    if (ids.length === 0) return [];
+    const rows = await subject.database.db
+      .selectFrom('sandbox_refunds')
+      .select(['refund_key', 'amount'])
+      .where('refund_key', 'in', ids)
+      .execute();
+    return rows.map((row) => row.amount);
+  }
+  const total = (amounts: number[]) => amounts.reduce((sum, each) => sum + each, 0);
+  const merchantCoins = () => available(merchantOwnerId(merchant.merchantId), 'CON');
+  let keys = 0;
+  const key = () => `coin-return-${++keys}`;
+
+  it('refunds 20 one-coin returns by what they are worth, and the whole charge once all is returned', async () => {
+    const sale = await coinSale();
+    for (let index = 0; index < 20; index++) {
+      const response = await returnSale(merchant, { tx_id: sale.txId, amount: 1, reason: 'One coin' }, key());
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    // 20 coins are worth 20 × 193 / 3,000 = 1.29 cents: at most a cent over that, where each return paid a cent before.
+    expect(total(await cardRefunds(sale.txId))).toBeLessThanOrEqual(2);
+    expect((await returnsOf(sale.txId)).every((each) => each.state === 'completed')).toBe(true);
+    const rest = await returnSale(merchant, { tx_id: sale.txId, amount: 2_980, reason: 'The rest' }, key());
+    expect(merchantTransactionResponse.parse(rest.json()).transaction.state).toBe('completed');
+    expect(total(await cardRefunds(sale.txId))).toBe(193);
+  });
+
+  it('refunds three returns of 1,000 by 193 in all, the last taking the remainder', async () => {
+    const sale = await coinSale();
+    for (let index = 0; index < 3; index++)
+      expect(
+        (await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'A third' }, key())).statusCode,
+      ).toBe(200);
+    expect((await cardRefunds(sale.txId)).sort()).toEqual([64, 64, 65]);
+  });
+
+  it('decides returns racing on one sale one after another, and a same-key retry refunds once', async () => {
+    const sale = await coinSale();
+    // Ten returns of 300 at once, each sent twice with its key: each refund is computed from the ones before it.
+    const asks = Array.from({ length: 10 }, () => key()).flatMap((each) =>
+      [1, 2].map(() => returnSale(merchant, { tx_id: sale.txId, amount: 300, reason: 'Racing' }, each)),
+    );
+    const answers = await Promise.all(asks);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+    const returns = await returnsOf(sale.txId);
+    expect(returns).toHaveLength(10);
+    expect(returns.every((each) => each.state === 'completed')).toBe(true);
+    // Each computed on its own, or from the same returns so far, is 19 (190 in all): 193 is only reached in order.
+    expect(total(await cardRefunds(sale.txId))).toBe(193);
+    expect(await cardRefunds(sale.txId)).toHaveLength(10);
+
+    const again = await coinSale();
+    const once = key();
+    const first = await returnSale(merchant, { tx_id: again.txId, amount: 1_500, reason: 'Half' }, once);
+    const retried = await returnSale(merchant, { tx_id: again.txId, amount: 1_500, reason: 'Half' }, once);
+    expect(merchantTransactionResponse.parse(retried.json()).transaction).toEqual(
+      merchantTransactionResponse.parse(first.json()).transaction,
+    );
+    expect(await cardRefunds(again.txId)).toEqual([96]);
+  });
+
+  it("answers the processor's refusal as a 422, and gives the coins back to the merchant", async () => {
+    const sale = await coinSale();
+    // The card got its money back another way (a chargeback, say): nothing is left of the charge to refund.
+    await subject.database.db
+      .updateTable('sandbox_charges')
+      .set({ refunded_at: new Date() })
+      .where('charge_id', '=', sale.chargeId)
+      .execute();
+    const before = await merchantCoins();
+    // Dead after the processor refused, before the ledger gave the coins back: pending, coins out.
+    const crashed = await crashingBefore(subject.database.db, 'CardRefundFailed', () =>
+      returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Too late' }, 'refused-1'),
+    );
+    expect(crashed.statusCode).toBe(500);
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'pending' }]);
+    expect(await merchantCoins()).toBe(before - 1_000);
+    // The same request again asks again, is refused again, and gives the coins back once.
+    const refused = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Too late' }, 'refused-1');
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json()).toMatchObject({
+      response: 'error',
+      errors: [{ code: errorCodes.cardRefundRefused, field: 'amount' }],
+    });
+    expect(await merchantCoins()).toBe(before);
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'failed', amount: 1_000 }]);
+    // The same request again is the same answer; nothing moves, and the card is never refunded.
+    const again = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Too late' }, 'refused-1');
+    expect(again.statusCode).toBe(422);
+    expect(await merchantCoins()).toBe(before);
+    expect(await cardRefunds(sale.txId)).toEqual([]);
+    const { rows } = await sql<{ count: number }>`
+      SELECT count(*)::int AS count FROM events WHERE type = 'CardRefundFailed' AND data->>'txId' = ${(await returnsOf(sale.txId))[0]?.tx_id ?? ''}
+    `.execute(subject.database.db);
+    expect(rows[0]?.count).toBe(1);
+  });
+
+  it('has the retry end a stalled return the processor refuses, once, rather than every minute', async () => {
+    const sale = await coinSale();
+    refundsToFail = 1;
+    const cut = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Stalled' }, 'refused-2');
+    expect(cut.statusCode).toBe(503);
+    const before = await merchantCoins();
+    await subject.database.db
+      .updateTable('sandbox_charges')
+      .set({ refunded_at: new Date() })
+      .where('charge_id', '=', sale.chargeId)
+      .execute();
+    const { app } = subject;
+    const log = { info: () => undefined, warn: () => undefined, error: vi.fn() };
+    const retry = () =>
+      retryStalledCardReturns({
+        db: app.db,
+        cardCharges: app.cardCharges,
+        ledgerSettings: app.ledgerSettings,
+        clock: () => new Date(Date.now() + STALLED_AFTER_MS + 1_000),
+        log,
+      });
+    expect(await retry()).toEqual({ finished: 0, failed: 1, flagged: 0, stillPending: 0 });
+    expect(await retry()).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 0 });
+    expect(await merchantCoins()).toBe(before + 1_000);
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'failed' }]);
+    expect(log.error).toHaveBeenCalledTimes(1);
+    // The merchant's own retry now gets the refusal too.
+    const asked = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Stalled' }, 'refused-2');
+    expect(asked.statusCode).toBe(422);
+  });
+
+  it('flags a return the processor never answers for an operator after a day, and stops asking', async () => {
+    const sale = await coinSale();
+    refundsToFail = 1;
+    const cut = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Unanswered' }, 'unanswered-1');
+    expect(cut.statusCode).toBe(503);
+    const [pending] = await returnsOf(sale.txId);
+    // The processor stays down.
+    refundsToFail = 1_000;
+    const { app } = subject;
+    const log = { info: () => undefined, warn: () => undefined, error: vi.fn() };
+    const retryAt = (ms: number) =>
+      retryStalledCardReturns({
+        db: app.db,
+        cardCharges: app.cardCharges,
+        ledgerSettings: app.ledgerSettings,
+        clock: () => new Date(Date.now() + ms),
+        log,
+      });
+    try {
+      expect(await retryAt(STALLED_AFTER_MS + 1_000)).toEqual({ finished: 0, failed: 0, flagged: 0, stillPending: 1 });
+      expect(await retryAt(GIVE_UP_AFTER_MS + 60_000)).toEqual({ finished: 0, failed: 0, flagged: 1, stillPending: 0 });
+      // Flagged once, then never asked for again.
+      expect(await retryAt(GIVE_UP_AFTER_MS + 120_000)).toEqual({
+        finished: 0,
+        failed: 0,
+        flagged: 0,
+        stillPending: 0,
+      });
+    } finally {
+      refundsToFail = 0;
+    }
+    const flags = await app.db.selectFrom('card_return_flags').select(['tx_id', 'reason']).execute();
+    expect(flags).toEqual([{ tx_id: pending?.tx_id, reason: 'simulated: the process died before the refund' }]);
+    expect(log.error).toHaveBeenCalledTimes(1);
+    // Nobody knows whether the card got its refund: the return stays pending, the coins stay out.
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'pending' }]);
+    // The merchant's own retry, once the processor answers, still finishes it.
+    const asked = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Unanswered' }, 'unanswered-1');
+    expect(merchantTransactionResponse.parse(asked.json()).transaction.state).toBe('completed');
+    expect(await cardRefunds(sale.txId)).toEqual([64]);
+  });
+});
+
 describe("the merchant's reads", () => {
   let shop: SignedIn;
   beforeAll(async () => {
@@ -289,7 +491,11 @@ describe("the merchant's reads", () => {
 
     const transfers = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/transfers')).json());
     expect(transfers.total).toBe(3);
-    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({ refunded: true });
+    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({
+      refunded: false,
+      partially_refunded: true,
+      refunded_amount: 3_00,
+    });
     const returns = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/returns')).json());
     expect(returns.transactions).toMatchObject([{ parent_tx_id: first.txId, amount: 3_00 }]);
 
@@ -331,12 +537,20 @@ describe("the merchant's reads", () => {
     );
     expect(report.totals).toEqual([{ currency: 'USD', sales: 10_00, returns: 3_00, net: 7_00, settled: 7_00 }]);
     expect(report.lines.map((line) => line.type)).toEqual(['sale', 'sale', 'return', 'settlement']);
+    // Names, not codes: the buyer given back to, by name; a settlement has no one on the other side.
+    const buyer = { kind: 'user', name: first.buyer.user.username, username: first.buyer.user.username };
+    expect(report.lines.map((line) => line.counterparty)).toEqual([
+      expect.objectContaining({ kind: 'user' }),
+      expect.objectContaining({ kind: 'user' }),
+      buyer,
+      null,
+    ]);
     const csv = await shop.browser.get(`/api/merchant/report.csv?from=${today}&to=${today}`);
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch');
+    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch,customer');
     expect(rows.filter((row) => row.includes(',return,'))).toEqual([
-      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled`),
+      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled,,${first.buyer.user.username}`),
     ]);
     expect(rows).toHaveLength(5);
     const backwards = await shop.browser.get(`/api/merchant/report?from=${today}&to=2020-01-01`);

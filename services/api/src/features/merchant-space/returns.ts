@@ -10,10 +10,15 @@ import type { ActingMerchant } from '../merchants/index.ts';
 /**
  * A merchant's return of a sale, in three steps, each safe to run again:
  * 1. the ledger's ReturnSale, under a transaction id from the
- *    Idempotency-Key: the money leaves the merchant's wallet at once;
- * 2. for a sale charged to a card, the processor's refund, keyed by the
- *    return's transaction id, so asking again gets the same refund;
- * 3. ConfirmCardRefund, which completes the return once.
+ *    Idempotency-Key: the money leaves the merchant's wallet at once, and,
+ *    for a sale charged to a card, the ledger decides the card's refund
+ *    (its share of the charge by the sale's returns so far, which the
+ *    ledger serializes per sale);
+ * 2. for a refund above 0, the processor's refund, keyed by the return's
+ *    transaction id, so asking again gets the same refund;
+ * 3. ConfirmCardRefund, which completes the return once, or, when the
+ *    processor refuses the refund, FailCardRefund, which gives the money
+ *    back to the merchant; the merchant gets the refusal as a 422.
  * A crash or timeout after step 1 leaves the return pending; the same
  * request again (same Idempotency-Key) replays step 1 and finishes 2 and 3,
  * and if nobody asks again, the workers' card-return retry finishes them.
@@ -38,16 +43,21 @@ export async function returnSale(
       merchantOwnerId: merchant,
       amount: body.amount,
       reason: body.reason,
-      cardRefund: sale.paymentMethodType === 'CC' ? await cardRefundOf(request, sale, body.amount) : null,
+      cardCharge: sale.paymentMethodType === 'CC' ? await cardChargeOf(request, sale) : null,
     });
   } catch (error) {
     throw error instanceof LedgerRuleViolation ? withField(error) : error;
   }
-  const record = outcome.record;
-  if (record.type !== 'return' || record.state !== 'pending') return record;
-  const { cardCharges, ledgerSettings, clock } = request.server;
-  const deps = { db, cardCharges, ledgerSettings, clock, log: request.log };
-  return (await finishCardReturn(deps, record.txId, request.id)) ?? record;
+  let record = outcome.record;
+  if (record.type === 'return' && record.state === 'pending') {
+    const { cardCharges, ledgerSettings, clock } = request.server;
+    const deps = { db, cardCharges, ledgerSettings, clock, log: request.log };
+    record = (await finishCardReturn(deps, record.txId, request.id)) ?? record;
+  }
+  // Refused for good, now or on an earlier try with this key: the money is back in the merchant's wallet.
+  if (record.type === 'return' && record.state === 'failed')
+    throw refuse(422, errorCodes.cardRefundRefused, { field: 'amount' });
+  return record;
 }
 
 /** The form field a refusal is about, so the dialog shows it beside the field. */
@@ -59,14 +69,12 @@ function withField(error: LedgerRuleViolation) {
 }
 
 /**
- * What the card gets back for `amount` of the sale: the same in a USD or
- * CAD sale; for coins, the same share of the charge, rounded down (the
- * processor never refunds more than the charge).
+ * What the card was charged for the sale: the ledger refunds a share of it
+ * (card-refunds.ts). A sale recorded without its charge was charged its
+ * own amount, in its own currency.
  */
-async function cardRefundOf(request: FastifyRequest, sale: TransactionRecord, amount: number): Promise<Cash> {
+async function cardChargeOf(request: FastifyRequest, sale: TransactionRecord): Promise<Cash> {
   const event = await firstEvent(request.server.db, sale.txId);
   const charge = event?.type === 'FundsTransferred' ? event.data.fundedBy?.charge : undefined;
-  if (!charge) return { amount, currency: sale.currency };
-  if (charge.currency === sale.currency) return { amount, currency: charge.currency };
-  return { amount: Math.max(1, Math.floor((charge.amount * amount) / sale.amount)), currency: charge.currency };
+  return charge ?? { amount: sale.amount, currency: sale.currency };
 }

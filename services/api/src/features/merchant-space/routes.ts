@@ -69,7 +69,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
         .where('tx_id', '=', record.txId)
         .executeTakeFirst();
       if (!row) throw new Error(`return ${record.txId} has no row`);
-      return { response: 'success' as const, transaction: merchantView(row, merchant) };
+      return { response: 'success' as const, transaction: await merchantView(app.db, row, merchant) };
     },
   );
 
@@ -83,7 +83,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
       figuresBetween(app.db, merchant, today, tomorrow),
       figuresBetween(app.db, merchant, month, tomorrow),
       dailySales(app.db, merchant, now, DAILY_SALES_DAYS),
-      settleableNow(app.db, merchant),
+      settleableNow(app.db, merchant, now),
       settlementsOf(app.db, merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
       recentPayments(app.db, merchant, RECENT_PAYMENTS),
     ]);
@@ -129,7 +129,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
       const merchant = await viewer(request);
       const row = await findSale(app.db, merchant, request.query.tx_id);
       if (!row) throw refuse(404, errorCodes.transactionNotFound, { field: 'tx_id' });
-      return { response: 'success' as const, transaction: merchantView(row, merchant) };
+      return { response: 'success' as const, transaction: await merchantView(app.db, row, merchant) };
     },
   );
 

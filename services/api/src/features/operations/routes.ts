@@ -60,11 +60,12 @@ import {
   idempotencyKeyOf,
   markIdempotentReplay,
   moveMoney,
+  presentTransaction,
   requestFingerprint,
   runLedgerCommand,
   transactionIdFor,
-  transactionView,
 } from '../payments/index.ts';
+import { payoutOf } from '../pricing/index.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,
@@ -121,11 +122,13 @@ export interface OperationSettings {
   outboxBodies: boolean;
   /** CORRECTION_MAX_MINOR and CORRECTION_APPROVAL_MINOR. */
   corrections: CorrectionLimits;
+  /** The ledger log's verifier key, so a verification checks the checkpoints' signatures too. */
+  ledgerLogKey?: string | undefined;
 }
 
 export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, settings) => {
   app.addHook('onRequest', requireFinanceOperator);
-  const verification = new LedgerVerificationJob(app.db, app.clock, app.log);
+  const verification = new LedgerVerificationJob(app.db, app.clock, app.log, settings.ledgerLogKey);
   app.addHook('onClose', () => verification.settled());
 
   /** The deposit or withdrawal an operator settles: refused when it is not there (`notFound`, 404) or no longer pending (422). */
@@ -177,7 +180,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const found = await pending(db);
       const operator = operatorOf(request);
       const { record } = await runLedgerCommand(request, operator, command(found, operator), db);
-      return { response: success, transaction: transactionView(record, found.owner_id) };
+      return { response: success, transaction: await presentTransaction(db, found.owner_id, record) };
     });
 
   /**
@@ -252,11 +255,15 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     (request) =>
       settle(
         request,
-        (db) => pendingWithdrawal(db, request.body.tx_id),
+        async (db) => ({
+          ...(await pendingWithdrawal(db, request.body.tx_id)),
+          payout: await payoutOf(db, request.body.tx_id),
+        }),
         (withdrawal) => ({
           type: 'ProcessWithdrawal',
           txId: withdrawal.tx_id,
           payoutReference: request.body.payout_reference,
+          ...(withdrawal.payout ? { payout: withdrawal.payout } : {}),
         }),
       ),
   );
@@ -329,7 +336,9 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         reason,
         operatorId: operator,
       }));
-      return reply.code(200).send({ response: success, transaction: transactionView(record, ownerId) });
+      return reply
+        .code(200)
+        .send({ response: success, transaction: await presentTransaction(app.db, ownerId, record) });
     },
   );
 
@@ -356,7 +365,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       return {
         response: success,
         correction,
-        transaction: record && transactionView(record, correction.owner_id),
+        transaction: record && (await presentTransaction(db, correction.owner_id, record)),
       };
     });
 
@@ -560,7 +569,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         return {
           response: success,
           deposit,
-          transaction: creditRecord && transactionView(creditRecord, ownerId),
+          transaction: creditRecord && (await presentTransaction(db, ownerId, creditRecord)),
         };
       }),
   );

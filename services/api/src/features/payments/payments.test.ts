@@ -7,7 +7,7 @@ import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants
 import { fund } from '../../testing/money.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedIn } from '../../plugins/sessions.ts';
-import { moveMoney, transactionView } from './index.ts';
+import { moveMoney, presentTransaction } from './index.ts';
 
 /** A bare send of coins, through the plugin alone: what money routes are built on. */
 const sendRequest = z.object({ to_user_id: z.number().int(), amount: z.number().int() });
@@ -35,7 +35,7 @@ beforeAll(async () => {
           currency: 'CON',
           memo: null,
         }));
-        return { response: 'success' as const, transaction: transactionView(outcome.record, from) };
+        return { response: 'success' as const, transaction: await presentTransaction(app.db, from, outcome.record) };
       });
     },
   });

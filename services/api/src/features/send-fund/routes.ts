@@ -1,7 +1,7 @@
 import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, payeePayment, transactionView, walletOwnerOfSession } from '../payments/index.ts';
+import { moveMoney, payeePayment, presentTransaction, walletOwnerOfSession } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
 import { cachedPayees, isGlobalIdOf } from './payee.ts';
@@ -47,7 +47,7 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
           (txId) => payeePayment({ txId, ...payment, fundedBy }),
         );
       }
-      return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
+      return { response: 'success' as const, transaction: await presentTransaction(app.db, payer, outcome.record) };
     },
   );
 };

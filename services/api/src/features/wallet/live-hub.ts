@@ -2,7 +2,7 @@ import { LIVE_SESSION_ENDED, type LiveMessage } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { transactionView, walletOwnerOfSession } from '../payments/index.ts';
+import { presentTransactions, walletOwnerOfSession } from '../payments/index.ts';
 import { depositsOf } from '../deposits/index.ts';
 import type { ActivitySubscriber, LedgerActivityListener } from './ledger-activity.ts';
 import { balanceNow, transactionsNamed } from './queries.ts';
@@ -66,7 +66,7 @@ class OwnerFeed implements ActivitySubscriber {
   }
 
   async balanceMessage(): Promise<LiveMessage> {
-    return { type: 'balance', balance: await balanceNow(this.#options.db, this.#ownerId) };
+    return { type: 'balance', balance: await balanceNow(this.#options.db, this.#ownerId, this.#options.clock()) };
   }
 
   async #flush(): Promise<void> {
@@ -82,8 +82,8 @@ class OwnerFeed implements ActivitySubscriber {
           depositsOf(this.#options.db, this.#ownerId, txIds),
           this.balanceMessage(),
         ]);
-        for (const record of records)
-          this.#broadcast({ type: 'activity', transaction: transactionView(record, this.#ownerId) });
+        for (const transaction of await presentTransactions(this.#options.db, this.#ownerId, records))
+          this.#broadcast({ type: 'activity', transaction });
         for (const deposit of deposits) this.#broadcast({ type: 'deposit', deposit });
         this.#broadcast(balance);
       }

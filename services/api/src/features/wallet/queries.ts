@@ -1,7 +1,7 @@
 import type { AuditEntry, Balance, LedgerEntry } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import { currencies, personalAuditLine, walletIdOf, type Currency, type TransactionRecord } from '@peeks/ledger';
-import { transactionAudit, walletsOf } from '@peeks/ledger-store';
+import { maturingCoinsOf, transactionAudit, walletsOf } from '@peeks/ledger-store';
 import {
   sql,
   type Expression,
@@ -216,8 +216,22 @@ export async function nextHoldRelease(
   return row?.hold_release_at?.toISOString() ?? null;
 }
 
-/** The spec's Balance of `ownerId`, with when the coin wallet's next hold releases. */
-export async function balanceNow(db: Kysely<Database>, ownerId: string): Promise<Balance> {
-  const [wallets, nextRelease] = await Promise.all([walletsOf(db, ownerId), nextHoldRelease(db, ownerId, 'CON')]);
-  return { ...balanceOf(wallets), next_hold_release_at: nextRelease };
+/**
+ * The spec's Balance of `ownerId` at `now`, with when the coin wallet's next
+ * hold releases: the hold on money from others, or coins bought by card
+ * maturing, whichever comes first.
+ */
+export async function balanceNow(db: Kysely<Database>, ownerId: string, now: Date): Promise<Balance> {
+  const [wallets, nextRelease, cardFunds] = await Promise.all([
+    walletsOf(db, ownerId),
+    nextHoldRelease(db, ownerId, 'CON'),
+    maturingCoinsOf(db, ownerId, now),
+  ]);
+  const releases = [nextRelease, cardFunds.releaseAt].filter((at) => at !== null).sort();
+  return {
+    ...balanceOf(wallets, cardFunds.amount),
+    next_hold_release_at: releases[0] ?? null,
+    card_funds_on_hold: cardFunds.amount,
+    card_funds_release_at: cardFunds.releaseAt,
+  };
 }

@@ -18,9 +18,10 @@ import {
 import { coinsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner, transactionView } from '../payments/index.ts';
+import { presentTransaction, presentTransactions, sessionWalletOwner } from '../payments/index.ts';
 import { cartPaidBy } from '../checkout/index.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
+import { rateInForce } from '../pricing/index.ts';
 import { forexOf } from './money-views.ts';
 import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
 
@@ -35,7 +36,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   const transactionNotFound = (field: string) => refuse(404, errorCodes.transactionNotFound, { field });
 
   app.get('/api/account/balance', { schema: { response: { 200: balanceResponse } } }, async (request) => {
-    return { response: 'success' as const, balance: await balanceNow(app.db, sessionWalletOwner(request)) };
+    return {
+      response: 'success' as const,
+      balance: await balanceNow(app.db, sessionWalletOwner(request), app.clock()),
+    };
   });
 
   app.post(
@@ -64,7 +68,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       const { records, total } = await transactionPage(app.db, viewer, request.body);
       return {
         response: 'success' as const,
-        transactions: records.map((record) => transactionView(record, viewer)),
+        transactions: await presentTransactions(app.db, viewer, records),
         total,
       };
     },
@@ -79,7 +83,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       if (!record) throw transactionNotFound('id');
       return {
         response: 'success' as const,
-        transaction: { ...transactionView(record, viewer), cart: await cartPaidBy(app.db, record.txId) },
+        transaction: {
+          ...(await presentTransaction(app.db, viewer, record)),
+          cart: await cartPaidBy(app.db, record.txId),
+        },
       };
     },
   );
@@ -87,8 +94,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/account/forex-lookup',
     { schema: { body: forexRequest, response: { 200: forexResponse } } },
-    (request) => {
-      return Promise.resolve({ response: 'success' as const, forex: forexOf(request.body.currency) });
+    async (request) => {
+      const { currency } = request.body;
+      const { rateMicros } = await rateInForce(app.db, app.exchangeRates, currency, app.clock());
+      return { response: 'success' as const, forex: forexOf(currency, rateMicros) };
     },
   );
 
