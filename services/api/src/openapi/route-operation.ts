@@ -37,9 +37,10 @@ export type ExtraStatus = 401 | 403 | 404 | 409 | 422 | 503;
  * What a route says of itself beside its schema, in its `config.operation`:
  * what the OpenAPI document cannot read from the zod schemas (a stable
  * operationId, a summary, its feature as the tag, the refusals its handler
- * gives) and who beyond a signed-in user may call it. `config.access` says
- * whether it needs a session at all. Every /api route has one, or is hidden
- * from the document (`schema.hide`): the app refuses to start otherwise.
+ * gives) and who may call it where `config.access` (whether the app-wide
+ * check wants a session) does not say it all. Every /api route has one, or
+ * is hidden from the document (`schema.hide`): the app refuses to start
+ * otherwise.
  */
 export interface RouteOperation {
   operationId: string;
@@ -50,11 +51,13 @@ export interface RouteOperation {
   /** The route honours an `Idempotency-Key` header (and answers 409 for a key reused for another request). */
   idempotent?: true;
   /**
-   * Signed in is not enough: only members of the acting merchant with the
-   * route's permission ('merchant'), or finance operators ('operator'); the
-   * others are answered 403.
+   * Who the route lets through beyond what `config.access` says: members of
+   * the acting merchant with the route's permission ('merchant') or finance
+   * operators ('operator'), the others answered 403; or any signed-in user
+   * ('signed-in') for a route that is public to the app-wide session check
+   * because it answers a signed-out caller itself (the live socket).
    */
-  role?: 'merchant' | 'operator';
+  caller?: 'signed-in' | 'merchant' | 'operator';
   /** A longer note for the reference. */
   description?: string;
   /** An example of a valid JSON request body (checked against the schema by the lint). */
@@ -78,9 +81,10 @@ export type AccessClass = 'public' | 'signed-in' | 'merchant-only' | 'operator' 
 export function accessClassOf(
   config: Pick<NonNullable<RouteOptions['config']>, 'access' | 'operation'> = {},
 ): AccessClass {
-  if (config.access !== undefined) return config.access;
-  const role = config.operation?.role;
-  return role === 'merchant' ? 'merchant-only' : role === 'operator' ? 'operator' : 'signed-in';
+  const caller = config.operation?.caller;
+  if (caller === 'merchant') return 'merchant-only';
+  if (caller !== undefined) return caller;
+  return config.access ?? 'signed-in';
 }
 
 /** 'POST /api/login': how the document, the tests and the errors below name a route. */

@@ -61,6 +61,7 @@ export const liveRoutes: FastifyPluginAsyncZod<LiveOptions> = (app, options) => 
         summary: 'Open the live updates WebSocket',
         tag: 'wallet',
         errors: [403],
+        caller: 'signed-in',
         description:
           'A WebSocket (upgrade from GET, same origin only): balance on open, then activity, balance and deposit messages.',
       },
