@@ -8,7 +8,7 @@ import { webBoundaries } from './web-boundaries.ts';
 
 /**
  * The rules of lint/web-boundaries.ts applied to a small web app made here
- * with the real layout: two features, ui, lib, app and the test kit. Every
+ * with the real layout: two features, ui, lib, i18n, app and the test kit. Every
  * violation below must be reported, and the allowed imports beside them
  * must not be.
  */
@@ -42,6 +42,9 @@ const FILES: Record<string, string> = {
   ].join('\n'),
   'web/src/lib/money.ts':
     "import { routes } from '../app/routes.tsx';\nexport const format = (n: number) => `${n}${routes.length}`;\n",
+  // i18n knows no feature (each adds its own texts), and lib does not lean on ui: two violations.
+  'web/src/i18n/texts.ts': "import { beta } from '../features/beta/index.ts';\nexport const texts = [beta];\n",
+  'web/src/lib/api.ts': "import { Button } from '../ui/Button.tsx';\nexport const api = Button;\n",
   // The app composes the features and may reach their screens.
   'web/src/app/routes.tsx':
     'import { AlphaScreen } from \'../features/alpha/AlphaScreen.tsx\';\nexport const routes = [<AlphaScreen key="a" />];\n',
@@ -92,6 +95,11 @@ describe('npm run lint on the web app', () => {
     expect(messages).toContain('web/src/lib/money.ts:1 import-x/no-restricted-paths');
   });
 
+  it('reports i18n importing a feature, and lib importing ui', () => {
+    expect(messages).toContain('web/src/i18n/texts.ts:1 import-x/no-restricted-paths');
+    expect(messages).toContain('web/src/lib/api.ts:1 import-x/no-restricted-paths');
+  });
+
   it('reports nothing else: the app and the test kit may import features, ui may import lib', () => {
     // lib importing the app closes a cycle app → alpha → ui → lib → app, reported at each step.
     expect(messages.sort()).toEqual([
@@ -101,6 +109,8 @@ describe('npm run lint on the web app', () => {
       'web/src/features/alpha/AlphaScreen.tsx:4 import-x/no-restricted-paths',
       'web/src/features/alpha/AlphaScreen.tsx:5 import-x/no-restricted-paths',
       'web/src/features/alpha/alpha.test.tsx:2 import-x/no-restricted-paths',
+      'web/src/i18n/texts.ts:1 import-x/no-restricted-paths',
+      'web/src/lib/api.ts:1 import-x/no-restricted-paths',
       'web/src/lib/money.ts:1 import-x/no-cycle',
       'web/src/lib/money.ts:1 import-x/no-restricted-paths',
       'web/src/ui/Button.tsx:1 import-x/no-restricted-paths',

@@ -5,11 +5,12 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /**
  * The web app's own boundaries (docs/architecture/web-app.md, Structure):
- * `ui` and `lib` are shared by every feature and import none; a feature never
- * imports the app that composes it, and imports another feature only through
- * that feature's public surface, `features/<name>/index.ts`. The app (routes,
- * the root layout) and `i18n` (which merges each feature's dictionary) sit
- * above the features and may reach into them. A function of the checkout's
+ * `ui`, `lib` and `i18n` are shared by every feature and import none, in
+ * layers (ui may use lib and i18n, lib may use i18n, i18n neither); a feature
+ * never imports the app that composes it, and imports another feature only
+ * through that feature's public surface, `features/<name>/index.ts`. The app
+ * (routes, the root layout, the first load's texts) sits above the features
+ * and may reach into them. A function of the checkout's
  * root, so lint/web-boundaries.test.ts applies the same rules to a tree of its own.
  */
 /** Test support: the component-test kit, a feature's testing.ts or testing/ folder, the tests. */
@@ -34,9 +35,20 @@ export function webBoundaries(root: string): Linter.Config[] {
   const zones = [
     ...featureZones,
     {
-      target: ['./web/src/ui', './web/src/lib'],
+      target: ['./web/src/ui', './web/src/lib', './web/src/i18n'],
       from: ['./web/src/features', './web/src/app'],
-      message: 'ui and lib are shared by every feature and import none of them, nor the app.',
+      message:
+        "ui, lib and i18n are shared by every feature and import none of them, nor the app; a feature adds its own texts (addLaterTexts), the app the first load's.",
+    },
+    {
+      target: './web/src/lib',
+      from: './web/src/ui',
+      message: 'lib sits under ui: ui may use lib, never the other way; move what both need to lib.',
+    },
+    {
+      target: './web/src/i18n',
+      from: ['./web/src/ui', './web/src/lib'],
+      message: 'i18n sits under ui and lib and imports neither.',
     },
     {
       target: './web/src/features',

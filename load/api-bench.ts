@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { connectDatabase, openDatabaseServer, type Database } from '@peeks/db';
+import { connectDatabase, newDatabaseClient, openDatabaseServer, type Database } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
 import {
   executeLedgerCommand,
@@ -15,7 +15,6 @@ import {
 import { openJobQueue } from '@peeks/jobs';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import {
   backendsOf,
   createScratchDatabase,
@@ -402,7 +401,7 @@ async function forEachConcurrently<T>(
  */
 async function followWalletChanges(url: string, db: Kysely<Database>): Promise<() => Promise<void>> {
   const follower = walletChangeFollower(db);
-  const client = new pg.Client({ connectionString: url, application_name: 'bench-listen' });
+  const client = newDatabaseClient(url, { application_name: 'bench-listen' });
   client.on('notification', (message) => {
     follower.notified(message.payload);
   });

@@ -2,9 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from '@peeks/db';
+import { newDatabaseClient, type Database } from '@peeks/db';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 
 /** The p-th percentile of latencies sorted ascending. */
 export function percentile(sorted: number[], p: number): number {
@@ -68,16 +67,16 @@ export async function createScratchDatabase(
   serverUrl: string,
 ): Promise<{ url: string; drop: () => Promise<void>; keep: () => Promise<void> }> {
   const database = `peeks_bench_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
+  // A multi-host URL (a formation, its bouncers): created on the writable host.
+  const admin = newDatabaseClient(serverUrl);
   await admin.connect();
   await admin.query(`CREATE DATABASE ${database}`).catch(async (error: unknown) => {
     await admin.end();
     throw error;
   });
-  const url = new URL(serverUrl);
-  url.pathname = `/${database}`;
   return {
-    url: url.toString(),
+    // The same hosts and parameters, another database; not new URL(): it takes one host only.
+    url: serverUrl.replace(/^([a-z]+:\/\/[^/?#]*)(\/[^?#]*)?/, `$1/${database}`),
     drop: async () => {
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
       await admin.end();

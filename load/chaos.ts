@@ -30,7 +30,8 @@ import { Deployment, must, PASSWORD, pick, signUp, sleep, storedCard, type Clien
  * It prints one summary line and exits 1 on any loss. CHAOS_SECONDS sets the
  * length of the load (default 60), CHAOS_USERS the users (24),
  * CHAOS_CONNECTIONS the concurrent requests (12), CHAOS_EVERY_MS the mean
- * time between two faults (5000). Everything stays on loopback.
+ * time between two faults (5000). Everything stays on loopback. With
+ * `-- --cluster`, on a pg_auto_failover formation (see CLUSTER below).
  */
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 60);
 const USERS = Number(process.env.CHAOS_USERS ?? 24);
@@ -41,6 +42,16 @@ const RETRY_FOR_MS = 60_000;
 /** How long the checks wait for jobs and deliveries to drain after the load. */
 const DRAIN_MS = 180_000;
 const ROOT = path.resolve(import.meta.dirname, '..');
+/**
+ * `-- --cluster`: on a pg_auto_failover formation (monitor on 6200, nodes on
+ * 6201 and 6202) instead of an embedded server, and the database faults are a
+ * switchover and the loss of the primary whole (keeper and postmaster
+ * SIGKILLed) instead of restarts. Each prints how long writes were unavailable.
+ */
+const CLUSTER = process.argv.includes('--cluster');
+const CLUSTER_PORT = 6200;
+/** Writes must be back within this of each database fault. */
+const WRITES_BACK_MS = 60_000;
 /** A line on stderr of what the run is doing, for a run that hangs or fails. */
 const say = (line: string) => process.stderr.write(`chaos: ${line}\n`);
 
@@ -200,18 +211,35 @@ interface Faults {
   pauses: number;
   fastRestarts: number;
   immediateRestarts: number;
+  /** Formation faults and how long writes were unavailable for each (ms). */
+  switchovers: number[];
+  primaryLosses: number[];
 }
 
 async function faultLoop(deployment: Deployment, until: number): Promise<Faults> {
-  const faults: Faults = { apiKills: 0, workerKills: 0, pauses: 0, fastRestarts: 0, immediateRestarts: 0 };
+  const faults: Faults = {
+    apiKills: 0,
+    workerKills: 0,
+    pauses: 0,
+    fastRestarts: 0,
+    immediateRestarts: 0,
+    switchovers: [],
+    primaryLosses: [],
+  };
   // Every kind once in a shuffled round before any repeats, so a short run still has each.
-  const kinds = ['api', 'worker', 'pause', 'fast', 'immediate'] as const;
-  let round: (typeof kinds)[number][] = [];
+  const processKinds = ['api', 'worker', 'pause'] as const;
+  type Kind = (typeof processKinds)[number] | 'fast' | 'immediate' | 'switchover' | 'lose-primary';
+  // On a formation its two faults come first in each round: they take long, and a short run must still have both.
+  const newRound = (): Kind[] =>
+    CLUSTER
+      ? [...[...processKinds].sort(() => Math.random() - 0.5), 'lose-primary', 'switchover']
+      : [...processKinds, 'fast' as const, 'immediate' as const].sort(() => Math.random() - 0.5);
+  let round: Kind[] = [];
   while (Date.now() < until) {
     await sleep(EVERY_MS / 2 + Math.random() * EVERY_MS);
     if (Date.now() >= until) break;
-    if (round.length === 0) round = [...kinds].sort(() => Math.random() - 0.5);
-    const kind = round.pop() as (typeof kinds)[number];
+    if (round.length === 0) round = newRound();
+    const kind = round.pop() as Kind;
     say(`fault: ${kind}`);
     const workers = deployment.members.filter((member) => member.kind === 'worker' && member.child && !member.paused);
     switch (kind) {
@@ -238,6 +266,18 @@ async function faultLoop(deployment: Deployment, until: number): Promise<Faults>
         await deployment.restartDatabase('immediate');
         faults.immediateRestarts++;
         break;
+      case 'switchover': {
+        const gap = await deployment.writeGapDuring(() => deployment.switchover());
+        say(`switchover: writes unavailable for ${(gap / 1000).toFixed(1)} s`);
+        faults.switchovers.push(gap);
+        break;
+      }
+      case 'lose-primary': {
+        const gap = await deployment.writeGapDuring(() => deployment.losePrimary());
+        say(`loss of the primary: writes unavailable for ${(gap / 1000).toFixed(1)} s`);
+        faults.primaryLosses.push(gap);
+        break;
+      }
     }
   }
   return faults;
@@ -415,8 +455,13 @@ async function main(): Promise<number> {
   const deployment = new Deployment((receiver.address() as net.AddressInfo).port);
   const started = Date.now();
   try {
-    await deployment.startDatabase();
-    say(`PostgreSQL up at ${new URL(deployment.databaseUrl).port}`);
+    if (CLUSTER) {
+      await deployment.startFormation(CLUSTER_PORT);
+      say(`formation up at ${deployment.databaseUrl}`);
+    } else {
+      await deployment.startDatabase();
+      say(`PostgreSQL up at ${new URL(deployment.databaseUrl).port}`);
+    }
     // The first API process migrates alone; the others start on a migrated database.
     const first = await deployment.add('api', 'api-1');
     await Promise.all([
@@ -483,6 +528,14 @@ async function main(): Promise<number> {
     if (drain.jobsLeft > 0)
       findings.problems.push(`${drain.jobsLeft} jobs left waiting or failed after ${DRAIN_MS / 1000} s`);
     if (drain.heldPast > 0) findings.problems.push(`${drain.heldPast} holds past their release time`);
+    for (const [name, gaps] of [
+      ['switchover', faults.switchovers],
+      ['loss of the primary', faults.primaryLosses],
+    ] as const)
+      for (const gap of gaps)
+        if (gap > WRITES_BACK_MS) findings.problems.push(`writes were unavailable for ${gap} ms after a ${name}`);
+    if (CLUSTER && (faults.switchovers.length === 0 || faults.primaryLosses.length === 0))
+      findings.problems.push('the run was too short for both a switchover and the loss of the primary');
     const crashes = deployment.members.reduce((sum, member) => sum + member.crashes, 0);
 
     const ok = findings.problems.length === 0;
@@ -491,7 +544,11 @@ async function main(): Promise<number> {
       `chaos: ${SECONDS} s, ${sent.length} requests (${findings.answered} answered, ${findings.unanswered} unanswered, ` +
         `${sent.reduce((sum, record) => sum + record.attempts - 1, 0)} retries); ` +
         `faults: ${faults.apiKills} API kills, ${faults.workerKills} worker kills, ${faults.pauses} worker pauses, ` +
-        `${faults.fastRestarts} fast and ${faults.immediateRestarts} immediate database restarts, ${crashes} exits of their own; ` +
+        (CLUSTER
+          ? `${faults.switchovers.length} switchovers (writes unavailable ${seconds(faults.switchovers)}), ` +
+            `${faults.primaryLosses.length} losses of the primary (${seconds(faults.primaryLosses)}), `
+          : `${faults.fastRestarts} fast and ${faults.immediateRestarts} immediate database restarts, `) +
+        `${crashes} exits of their own; ` +
         `${findings.deliveries} webhook deliveries, ${received.size} ids received; ` +
         `${ok ? 'nothing lost, nothing twice: OK' : `${findings.problems.length} problems: FAILED`} ` +
         `(${Math.round((Date.now() - started) / 1000)} s in all)\n`,
@@ -502,6 +559,8 @@ async function main(): Promise<number> {
     await new Promise((resolve) => receiver.close(resolve));
   }
 }
+
+const seconds = (gaps: number[]) => gaps.map((gap) => `${(gap / 1000).toFixed(1)} s`).join(', ') || 'none';
 
 async function promoteToOperator(deployment: Deployment, username: string): Promise<void> {
   await promisify(execFile)(

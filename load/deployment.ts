@@ -6,7 +6,20 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { demoBusiness } from '@peeks/api';
-import { connectDatabase, startEmbeddedPostgres, type DatabaseServer } from '@peeks/db';
+import {
+  connectDatabase,
+  destroyFormation,
+  killNode,
+  primaryNode,
+  restartNode,
+  startEmbeddedPostgres,
+  startFormation,
+  switchover,
+  waitForSettled,
+  type DatabaseServer,
+  type Formation,
+  type FormationOptions,
+} from '@peeks/db';
 import { createLogger } from '@peeks/runtime';
 import { sql } from 'kysely';
 import { startProductProcess } from './bench-kit.ts';
@@ -147,6 +160,85 @@ export class Deployment {
       JOB_SUPERVISE_SECONDS: '1',
       ...(member.kind === 'api' ? { PORT: String(member.port), HOST: '127.0.0.1', WORKERS: 'off' } : {}),
     };
+  }
+
+  /** Set by startFormation: the run is on a pg_auto_failover formation instead of an embedded server. */
+  formation: { options: FormationOptions; started: Formation } | null = null;
+
+  /** A monitor, a primary and a synchronous secondary on loopback ports from `basePort` (see npm run db:cluster). */
+  async startFormation(basePort: number): Promise<void> {
+    this.dataDir = await mkdtemp(path.join(tmpdir(), 'peeks-cluster-'));
+    await chmod(this.dataDir, 0o755);
+    const options: FormationOptions = { dir: path.join(this.dataDir, 'cluster'), basePort };
+    const started = await startFormation(options);
+    this.formation = { options, started };
+    this.database = { url: started.url, stop: () => destroyFormation(options) };
+    this.databaseUrl = started.url;
+  }
+
+  /**
+   * Runs `fault` on the formation while a probe writes (txid_current() on a
+   * multi-host connection, as the product connects) every 100 ms, and gives
+   * how long writes were unavailable: the longest time between two writes
+   * that succeeded, whether the ones between failed or were held (a
+   * switchover holds commits rather than refusing them).
+   */
+  async writeGapDuring(fault: () => Promise<void>): Promise<number> {
+    const handle = connectDatabase(this.databaseUrl, { max: 1, applicationName: 'peeks-chaos-probe' });
+    let lastWrite = Date.now();
+    let gap = 0;
+    const faultState = { done: false };
+    const probing = (async () => {
+      const deadline = Date.now() + 300_000;
+      let afterFault = 0;
+      // A few writes after the fault, so a gap that ends only then is seen.
+      while (Date.now() < deadline && afterFault < 5) {
+        if (faultState.done) afterFault++;
+        const wrote = await sql`SELECT txid_current()`.execute(handle.db).then(
+          () => true,
+          () => false,
+        );
+        if (wrote) {
+          gap = Math.max(gap, Date.now() - lastWrite);
+          lastWrite = Date.now();
+        }
+        await sleep(100);
+      }
+    })();
+    try {
+      await fault();
+    } finally {
+      faultState.done = true;
+      await probing;
+      await handle.close();
+    }
+    return gap;
+  }
+
+  /** A planned switchover: the monitor moves the primary to the secondary. */
+  async switchover(): Promise<void> {
+    if (!this.formation) throw new Error('no formation');
+    await switchover(this.formation.options);
+  }
+
+  /**
+   * The loss of the primary whole: keeper and postmaster SIGKILLed, the
+   * monitor promotes the secondary; once writes are back, the lost node's
+   * keeper starts again and it rejoins as secondary.
+   */
+  async losePrimary(): Promise<void> {
+    if (!this.formation) throw new Error('no formation');
+    const { options, started } = this.formation;
+    const lost = primaryNode(started, options.dir);
+    if (!lost) throw new Error('the formation has no primary');
+    await killNode(lost);
+    const deadline = Date.now() + 120_000;
+    while (primaryNode(started, options.dir)?.name === lost.name || primaryNode(started, options.dir) === undefined) {
+      if (Date.now() > deadline) throw new Error('no standby was promoted within 120 s');
+      await sleep(250);
+    }
+    await restartNode(options, lost);
+    await waitForSettled(options);
   }
 
   async startDatabase(): Promise<void> {

@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { connectDatabase, migrateToLatest, openDatabaseServer, type Database } from '@peeks/db';
+import { connectDatabase, migrateToLatest, openDatabaseServer, startProjectionRunner, type Database } from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
-import { executeLedgerCommand, groupCommitCounts, openWallets } from '@peeks/ledger-store';
+import {
+  executeLedgerCommand,
+  groupCommitCounts,
+  ledgerLog,
+  openWallets,
+  SEQUENCER_POLL_MS,
+} from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
@@ -36,6 +42,10 @@ const TARGET_RATIOS = new Map([
 /** BENCH_KEEP_DATABASE=1 leaves the scratch database behind for a look by hand (with DATABASE_URL: the embedded server stops). */
 const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const TARGET_RSS_MB = 200;
+/** BENCH_LEDGER_LOG=off runs without the ledger log's sequencer, for a paired run against it (issue 38). */
+const LEDGER_LOG = process.env.BENCH_LEDGER_LOG !== 'off';
+/** The sequencer may trail the writes by at most this much at the bench's rate (issue 38). */
+const TARGET_LAG_SECONDS = 2;
 
 const WALLETS = Number(process.env.BENCH_WALLETS ?? 10_000);
 /** The hot wallet's index: one past the random-pair wallets, so it is on a side only when chosen as hot. */
@@ -520,6 +530,52 @@ function printVerdict(rounds: readonly Round[], memory: { sampledMb: number; max
   for (const [text, met] of checks) console.warn(`${met ? 'met    ' : 'NOT met'}  ${text}`);
 }
 
+/**
+ * The ledger log's sequencer beside the writes, as a worker runs it (its own
+ * connections, polling every SEQUENCER_POLL_MS), and the most it trailed them: the age
+ * of the oldest event it had not reached, sampled every 250 ms.
+ */
+function runSequencer(url: string) {
+  const pool = connectDatabase(url, { max: 2, preparedStatements: true });
+  let errors = 0;
+  const runner = startProjectionRunner(pool.db, [ledgerLog], {
+    intervalMs: SEQUENCER_POLL_MS,
+    onError: () => {
+      errors += 1;
+    },
+  });
+  let maxLag = 0;
+  let lag = Number.POSITIVE_INFINITY;
+  const sample = setInterval(() => {
+    sql<{ lag: number | null }>`
+      SELECT extract(epoch FROM clock_timestamp() - min(e.created_at))::float8 AS lag
+      FROM events e LEFT JOIN projection_checkpoints c ON c.name = ${ledgerLog.name}
+      WHERE (e.transaction_id, e.position) > (coalesce(c.transaction_id, '0'::xid8), coalesce(c.position, 0))`
+      .execute(pool.db)
+      .then(({ rows }) => {
+        lag = rows[0]?.lag ?? 0;
+        maxLag = Math.max(maxLag, lag);
+      })
+      .catch(() => undefined);
+  }, 250);
+  /** Until the set-up's events are in the log (at most two minutes): the lag counts from then. */
+  const caughtUp = async () => {
+    for (let waited = 0; lag > 0 && waited < 120_000; waited += 250)
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    maxLag = 0;
+  };
+  const stop = async () => {
+    clearInterval(sample);
+    await runner.stop();
+    const { rows } = await sql<{ leaves: number }>`SELECT count(*)::int AS leaves FROM ledger_log_leaves`.execute(
+      pool.db,
+    );
+    await pool.close();
+    return { maxLag, leaves: rows[0]?.leaves ?? 0, errors };
+  };
+  return { caughtUp, stop };
+}
+
 async function main(): Promise<void> {
   const memory = startMemorySampler();
   const config = readConfig({ DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' });
@@ -540,7 +596,19 @@ async function main(): Promise<void> {
       const ledger = connectDatabase(scratch.url, { max: Math.max(...CALLER_COUNTS), preparedStatements: true });
       try {
         await warmUpLedger(ledger.db);
-        for (const callers of CALLER_COUNTS) rounds.push(await runRound(scratch.url, ledger.db, callers, memory));
+        const sequencer = LEDGER_LOG ? runSequencer(scratch.url) : null;
+        await sequencer?.caughtUp();
+        try {
+          for (const callers of CALLER_COUNTS) rounds.push(await runRound(scratch.url, ledger.db, callers, memory));
+        } finally {
+          const sequenced = await sequencer?.stop();
+          console.warn(
+            sequenced
+              ? `ledger log: sequencer lag at most ${sequenced.maxLag.toFixed(2)} s (target ${TARGET_LAG_SECONDS} s), ` +
+                  `${sequenced.leaves} events sequenced, ${sequenced.errors} errors`
+              : 'ledger log: sequencer off (BENCH_LEDGER_LOG=off)',
+          );
+        }
       } finally {
         await ledger.close();
       }

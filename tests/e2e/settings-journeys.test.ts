@@ -9,7 +9,12 @@ import { webhooksTexts } from '../../web/src/features/webhooks/i18n.ts';
 import { checkoutTexts } from '../../web/src/features/checkout/i18n.ts';
 import { historyTexts } from '../../web/src/features/history/i18n.ts';
 import { merchantTexts } from '../../web/src/features/merchant/i18n.ts';
-import { dictionaries } from '../../web/src/i18n/texts.ts';
+import { contactsTexts } from '../../web/src/features/contacts/i18n.ts';
+import { depositsTexts } from '../../web/src/features/deposits/i18n.ts';
+import { legalTexts } from '../../web/src/features/legal/i18n.ts';
+import { qrCodesTexts } from '../../web/src/features/qr-codes/i18n.ts';
+import { recoveryTexts } from '../../web/src/features/recovery/i18n.ts';
+import { dictionaries } from '../../web/src/app/texts.ts';
 import {
   acceptPendingAgreement,
   atBothWidths,
@@ -337,7 +342,21 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await atBothWidths(page, '93-setting-ja');
 
     // The rest of the built screens a person reaches, read against every dictionary of the app.
-    const everyEnglish = [...dictionaries, merchantTexts, historyTexts, checkoutTexts].flatMap((texts) =>
+    const everyEnglish = [
+      ...dictionaries,
+      // The screens in their own chunks, whose texts are not in the first load's list.
+      profileTexts,
+      agreementsTexts,
+      webhooksTexts,
+      contactsTexts,
+      depositsTexts,
+      legalTexts,
+      qrCodesTexts,
+      recoveryTexts,
+      merchantTexts,
+      historyTexts,
+      checkoutTexts,
+    ].flatMap((texts) =>
       differing(texts.en, texts.ja).filter(
         (text) => !text.includes('{{') && text.length >= 4 && !/^[a-z-]+$/.test(text),
       ),

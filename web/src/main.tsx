@@ -2,9 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './app/routes.tsx';
+import { dictionaries } from './app/texts.ts';
 import './app/styles.css';
 import { rememberedLanguage } from './features/language/index.ts';
-import { startI18n } from './i18n/i18n.ts';
+import { addTexts, startI18n } from './i18n/i18n.ts';
 import { hideStartupLoader } from './ui/PageLoader.tsx';
 
 // Spec §8: without a page mount element, startup throws a missing-mount-point error.
@@ -12,6 +13,8 @@ const mount = document.getElementById('root');
 if (!mount) throw new Error('missing mount point: no element with id "root"');
 
 startI18n(rememberedLanguage() ?? undefined);
+// The first load's texts; a later chunk adds its own.
+for (const texts of dictionaries) addTexts(texts);
 hideStartupLoader(document.getElementById('startup-loader'));
 createRoot(mount).render(
   <StrictMode>

@@ -25,5 +25,6 @@ export * from './transactions.ts';
 export * from './uploads.ts';
 export * from './users.ts';
 export * from './wallet.ts';
+export * from './ledger-log.ts';
 export * from './webhooks.ts';
 export * from './merchant-space.ts';

@@ -1,5 +1,6 @@
 export type * from './schema.ts';
 export { schemaColumns } from './schema.ts';
+export { NoSuitableHost, newDatabaseClient, poolConnection } from './session-target.ts';
 export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
@@ -18,3 +19,15 @@ export * from './event-store/index.ts';
 export * from './idempotency/idempotency.ts';
 export * from './projections/runner.ts';
 export { startEmbeddedPostgres } from './embedded-server.ts';
+export {
+  destroyFormation,
+  killNode,
+  primaryNode,
+  restartNode,
+  startFormation,
+  switchover,
+  waitForSettled,
+  type Formation,
+  type FormationNode,
+  type FormationOptions,
+} from './formation.ts';

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { poolConnection } from './session-target.ts';
 
 const INT8_OID = pg.types.builtins.INT8;
 
@@ -108,7 +109,8 @@ function prepareOften(client: pg.PoolClient, names: StatementNames): void {
 
 export function connectDatabase(url: string, options: PoolOptions = {}): DatabaseHandle {
   const pool = new pg.Pool({
-    connectionString: url,
+    // A multi-host URL (a primary and its standby): every connection goes to the host the URL asks for.
+    ...poolConnection(url),
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'peeks',
     types,

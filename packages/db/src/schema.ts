@@ -43,6 +43,10 @@ export interface Database {
   correction_requests: CorrectionRequestsTable;
   ban_requests: BanRequestsTable;
   ledger_verifications: LedgerVerificationsTable;
+  ledger_log_leaves: LedgerLogLeavesTable;
+  ledger_log_nodes: LedgerLogNodesTable;
+  ledger_log_checkpoints: LedgerLogCheckpointsTable;
+  ledger_log_witnesses: LedgerLogWitnessesTable;
   platform_secrets: PlatformSecretsTable;
   checkout_sessions: CheckoutSessionsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -708,6 +712,36 @@ export interface LedgerVerificationsTable {
   progress: ColumnType<unknown, string | null, string | null>;
 }
 
+/** Migration 0200: the ledger log, see docs/architecture/ledger-log.md. */
+export interface LedgerLogLeavesTable {
+  log_index: number;
+  stream_id: string;
+  stream_version: number;
+  leaf_data: Buffer;
+  sequenced_at: Date;
+}
+
+export interface LedgerLogNodesTable {
+  level: number;
+  node_index: number;
+  hash: Buffer;
+}
+
+export interface LedgerLogCheckpointsTable {
+  tree_size: number;
+  root_hash: Buffer;
+  note: string;
+  created_at: Date;
+}
+
+export interface LedgerLogWitnessesTable {
+  witness: string;
+  tree_size: number;
+  attempted_at: Date;
+  delivered: boolean;
+  error: string | null;
+}
+
 export interface PlatformSecretsTable {
   name: string;
   secret: Buffer;
@@ -733,6 +767,22 @@ export const schemaColumns = {
     'ok',
     'report',
     'progress',
+  ]),
+  ledger_log_leaves: columnsOf<LedgerLogLeavesTable>()([
+    'log_index',
+    'stream_id',
+    'stream_version',
+    'leaf_data',
+    'sequenced_at',
+  ]),
+  ledger_log_nodes: columnsOf<LedgerLogNodesTable>()(['level', 'node_index', 'hash']),
+  ledger_log_checkpoints: columnsOf<LedgerLogCheckpointsTable>()(['tree_size', 'root_hash', 'note', 'created_at']),
+  ledger_log_witnesses: columnsOf<LedgerLogWitnessesTable>()([
+    'witness',
+    'tree_size',
+    'attempted_at',
+    'delivered',
+    'error',
   ]),
   streams: columnsOf<StreamsTable>()(['stream_id', 'created_at']),
   events: columnsOf<EventsTable>()([

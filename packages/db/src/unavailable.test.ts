@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from './pool.ts';
 import { createTestDatabase, type TestDatabase } from './testing/database.ts';
+import { NoSuitableHost } from './session-target.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 /** What a statement on `run` throws. */
@@ -53,10 +54,24 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
+  it('is true for a write on a server that turned read-only (25006, a primary that stepped down)', async () => {
+    const demoted = connectDatabase(database.url, { max: 1 });
+    try {
+      await sql`SET default_transaction_read_only = on`.execute(demoted.db);
+      const error = await thrownBy(() => sql`CREATE TABLE written_on_a_standby (id int)`.execute(demoted.db));
+      expect((error as { code?: unknown }).code).toBe('25006');
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      await demoted.close();
+    }
+  });
+
   it('is true for the restart and connection codes, and through a cause or an AggregateError', () => {
     for (const code of ['57P03', '57P02', '08006', '08001', '53300'])
       expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    // No host of a multi-host URL is writable: between a primary's loss and its standby's promotion.
+    expect(isDatabaseUnavailable(new NoSuitableHost('read-write', ['127.0.0.1:6001', '127.0.0.1:6002']))).toBe(true);
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     expect(isDatabaseUnavailable(new Error('wrapped', { cause: refused }))).toBe(true);
     expect(isDatabaseUnavailable(new AggregateError([refused], ''))).toBe(true);

@@ -1,9 +1,12 @@
 /**
  * SQLSTATEs of a database that is away or going away: class 08 (connection
  * exception), 57P01..57P03 (shut down by an administrator, a crash, or not
- * yet accepting connections: a restart) and 53300 (too many connections).
+ * yet accepting connections: a restart), 53300 (too many connections) and
+ * 25006 (a write on a read-only server: a primary that stepped down in a
+ * failover, before its connections are cut; the write did nothing, and a
+ * fresh connection finds the new primary).
  */
-const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_STATE = /^(08...|57P0[123]|53300|25006)$/;
 /** The network's refusals, as Node reports them when connecting to or reading from the server. */
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',

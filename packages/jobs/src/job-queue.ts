@@ -1,4 +1,4 @@
-import type { Database } from '@peeks/db';
+import { poolConnection, type Database } from '@peeks/db';
 import type { LedgerJob, LedgerJobs } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
@@ -62,7 +62,8 @@ export async function openJobQueue(
   log: Logger,
 ): Promise<{ jobs: JobQueue; close: () => Promise<void> }> {
   const boss = new PgBoss({
-    connectionString: databaseUrl,
+    // pg-boss hands its options to pg.Pool: with a multi-host URL, the Client that finds the writable host.
+    ...poolConnection(databaseUrl),
     schema: 'pgboss',
     application_name: 'peeks-jobs',
     max: 2,

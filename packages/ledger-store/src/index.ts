@@ -23,3 +23,4 @@ export {
   type VerificationProgress,
 } from './verify.ts';
 export { describeLedgerReport } from './report.ts';
+export * from './log/index.ts';

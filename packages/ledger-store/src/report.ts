@@ -14,6 +14,11 @@ export function describeLedgerReport(report: LedgerReport): string {
     ]),
     `  invariants: ${report.invariantFailures.length === 0 ? 'all hold' : `${report.invariantFailures.length} broken`}`,
     ...report.invariantFailures.map((failure) => `    ${failure}`),
+    `  ledger log: ${report.log.leaves} leaves, ${report.log.checkpointsChecked} checkpoints, signatures ${report.log.signaturesChecked ? 'checked' : 'not checked (no key)'}, ${report.log.problems.length === 0 ? 'all hold' : `${report.log.problems.length} problems`}`,
+    ...(report.log.extends
+      ? [`    extends the checkpoint of ${report.log.extends.treeSize} leaves from ${report.log.extends.source}`]
+      : []),
+    ...report.log.problems.map((problem) => `    ${problem}`),
   ];
   return `${lines.join('\n')}\n`;
 }

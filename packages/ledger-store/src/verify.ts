@@ -17,6 +17,7 @@ import {
   type StoredWalletEvent,
 } from './inline-projection.ts';
 import { platformBalances } from './platform-balances.ts';
+import { verifyLedgerLog, type LogReport, type OutsideCheckpoint } from './log/verify-log.ts';
 
 /** The read models projected inline, which a rebuild must reproduce exactly. */
 export const inlineTables = ['wallets', 'ledger_transactions', 'ledger_entries', 'coins'] as const;
@@ -36,6 +37,8 @@ export interface LedgerReport {
   differences: TableDifference[];
   /** Each a sentence naming the rule and what breaks it. */
   invariantFailures: string[];
+  /** The ledger log rebuilt and checked against its checkpoints (and one kept outside, if given). */
+  log: LogReport;
 }
 
 class RollBack extends Error {
@@ -55,7 +58,12 @@ class RollBack extends Error {
  */
 export async function verifyLedger(
   db: Kysely<Database>,
-  options: { batchSize?: number; onProgress?: (progress: VerificationProgress) => void } = {},
+  options: {
+    batchSize?: number;
+    onProgress?: (progress: VerificationProgress) => void;
+    /** The log's verifier key, and a checkpoint kept outside the database that the log must extend. */
+    log?: { vkey?: string | undefined; outside?: OutsideCheckpoint | undefined };
+  } = {},
 ): Promise<LedgerReport> {
   const told = options.onProgress ?? (() => undefined);
   try {
@@ -74,9 +82,15 @@ export async function verifyLedger(
         told({ stage: 'compare', eventsReplayed, eventsTotal });
         const differences = await compareTables(trx, schema);
         told({ stage: 'invariants', eventsReplayed, eventsTotal });
+        // The ledger log's checks count as invariants for the progress shown: one stage less to name.
         const invariantFailures = await checkInvariants(trx);
-        const ok = chains.breaks.length === 0 && differences.length === 0 && invariantFailures.length === 0;
-        throw new RollBack({ ok, eventsReplayed, chains, differences, invariantFailures });
+        const log = await verifyLedgerLog(trx, options.log);
+        const ok =
+          chains.breaks.length === 0 &&
+          differences.length === 0 &&
+          invariantFailures.length === 0 &&
+          log.problems.length === 0;
+        throw new RollBack({ ok, eventsReplayed, chains, differences, invariantFailures, log });
       });
   } catch (error) {
     if (error instanceof RollBack) return error.report;

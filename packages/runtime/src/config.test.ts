@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, readConfig } from './config.ts';
 
 describe('readConfig', () => {
+  it('reads the ledger log settings, never echoing a malformed key', () => {
+    expect(readConfig({})).toMatchObject({
+      LEDGER_LOG_ORIGIN: 'peeks-wallet.example/ledger',
+      LEDGER_LOG_CHECKPOINT_SECONDS: 5,
+    });
+    const secretLooking = 'x'.repeat(43);
+    expect(() => readConfig({ LEDGER_LOG_KEY: secretLooking })).toThrow(/^(?![\s\S]*x{43})[\s\S]*LEDGER_LOG_KEY/u);
+    expect(() => readConfig({ LEDGER_WITNESS_URL: 'http://127.0.0.1:9/witness' })).toThrow(
+      /LEDGER_WITNESS_SECRET: is required when LEDGER_WITNESS_URL is set/u,
+    );
+    expect(() => readConfig({ LEDGER_LOG_ORIGIN: 'a+b' })).toThrow(/LEDGER_LOG_ORIGIN/u);
+  });
+
   it('gives defaults for an empty environment', () => {
     const config = readConfig({});
     expect(config).toMatchObject({

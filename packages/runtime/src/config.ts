@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DatabaseUrlInvalid, parseDatabaseUrl } from './database-url.ts';
 
 const onOff = z.enum(['on', 'off']);
 
@@ -9,8 +10,17 @@ const integer = (min: number, max: number) =>
     .transform(Number)
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
+// One host, or several tried in order as libpq does (postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write).
 const postgresUrl = z
-  .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+  .string()
+  .superRefine((value, context) => {
+    try {
+      parseDatabaseUrl(value);
+    } catch (error) {
+      if (!(error instanceof DatabaseUrlInvalid)) throw error;
+      context.addIssue({ code: 'custom', message: error.message });
+    }
+  })
   .optional();
 
 /** Dollars with at most two decimals ("65000" or "65000.50"), read as whole cents. */
@@ -113,8 +123,34 @@ const environment = z
     // smtp:// or smtps:// server the outbox is sent through; unset, messages stay in the outbox.
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
     EMAIL_FROM: z.string().min(3).default('Peeks Wallet <no-reply@peeks-wallet.example>'),
+    // The ledger log (docs/architecture/ledger-log.md): its name, which is both the signing key's name and every
+    // checkpoint's origin line; the Ed25519 seed that signs (unset: made once and kept in DATA_DIR/ledger-log.key);
+    // how often a checkpoint is signed while the log grows; and where each checkpoint is sent to be witnessed.
+    LEDGER_LOG_ORIGIN: z
+      .string()
+      .regex(/^[^\s+]{1,200}$/, "must be a name without spaces or '+', such as peeks-wallet.example/ledger")
+      .default('peeks-wallet.example/ledger'),
+    LEDGER_LOG_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be a 32-byte Ed25519 seed in base64 (44 characters)')
+      .optional(),
+    LEDGER_LOG_CHECKPOINT_SECONDS: integer(1, 3600).default(5),
+    LEDGER_WITNESS_DIR: z.string().min(1).optional(),
+    LEDGER_WITNESS_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+    // Signs each POST to LEDGER_WITNESS_URL as webhooks are signed (Standard Webhooks, whsec_ and base64).
+    LEDGER_WITNESS_SECRET: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/]{32,}={0,2}$/, 'must be whsec_ and at least 24 bytes in base64')
+      .optional(),
   })
   .superRefine((config, context) => {
+    if (config.LEDGER_WITNESS_URL !== undefined && config.LEDGER_WITNESS_SECRET === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['LEDGER_WITNESS_SECRET'],
+        message: 'is required when LEDGER_WITNESS_URL is set (it signs each checkpoint sent)',
+      });
+    }
     if (config.BITCOIN_NETWORK === 'mainnet' && config.BITCOIN_XPUB === undefined) {
       context.addIssue({
         code: 'custom',
@@ -165,5 +201,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 // A malformed DATABASE_URL or SMTP_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
 function isSecret(name: string): boolean {
-  return name === 'DATABASE_URL' || name === 'BITCOIN_XPUB' || name === 'SMTP_URL' || name === 'CARD_PROCESSOR_SECRET';
+  return (
+    name === 'DATABASE_URL' ||
+    name === 'BITCOIN_XPUB' ||
+    name === 'SMTP_URL' ||
+    name === 'CARD_PROCESSOR_SECRET' ||
+    name === 'LEDGER_LOG_KEY' ||
+    name === 'LEDGER_WITNESS_SECRET'
+  );
 }

@@ -79,6 +79,8 @@ describe('recovery and profile field names', () => {
     'old_password',
     'new_password',
     'new_password_repeat',
+    'LEDGER_LOG_KEY',
+    'ledgerLogKey',
   ])('treats %s as a secret', (name) => {
     expect(isSecretName(name)).toBe(true);
   });

@@ -4,7 +4,7 @@
  * new field called `…_password` or `…Token` is covered without a list to keep.
  */
 const SECRET_NAME =
-  /pass(word|wd|phrase)?|secret|token|cookie|authori[sz]ation|card_?num|card_?number|\bpan\b|cvv|cvc|security_?answer|api_?key|recovery_?code|reset_?code|private_?key|xprv|signature|session_?(id|key)|csrf/i;
+  /pass(word|wd|phrase)?|secret|token|cookie|authori[sz]ation|card_?num|card_?number|\bpan\b|cvv|cvc|security_?answer|api_?key|recovery_?code|reset_?code|private_?key|ledger_?log_?key|xprv|signature|session_?(id|key)|csrf/i;
 
 export const REDACTED = '[redacted]';
 

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import { DEFAULT_CARD_FUNDS_HOLD_HOURS } from '@peeks/ledger';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
-import type { Database } from '@peeks/db';
+import { newDatabaseClient, type Database } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -91,6 +90,8 @@ export interface AppOptions {
   corrections?: CorrectionLimits;
   /** SETTLEMENT_CRON: when the daily merchant settlement runs (UTC), for the dashboard's next settlement. */
   settlementCron?: string;
+  /** The ledger log's verifier key (see ledgerLogSettingsFrom); without it the /api/ledger/* routes are not served. */
+  ledgerLogKey?: string;
   /** Told of every route as it is added, plugins' own included: tests list the app's routes with it. */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -133,7 +134,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(openApi);
   const notifications = new DatabaseNotifications({
-    newClient: () => new pg.Client({ connectionString: options.databaseUrl, application_name: 'peeks-notifications' }),
+    newClient: () => newDatabaseClient(options.databaseUrl, { application_name: 'peeks-notifications' }),
     log: options.log,
     retryMs: options.notificationRetryMs ?? 250,
   });
@@ -171,6 +172,7 @@ export async function buildApp(options: AppOptions) {
     deposits,
     outboxBodies: options.outboxBodies ?? false,
     corrections: options.corrections ?? defaultCorrectionLimits,
+    ledgerLogKey: options.ledgerLogKey ?? null,
     settlementCron: options.settlementCron ?? readConfig({}).SETTLEMENT_CRON,
     webhooks: {
       allowPrivate: options.webhooks?.allowPrivate ?? false,

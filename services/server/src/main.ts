@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { runDatabaseProcess } from '@peeks/db';
 import { limitLedgerQueue } from '@peeks/ledger-store';
-import { startWorkers } from '@peeks/worker';
+import { ledgerLogSettingsFrom, startWorkers } from '@peeks/worker';
 import {
   buildApp,
   ownAddress,
@@ -28,6 +28,8 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
   // One credential for the sandbox processor this app serves and the workers that call it.
   const processorSecret = config.CARD_PROCESSOR_SECRET ?? randomBytes(32).toString('base64url');
   let ownUrl = '';
+  // The ledger log's key: the workers sign checkpoints with it, the API hands out its verifier key.
+  const ledgerLog = await ledgerLogSettingsFrom(config, log);
   // The workers first: in this process the app enqueues through their queue.
   const workers =
     config.WORKERS === 'on'
@@ -36,6 +38,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
           db,
           config,
           log,
+          ledgerLog,
           cardProcessor: { baseUrl: () => config.CARD_PROCESSOR_URL ?? ownUrl, credential: processorSecret },
         })
       : null;
@@ -64,6 +67,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     // The sandbox processor is a stand-in for a real party: production serves it only when told to.
     sandboxProcessor: serveSandboxProcessor(config),
     deposits: depositSettingsFrom(config),
+    ledgerLogKey: ledgerLog.key.vkey,
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,6 +1,6 @@
 import { sandboxCardCharges } from '@peeks/card-processor';
-import { startProjectionRunner, type Database } from '@peeks/db';
-import { platformBalances } from '@peeks/ledger-store';
+import { poolConnection, startProjectionRunner, type Database } from '@peeks/db';
+import { ledgerLog, platformBalances, SEQUENCER_POLL_MS } from '@peeks/ledger-store';
 import type { Config, Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { PgBoss } from 'pg-boss';
@@ -11,6 +11,7 @@ import { databaseOutageReporter } from './database-outage.ts';
 import { runEmailDelivery, smtpMailer } from './email/email-delivery.ts';
 import { runIdempotencyKeyExpiry, runSignInRecordExpiry } from './expiry.ts';
 import { runHoldRelease } from './holds/hold-release.ts';
+import { startCheckpointer, type LedgerLogSettings } from './ledger-log/checkpointer.ts';
 import { runWebhookAttempts } from './webhooks/attempt.ts';
 import { runWebhookFanOut } from './webhooks/fan-out.ts';
 import { webhookSettingsFrom, type WebhookConfig, type WebhookSettings } from './webhooks/settings.ts';
@@ -58,6 +59,8 @@ export interface WorkerDeps {
    * CARD_PROCESSOR_URL and CARD_PROCESSOR_SECRET say.
    */
   cardProcessor?: { baseUrl: () => string; credential: string };
+  /** The ledger log's key and witnesses; without them the log is sequenced but no checkpoint is signed. */
+  ledgerLog?: LedgerLogSettings;
 }
 
 /**
@@ -68,7 +71,8 @@ export interface WorkerDeps {
 export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
   const log = deps.log.child({ component: 'worker' });
   const boss = new PgBoss({
-    connectionString: deps.databaseUrl,
+    // pg-boss hands its options to pg.Pool: with a multi-host URL, the Client that finds the writable host.
+    ...poolConnection(deps.databaseUrl),
     schema: 'pgboss',
     application_name: 'peeks-worker',
     max: 4,
@@ -163,11 +167,29 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
       reportError(error, { projection });
     },
   });
+  // The ledger log's sequencer: numbers events after the fact, never on the write path, polled more often than
+  // the other read models so that checkpoints trail the writes by at most about 2 s.
+  const sequencer = startProjectionRunner(deps.db, [ledgerLog], {
+    intervalMs: SEQUENCER_POLL_MS,
+    onError: (error, projection) => {
+      reportError(error, { projection });
+    },
+  });
+  const checkpointer = deps.ledgerLog
+    ? startCheckpointer(deps.db, deps.ledgerLog, {
+        now: deps.now ?? (() => new Date()),
+        onError: (error) => {
+          reportError(error, { component: 'ledger-log-checkpoints' });
+        },
+      })
+    : null;
   log.info('workers started');
   return {
     boss,
     jobs,
     stop: async () => {
+      await checkpointer?.stop();
+      await sequencer.stop();
       await projections.stop();
       await boss.stop({ graceful: true, timeout: 10_000 });
       await sandboxPayoutServer?.close();
@@ -178,3 +200,4 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
 
 export { deliveryIdOf } from './webhooks/messages.ts';
 export { signMessage } from './webhooks/signing.ts';
+export { ledgerLogSettingsFrom, type LedgerLogSettings } from './ledger-log/checkpointer.ts';

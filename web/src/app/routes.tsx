@@ -69,7 +69,7 @@ function GuestOnly() {
   return <Navigate to={inApp ? from : '/'} replace />;
 }
 
-/** Every route of the spec's route table (§2), each a screen of its own chunk. */
+/** Every route of the spec's route table (§2), each screen its own chunk. */
 export const routes: RouteObject[] = [
   {
     element: <Root />,

@@ -4,9 +4,9 @@ export type DeepPartial<T> = { [Key in keyof T]?: T[Key] extends string ? string
 /**
  * One feature's texts in every language the app offers (spec §9). English is
  * complete and types the keys; the others may leave keys out. Each feature
- * owns its dictionary beside its screens (`features/<name>/i18n.ts`), and
- * `i18n/texts.ts` merges them, so adding a feature touches no shared file of
- * texts but that list.
+ * owns its dictionary beside its screens (`features/<name>/i18n.ts`) and adds
+ * it when its code loads: the first load's through `app/texts.ts`, a later
+ * chunk's from its own screen (`addLaterTexts`).
  */
 export interface Dictionary<English> {
   en: English;

@@ -1,12 +1,16 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en, ja, mr } from './texts.ts';
+import type { Dictionary } from './dictionary.ts';
 
 /**
  * i18next with react-i18next: interpolation, fallback to English key by key,
  * and `useTranslation` re-rendering on a language change, for about 15 KB
- * gzipped. The English dictionary types every key (see i18next.d.ts), so a
- * misspelt key fails the typecheck.
+ * gzipped. Each top-level key of a feature's dictionary (`wallet`, `nav`…)
+ * is an i18next namespace, which the feature adds when its code loads
+ * (`addTexts`); this module knows no feature. The namespace separator is the
+ * key separator, so `t('wallet.title')` reads `title` in the `wallet`
+ * namespace once that namespace is added. The keys are typed by the app
+ * (app/i18next.d.ts), so a misspelt key fails the typecheck.
  */
 export const languages = ['en', 'ja', 'mr'] as const;
 export type Language = (typeof languages)[number];
@@ -28,7 +32,11 @@ export function startI18n(language: Language = pickLanguage(navigator.languages)
     lng: language,
     fallbackLng: 'en',
     supportedLngs: languages,
-    resources: { en: { translation: en }, ja: { translation: ja }, mr: { translation: mr } },
+    // The default namespace stays empty: every text lives in its feature's namespaces.
+    ns: ['translation'],
+    defaultNS: 'translation',
+    nsSeparator: '.',
+    resources: { en: { translation: {} }, ja: { translation: {} }, mr: { translation: {} } },
     // React escapes what it renders; escaping here too would show &amp;.
     interpolation: { escapeValue: false },
     initAsync: false,
@@ -36,4 +44,20 @@ export function startI18n(language: Language = pickLanguage(navigator.languages)
   });
   document.documentElement.lang = language;
   return i18n;
+}
+
+/**
+ * Adds a dictionary's texts, one namespace per top-level key, in every
+ * language. Adding them again (a chunk loaded twice, a test) is harmless.
+ */
+export function addTexts(texts: Dictionary<object>): void {
+  const namespaces = i18n.options.ns;
+  for (const namespace of Object.keys(texts.en)) {
+    for (const language of languages) {
+      const own = (texts[language] as Record<string, object | undefined>)[namespace];
+      i18n.addResourceBundle(language, namespace, own ?? {}, true, false);
+    }
+    // A key's first part is read as a namespace only once the namespace is listed.
+    if (Array.isArray(namespaces) && !namespaces.includes(namespace)) namespaces.push(namespace);
+  }
 }

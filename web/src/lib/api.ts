@@ -1,7 +1,7 @@
 import { errorCatalogue, errorEnvelope, type ApiErrorItem } from '@peeks/contracts';
 import type { z } from 'zod';
 import { i18n } from '../i18n/i18n.ts';
-import { translatedValidation } from '../ui/validation-texts.ts';
+import { translatedValidation } from '../i18n/validation-texts.ts';
 
 /** A refused or failed call: the envelope's errors, each with the text the user is shown. */
 export class ApiError extends Error {

@@ -1,16 +1,21 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
-import { startI18n } from '../i18n/i18n.ts';
+import { dictionaries } from '../app/texts.ts';
+import { addTexts, startI18n } from '../i18n/i18n.ts';
+import { queryClient } from '../lib/query.ts';
 
 // A screen's chunk is imported on first visit; on a busy machine that takes more than the default second.
 configure({ asyncUtilTimeout: 5000 });
 
 beforeAll(() => {
   startI18n('en');
+  for (const texts of dictionaries) addTexts(texts);
 });
 
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // Each test starts with nothing read: the cache is the app's, not the test's.
+  queryClient.clear();
   vi.unstubAllGlobals();
 });

@@ -8,7 +8,7 @@ import { Button } from './Button.tsx';
 import { Card, StatTile } from './Card.tsx';
 import { DataTable } from './DataTable.tsx';
 import { EmptyState } from './EmptyState.tsx';
-import { Input, Select } from './Field.tsx';
+import { Input, Select } from './fields.tsx';
 import { Money } from './Money.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { Skeleton } from './Skeleton.tsx';

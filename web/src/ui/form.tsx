@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import {
-  Controller,
   FormProvider,
   useForm,
   useFormContext,
@@ -11,12 +10,9 @@ import {
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ApiError } from '../lib/api.ts';
 import { LoadingOverlay, ServerErrors } from './feedback.tsx';
-import { FieldError } from './Field.tsx';
-import { translatedValidation } from './validation-texts.ts';
 
 /**
  * Forms over react-hook-form with a zod schema from @peeks/contracts, the
@@ -27,6 +23,7 @@ import { translatedValidation } from './validation-texts.ts';
  * - submitting disables the submit button and shows a loading overlay;
  * - a refusal lists the server's texts above the form, one each, and puts field errors under their fields;
  * - any edit clears the server's errors.
+ * The fields that go inside a <Form> are in fields.tsx.
  */
 export interface SpecForm<Input extends FieldValues, Output> {
   form: UseFormReturn<Input, unknown, Output>;
@@ -130,153 +127,5 @@ export function SubmitButton({ children, className }: { children: ReactNode; cla
     <button type="submit" className={className ?? 'button primary'} disabled={formState.isSubmitting}>
       {children}
     </button>
-  );
-}
-
-/** The error shown for a field: after it was touched or the form submitted (a server error always). */
-export function useFieldError(name: string): string | undefined {
-  const { t } = useTranslation();
-  const { formState, getFieldState } = useFormContext();
-  const state = getFieldState(name, formState);
-  const error = state.error;
-  if (!error) return undefined;
-  const shown = state.isTouched || formState.isSubmitted || error.type === 'server' ? error.message : undefined;
-  // The schema speaks English; the reader may not.
-  return shown === undefined ? undefined : translatedValidation(shown, t);
-}
-
-interface FieldShellProps {
-  name: string;
-  label: ReactNode;
-  hint?: ReactNode;
-  children: (ids: { inputId: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
-  className?: string;
-}
-
-/** Label, control, hint and error, wired for assistive technology (aria-describedby, aria-invalid, the error announced). */
-export function FieldShell({ name, label, hint, children, className }: FieldShellProps) {
-  const inputId = useId();
-  const error = useFieldError(name);
-  const hintId = `${inputId}-hint`;
-  const errorId = `${inputId}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={`field ${className ?? ''}`}>
-      <label htmlFor={inputId}>{label}</label>
-      {children({ inputId, describedBy, invalid: error !== undefined })}
-      {hint && (
-        <small id={hintId} className="field-hint">
-          {hint}
-        </small>
-      )}
-      <FieldError id={errorId} error={error} />
-    </div>
-  );
-}
-
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'id'>;
-
-export function TextField({
-  name,
-  label,
-  hint,
-  setValueAs,
-  ...input
-}: { name: string; label: ReactNode; hint?: ReactNode; setValueAs?: (value: string) => unknown } & InputProps) {
-  const { register } = useFormContext();
-  return (
-    <FieldShell name={name} label={label} hint={hint}>
-      {({ inputId, describedBy, invalid }) => (
-        <input
-          id={inputId}
-          aria-describedby={describedBy}
-          aria-invalid={invalid}
-          {...input}
-          {...register(name, setValueAs ? { setValueAs } : {})}
-        />
-      )}
-    </FieldShell>
-  );
-}
-
-export interface Choice {
-  value: string;
-  label: string;
-}
-
-export function SelectField({
-  name,
-  label,
-  choices,
-  placeholder,
-  setValueAs,
-  onChange,
-  disabled,
-}: {
-  name: string;
-  label: ReactNode;
-  choices: readonly Choice[];
-  placeholder: string;
-  setValueAs?: (value: string) => unknown;
-  onChange?: (value: string) => void;
-  disabled?: boolean;
-}) {
-  const { register } = useFormContext();
-  const registered = register(name, {
-    ...(setValueAs ? { setValueAs } : {}),
-    ...(onChange
-      ? {
-          onChange: (event: { target: { value: string } }) => {
-            onChange(event.target.value);
-          },
-        }
-      : {}),
-  });
-  return (
-    <FieldShell name={name} label={label}>
-      {({ inputId, describedBy, invalid }) => (
-        <select id={inputId} aria-describedby={describedBy} aria-invalid={invalid} disabled={disabled} {...registered}>
-          <option value="">{placeholder}</option>
-          {choices.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </FieldShell>
-  );
-}
-
-/** A checkbox sent as 1 or 0, as the spec sends termsAccepted. */
-export function CheckboxField({ name, label }: { name: string; label: ReactNode }) {
-  const { control } = useFormContext();
-  const inputId = useId();
-  const error = useFieldError(name);
-  const errorId = `${inputId}-error`;
-  return (
-    <div className="field field-checkbox">
-      <Controller
-        control={control}
-        name={name}
-        render={({ field }) => (
-          <input
-            id={inputId}
-            type="checkbox"
-            ref={field.ref}
-            name={field.name}
-            checked={field.value === 1}
-            onBlur={field.onBlur}
-            onChange={(event) => {
-              field.onChange(event.target.checked ? 1 : 0);
-            }}
-            aria-invalid={error !== undefined}
-            aria-describedby={error ? errorId : undefined}
-          />
-        )}
-      />
-      <label htmlFor={inputId}>{label}</label>
-      <FieldError id={errorId} error={error} />
-    </div>
   );
 }

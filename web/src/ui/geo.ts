@@ -1,4 +1,8 @@
-import type { Choice } from './form.tsx';
+/** An option of a select: the value sent and the words shown. */
+export interface Choice {
+  value: string;
+  label: string;
+}
 
 /** ISO 3166-1 alpha-2 codes, as the country selects send them. Names come from Intl in the user's language. */
 const COUNTRY_CODES = (

@@ -8,6 +8,7 @@ const catalogue: Record<`${ErrorCode}`, string> = errorCatalogue;
 export const uiTexts = dictionary({
   en: {
     dialog: { close: 'Close' },
+    query: { try_again: 'Try Again' },
     form: { problems: 'Please fix the following:', submitting: 'Please wait…' },
     paginator: { previous: 'Previous', next: 'Next', page: 'Page {{number}}' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'Coins', IMP: 'Impressions' },
@@ -27,6 +28,7 @@ export const uiTexts = dictionary({
   },
   ja: {
     dialog: { close: '閉じる' },
+    query: { try_again: '再試行' },
     form: { problems: '次の点を修正してください:', submitting: 'お待ちください…' },
     paginator: { previous: '前へ', next: '次へ', page: '{{number}} ページ' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'コイン', IMP: 'インプレッション' },
@@ -94,6 +96,7 @@ export const uiTexts = dictionary({
       40463: 'ビットコイン入金が存在しません',
       40465: 'Webhook の配信が存在しません',
       40470: 'セッションが見つかりません',
+      40480: '台帳ログにはまだチェックポイントがありません',
       40466: '訂正が存在しません',
       40467: '利用停止の依頼が存在しません',
       40440: 'ユーザーが見つかりません',
@@ -144,6 +147,8 @@ export const uiTexts = dictionary({
       42284: '正しいビットコインアドレスを入力してください',
       42290: 'オペレーターは自分自身を利用停止にできません',
       42291: 'この利用停止はすでに承認または却下されています',
+      42294: '台帳ログはそれほど大きくありません',
+      42295: 'この取引はまだ台帳ログに入っていません。数秒後にもう一度お試しください',
       42285: 'この訂正は、1回の訂正で動かせる上限を超えています',
       42286: 'この訂正はすでに承認または却下されています',
       42900: '試行回数が多すぎます。しばらくしてからもう一度お試しください',
@@ -155,6 +160,7 @@ export const uiTexts = dictionary({
   },
   mr: {
     dialog: { close: 'बंद करा' },
+    query: { try_again: 'पुन्हा प्रयत्न करा' },
     form: { problems: 'कृपया पुढील गोष्टी दुरुस्त करा:', submitting: 'कृपया थांबा…' },
     paginator: { previous: 'मागील', next: 'पुढील', page: 'पान {{number}}' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'कॉइन', IMP: 'इम्प्रेशन्स' },
@@ -222,6 +228,7 @@ export const uiTexts = dictionary({
       40463: 'बिटकॉइन ठेव अस्तित्वात नाही',
       40465: 'Webhook वितरण अस्तित्वात नाही',
       40470: 'सत्र सापडले नाही',
+      40480: 'खातेवही लॉगमध्ये अद्याप चेकपॉइंट नाही',
       40466: 'दुरुस्ती अस्तित्वात नाही',
       40467: 'बंदीची विनंती अस्तित्वात नाही',
       40440: 'वापरकर्ता सापडला नाही',
@@ -272,6 +279,8 @@ export const uiTexts = dictionary({
       42284: 'कृपया वैध बिटकॉइन पत्ता टाका',
       42290: 'ऑपरेटर स्वतःवर बंदी घालू शकत नाहीत',
       42291: 'ही बंदी आधीच मंजूर किंवा नाकारली गेली आहे',
+      42294: 'खातेवही लॉग इतका मोठा नाही',
+      42295: 'हा व्यवहार अद्याप खातेवही लॉगमध्ये नाही; काही सेकंदांनी पुन्हा प्रयत्न करा',
       42285: 'ही दुरुस्ती एका दुरुस्तीने हलवता येणाऱ्या कमाल रकमेपेक्षा जास्त आहे',
       42286: 'ही दुरुस्ती आधीच मंजूर किंवा नाकारली गेली आहे',
       42900: 'खूप प्रयत्न झाले, कृपया नंतर पुन्हा प्रयत्न करा',

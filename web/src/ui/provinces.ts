@@ -1,4 +1,4 @@
-import type { Choice } from './form.tsx';
+import type { Choice } from './geo.ts';
 
 /**
  * The countries with province lists (spec §9: US with 50 states, CA with

@@ -71,3 +71,4 @@ export async function tamper(db: Kysely<Database>, statement: ReturnType<typeof 
     await statement.execute(trx);
   });
 }
+export { startScratchServer, type ScratchServer } from './scratch-server.ts';

@@ -10,6 +10,7 @@ import { contactRoutes } from './contacts/routes.ts';
 import { credentialRoutes } from './credentials/routes.ts';
 import { depositRoutes, type DepositSettings } from './deposits/routes.ts';
 import { healthRoutes } from './health/routes.ts';
+import { ledgerLogRoutes } from './ledger-log/routes.ts';
 import { merchantSpaceRoutes } from './merchant-space/routes.ts';
 import { merchantRoutes } from './merchants/routes.ts';
 import type { CorrectionLimits } from './operations/corrections.ts';
@@ -33,6 +34,8 @@ export interface FeatureSettings {
   deposits: DepositSettings;
   outboxBodies: boolean;
   corrections: CorrectionLimits;
+  /** The ledger log's verifier key, or null when its /api/ledger/* routes are not served. */
+  ledgerLogKey: string | null;
   settlementCron: string;
   webhooks: { allowPrivate: boolean; resolve: ResolveHost };
 }
@@ -58,6 +61,7 @@ export const apiFeatures: FastifyPluginAsync<FeatureSettings> = async (app, sett
   await app.register(userRoutes);
   await app.register(merchantRoutes);
   await app.register(walletRoutes);
+  if (settings.ledgerLogKey !== null) await app.register(ledgerLogRoutes, { vkey: settings.ledgerLogKey });
   await app.register(liveRoutes, settings.live);
   await app.register(agreementRoutes);
   if (settings.sandboxProcessorCredential !== null)
@@ -69,6 +73,7 @@ export const apiFeatures: FastifyPluginAsync<FeatureSettings> = async (app, sett
     bitcoinNetwork: settings.deposits.bitcoin.network,
     outboxBodies: settings.outboxBodies,
     corrections: settings.corrections,
+    ledgerLogKey: settings.ledgerLogKey ?? undefined,
   });
   await app.register(sendFundRoutes);
   await app.register(checkoutRoutes);

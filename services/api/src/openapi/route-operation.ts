@@ -14,6 +14,8 @@ export const featureTags = {
   credentials: 'PIN and security questions.',
   deposits: 'Deposits by e-mail transfer (Interac, Zelle) and by bitcoin.',
   health: 'Liveness of the API and its database.',
+  'ledger-log':
+    'The verifiable ledger log: signed checkpoints, inclusion and consistency proofs (RFC 9162, C2SP signed notes).',
   'merchant-space': "The merchant's dashboard, sales, returns, settlements and reports.",
   merchants: 'Merchant profile, terminals and categories.',
   operations: "The finance operators' console: deposits, withdrawals, corrections, audit.",

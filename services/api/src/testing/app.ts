@@ -4,6 +4,7 @@ import { createLogger } from '@peeks/runtime';
 import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, type App, type AppOptions } from '../app.ts';
 import { SESSION_COOKIE } from '../plugins/sessions.ts';
+import { TEST_LOG_KEY } from './ledger-log.ts';
 
 export interface TestApp {
   app: App;
@@ -34,6 +35,7 @@ type TestAppOptions = Pick<
   | 'corrections'
   | 'outboxBodies'
   | 'production'
+  | 'ledgerLogKey'
 > & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The processor credential test apps use, so tests can call the sandbox processor as the platform does. */
@@ -61,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     databaseUrl: database.url,
     log: createLogger({ LOG_LEVEL: 'info' }, sink),
     onRoute,
+    ledgerLogKey: TEST_LOG_KEY.vkey,
     ...appOptions,
     cardProcessor: { secret: TEST_PROCESSOR_SECRET, ...appOptions.cardProcessor },
     // Tests tokenize many cards from one address; the limit itself has its own test.

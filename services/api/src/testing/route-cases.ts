@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { RouteOptions } from 'fastify';
 import { buildApp } from '../app.ts';
 import { accessClassOf, routeKey, type AccessClass } from '../openapi/route-operation.ts';
+import { TEST_LOG_KEY } from './ledger-log.ts';
 import { loadRouteSamples, type RouteCase, type RouteSamples } from './route-samples.ts';
 
 /**
@@ -20,6 +21,8 @@ async function servedRoutes(): Promise<Map<string, AccessClass>> {
     databaseUrl: unused,
     log: createLogger({ LOG_LEVEL: 'silent' }),
     jobs: { causedBy: () => [], enqueue: () => Promise.resolve() },
+    // As createTestApp builds it: with the ledger log's routes.
+    ledgerLogKey: TEST_LOG_KEY.vkey,
     onRoute: (route) => {
       added.push(route);
     },

@@ -7,6 +7,11 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { AgreementDialog } from './AgreementDialog.tsx';
 import { listAgreements } from './agreements-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { agreementsTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(agreementsTexts);
 
 type List =
   | { status: 'loading' }

@@ -5,6 +5,11 @@ import { cached } from '../../lib/cache.ts';
 import { session } from '../session/index.ts';
 import { AgreementDialog } from './AgreementDialog.tsx';
 import { listAgreements, lookUpAgreement } from './agreements-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { agreementsTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(agreementsTexts);
 
 /** The agreement the dashboard flow stored for this user (spec §4), with its local flags. */
 interface Stored {

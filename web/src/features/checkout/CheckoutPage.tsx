@@ -17,11 +17,12 @@ import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
-import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { logIn, session } from '../session/index.ts';
-import { loadBalance, wallet } from '../wallet/index.ts';
+import { refreshBalance, useBalance } from '../wallet/index.ts';
 import { checkoutLink, loadCheckout, payCheckout, savedCards } from './checkout-api.ts';
 import './checkout.css';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
@@ -230,7 +231,8 @@ function PayPanel({
   onGone: () => void;
 }) {
   const { t } = useTranslation();
-  const { balance, status } = useSnapshot(wallet);
+  const { data: balanceRead, status } = useBalance();
+  const balance = balanceRead ?? null;
   const [cards, setCards] = useState<PaymentMethod[] | null>(null);
   const [source, setSource] = useState<Source>('wallet');
   const [busy, setBusy] = useState(false);
@@ -239,7 +241,6 @@ function PayPanel({
   const groupId = useId();
 
   useEffect(() => {
-    void loadBalance();
     const controller = new AbortController();
     savedCards(controller.signal)
       .then(setCards)
@@ -268,14 +269,14 @@ function PayPanel({
     try {
       const transaction = await payCheckout(request, key);
       keys.current.settled(200);
-      void loadBalance();
+      void refreshBalance();
       onPaid(transaction);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keys.current.settled(error.status);
       if (error.has(errorCodes.transactionNotFound)) onGone();
       else if (error.has(errorCodes.insufficientFunds)) {
-        void loadBalance();
+        void refreshBalance();
         setErrors([t('checkout.insufficient_funds')]);
       } else setErrors(error.texts);
     } finally {
@@ -302,7 +303,7 @@ function PayPanel({
             <span className="muted">
               {balanceKnown ? (
                 <Money minor={available} currency={checkout.currency} />
-              ) : status === 'failed' ? (
+              ) : status === 'error' ? (
                 t('checkout.balance_unknown')
               ) : (
                 t('checkout.balance_loading')

@@ -3,7 +3,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 import { transactionView } from '../../testing/transactions.ts';
-import { wallet } from '../wallet/index.ts';
 
 const TOKEN = 'tK3n_0123456789abcdefghijABCDEFGHIJ-klmnopq';
 const PATH = `/checkout?id=41&token=${TOKEN}`;
@@ -85,8 +84,7 @@ function signedInApi(handlers: Record<string, Handler> = {}) {
 
 beforeEach(() => {
   resetSession();
-  wallet.balance = null;
-  wallet.status = 'idle';
+  // The balance read starts afresh with the query cache, which testing/setup.ts clears.
 });
 
 describe('the Checkout page (spec §2 "Checkout page (id, token)")', () => {

@@ -2,11 +2,17 @@ import { addRecipientRequest } from '@peeks/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { addRecipient } from './contacts-api.ts';
 import { blankContact, ContactFieldsets } from './ContactFormDialog.tsx';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { contactsTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(contactsTexts);
 
 /** Spec §9: after saving a contact, the page moves on after 2 seconds. */
 export const REDIRECT_MS = 2000;

@@ -2,8 +2,8 @@ import { createContactRequest, updateContactRequest, type Contact } from '@peeks
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { PhoneField } from '../../ui/fields.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { PhoneField, SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices, DEFAULT_DIALLING_CODE } from '../../ui/geo.ts';
 import { createContact, updateContact } from './contacts-api.ts';
 

@@ -7,10 +7,16 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { session } from '../session/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { ContactFormDialog } from './ContactFormDialog.tsx';
 import { deleteContact, useContacts } from './contacts-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { contactsTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(contactsTexts);
 
 // Send Funds loads only when opened.
 const SendFundsDialog = lazy(() =>
@@ -45,15 +51,13 @@ export default function ContactsPage() {
   const { t } = useTranslation();
   const titleId = useId();
   const { user } = useSnapshot(session);
-  const { list, reload } = useContacts();
+  const contacts = useContacts();
   const [open, setOpen] = useState<Open>({ dialog: 'none' });
   const close = () => {
     setOpen({ dialog: 'none' });
   };
-  const saved = () => {
-    close();
-    reload();
-  };
+  // Saving or deleting invalidates the list, which reads itself again.
+  const saved = close;
 
   return (
     <section className="panel" aria-labelledby={titleId}>
@@ -72,23 +76,27 @@ export default function ContactsPage() {
           {t('contacts.add_recipient.title')}
         </Link>
       </div>
-      {list.status === 'loading' && <PageLoader label={t('contacts.loading')} />}
-      {list.status === 'failed' && (
-        <>
-          <ServerErrors texts={list.errors} />
-          <button type="button" className="button" onClick={reload}>
-            {t('contacts.try_again')}
-          </button>
-        </>
-      )}
-      {list.status === 'ready' && (
-        <ContactGrid
-          contacts={list.contacts.filter((contact) => contact.guser_id !== user?.guser_id)}
-          onOpen={(contact) => {
-            setOpen({ dialog: 'choice', contact });
-          }}
-        />
-      )}
+      <QueryView
+        query={contacts}
+        loading={<PageLoader label={t('contacts.loading')} />}
+        failed={(texts, retry) => (
+          <>
+            <ServerErrors texts={texts} />
+            <button type="button" className="button" onClick={retry}>
+              {t('contacts.try_again')}
+            </button>
+          </>
+        )}
+      >
+        {(list) => (
+          <ContactGrid
+            contacts={list.filter((contact) => contact.guser_id !== user?.guser_id)}
+            onOpen={(contact) => {
+              setOpen({ dialog: 'choice', contact });
+            }}
+          />
+        )}
+      </QueryView>
       {open.dialog === 'choice' && (
         <ChoiceDialog
           contact={open.contact}
@@ -117,7 +125,6 @@ export default function ContactsPage() {
           contact={open.contact}
           onDeleted={() => {
             setOpen({ dialog: 'deleted' });
-            reload();
           }}
           onClose={close}
         />

@@ -3,49 +3,38 @@ import {
   contactDeletedResponse,
   contactListResponse,
   contactResponse,
-  type Contact,
   type CreateContactRequest,
   type UpdateContactRequest,
 } from '@peeks/contracts';
-import { useCallback, useEffect, useState } from 'react';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { useQuery } from '@tanstack/react-query';
+import { callApi } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
 
 export const createContact = async (form: CreateContactRequest) =>
-  (await callApi('/user/contact-create', contactResponse, { body: form })).contact;
+  changed((await callApi('/user/contact-create', contactResponse, { body: form })).contact);
 export const addRecipient = async (form: AddRecipientRequest) =>
-  (await callApi('/user/recipient-create', contactResponse, { body: form })).contact;
+  changed((await callApi('/user/recipient-create', contactResponse, { body: form })).contact);
 export const updateContact = async (form: UpdateContactRequest) =>
-  (await callApi('/user/contact-update', contactResponse, { body: form })).contact;
+  changed((await callApi('/user/contact-update', contactResponse, { body: form })).contact);
 export const deleteContact = async (contactId: number) => {
-  await callApi('/user/contact-delete', contactDeletedResponse, { body: { contact_id: contactId } });
+  changed(await callApi('/user/contact-delete', contactDeletedResponse, { body: { contact_id: contactId } }));
 };
 
-type ContactList =
-  { status: 'loading' } | { status: 'ready'; contacts: Contact[] } | { status: 'failed'; errors: readonly string[] };
+/** The contacts feature's query keys: every read of it sits under `all`, which a change invalidates. */
+export const contactKeys = {
+  all: ['contacts'] as const,
+  list: () => [...contactKeys.all, 'list'] as const,
+};
 
-/** The signed-in user's contacts, loaded on mount; `reload` after a save or a delete (spec §4 Contact modal: "the list reloads"). */
-export function useContacts() {
-  const [list, setList] = useState<ContactList>({ status: 'loading' });
-  const [version, setVersion] = useState(0);
+/** After a save or a delete the list is read again (spec §4 Contact modal: "the list reloads"). */
+const changed = <T>(result: T): T => {
+  void queryClient.invalidateQueries({ queryKey: contactKeys.all });
+  return result;
+};
 
-  useEffect(() => {
-    const controller = new AbortController();
-    callApi('/user/contact-list', contactListResponse, { signal: controller.signal })
-      .then((answer) => {
-        setList({ status: 'ready', contacts: answer.contacts });
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiError) setList({ status: 'failed', errors: error.texts });
-      });
-    return () => {
-      controller.abort();
-    };
-  }, [version]);
-
-  const reload = useCallback(() => {
-    // After a save the old list stays until the new one is in; after a failure the loader shows again.
-    setList((each) => (each.status === 'failed' ? { status: 'loading' } : each));
-    setVersion((each) => each + 1);
-  }, []);
-  return { list, reload };
-}
+/** The signed-in user's contacts. */
+export const useContacts = () =>
+  useQuery({
+    queryKey: contactKeys.list(),
+    queryFn: async ({ signal }) => (await callApi('/user/contact-list', contactListResponse, { signal })).contacts,
+  });

@@ -24,6 +24,11 @@ import { onLiveMessage, wallet } from '../wallet/index.ts';
 import { banksFor } from './banks.ts';
 import { coinEquivalent, coinsLabel, countdownText, timeLeft } from './deposit-rules.ts';
 import { listDeposits, quoteBitcoin, startBitcoin, startInterac, startZelle } from './deposits-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { depositsTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(depositsTexts);
 
 /** The rate the forms show until the server's answer says otherwise (spec §9: 0.78). */
 const DEFAULT_RATE_MICROS = 780_000;

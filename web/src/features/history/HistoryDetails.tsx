@@ -8,6 +8,7 @@ import { Money } from '../../ui/Money.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { auditOf } from './history-api.ts';
 import { formatWhen, transactionTypeLabel } from './labels.ts';
+import { LedgerReceipt } from './LedgerReceipt.tsx';
 
 function Facts({ facts }: { facts: [string, ReactNode][] }) {
   return (
@@ -71,6 +72,7 @@ export function TransactionDetails({ transaction, onClose }: { transaction: Tran
       footer={<Button onClick={onClose}>{t('history.close')}</Button>}
     >
       <Facts facts={facts} />
+      <LedgerReceipt transaction={transaction} />
     </Dialog>
   );
 }

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { currencyCode } from '@peeks/contracts';
 import { Button } from '../../ui/Button.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { Paginator } from '../../ui/Paginator.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toasts.tsx';

@@ -1,5 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import type { legalTexts } from './i18n.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { legalTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(legalTexts);
 
 type Legal = typeof legalTexts.en.legal;
 type Document = 'terms' | 'privacy';

@@ -1,12 +1,12 @@
 import type { MerchantFigures } from '@peeks/contracts';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
-import { wallet } from '../wallet/index.ts';
-import { useDashboard } from './merchant-api.ts';
+import { onLiveMessage, wallet } from '../wallet/index.ts';
+import { refreshDashboard, useDashboard } from './merchant-api.ts';
 import { dateOf, LoadedView, MerchantPanel, timeOf, TransactionTable } from './MerchantPanel.tsx';
 
 const SalesChart = lazy(() => import('./SalesChart.tsx'));
@@ -49,8 +49,15 @@ function Figures({ title, figures }: { title: string; figures: readonly Merchant
 export default function MerchantDashboard() {
   const { t } = useTranslation();
   // The live feed pushes the balance after every commit that touches the merchant's money: a new payment or return.
-  const { balance, live } = useSnapshot(wallet);
-  const dashboard = useDashboard(balance);
+  const { live } = useSnapshot(wallet);
+  const dashboard = useDashboard();
+  useEffect(
+    () =>
+      onLiveMessage((message) => {
+        if (message.type === 'balance') void refreshDashboard();
+      }),
+    [],
+  );
   const [chosen, setChosen] = useState<string | null>(null);
 
   return (

@@ -1,12 +1,12 @@
 import type { MerchantTransaction } from '@peeks/contracts';
-import { useId, type ReactNode } from 'react';
+import { useId, type ComponentProps, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { isMerchant, session } from '../session/index.ts';
-import type { Loaded } from './merchant-api.ts';
 import './merchant.css';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { merchantTexts } from './i18n.ts';
@@ -52,12 +52,24 @@ export function MerchantPanel({
   );
 }
 
-/** A read's loading skeleton, its refusal, or its content. */
-export function LoadedView<T>({ loaded, children }: { loaded: Loaded<T>; children: (data: T) => ReactNode }) {
+/** A merchant read's states, in the merchant space's words. */
+export function LoadedView<T>({
+  loaded,
+  children,
+}: {
+  loaded: ComponentProps<typeof QueryView<T>>['query'];
+  children: (data: T) => ReactNode;
+}) {
   const { t } = useTranslation();
-  if (loaded.status === 'loading') return <PageLoader label={t('merchant.loading')} />;
-  if (loaded.status === 'failed') return <ServerErrors texts={loaded.errors} />;
-  return <>{children(loaded.data)}</>;
+  return (
+    <QueryView
+      query={loaded}
+      loading={<PageLoader label={t('merchant.loading')} />}
+      failed={(texts) => <ServerErrors texts={texts} />}
+    >
+      {children}
+    </QueryView>
+  );
 }
 
 export const dateOf = (iso: string) => new Date(iso).toLocaleDateString();

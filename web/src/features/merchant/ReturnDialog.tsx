@@ -5,7 +5,8 @@ import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney, minorToTyped } from '../../lib/money.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { returnSale } from './merchant-api.ts';
 

@@ -7,53 +7,50 @@ import {
   transactionResponse,
   type ReturnSaleRequest,
 } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSnapshot } from 'valtio';
 import type { z } from 'zod';
-import { ApiError, callApi } from '../../lib/api.ts';
+import { callApi } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
 import { session } from '../session/index.ts';
 
 /** The merchant space's calls (issue 27); every one acts for the session's current merchant. */
 
-export type Loaded<T> =
-  { status: 'loading' } | { status: 'ready'; data: T } | { status: 'failed'; errors: readonly string[] };
+/** The merchant feature's query keys: each read under the merchant acted for, all of them under `all`. */
+export const merchantKeys = {
+  all: ['merchant'] as const,
+  read: (merchantId: number | null, path: string, query: Record<string, string | number>) =>
+    [...merchantKeys.all, merchantId, path, query] as const,
+};
 
 /**
- * A read of the merchant space, loaded on mount and again when `query`,
- * `refresh` or the merchant acted for (Switch Merchant) change. A reload
- * keeps showing what was there until the new answer arrives.
+ * A read of the merchant space, for the merchant acted for (Switch Merchant
+ * reads afresh). A new page or range keeps showing what was there until the
+ * new answer arrives.
  */
-export function useMerchantRead<Schema extends z.ZodType>(
+function useMerchantRead<Schema extends z.ZodType>(
   path: string,
   schema: Schema,
-  query?: Record<string, string | number>,
-  refresh: unknown = 0,
-): Loaded<z.output<Schema>> {
+  query: Record<string, string | number> = {},
+) {
   const merchantId = useSnapshot(session).user?.merchant_id ?? null;
-  const [state, setState] = useState<Loaded<z.output<Schema>>>({ status: 'loading' });
-  const queryText = JSON.stringify(query ?? {});
-  useEffect(() => {
-    const controller = new AbortController();
-    const params = JSON.parse(queryText) as Record<string, string | number>;
-    callApi(path, schema, { signal: controller.signal, query: params })
-      .then((data) => {
-        setState({ status: 'ready', data });
-      })
-      .catch((error: unknown) => {
-        if (error instanceof ApiError) setState({ status: 'failed', errors: error.texts });
-      });
-    return () => {
-      controller.abort();
-    };
-    // The query is compared by its text: a new object with the same fields is the same read.
-  }, [path, schema, queryText, refresh, merchantId]);
-  return state;
+  return useQuery({
+    queryKey: merchantKeys.read(merchantId, path, query),
+    queryFn: ({ signal }): Promise<z.output<Schema>> => callApi(path, schema, { signal, query }),
+    placeholderData: keepPreviousData,
+  });
 }
 
-export const useDashboard = (refresh: unknown) =>
-  useMerchantRead('/merchant/dashboard', merchantDashboardResponse, undefined, refresh);
-export const useTransfers = (offset: number, refresh: unknown) =>
-  useMerchantRead('/merchant/transfers', merchantTransactionsResponse, { offset, limit: PAGE }, refresh);
+/** The dashboard's figures; read again by the screen whenever the live feed says the merchant's money moved. */
+export const refreshDashboard = () =>
+  queryClient.invalidateQueries({
+    queryKey: merchantKeys.all,
+    predicate: (query) => query.queryKey[2] === '/merchant/dashboard',
+  });
+
+export const useDashboard = () => useMerchantRead('/merchant/dashboard', merchantDashboardResponse);
+export const useTransfers = (offset: number) =>
+  useMerchantRead('/merchant/transfers', merchantTransactionsResponse, { offset, limit: PAGE });
 export const useReturns = (offset: number) =>
   useMerchantRead('/merchant/returns', merchantTransactionsResponse, { offset, limit: PAGE });
 export const useSettlements = (offset: number) =>
@@ -66,8 +63,15 @@ export const useReport = (from: string, to: string) =>
 export const PAGE = 25;
 
 /** Returns part or all of a sale under the attempt's Idempotency-Key. */
-export const returnSale = async (request: ReturnSaleRequest, idempotencyKey: string) =>
-  (await callApi('/merchant/return-sale', transactionResponse, { body: request, idempotencyKey })).transaction;
+export async function returnSale(request: ReturnSaleRequest, idempotencyKey: string) {
+  const { transaction } = await callApi('/merchant/return-sale', transactionResponse, {
+    body: request,
+    idempotencyKey,
+  });
+  // The sale's returned amount, the transfers and the figures all changed.
+  void queryClient.invalidateQueries({ queryKey: merchantKeys.all });
+  return transaction;
+}
 
 /** Where the report's CSV is downloaded from. */
 export const reportCsvUrl = (from: string, to: string) =>

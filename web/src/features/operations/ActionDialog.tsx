@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { translatedValidation } from '../../ui/validation-texts.ts';
+import { translatedValidation } from '../../i18n/validation-texts.ts';
 
 /** Throws the refusal the route would answer for `request`, as it would word it: one problem per field, the first found. */
 function checkAsTheRoute(schema: z.ZodType, request: unknown) {

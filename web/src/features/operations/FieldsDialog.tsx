@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { z } from 'zod';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { ActionDialog, useFieldErrors } from './ActionDialog.tsx';
 
 /** One typed field of an operator's step: a text input, or a select when it has options. */

@@ -9,7 +9,16 @@ addLaterTexts(operationsTexts);
 
 const FINANCE_OPERATOR_ROLE = 'finance';
 
-const sections = ['overview', 'deposits', 'withdrawals', 'corrections', 'coins', 'events', 'people'] as const;
+const sections = [
+  'overview',
+  'deposits',
+  'withdrawals',
+  'corrections',
+  'coins',
+  'events',
+  'ledger-log',
+  'people',
+] as const;
 
 /**
  * The operations console's frame: finance operators only. Anyone else gets
@@ -34,7 +43,7 @@ export default function OperationsLayout() {
             to={section === 'overview' ? '/operations' : `/operations/${section}`}
             end={section === 'overview'}
           >
-            {t(`operations.nav.${section}`)}
+            {t(`operations.nav.${section === 'ledger-log' ? 'ledger_log' : section}`)}
           </NavLink>
         ))}
       </nav>

@@ -7,7 +7,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
-import { Input } from '../../ui/Field.tsx';
+import { Input } from '../../ui/fields.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';

@@ -6,6 +6,7 @@ import {
   correctBalanceResponse,
   correctionDecisionResponse,
   eventLogResponse,
+  ledgerLogStatusResponse,
   ledgerVerificationResponse,
   ledgerVerificationStartResponse,
   operationResponse,
@@ -25,6 +26,7 @@ import { callApi } from '../../lib/api.ts';
 /** The operations console's calls: each a finance operator's, each answer checked against its contract. */
 export const operationsApi = {
   overview: () => callApi('/operations/overview', operationsOverviewResponse),
+  ledgerLog: () => callApi('/operations/ledger-log', ledgerLogStatusResponse),
   platformBalances: () => callApi('/operations/platform-balances', platformBalancesResponse),
   verification: () => callApi('/operations/ledger-verify', ledgerVerificationResponse),
   startVerification: () => callApi('/operations/ledger-verify', ledgerVerificationStartResponse, { body: {} }),

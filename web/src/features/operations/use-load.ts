@@ -1,34 +1,22 @@
-import { useCallback, useEffect, useState } from 'react';
-import { ApiError } from '../../lib/api.ts';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useCallback, useId } from 'react';
 
-export type Loaded<T> = { state: 'loading' } | { state: 'failed'; reason: string } | { state: 'ready'; value: T };
+/** The console's query keys: each read of a screen under `all`, which a change may invalidate as a whole. */
+export const operationsKeys = {
+  all: ['operations'] as const,
+  read: (screenRead: string) => [...operationsKeys.all, screenRead] as const,
+};
 
-/** Loads `load()` on mount and on `reload()`; a refusal becomes its shown text. */
+/** What a console screen holds of a read: the query itself, drawn by <Loading>. */
+export type Loaded<T> = UseQueryResult<T>;
+
+/** A console read: `load()` on mount and on `reload()`, its states drawn by <Loading>. */
 export function useLoad<T>(load: () => Promise<T>): [Loaded<T>, () => void] {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
-  const [round, setRound] = useState(0);
-  useEffect(() => {
-    let live = true;
-    load().then(
-      (value) => {
-        if (live) setLoaded({ state: 'ready', value });
-      },
-      (error: unknown) => {
-        if (live)
-          setLoaded({
-            state: 'failed',
-            reason: error instanceof ApiError ? error.texts.join(' ') : String(error),
-          });
-      },
-    );
-    return () => {
-      live = false;
-    };
-    // `load` is a fresh closure each render; `round` is what asks for a reload.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [round]);
+  // Each read of each screen is its own entry; the screen says when to read again (after an operator's action).
+  const query = useQuery({ queryKey: operationsKeys.read(useId()), queryFn: load });
+  const { refetch } = query;
   const reload = useCallback(() => {
-    setRound((value) => value + 1);
-  }, []);
-  return [loaded, reload];
+    void refetch();
+  }, [refetch]);
+  return [query, reload];
 }

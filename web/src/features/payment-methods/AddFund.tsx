@@ -9,8 +9,9 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast, TOAST_MS } from '../../ui/toasts.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
-import { loadBalance } from '../wallet/index.ts';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
+import { refreshBalance } from '../wallet/index.ts';
 import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payment-methods-api.ts';
 
 /** Coins are bought in US dollars, the purchase call's default currency. */
@@ -29,8 +30,10 @@ type Outcome = { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | 
 export default function AddFund() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { methods, failed, reload } = usePaymentMethods();
-  const { rate, reload: reloadRate } = useCoinRate(CURRENCY);
+  const methodList = usePaymentMethods();
+  const coinRate = useCoinRate(CURRENCY);
+  const methods = methodList.data ?? null;
+  const rate = coinRate.data ?? null;
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
   const [round, setRound] = useState(0);
   const [keys] = useState(() => attemptKeys());
@@ -47,7 +50,7 @@ export default function AddFund() {
       try {
         await purchase(request, keys.keyFor(request));
         keys.settled(200);
-        void loadBalance();
+        void refreshBalance();
         setOutcome({ kind: 'success', coins: request.coin_amt });
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
@@ -73,13 +76,13 @@ export default function AddFund() {
     };
   }, [succeeded, navigate, t]);
 
-  if (failed || rate === 'failed') {
+  if (methodList.isError || coinRate.isError) {
     return (
       <ErrorDialog
         texts={[t('errors.something_went_wrong')]}
         onTryAgain={() => {
-          reload();
-          reloadRate();
+          void methodList.refetch();
+          void coinRate.refetch();
         }}
         onCancel={goHome}
       />

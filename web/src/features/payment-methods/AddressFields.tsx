@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { SelectField, TextField } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
 import { countryChoices } from '../../ui/geo.ts';
 import { provinceChoices } from '../../ui/provinces.ts';
 

@@ -2,10 +2,10 @@ import { bankAccountTypes, bankPayMethodRequest } from '@peeks/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
-import { SelectField, TextField, useSpecForm } from '../../ui/form.tsx';
+import { DigitsField, SelectField, TextField } from '../../ui/fields.tsx';
+import { useSpecForm } from '../../ui/form.tsx';
 import { AccountDialog } from './AccountDialog.tsx';
 import { emptyAddress } from './AddressFields.tsx';
-import { DigitsField } from '../../ui/fields.tsx';
 
 type BankForm = z.input<typeof bankPayMethodRequest>;
 

@@ -2,7 +2,7 @@ import { tokenizerMessage } from '@peeks/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useFieldError } from '../../ui/form.tsx';
+import { useFieldError } from '../../ui/fields.tsx';
 import type { CardForm } from './payment-methods-api.ts';
 
 const TOKEN = 'type_specific.token';

@@ -20,7 +20,10 @@ type Modal = 'card' | 'bank' | 'wire';
 export default function PaymentMethodList() {
   const { t } = useTranslation();
   const titleId = useId();
-  const { methods, failed, reload } = usePaymentMethods();
+  const list = usePaymentMethods();
+  const methods = list.data ?? null;
+  const failed = list.isError;
+  const reload = () => void list.refetch();
   const [modal, setModal] = useState<Modal | null>(null);
   const [deleting, setDeleting] = useState<PaymentMethod | null>(null);
   const action = useApiAction();
@@ -40,10 +43,10 @@ export default function PaymentMethodList() {
   // Select and Delete take their own button away: focus goes to the page's heading, and the count (a status) says what changed.
   const change = (work: () => Promise<void>) =>
     void action.run(async () => {
+      // The change invalidates the list, which reads itself again.
       try {
         await work();
       } finally {
-        reload();
         heading.current?.focus();
       }
     });
@@ -94,13 +97,9 @@ export default function PaymentMethodList() {
           confirm={t('payment_methods.delete_confirm')}
           cancel={t('payment_methods.cancel')}
           onConfirm={async () => {
-            try {
-              await deletePaymentMethod(deleting.payment_method_id);
-              refocus.current = true;
-              setDeleting(null);
-            } finally {
-              reload();
-            }
+            await deletePaymentMethod(deleting.payment_method_id);
+            refocus.current = true;
+            setDeleting(null);
           }}
           onClose={() => {
             setDeleting(null);

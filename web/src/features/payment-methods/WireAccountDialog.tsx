@@ -2,11 +2,11 @@ import { wirePayMethodRequest } from '@peeks/contracts';
 import { useTranslation } from 'react-i18next';
 import { useFormContext } from 'react-hook-form';
 import { useSnapshot } from 'valtio';
-import { FieldShell, TextField, useSpecForm } from '../../ui/form.tsx';
+import { DigitsField, FieldShell, TextField } from '../../ui/fields.tsx';
+import { useSpecForm } from '../../ui/form.tsx';
 import { session } from '../session/index.ts';
 import { AccountDialog } from './AccountDialog.tsx';
 import { emptyAddress, RegionFields } from './AddressFields.tsx';
-import { DigitsField } from '../../ui/fields.tsx';
 
 const BANK = 'type_specific.instructions.';
 

@@ -11,9 +11,10 @@ import {
   type PaymentMethod,
   type PurchaseRequest,
 } from '@peeks/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { callApi } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
 
 /** The card tokenizer the Add Credit Card modal frames (spec §7 payment-provider-lookup). */
 const CARD_PROVIDER = 'sandbox';
@@ -26,37 +27,29 @@ const CARD_PROVIDER = 'sandbox';
 const shownMethods = (methods: readonly PaymentMethod[]) =>
   methods.filter((method) => method.state === 'E' && method.validated !== '');
 
-async function listPaymentMethods(signal?: AbortSignal): Promise<PaymentMethod[]> {
-  return shownMethods(
-    (await callApi('/account/pay-method', payMethodListResponse, { body: {}, ...(signal ? { signal } : {}) })).methods,
-  );
+/** The payment-methods feature's query keys: every read of it sits under `all`, which a change invalidates. */
+export const paymentMethodKeys = {
+  all: ['payment-methods'] as const,
+  list: () => [...paymentMethodKeys.all, 'list'] as const,
+  coinRate: (currency: 'USD' | 'CAD') => [...paymentMethodKeys.all, 'coin-rate', currency] as const,
+};
+
+/** A change to the methods, refused or not, has the list read again (spec §4: "the list reloads"). */
+async function changing<T>(change: Promise<T>): Promise<T> {
+  try {
+    return await change;
+  } finally {
+    void queryClient.invalidateQueries({ queryKey: paymentMethodKeys.list() });
+  }
 }
 
-/** The signed-in user's payment methods: loading until the first answer, `reload` after any change. */
-export function usePaymentMethods() {
-  const [methods, setMethods] = useState<PaymentMethod[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [loads, setLoads] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    listPaymentMethods(controller.signal)
-      .then((list) => {
-        setMethods(list);
-        setFailed(false);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => {
-      controller.abort();
-    };
-  }, [loads]);
-  const reload = useCallback(() => {
-    setFailed(false);
-    setLoads((count) => count + 1);
-  }, []);
-  return { methods, failed, reload };
-}
+/** The signed-in user's payment methods, as Payment Methods and Add Fund show them. */
+export const usePaymentMethods = () =>
+  useQuery({
+    queryKey: paymentMethodKeys.list(),
+    queryFn: async ({ signal }) =>
+      shownMethods((await callApi('/account/pay-method', payMethodListResponse, { body: {}, signal })).methods),
+  });
 
 /** The Add Credit Card request as sent: the schema's input (the expiry as the selects' texts). */
 export type CardForm = z.input<typeof cardPayMethodRequest>;
@@ -66,18 +59,22 @@ export type CardForm = z.input<typeof cardPayMethodRequest>;
 export type PaymentMethodRequest = z.input<typeof addPayMethodRequest>;
 
 export async function addPaymentMethod(request: PaymentMethodRequest) {
-  return (await callApi('/wallet/add-pay-method', paymentMethodResponse, { body: request })).payment_method;
+  return (await changing(callApi('/wallet/add-pay-method', paymentMethodResponse, { body: request }))).payment_method;
 }
 
 /** Select: makes the method the default (spec §4). */
 export async function makeDefault(paymentMethodId: number) {
-  await callApi('/account/user-payment-method-update', paymentMethodResponse, {
-    body: { paymentMethodId, make_default: true },
-  });
+  await changing(
+    callApi('/account/user-payment-method-update', paymentMethodResponse, {
+      body: { paymentMethodId, make_default: true },
+    }),
+  );
 }
 
 export async function deletePaymentMethod(paymentMethodId: number) {
-  await callApi('/account/user-payment-method-delete', payMethodChangedResponse, { body: { paymentMethodId } });
+  await changing(
+    callApi('/account/user-payment-method-delete', payMethodChangedResponse, { body: { paymentMethodId } }),
+  );
 }
 
 export async function cardTokenizer() {
@@ -88,29 +85,13 @@ export async function cardTokenizer() {
 
 export type CoinRate = z.infer<typeof forex>;
 
-/** The rate coins are bought at in `currency`: null while it loads, 'failed' when it could not be had. */
-export function useCoinRate(currency: 'USD' | 'CAD') {
-  const [rate, setRate] = useState<CoinRate | 'failed' | null>(null);
-  const [loads, setLoads] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    callApi('/account/forex-lookup', forexResponse, { body: { currency }, signal: controller.signal })
-      .then((answer) => {
-        setRate(answer.forex);
-      })
-      .catch(() => {
-        if (!controller.signal.aborted) setRate('failed');
-      });
-    return () => {
-      controller.abort();
-    };
-  }, [currency, loads]);
-  const reload = useCallback(() => {
-    setRate(null);
-    setLoads((count) => count + 1);
-  }, []);
-  return { rate, reload };
-}
+/** The rate coins are bought at in `currency`. */
+export const useCoinRate = (currency: 'USD' | 'CAD') =>
+  useQuery({
+    queryKey: paymentMethodKeys.coinRate(currency),
+    queryFn: async ({ signal }): Promise<CoinRate> =>
+      (await callApi('/account/forex-lookup', forexResponse, { body: { currency }, signal })).forex,
+  });
 
 /** Buys coins with a stored card; `idempotencyKey` names the attempt, so a retry of it is never charged twice. */
 export async function purchase(request: PurchaseRequest, idempotencyKey: string) {

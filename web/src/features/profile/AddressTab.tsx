@@ -3,21 +3,21 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useWatch } from 'react-hook-form';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices } from '../../ui/geo.ts';
 import { provinceChoices } from '../../ui/provinces.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CardsTab } from './CardsTab.tsx';
-import { useLoaded } from '../../lib/loaded.ts';
-import { addAddress, deleteAddress, listAddresses, updateAddress } from './profile-api.ts';
+import { addAddress, deleteAddress, useAddresses, updateAddress } from './profile-api.ts';
 
 type Open = { dialog: 'none' } | { dialog: 'form'; address?: Address } | { dialog: 'delete'; address: Address };
 
 /** The Address tab (spec §2, §4 "Address modal"): cards 'Address n' with edit and delete, 'You have 0 Address'. */
 export function AddressTab() {
   const { t } = useTranslation();
-  const { state, reload } = useLoaded(listAddresses);
+  const addresses = useAddresses();
   const [open, setOpen] = useState<Open>({ dialog: 'none' });
   const close = () => {
     setOpen({ dialog: 'none' });
@@ -31,7 +31,7 @@ export function AddressTab() {
         setOpen({ dialog: 'form' });
       }}
       empty={t('profile.address.empty')}
-      loaded={state}
+      loaded={addresses}
       keyOf={(address) => address.address_id}
       card={(address, index) => (
         <>
@@ -73,11 +73,10 @@ export function AddressTab() {
       {open.dialog === 'form' && (
         <AddressDialog
           {...(open.address ? { address: open.address } : {})}
-          first={state.status === 'ready' && state.value.length === 0}
+          first={addresses.data?.length === 0}
           onSaved={(message) => {
             toast(message);
             close();
-            reload();
           }}
           onClose={close}
         />
@@ -92,7 +91,6 @@ export function AddressTab() {
             await deleteAddress(open.address.address_id);
             toast(t('profile.address.deleted'));
             close();
-            reload();
           }}
           onClose={close}
         />

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Loaded } from '../../lib/loaded.ts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 
 /**
  * A profile tab that lists what the user saved as cards ('Address n',
@@ -25,7 +26,7 @@ export function CardsTab<Item>({
   addLabel: string;
   onAdd: () => void;
   empty: string;
-  loaded: Loaded<readonly Item[]>;
+  loaded: UseQueryResult<readonly Item[]>;
   keyOf: (item: Item) => string | number;
   card: (item: Item, index: number) => ReactNode;
   children: ReactNode;
@@ -40,25 +41,30 @@ export function CardsTab<Item>({
     <section className="card" aria-labelledby={headingId}>
       <div className="panel-heading">
         <h2 id={headingId}>{title}</h2>
-        {loaded.status === 'ready' && loaded.value.length > 0 && add}
+        {loaded.data !== undefined && loaded.data.length > 0 && add}
       </div>
-      {loaded.status === 'loading' && <PageLoader label={t('profile.loading')} />}
-      {loaded.status === 'failed' && <ServerErrors texts={loaded.errors} />}
-      {loaded.status === 'ready' && loaded.value.length === 0 && (
-        <div className="empty-state">
-          <p>{empty}</p>
-          {add}
-        </div>
-      )}
-      {loaded.status === 'ready' && loaded.value.length > 0 && (
-        <ul className="cards">
-          {loaded.value.map((item, index) => (
-            <li key={keyOf(item)} className="card small-card">
-              {card(item, index)}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={loaded}
+        loading={<PageLoader label={t('profile.loading')} />}
+        failed={(texts) => <ServerErrors texts={texts} />}
+        isEmpty={(items) => items.length === 0}
+        empty={
+          <div className="empty-state">
+            <p>{empty}</p>
+            {add}
+          </div>
+        }
+      >
+        {(items) => (
+          <ul className="cards">
+            {items.map((item, index) => (
+              <li key={keyOf(item)} className="card small-card">
+                {card(item, index)}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       {children}
     </section>
   );

@@ -2,14 +2,14 @@ import { documentTypes, uploadDocumentFields, uploadMessages } from '@peeks/cont
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
-import { DateField } from '../../ui/fields.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { DateField, SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices, countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
-import { useLoaded } from '../../lib/loaded.ts';
-import { listDocuments, uploadDocument } from './profile-api.ts';
+import { useDocuments, uploadDocument } from './profile-api.ts';
 
 /**
  * The Document Upload tab (spec §2, §5 "Document upload"): type, number,
@@ -19,7 +19,7 @@ import { listDocuments, uploadDocument } from './profile-api.ts';
 export function DocumentTab() {
   const { t, i18n } = useTranslation();
   const { user } = useSnapshot(session);
-  const { state, reload } = useLoaded(listDocuments);
+  const documents = useDocuments();
   const file = useRef<HTMLInputElement>(null);
   const [fileError, setFileError] = useState<string | null>(null);
   const spec = useSpecForm(uploadDocumentFields, {
@@ -49,7 +49,6 @@ export function DocumentTab() {
           toast(t('profile.document.done'));
           spec.form.reset();
           if (file.current) file.current.value = '';
-          reload();
         }}
       >
         <SelectField
@@ -87,21 +86,25 @@ export function DocumentTab() {
         <SubmitButton>{t('profile.document.upload')}</SubmitButton>
       </Form>
       <h3>{t('profile.document.uploaded')}</h3>
-      {state.status === 'loading' && <PageLoader label={t('profile.loading')} />}
-      {state.status === 'ready' && state.value.length === 0 && (
-        <p className="empty-state">{t('profile.document.none')}</p>
-      )}
-      {state.status === 'ready' && state.value.length > 0 && (
-        <ul className="plain-list">
-          {state.value.map((document) => (
-            <li key={document.document_id}>
-              {t(`profile.document.types.${document.document_type}`)} {document.document_number} ·{' '}
-              {countryName(document.issuing_country, i18n.language)} · {document.issue_date} → {document.expiry_date} ·{' '}
-              {t('profile.document.received')}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView
+        query={documents}
+        loading={<PageLoader label={t('profile.loading')} />}
+        failed={() => null}
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="empty-state">{t('profile.document.none')}</p>}
+      >
+        {(list) => (
+          <ul className="plain-list">
+            {list.map((document) => (
+              <li key={document.document_id}>
+                {t(`profile.document.types.${document.document_type}`)} {document.document_number} ·{' '}
+                {countryName(document.issuing_country, i18n.language)} · {document.issue_date} → {document.expiry_date}{' '}
+                · {t('profile.document.received')}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
     </section>
   );
 }

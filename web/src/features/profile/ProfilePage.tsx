@@ -10,6 +10,11 @@ import { NotificationsTab } from './NotificationsTab.tsx';
 import { ProfileTab } from './ProfileTab.tsx';
 import { SecurityTab } from './SecurityTab.tsx';
 import { TerminalTab } from './TerminalTab.tsx';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { profileTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(profileTexts);
 
 const allTabs = [
   'profile',

@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { useLoaded } from '../../lib/loaded.ts';
 import { session } from '../session/index.ts';
 import { ChangePasswordDialog } from './ProfileTab.tsx';
-import { changePin, securityQuestions, securitySettings, setPin, setSecurityQuestions } from './profile-api.ts';
+import { changePin, useSecurityQuestions, useSecuritySettings, setPin, setSecurityQuestions } from './profile-api.ts';
 
 type Open = 'none' | 'password' | 'set-pin' | 'change-pin' | 'questions';
 
@@ -18,7 +19,7 @@ type Open = 'none' | 'password' | 'set-pin' | 'change-pin' | 'questions';
 export function SecurityTab() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
-  const { state, reload } = useLoaded(securitySettings);
+  const settings = useSecuritySettings();
   const [open, setOpen] = useState<Open>('none');
   const close = () => {
     setOpen('none');
@@ -26,82 +27,85 @@ export function SecurityTab() {
   const done = (message: string) => {
     toast(message);
     close();
-    reload();
   };
   if (!user) return null;
   return (
     <section className="card" aria-labelledby="security-title">
       <h2 id="security-title">{t('profile.tabs.security')}</h2>
-      {state.status === 'loading' && <PageLoader label={t('profile.loading')} />}
-      {state.status === 'failed' && <ServerErrors texts={state.errors} />}
-      {state.status === 'ready' && (
-        <ul className="setting-rows">
-          <li>
-            <div>
-              <strong>{t('profile.change_password')}</strong>
-            </div>
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setOpen('password');
-              }}
-            >
-              {t('profile.change_password')}
-            </button>
-          </li>
-          <li>
-            <div>
-              <strong>{t('profile.change_pin')}</strong>
-              <p className="muted">{state.value.pin_set ? t('profile.pin_is_set') : t('profile.pin_not_set')}</p>
-            </div>
-            <div className="row-actions">
-              {state.value.pin_set && (
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() => {
-                    setOpen('change-pin');
-                  }}
-                >
-                  {t('profile.change_pin')}
-                </button>
-              )}
+      <QueryView
+        query={settings}
+        loading={<PageLoader label={t('profile.loading')} />}
+        failed={(texts) => <ServerErrors texts={texts} />}
+      >
+        {(value) => (
+          <ul className="setting-rows">
+            <li>
+              <div>
+                <strong>{t('profile.change_password')}</strong>
+              </div>
               <button
                 type="button"
                 className="button"
                 onClick={() => {
-                  setOpen('set-pin');
+                  setOpen('password');
                 }}
               >
-                {state.value.pin_set ? t('profile.forgot_pin') : t('profile.set_pin')}
+                {t('profile.change_password')}
               </button>
-            </div>
-          </li>
-          <li>
-            <div>
-              <strong>{t('profile.security_questions')}</strong>
-              <p className="muted">
-                {state.value.security_questions.length > 0
-                  ? state.value.security_questions.map((each) => each.question).join(' · ')
-                  : t('profile.questions_hint')}
-              </p>
-            </div>
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setOpen('questions');
-              }}
-            >
-              {t('profile.choose_questions')}
-            </button>
-          </li>
-        </ul>
-      )}
+            </li>
+            <li>
+              <div>
+                <strong>{t('profile.change_pin')}</strong>
+                <p className="muted">{value.pin_set ? t('profile.pin_is_set') : t('profile.pin_not_set')}</p>
+              </div>
+              <div className="row-actions">
+                {value.pin_set && (
+                  <button
+                    type="button"
+                    className="button"
+                    onClick={() => {
+                      setOpen('change-pin');
+                    }}
+                  >
+                    {t('profile.change_pin')}
+                  </button>
+                )}
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => {
+                    setOpen('set-pin');
+                  }}
+                >
+                  {value.pin_set ? t('profile.forgot_pin') : t('profile.set_pin')}
+                </button>
+              </div>
+            </li>
+            <li>
+              <div>
+                <strong>{t('profile.security_questions')}</strong>
+                <p className="muted">
+                  {value.security_questions.length > 0
+                    ? value.security_questions.map((each) => each.question).join(' · ')
+                    : t('profile.questions_hint')}
+                </p>
+              </div>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setOpen('questions');
+                }}
+              >
+                {t('profile.choose_questions')}
+              </button>
+            </li>
+          </ul>
+        )}
+      </QueryView>
       {open === 'password' && <ChangePasswordDialog userId={user.user_id} onClose={close} />}
-      {open === 'set-pin' && state.status === 'ready' && (
-        <SetPinDialog pinSet={state.value.pin_set} onDone={done} onClose={close} />
+      {open === 'set-pin' && settings.data && (
+        <SetPinDialog pinSet={settings.data.pin_set} onDone={done} onClose={close} />
       )}
       {open === 'change-pin' && <ChangePinDialog onDone={done} onClose={close} />}
       {open === 'questions' && <QuestionsDialog onDone={done} onClose={close} />}
@@ -167,13 +171,17 @@ function ChangePinDialog({ onDone, onClose }: Done) {
 
 function QuestionsDialog({ onDone, onClose }: Done) {
   const { t } = useTranslation();
-  const { state } = useLoaded(securityQuestions);
+  const questions = useSecurityQuestions();
   return (
     <Dialog title={t('profile.security_questions')} onClose={onClose}>
       <p>{t('profile.questions_hint')}</p>
-      {state.status === 'loading' && <PageLoader label={t('profile.loading')} />}
-      {state.status === 'failed' && <ServerErrors texts={state.errors} />}
-      {state.status === 'ready' && <QuestionsForm questions={state.value} onDone={onDone} />}
+      <QueryView
+        query={questions}
+        loading={<PageLoader label={t('profile.loading')} />}
+        failed={(texts) => <ServerErrors texts={texts} />}
+      >
+        {(list) => <QuestionsForm questions={list} onDone={onDone} />}
+      </QueryView>
     </Dialog>
   );
 }

@@ -3,13 +3,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { CardsTab } from './CardsTab.tsx';
-import { useLoaded } from '../../lib/loaded.ts';
-import { createTerminal, deleteTerminal, listTerminals } from './profile-api.ts';
+import { createTerminal, deleteTerminal, useTerminals } from './profile-api.ts';
 
 /**
  * The Merchant Terminal tab (spec §2): cards 'Terminal n' (Terminal Id,
@@ -21,7 +21,7 @@ export function TerminalTab() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
   const merchantId = user?.merchant_id ?? 0;
-  const { state, reload } = useLoaded(() => listTerminals(merchantId), merchantId);
+  const terminals = useTerminals(merchantId);
   const [open, setOpen] = useState<'none' | 'add' | number>('none');
   const close = () => {
     setOpen('none');
@@ -35,7 +35,7 @@ export function TerminalTab() {
         setOpen('add');
       }}
       empty={t('profile.terminal.empty')}
-      loaded={state}
+      loaded={terminals}
       keyOf={(terminal) => terminal.merchant_terminal_id}
       card={(terminal, index) => (
         <>
@@ -67,7 +67,6 @@ export function TerminalTab() {
           onSaved={() => {
             toast(t('profile.terminal.added'));
             close();
-            reload();
           }}
           onClose={close}
         />
@@ -82,7 +81,6 @@ export function TerminalTab() {
             await deleteTerminal(open);
             toast(t('profile.terminal.deleted'));
             close();
-            reload();
           }}
           onClose={close}
         />

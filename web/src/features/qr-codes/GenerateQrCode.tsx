@@ -4,11 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { QrCodeImage } from '../../ui/QrCodeImage.tsx';
 import { session } from '../session/index.ts';
 import { onLiveMessage } from '../wallet/index.ts';
 import { keepTypedAmount } from './qr-rules.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { qrCodesTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(qrCodesTexts);
 
 /** Spec §9: the QR shows 1 second after a valid form. */
 const QR_DELAY_MS = 1000;

@@ -4,6 +4,11 @@ import { useNavigate } from 'react-router-dom';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { decodeQr } from './qr-decoder.ts';
 import { outcomeOfScan, SCAN_BOX, SCAN_FPS, scanRegion } from './qr-rules.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { qrCodesTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(qrCodesTexts);
 
 /**
  * /scan-qr-code (spec §2 Scan QR code): the camera, read at 10 frames a

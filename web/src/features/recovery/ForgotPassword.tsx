@@ -11,8 +11,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
-import { Form, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { checkRecoveryCode, recoveryEmail, resetPassword, sendRecoveryCode } from './recovery-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { recoveryTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(recoveryTexts);
 
 /**
  * /forgot-password, five steps (spec §2, §4): 1 username, 2 the masked

@@ -2,8 +2,8 @@ import { businessRegistration, businessTypes, type BusinessRegistration } from '
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { DateField, PhoneField } from '../../ui/fields.tsx';
-import { CheckboxField, Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { CheckboxField, DateField, PhoneField, SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices, DEFAULT_DIALLING_CODE } from '../../ui/geo.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { registerBusiness, useCategories } from './registration-api.ts';

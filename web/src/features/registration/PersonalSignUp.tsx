@@ -2,7 +2,8 @@ import { personalRegistration, type PersonalRegistration } from '@peeks/contract
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
-import { CheckboxField, Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
+import { CheckboxField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { registerPersonal } from './registration-api.ts';
 import { TermsLabel, UserDetailsFields } from './UserDetailsFields.tsx';

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateField } from '../../ui/fields.tsx';
-import { SelectField, TextField } from '../../ui/form.tsx';
+import { DateField, SelectField, TextField } from '../../ui/fields.tsx';
 import { countryChoices } from '../../ui/geo.ts';
 
 /** The User Details both sign-ups share: username, e-mail, password, confirm, birth date, country. */

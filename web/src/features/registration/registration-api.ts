@@ -5,7 +5,7 @@ import {
   type BusinessRegistration,
   type PersonalRegistration,
 } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { callApi } from '../../lib/api.ts';
 import { signedIn } from '../session/index.ts';
 
@@ -23,42 +23,35 @@ export interface Named {
   name: string;
 }
 
-/** Categories, then the sub categories of the chosen one (reloaded whenever the category changes; none while no category is chosen). */
+/** The registration feature's query keys. */
+export const registrationKeys = {
+  all: ['registration'] as const,
+  categories: () => [...registrationKeys.all, 'categories'] as const,
+  subCategories: (categoryId: number) => [...registrationKeys.all, 'sub-categories', categoryId] as const,
+};
+
+/** Categories, then the sub categories of the chosen one (read whenever the category changes; none while no category is chosen). */
 export function useCategories(categoryId: number | undefined) {
-  const [categories, setCategories] = useState<Named[]>([]);
-  const [subCategories, setSubCategories] = useState<{ categoryId: number; list: Named[] } | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    callApi('/category', categoriesResponse, { signal: controller.signal })
-      .then((answer) => {
-        setCategories(answer.categories.map((each) => ({ id: each.category_id, name: each.name })));
-      })
-      .catch(() => undefined);
-    return () => {
-      controller.abort();
-    };
-  }, []);
-
-  useEffect(() => {
-    if (categoryId === undefined || !Number.isInteger(categoryId)) return;
-    const controller = new AbortController();
-    callApi('/category/subcategory', subCategoriesResponse, { query: { categoryId }, signal: controller.signal })
-      .then((answer) => {
-        setSubCategories({
-          categoryId,
-          list: answer.subCategories.map((each) => ({ id: each.sub_category_id, name: each.name })),
-        });
-      })
-      .catch(() => undefined);
-    return () => {
-      controller.abort();
-    };
-  }, [categoryId]);
-
+  const chosen = categoryId !== undefined && Number.isInteger(categoryId);
+  const categories = useQuery({
+    queryKey: registrationKeys.categories(),
+    queryFn: async ({ signal }): Promise<Named[]> =>
+      (await callApi('/category', categoriesResponse, { signal })).categories.map((each) => ({
+        id: each.category_id,
+        name: each.name,
+      })),
+  });
+  const subCategories = useQuery({
+    queryKey: registrationKeys.subCategories(categoryId ?? 0),
+    queryFn: async ({ signal }): Promise<Named[]> =>
+      (
+        await callApi('/category/subcategory', subCategoriesResponse, {
+          query: { categoryId: categoryId ?? 0 },
+          signal,
+        })
+      ).subCategories.map((each) => ({ id: each.sub_category_id, name: each.name })),
+    enabled: chosen,
+  });
   // Only the chosen category's list: the previous one's never shows while the new one loads.
-  return {
-    categories,
-    subCategories: subCategories !== null && subCategories.categoryId === categoryId ? subCategories.list : [],
-  };
+  return { categories: categories.data ?? [], subCategories: (chosen && subCategories.data) || [] };
 }

@@ -11,6 +11,7 @@ import {
 import { proxy } from 'valtio';
 import { callApi, rememberCsrfToken } from '../../lib/api.ts';
 import { cached, clearLocalStorage } from '../../lib/cache.ts';
+import { queryClient } from '../../lib/query.ts';
 
 /**
  * The session (spec §4): who is signed in, the merchant they act for, and
@@ -44,6 +45,9 @@ export const isMerchant = (user: { merchant_id: number | null } | null) => user?
 /** Fresh data replaces the cache (spec §4: "the cache is cleared when fresh data loads"). */
 async function settle(user: SessionUser | null) {
   const merchant = user?.merchant_id != null ? await lookUpMerchant(user.merchant_id) : null;
+  const acting = (each: SessionUser | null) => `${each?.user_id ?? ''}:${each?.merchant_id ?? ''}`;
+  // What was read for someone else (another user, or the merchant acted for before) is not shown again.
+  if (acting(session.user) !== acting(user)) void queryClient.resetQueries();
   session.user = user;
   session.merchant = merchant;
   session.status = 'known';

@@ -1,21 +1,20 @@
-import { errorCodes, transferAmountForm, type Contact, type PaymentMethod } from '@peeks/contracts';
-import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
+import { errorCodes, transferAmountForm, type Contact } from '@peeks/contracts';
+import { useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toasts.tsx';
-import { loadBalance, wallet } from '../wallet/index.ts';
-import { listCards, listRecipients, sendFund } from './transfer-api.ts';
+import { refreshBalance, useBalance } from '../wallet/index.ts';
+import { sendFund, useSendFundsChoices } from './transfer-api.ts';
 
 const WALLET = 'wallet';
 
@@ -49,8 +48,6 @@ function RecipientCard({ contact }: { contact: Contact }) {
   );
 }
 
-type Loaded = { status: 'loading' } | { status: 'ready'; recipients: Contact[]; cards: PaymentMethod[] };
-
 /**
  * The Send Funds dialog (spec §2 "Sending Funds"): pay from the wallet or a
  * stored card, to a contact who has an account, an amount in coins; Send
@@ -60,8 +57,8 @@ type Loaded = { status: 'loading' } | { status: 'ready'; recipients: Contact[]; 
  */
 export function SendFundsDialog({ contact, onClose }: { contact?: Contact | undefined; onClose: () => void }) {
   const { t } = useTranslation();
-  const { balance } = useSnapshot(wallet);
-  const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  const { data: balance } = useBalance();
+  const [recipientsRead, cardsRead] = useSendFundsChoices();
   const [recipientId, setRecipientId] = useState(contact?.contact_id.toString() ?? '');
   const [source, setSource] = useState(WALLET);
   const [amount, setAmount] = useState('');
@@ -70,25 +67,17 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
   const [busy, setBusy] = useState(false);
   const keys = useRef(attemptKeys());
 
-  useEffect(() => {
-    const controller = new AbortController();
-    if (!wallet.balance) void loadBalance();
-    Promise.all([listRecipients(controller.signal), listCards(controller.signal)]).then(
-      ([recipients, cards]) => {
-        setLoaded({ status: 'ready', recipients, cards });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setServerErrors(error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')]);
-        setLoaded({ status: 'ready', recipients: [], cards: [] });
-      },
-    );
-    return () => {
-      controller.abort();
-    };
-  }, [t]);
+  // A list that could not be read says why where the send's own refusal would.
+  const failedRead = [recipientsRead, cardsRead].find((read) => read.isError);
+  const loading = failedRead === undefined && (recipientsRead.isPending || cardsRead.isPending);
+  const shownErrors =
+    serverErrors.length > 0 || !failedRead
+      ? serverErrors
+      : failedRead.error instanceof ApiError
+        ? failedRead.error.texts
+        : [t('errors.something_went_wrong')];
 
-  const recipients = loaded.status === 'ready' ? loaded.recipients : [];
+  const recipients = recipientsRead.data ?? [];
   const recipient = contact ?? recipients.find((each) => String(each.contact_id) === recipientId);
   const available = balance?.available_balance ?? 0;
 
@@ -120,7 +109,7 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
           recipient: nameOf(recipient),
         }),
       );
-      void loadBalance();
+      void refreshBalance();
       onClose();
     } catch (error) {
       if (error instanceof ApiError) {
@@ -132,8 +121,8 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
     }
   };
 
-  const cards = loaded.status === 'ready' ? loaded.cards : [];
-  const noRecipients = loaded.status === 'ready' && !contact && recipients.length === 0;
+  const cards = cardsRead.data ?? [];
+  const noRecipients = !loading && !contact && recipients.length === 0;
   return (
     <Dialog
       title={t('transfer.send_funds.title')}
@@ -147,8 +136,8 @@ export function SendFundsDialog({ contact, onClose }: { contact?: Contact | unde
         </>
       }
     >
-      <ServerErrors texts={serverErrors} title={null} />
-      {loaded.status === 'loading' ? (
+      <ServerErrors texts={shownErrors} title={null} />
+      {loading ? (
         <Skeleton lines={4} label={t('transfer.send_funds.loading')} />
       ) : noRecipients ? (
         <div className="empty-state">

@@ -14,13 +14,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SelectField, SubmitButton, TextField, useSpecForm } from '../../ui/form.tsx';
+import { SelectField, TextField } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { useSnapshot } from 'valtio';
 import { session } from '../session/index.ts';
-import { loadBalance, wallet } from '../wallet/index.ts';
+import { refreshBalance, useBalance } from '../wallet/index.ts';
 import { formatFee, formatMoney, minorToTyped } from '../../lib/money.ts';
 import { sendFund, useRecipient } from './transfer-api.ts';
 
@@ -107,7 +108,7 @@ export default function TransferFund() {
     try {
       await sendFund({ guser_id: recipient.guser_id, ...attempt.transfer, ...comment }, attempt.idempotencyKey);
       setStage({ stage: 'completed', attempt });
-      void loadBalance();
+      void refreshBalance();
     } catch (error) {
       setStage({
         stage: 'failed',
@@ -217,7 +218,7 @@ function AmountDialog({
 }) {
   const { t } = useTranslation();
   const spec = useSpecForm(transferAmountForm, typed);
-  const { balance } = useSnapshot(wallet);
+  const { data: balance } = useBalance();
   /** What the sender has available in a currency; a transfer above it is stopped here, not at the confirmation. */
   const available = (currency: Currency) =>
     balance?.balances.find((line) => line.currency === currency)?.available_balance ?? 0;

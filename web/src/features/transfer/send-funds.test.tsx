@@ -5,7 +5,6 @@ import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type 
 import { contact } from '../../testing/contacts.ts';
 import { storedCard } from '../../testing/payment-methods.ts';
 import { transactionView } from '../../testing/transactions.ts';
-import { wallet } from '../wallet/index.ts';
 
 const marie = contact();
 /** Saved, but without an account: Send Funds cannot pay her. */
@@ -52,8 +51,7 @@ async function openFromWallet() {
 describe('the Send Funds dialog (spec §2 Sending Funds)', () => {
   beforeEach(() => {
     resetSession();
-    wallet.balance = null;
-    wallet.status = 'idle';
+    // The balance read starts afresh with the query cache, which testing/setup.ts clears.
   });
 
   it('offers the contacts with an account, shows the recipient card, and the wallet or a stored card as source', async () => {

@@ -3,7 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, held, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 import { transactionView } from '../../testing/transactions.ts';
-import { wallet } from '../wallet/index.ts';
+import { queryClient } from '../../lib/query.ts';
+import { walletKeys } from '../wallet/index.ts';
 
 const GID = '5d2c6a7e-3b1f-4c1e-8f3e-2a9b7c6d5e41';
 const marie: Recipient = {
@@ -63,8 +64,7 @@ const idempotencyKeys = (api: ReturnType<typeof transferApi>) =>
 describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5 Transfer fund amount)', () => {
   beforeEach(() => {
     resetSession();
-    wallet.balance = null;
-    wallet.status = 'idle';
+    // The balance read starts afresh with the query cache, which testing/setup.ts clears.
   });
 
   it.each([
@@ -160,7 +160,7 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
       expect(api.sent('GET', '/api/account/balance')).toHaveLength(balanceReads + 1);
     });
     await waitFor(() => {
-      expect(wallet.status).toBe('ready');
+      expect(queryClient.getQueryState(walletKeys.balance())?.status).toBe('success');
     });
     await user.click(within(done).getByRole('button', { name: 'Close' }));
     await waitFor(() => {
@@ -254,7 +254,7 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12`);
     const dialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
     await waitFor(() => {
-      expect(wallet.status).toBe('ready');
+      expect(queryClient.getQueryState(walletKeys.balance())?.status).toBe('success');
     });
     await user.type(within(dialog).getByLabelText('Amount'), '25');
     await user.selectOptions(within(dialog).getByLabelText('Currency'), 'CAD');

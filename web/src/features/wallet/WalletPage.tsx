@@ -4,13 +4,14 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { formatMoney } from '../../lib/money.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { session } from '../session/index.ts';
 import { cardFundsNote } from './card-funds.ts';
 import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
 import { WalletCard } from './WalletCard.tsx';
-import { loadBalance, wallet } from './wallet-store.ts';
+import { useBalance, wallet } from './wallet-store.ts';
 
 // Withdraw Funds loads only when opened.
 const WithdrawDialog = lazy(() =>
@@ -27,12 +28,14 @@ const DepositDialogs = lazy(() =>
 
 /**
  * The wallet (spec §4 Wallet dashboard), at / with the user's card and at
- * /wallet without it. The figures come from the wallet store, which the live
+ * /wallet without it. The figures come from the balance read, which the live
  * feed keeps current, so a transfer received shows without a reload.
  */
 export default function WalletPage({ withCard = false }: { withCard?: boolean }) {
   const { t, i18n } = useTranslation();
-  const { balance, status, live } = useSnapshot(wallet);
+  const balanceRead = useBalance();
+  const balance = balanceRead.data;
+  const { live } = useSnapshot(wallet);
   const { user } = useSnapshot(session);
   const [breakdown, setBreakdown] = useState(false);
   const [sending, setSending] = useState(false);
@@ -44,26 +47,25 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
     </Suspense>
   );
 
-  if (!balance) {
-    if (status === 'failed') {
-      return (
-        <section className="panel" aria-labelledby="wallet-title">
-          <h1 id="wallet-title">{t('wallet.title')}</h1>
-          <p role="alert">{t('wallet.failed')}</p>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              void loadBalance();
-            }}
-          >
-            {t('wallet.retry')}
-          </button>
-        </section>
-      );
-    }
-    return <PageLoader />;
-  }
+  // Once read, the figures stay (the live feed and later reads replace them); before that, the read's own states.
+  if (!balance)
+    return (
+      <QueryView
+        query={balanceRead}
+        loading={<PageLoader />}
+        failed={(_texts, retry) => (
+          <section className="panel" aria-labelledby="wallet-title">
+            <h1 id="wallet-title">{t('wallet.title')}</h1>
+            <p role="alert">{t('wallet.failed')}</p>
+            <button type="button" className="button" onClick={retry}>
+              {t('wallet.retry')}
+            </button>
+          </section>
+        )}
+      >
+        {() => null}
+      </QueryView>
+    );
 
   const hold = balance.available_balance - balance.withdrawable_balance;
   const cardFunds = cardFundsNote(balance, i18n.language);

@@ -9,18 +9,17 @@ import {
 import { useEffect, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { StatusPill } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Input, Select } from '../../ui/Field.tsx';
+import { Input, Select } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { cardFundsNote } from './card-funds.ts';
-import { loadBalance, onLiveMessage, wallet } from './wallet-store.ts';
+import { onLiveMessage, refreshBalance, useBalance } from './wallet-store.ts';
 import { pinIsSet, withdraw, withdrawDestinations } from './withdraw-api.ts';
 
 const CURRENCIES: readonly Exclude<Currency, 'IMP'>[] = ['CON', 'USD', 'CAD'];
@@ -60,7 +59,7 @@ const methodLabel = (method: PaymentMethod) =>
  */
 export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const { t, i18n } = useTranslation();
-  const { balance } = useSnapshot(wallet);
+  const { data: balance } = useBalance();
   const [loaded, setLoaded] = useState<{ methods: PaymentMethod[]; pinSet: boolean } | null>(null);
   const [typed, setTyped] = useState<Typed>({ currency: 'CON', amount: '', paymentMethodId: '', pin: '' });
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -71,7 +70,6 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
 
   useEffect(() => {
     const controller = new AbortController();
-    if (!wallet.balance) void loadBalance();
     Promise.all([withdrawDestinations(controller.signal), pinIsSet(controller.signal)]).then(
       ([methods, pinSet]) => {
         const preferred = methods.find((method) => method.is_default) ?? methods[0];
@@ -140,7 +138,7 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
       const transaction = await withdraw(request, keys.current.keyFor(request));
       keys.current.settled(200);
       setStage({ stage: 'sent', transaction });
-      void loadBalance();
+      void refreshBalance();
     } catch (error) {
       if (error instanceof ApiError) {
         keys.current.settled(error.status);

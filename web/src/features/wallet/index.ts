@@ -1,2 +1,11 @@
-/** The wallet's public surface: the balance store other screens read and refresh, and its live connection. */
-export { connectLive, forgetWallet, loadBalance, onLiveMessage, wallet, type WalletState } from './wallet-store.ts';
+/** The wallet's public surface: the balance other screens read and refresh, the live feed and its connection. */
+export {
+  connectLive,
+  forgetWallet,
+  loadBalance,
+  onLiveMessage,
+  refreshBalance,
+  useBalance,
+  wallet,
+  walletKeys,
+} from './wallet-store.ts';

@@ -2,7 +2,6 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 import { transactionView } from '../../testing/transactions.ts';
-import { wallet } from './index.ts';
 
 const balance = {
   currency: 'CON',
@@ -37,8 +36,7 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
   beforeEach(() => {
     resetSession();
     localStorage.clear();
-    wallet.balance = null;
-    wallet.status = 'idle';
+    // The balance read starts afresh with the query cache, which testing/setup.ts clears.
   });
 
   it('shows available, on hold, withdrawable and total, each saying what it means', async () => {

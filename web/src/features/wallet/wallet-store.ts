@@ -1,29 +1,60 @@
-import { balanceResponse, LIVE_SESSION_ENDED, liveMessage, type Balance, type LiveMessage } from '@peeks/contracts';
+import {
+  balanceResponse,
+  ledgerListResponse,
+  LIVE_SESSION_ENDED,
+  liveMessage,
+  type LiveMessage,
+} from '@peeks/contracts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { proxy } from 'valtio';
 import { callApi } from '../../lib/api.ts';
+import { queryClient } from '../../lib/query.ts';
+
+/** The wallet feature's query keys: every read of it sits under `all`. */
+export const walletKeys = {
+  all: ['wallet'] as const,
+  balance: () => [...walletKeys.all, 'balance'] as const,
+  recent: () => [...walletKeys.all, 'recent'] as const,
+};
+
+/** The dashboard shows this many of the newest ledger entries. */
+export const RECENT_ENTRIES = 5;
+
+/** The newest ledger entries, for the dashboard's recent activity. */
+export const useRecentActivity = () =>
+  useQuery({
+    queryKey: walletKeys.recent(),
+    queryFn: async ({ signal }) =>
+      (await callApi('/account/ledger', ledgerListResponse, { body: { offset: 0, limit: RECENT_ENTRIES }, signal }))
+        .ledgers,
+  });
 
 /**
- * The signed-in user's balance (spec §3 Balance): loaded once, then kept
+ * The signed-in user's balance (spec §3 Balance): read once, then kept
  * current by the live feed (GET /api/live pushes the balance after every
- * commit that touches the user's money).
+ * commit that touches the user's money), which writes it into the cache.
  */
-export interface WalletState {
-  balance: Balance | null;
-  status: 'idle' | 'loading' | 'ready' | 'failed';
-  live: boolean;
-}
+const balanceQuery = queryOptions({
+  queryKey: walletKeys.balance(),
+  queryFn: async ({ signal }) => (await callApi('/account/balance', balanceResponse, { signal })).balance,
+  // Never stale by age: the live feed and refreshBalance() say when it changed.
+  staleTime: Infinity,
+});
 
-export const wallet = proxy<WalletState>({ balance: null, status: 'idle', live: false });
+export const useBalance = () => useQuery(balanceQuery);
 
-export async function loadBalance() {
-  wallet.status = wallet.balance ? 'ready' : 'loading';
-  try {
-    wallet.balance = (await callApi('/account/balance', balanceResponse)).balance;
-    wallet.status = 'ready';
-  } catch {
-    wallet.status = 'failed';
-  }
-}
+/** Reads the balance unless it is already known (the dashboard does, for whoever signs in). */
+export const loadBalance = () =>
+  queryClient.query(balanceQuery).catch(() => {
+    // A screen showing the balance shows the refusal and its Try Again.
+  });
+
+/** After money moved: the balance is read again, whether or not a screen shows it now. */
+export const refreshBalance = () =>
+  queryClient.invalidateQueries({ queryKey: walletKeys.balance(), refetchType: 'all' });
+
+/** Whether the live feed is connected: client state, shown beside the figures. */
+export const wallet = proxy({ live: false });
 
 const liveListeners = new Set<(message: LiveMessage) => void>();
 
@@ -44,10 +75,8 @@ export function applyLiveMessage(text: string) {
   }
   const message = liveMessage.safeParse(data);
   if (message.success) for (const listener of liveListeners) listener(message.data);
-  if (message.success && message.data.type === 'balance') {
-    wallet.balance = message.data.balance;
-    wallet.status = 'ready';
-  }
+  if (message.success && message.data.type === 'balance')
+    queryClient.setQueryData(walletKeys.balance(), message.data.balance);
 }
 
 /** Reconnects after a drop with a growing delay (1 s doubling to 30 s); stops when the session ended (4401) or on the returned stop(). */
@@ -62,7 +91,7 @@ export function connectLive(url = `${location.protocol === 'https:' ? 'wss' : 'w
     socket = new WebSocket(url);
     socket.onopen = () => {
       // After a drop, messages sent meanwhile are gone: read the balance afresh.
-      if (reconnecting) void loadBalance();
+      if (reconnecting) void refreshBalance();
       reconnecting = true;
       wallet.live = true;
       delay = 1000;
@@ -87,6 +116,5 @@ export function connectLive(url = `${location.protocol === 'https:' ? 'wss' : 'w
 }
 
 export function forgetWallet() {
-  wallet.balance = null;
-  wallet.status = 'idle';
+  queryClient.removeQueries({ queryKey: walletKeys.all });
 }

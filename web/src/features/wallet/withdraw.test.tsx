@@ -13,7 +13,6 @@ import {
 } from '../../testing/app.tsx';
 import { storedCard } from '../../testing/payment-methods.ts';
 import { transactionView } from '../../testing/transactions.ts';
-import { wallet } from './index.ts';
 
 const line = (currency: string, available: number, withdrawable: number) => ({
   currency,
@@ -65,8 +64,7 @@ async function openWithdraw() {
 describe('Withdraw Funds', () => {
   beforeEach(() => {
     resetSession();
-    wallet.balance = null;
-    wallet.status = 'idle';
+    // The balance read starts afresh with the query cache, which testing/setup.ts clears.
   });
 
   it('shows what is withdrawable, preselects the default card, and stops an amount above it before sending', async () => {

@@ -1,6 +1,11 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WebhooksPanel } from './WebhooksPage.tsx';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { webhooksTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(webhooksTexts);
 
 /** /setting (spec §2): Settings with a single Webhook tab. */
 export default function SettingsPage() {

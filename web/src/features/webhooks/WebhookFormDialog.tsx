@@ -9,7 +9,8 @@ import { useId } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Form, SubmitButton, TextField, useFieldError, useSpecForm } from '../../ui/form.tsx';
+import { TextField, useFieldError } from '../../ui/fields.tsx';
+import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { createWebhook, updateWebhook } from './webhooks-api.ts';
 
 /** The Add/Edit Webhook modal (spec §2, §5 "Webhook"): state radios (enabled by default), URL, event checkboxes. */

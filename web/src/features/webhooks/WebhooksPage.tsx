@@ -5,12 +5,18 @@ import { useSnapshot } from 'valtio';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { isMerchant, session } from '../session/index.ts';
 import { DeliveryLogDialog } from './DeliveryLogDialog.tsx';
 import { SecretDialog, VerificationSnippet } from './SecretDialog.tsx';
 import { WebhookFormDialog } from './WebhookFormDialog.tsx';
 import { deleteWebhook, rotateSecret, useWebhooks } from './webhooks-api.ts';
+import { addLaterTexts } from '../../i18n/later-texts.ts';
+import { webhooksTexts } from './i18n.ts';
+
+// Its own chunk: the texts come with it, not with the first load.
+addLaterTexts(webhooksTexts);
 
 type Open =
   | { dialog: 'none' }
@@ -32,7 +38,7 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
   const titleId = useId();
   const { user } = useSnapshot(session);
   const personal = !isMerchant(user);
-  const { state, reload } = useWebhooks();
+  const webhooks = useWebhooks();
   const [open, setOpen] = useState<Open>({ dialog: 'none' });
   const close = () => {
     setOpen({ dialog: 'none' });
@@ -55,100 +61,107 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
         </button>
       </div>
       <p className="muted">{t('webhooks.intro')}</p>
-      {state.status === 'loading' && <PageLoader label={t('webhooks.loading')} />}
-      {state.status === 'failed' && (
-        <>
-          <ServerErrors texts={state.errors} />
-          <button type="button" className="button" onClick={reload}>
-            {t('webhooks.try_again')}
-          </button>
-        </>
-      )}
-      {state.status === 'ready' && state.value.length === 0 && <p className="empty-state">{t('webhooks.empty')}</p>}
-      {state.status === 'ready' && state.value.length > 0 && (
-        <div className="table-scroll">
-          <table className="data-table webhook-table">
-            <caption className="visually-hidden">{t('webhooks.list')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.state')}</th>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.events')}</th>
-                <th scope="col">{t('webhooks.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.value.map((webhook) => (
-                <tr key={webhook.webhook_id}>
-                  <td data-label={t('webhooks.state')}>
-                    <span className={`badge badge-${webhook.state}`}>{t(`webhooks.${webhook.state}`)}</span>
-                    {webhook.disabled_reason && (
-                      <small className="muted block">
-                        {t('webhooks.disabled_because', { reason: webhook.disabled_reason })}
-                      </small>
-                    )}
-                  </td>
-                  <td data-label={t('webhooks.url')} className="url-cell">
-                    {webhook.url}
-                    {webhook.previous_secret_until && (
-                      <small className="muted block">
-                        {t('webhooks.previous_until', { until: until.format(new Date(webhook.previous_secret_until)) })}
-                      </small>
-                    )}
-                  </td>
-                  <td data-label={t('webhooks.events')}>
-                    {webhook.events.map((event) => t(`webhooks.event_names.${event}`)).join(', ')}
-                  </td>
-                  <td data-label={t('webhooks.actions')}>
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`${t('webhooks.edit')} ${webhook.url}`}
-                        onClick={() => {
-                          setOpen({ dialog: 'form', webhook });
-                        }}
-                      >
-                        {t('webhooks.edit')}
-                      </button>
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`${t('webhooks.deliveries')} ${webhook.url}`}
-                        onClick={() => {
-                          setOpen({ dialog: 'log', webhook });
-                        }}
-                      >
-                        {t('webhooks.deliveries')}
-                      </button>
-                      <button
-                        type="button"
-                        className="button small"
-                        aria-label={`${t('webhooks.rotate')} ${webhook.url}`}
-                        onClick={() => {
-                          setOpen({ dialog: 'rotate', webhook });
-                        }}
-                      >
-                        {t('webhooks.rotate')}
-                      </button>
-                      <button
-                        type="button"
-                        className="button small danger"
-                        aria-label={`${t('webhooks.delete')} ${webhook.url}`}
-                        onClick={() => {
-                          setOpen({ dialog: 'delete', webhook });
-                        }}
-                      >
-                        {t('webhooks.delete')}
-                      </button>
-                    </div>
-                  </td>
+      <QueryView
+        query={webhooks}
+        loading={<PageLoader label={t('webhooks.loading')} />}
+        failed={(texts, retry) => (
+          <>
+            <ServerErrors texts={texts} />
+            <button type="button" className="button" onClick={retry}>
+              {t('webhooks.try_again')}
+            </button>
+          </>
+        )}
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="empty-state">{t('webhooks.empty')}</p>}
+      >
+        {(list) => (
+          <div className="table-scroll">
+            <table className="data-table webhook-table">
+              <caption className="visually-hidden">{t('webhooks.list')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('webhooks.state')}</th>
+                  <th scope="col">{t('webhooks.url')}</th>
+                  <th scope="col">{t('webhooks.events')}</th>
+                  <th scope="col">{t('webhooks.actions')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {list.map((webhook) => (
+                  <tr key={webhook.webhook_id}>
+                    <td data-label={t('webhooks.state')}>
+                      <span className={`badge badge-${webhook.state}`}>{t(`webhooks.${webhook.state}`)}</span>
+                      {webhook.disabled_reason && (
+                        <small className="muted block">
+                          {t('webhooks.disabled_because', { reason: webhook.disabled_reason })}
+                        </small>
+                      )}
+                    </td>
+                    <td data-label={t('webhooks.url')} className="url-cell">
+                      {webhook.url}
+                      {webhook.previous_secret_until && (
+                        <small className="muted block">
+                          {t('webhooks.previous_until', {
+                            until: until.format(new Date(webhook.previous_secret_until)),
+                          })}
+                        </small>
+                      )}
+                    </td>
+                    <td data-label={t('webhooks.events')}>
+                      {webhook.events.map((event) => t(`webhooks.event_names.${event}`)).join(', ')}
+                    </td>
+                    <td data-label={t('webhooks.actions')}>
+                      <div className="row-actions">
+                        <button
+                          type="button"
+                          className="button small"
+                          aria-label={`${t('webhooks.edit')} ${webhook.url}`}
+                          onClick={() => {
+                            setOpen({ dialog: 'form', webhook });
+                          }}
+                        >
+                          {t('webhooks.edit')}
+                        </button>
+                        <button
+                          type="button"
+                          className="button small"
+                          aria-label={`${t('webhooks.deliveries')} ${webhook.url}`}
+                          onClick={() => {
+                            setOpen({ dialog: 'log', webhook });
+                          }}
+                        >
+                          {t('webhooks.deliveries')}
+                        </button>
+                        <button
+                          type="button"
+                          className="button small"
+                          aria-label={`${t('webhooks.rotate')} ${webhook.url}`}
+                          onClick={() => {
+                            setOpen({ dialog: 'rotate', webhook });
+                          }}
+                        >
+                          {t('webhooks.rotate')}
+                        </button>
+                        <button
+                          type="button"
+                          className="button small danger"
+                          aria-label={`${t('webhooks.delete')} ${webhook.url}`}
+                          onClick={() => {
+                            setOpen({ dialog: 'delete', webhook });
+                          }}
+                        >
+                          {t('webhooks.delete')}
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
       <VerificationSnippet />
 
       {open.dialog === 'form' && (
@@ -158,12 +171,10 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
           onCreated={(secret) => {
             toast(t('webhooks.created'));
             setOpen({ dialog: 'secret', secret });
-            reload();
           }}
           onUpdated={() => {
             toast(t('webhooks.updated'));
             close();
-            reload();
           }}
           onClose={close}
         />
@@ -180,7 +191,6 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
             await deleteWebhook(open.webhook.webhook_id);
             toast(t('webhooks.deleted'));
             close();
-            reload();
           }}
           onClose={close}
         />
@@ -195,7 +205,6 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
             const answer = await rotateSecret(open.webhook.webhook_id);
             toast(t('webhooks.rotated'));
             setOpen({ dialog: 'secret', secret: answer.data.secret });
-            reload();
           }}
           onClose={close}
         />

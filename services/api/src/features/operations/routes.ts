@@ -122,11 +122,13 @@ export interface OperationSettings {
   outboxBodies: boolean;
   /** CORRECTION_MAX_MINOR and CORRECTION_APPROVAL_MINOR. */
   corrections: CorrectionLimits;
+  /** The ledger log's verifier key, so a verification checks the checkpoints' signatures too. */
+  ledgerLogKey?: string | undefined;
 }
 
 export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, settings) => {
   app.addHook('onRequest', requireFinanceOperator);
-  const verification = new LedgerVerificationJob(app.db, app.clock, app.log);
+  const verification = new LedgerVerificationJob(app.db, app.clock, app.log, settings.ledgerLogKey);
   app.addHook('onClose', () => verification.settled());
 
   /** The deposit or withdrawal an operator settles: refused when it is not there (`notFound`, 404) or no longer pending (422). */

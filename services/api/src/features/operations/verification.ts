@@ -41,9 +41,11 @@ export class LedgerVerificationJob {
   readonly #db: Kysely<Database>;
   readonly #clock: () => Date;
   readonly #log: FastifyBaseLogger;
+  readonly #vkey: string | undefined;
   #running: Promise<void> | null = null;
 
-  constructor(db: Kysely<Database>, clock: () => Date, log: FastifyBaseLogger) {
+  constructor(db: Kysely<Database>, clock: () => Date, log: FastifyBaseLogger, vkey?: string) {
+    this.#vkey = vkey;
     this.#db = db;
     this.#clock = clock;
     this.#log = log;
@@ -121,6 +123,7 @@ export class LedgerVerificationJob {
         .execute();
     try {
       const report = await verifyLedger(this.#db, {
+        log: { vkey: this.#vkey },
         onProgress: (step: VerificationProgress) => {
           progress = { stage: step.stage, events_replayed: step.eventsReplayed, events_total: step.eventsTotal };
           // Progress reaches the table with the heartbeat, at most every HEARTBEAT_MS / 4.

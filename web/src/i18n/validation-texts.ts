@@ -9,7 +9,7 @@ import {
   uploadMessages,
   webhookMessages,
 } from '@peeks/contracts';
-import { dictionary } from '../i18n/dictionary.ts';
+import { dictionary } from './dictionary.ts';
 
 /**
  * The contracts' validation messages in the reader's language. The contracts

@@ -1,8 +1,8 @@
 import { credentialMessages, registrationMessages, webhookMessages } from '@peeks/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n.ts';
-import { shownText } from '../lib/api.ts';
-import { translatedValidation } from './validation-texts.ts';
+import { shownText } from './api.ts';
+import { translatedValidation } from '../i18n/validation-texts.ts';
 
 afterEach(async () => {
   await i18n.changeLanguage('en');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clashingKeys, dictionary } from './dictionary.ts';
+import { clashingKeys, dictionary } from '../i18n/dictionary.ts';
 import { dictionaries, en, ja } from './texts.ts';
 
 describe('the feature dictionaries', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { uiTexts } from '../ui/i18n.ts';
-import { validationTexts } from '../ui/validation-texts.ts';
-import type { Dictionary } from './dictionary.ts';
+import { validationTexts } from '../i18n/validation-texts.ts';
+import type { Dictionary } from '../i18n/dictionary.ts';
 import { dictionaries } from './texts.ts';
 
 /** Every key path of a dictionary, as "profile.tabs.address", with its text. */

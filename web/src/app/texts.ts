@@ -1,48 +1,42 @@
 import type { checkoutTexts } from '../features/checkout/i18n.ts';
-import { contactsTexts } from '../features/contacts/i18n.ts';
+import type { contactsTexts } from '../features/contacts/i18n.ts';
 import type { historyTexts } from '../features/history/i18n.ts';
-import { legalTexts } from '../features/legal/i18n.ts';
+import type { legalTexts } from '../features/legal/i18n.ts';
 import type { merchantTexts } from '../features/merchant/i18n.ts';
-import { depositsTexts } from '../features/deposits/i18n.ts';
+import type { depositsTexts } from '../features/deposits/i18n.ts';
 import type { operationsTexts } from '../features/operations/i18n.ts';
 import { paymentMethodsTexts } from '../features/payment-methods/i18n.ts';
-import { qrCodesTexts } from '../features/qr-codes/i18n.ts';
-import { recoveryTexts } from '../features/recovery/i18n.ts';
+import type { qrCodesTexts } from '../features/qr-codes/i18n.ts';
+import type { recoveryTexts } from '../features/recovery/i18n.ts';
 import { registrationTexts } from '../features/registration/i18n.ts';
 import { sessionTexts } from '../features/session/i18n.ts';
 import { shellTexts } from '../features/shell/i18n.ts';
 import { transferTexts } from '../features/transfer/i18n.ts';
 import { walletTexts } from '../features/wallet/i18n.ts';
 import { uiTexts } from '../ui/i18n.ts';
-import { validationTexts } from '../ui/validation-texts.ts';
-import { agreementsTexts } from '../features/agreements/i18n.ts';
+import { validationTexts } from '../i18n/validation-texts.ts';
+import type { agreementsTexts } from '../features/agreements/i18n.ts';
 import { languageTexts } from '../features/language/i18n.ts';
-import { profileTexts } from '../features/profile/i18n.ts';
-import { webhooksTexts } from '../features/webhooks/i18n.ts';
-import type { DeepPartial } from './dictionary.ts';
+import type { profileTexts } from '../features/profile/i18n.ts';
+import type { webhooksTexts } from '../features/webhooks/i18n.ts';
+import type { DeepPartial } from '../i18n/dictionary.ts';
 
 /**
- * Every feature's dictionary, merged by top-level key (a feature names its
- * own: `wallet`, `transfer`…). A new feature adds its line here and to the
- * three spreads below; i18n.test.ts fails when two dictionaries claim one key.
+ * The first load's dictionaries: the shell's and the screens it shows first.
+ * Each top-level key (a feature names its own: `wallet`, `nav`…) becomes an
+ * i18next namespace when main.tsx adds them at start; texts.test.ts
+ * fails when two dictionaries claim one key. A screen that loads as its own
+ * chunk adds its dictionary itself (`addLaterTexts`) and is typed below.
  */
 export const dictionaries = [
   uiTexts,
   shellTexts,
   sessionTexts,
   registrationTexts,
-  recoveryTexts,
   walletTexts,
   paymentMethodsTexts,
-  contactsTexts,
   transferTexts,
-  profileTexts,
-  agreementsTexts,
-  webhooksTexts,
   languageTexts,
-  legalTexts,
-  depositsTexts,
-  qrCodesTexts,
   validationTexts,
 ] as const;
 
@@ -52,18 +46,10 @@ export const en = {
   ...shellTexts.en,
   ...sessionTexts.en,
   ...registrationTexts.en,
-  ...recoveryTexts.en,
   ...walletTexts.en,
   ...paymentMethodsTexts.en,
-  ...contactsTexts.en,
   ...transferTexts.en,
-  ...profileTexts.en,
-  ...agreementsTexts.en,
-  ...webhooksTexts.en,
   ...languageTexts.en,
-  ...legalTexts.en,
-  ...depositsTexts.en,
-  ...qrCodesTexts.en,
   ...validationTexts.en,
 };
 
@@ -79,7 +65,15 @@ export type Translation = typeof en & LaterTexts;
 type LaterTexts = (typeof operationsTexts)['en'] &
   (typeof merchantTexts)['en'] &
   (typeof historyTexts)['en'] &
-  (typeof checkoutTexts)['en'];
+  (typeof checkoutTexts)['en'] &
+  (typeof profileTexts)['en'] &
+  (typeof webhooksTexts)['en'] &
+  (typeof legalTexts)['en'] &
+  (typeof qrCodesTexts)['en'] &
+  (typeof recoveryTexts)['en'] &
+  (typeof contactsTexts)['en'] &
+  (typeof depositsTexts)['en'] &
+  (typeof agreementsTexts)['en'];
 export type PartialTranslation = DeepPartial<Translation>;
 
 /**

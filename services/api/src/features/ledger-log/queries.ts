@@ -1,0 +1,71 @@
+import { FINANCE_OPERATOR_ROLE } from '@peeks/contracts';
+import type { Database } from '@peeks/db';
+import { transactionStream } from '@peeks/ledger';
+import { ledgerLog } from '@peeks/ledger-store';
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * A transaction's leaf in the ledger log: its own stream's first event, the
+ * one that records the transaction as made. Later events of the stream (a
+ * hold released, a return) are leaves of their own.
+ */
+export async function transactionLeaf(
+  db: Kysely<Database>,
+  txId: string,
+): Promise<{ leafIndex: number; leafData: Buffer } | null> {
+  const row = await db
+    .selectFrom('ledger_log_leaves')
+    .select(['log_index', 'leaf_data'])
+    .where('stream_id', '=', transactionStream(txId))
+    .where('stream_version', '=', 1)
+    .executeTakeFirst();
+  return row ? { leafIndex: row.log_index, leafData: row.leaf_data } : null;
+}
+
+/** Whether the transaction exists at all (an operator may ask about anyone's). */
+export async function transactionExists(db: Kysely<Database>, txId: string): Promise<boolean> {
+  // The ledger's own commit writes its events without a `streams` row: its first event says it exists.
+  const row = await db
+    .selectFrom('events')
+    .select('position')
+    .where('stream_id', '=', transactionStream(txId))
+    .where('stream_version', '=', 1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function isFinanceOperator(db: Kysely<Database>, userId: number): Promise<boolean> {
+  const user = await db.selectFrom('users').select('role').where('user_id', '=', userId).executeTakeFirst();
+  return user?.role === FINANCE_OPERATOR_ROLE;
+}
+
+/**
+ * What the sequencer has not reached yet: events past its checkpoint, and
+ * how long ago the oldest was written (0 when it is caught up).
+ */
+export async function sequencerLag(db: Kysely<Database>, now: Date): Promise<{ events: number; seconds: number }> {
+  const { rows } = await sql<{ events: number; oldest: Date | null }>`
+    SELECT count(*)::int AS events, min(e.created_at) AS oldest
+    FROM events e
+    LEFT JOIN projection_checkpoints c ON c.name = ${ledgerLog.name}
+    WHERE (e.transaction_id, e.position) > (coalesce(c.transaction_id, '0'::xid8), coalesce(c.position, 0))
+  `.execute(db);
+  const row = rows[0];
+  return {
+    events: row?.events ?? 0,
+    seconds: row?.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0,
+  };
+}
+
+export async function recentCheckpoints(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('ledger_log_checkpoints')
+    .select(['tree_size', 'created_at', 'note'])
+    .orderBy('tree_size', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function witnessDeliveries(db: Kysely<Database>) {
+  return db.selectFrom('ledger_log_witnesses').selectAll().orderBy('witness').execute();
+}
