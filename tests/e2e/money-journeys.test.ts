@@ -185,6 +185,17 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     const text = await readFile(await csv.path(), 'utf8');
     expect(text.trim().split('\r\n')).toHaveLength(3);
     expect(text).toContain(',transfer,completed,D,-5.00,');
+    // The CSV reconciles: its wallet changes add up to the balance, which the newest row's running balance shows.
+    const [header = '', ...lines] = text.trim().split('\r\n');
+    const columns = header.split(',');
+    const cell = (line: string, name: string) => line.split(',')[columns.indexOf(name)] ?? '';
+    const coins = lines.filter((line) => cell(line, 'currency') === 'CON');
+    const total = coins.reduce((sum, line) => sum + Math.round(Number(cell(line, 'wallet_change')) * 100), 0);
+    const { rows: wallets } = await sql<{ total: string }>`
+      SELECT w.total FROM wallets w JOIN users u ON w.wallet_id = 'wallet:user-' || u.user_id || ':CON' WHERE u.username = ${alice.username}
+    `.execute(peeks.server.database.db);
+    expect(total).toBe(Number(wallets[0]?.total));
+    expect(Math.round(Number(cell(coins[0] ?? '', 'running_balance')) * 100)).toBe(total);
 
     await sender.getByRole('tab', { name: 'Ledger' }).click();
     const ledger = sender.getByRole('table', { name: 'Ledger' });

@@ -91,7 +91,8 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     await ann.waitForURL(`${peeks.server.url}/`, { timeout: 10_000 });
     const activity = ann.getByRole('list', { name: 'Recent activity' });
     await expect.poll(() => activity.getByRole('listitem').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    expect(await ann.getByTestId('balance-withdrawable').textContent()).toBe('156.00 Coins');
+    // $10 US at 20 coins a US dollar.
+    expect(await ann.getByTestId('balance-withdrawable').textContent()).toBe('200.00 Coins');
     await checkScreen(ann, '52-dashboard-activity');
     await onPhone(ann, '/', '52-dashboard-activity-phone');
   });
@@ -149,7 +150,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
   it('withdraws to the card, sees it processed, and finds it in /transaction', async () => {
     await ann.getByRole('button', { name: /^Withdraw Funds/ }).click();
     const dialog = ann.getByRole('dialog', { name: 'Withdraw Funds' });
-    await dialog.getByText('Withdrawable: 151.00 Coins').waitFor();
+    await dialog.getByText('Withdrawable: 195.00 Coins').waitFor();
     await dialog.getByLabel('Amount').fill('2');
     await checkScreen(ann, '55-withdraw');
     await dialog.getByRole('button', { name: 'Continue' }).click();

@@ -7,6 +7,7 @@ import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
 import { paymentMethodMessages } from './payment-methods.ts';
 import { typedToMinor } from './payments.ts';
+import { funding, quote, quoteIdField } from './quotes.ts';
 import { transaction } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -54,6 +55,9 @@ const selectedMethod = positiveId(paymentMethodMessages.selectMethod);
  * POST /api/account/purchase: `coin_amt` in hundredths of a coin, a whole
  * number of coins; `currency` is what the card is charged in. The coin
  * limits follow from the cash ones at the rate, so the route checks them.
+ * `quote_id`, optional, names the quote the person confirmed (from
+ * /api/account/quote, `currency` to CON with `amount_out` = `coin_amt`);
+ * without it the current price applies.
  */
 export const purchaseRequest = z.object(
   {
@@ -68,9 +72,13 @@ export const purchaseRequest = z.object(
       .max(Number.MAX_SAFE_INTEGER, amountMessages.invalid())
       .refine((coins) => coins % 100 === 0, amountMessages.invalid()),
     currency: cardCurrency.default('USD'),
+    quote_id: quoteIdField,
   },
   invalidArguments,
 );
+
+/** What a purchase answers: its transaction, the quote it was priced at, and what the card was charged. */
+export const purchaseResponse = successEnvelope({ transaction, quote, funding });
 
 /**
  * The Add Fund page's form (§2, §5): an amount in whole units of the card's
@@ -112,9 +120,19 @@ export const withdrawRequest = z.object(
     paymentMethodId: selectedMethod,
     /** Needed once the user has set a PIN; a user without one withdraws as before. */
     pin: pinField().optional(),
+    /** Coins are paid out as cash: in this currency (USD unless given); ignored for a USD or CAD withdrawal. */
+    payout_currency: cardCurrency.optional(),
+    /** The quote (CON to `payout_currency`, `amount_in` = `amount`) the person confirmed, for a coin withdrawal. */
+    quote_id: quoteIdField,
   },
   invalidArguments,
 );
+
+/**
+ * What a withdrawal answers: its transaction, the cash to be paid out and
+ * where ("Visa •••• 4242"), and for coins the quote that priced them.
+ */
+export const withdrawResponse = successEnvelope({ transaction, quote: quote.nullable(), payout: funding });
 
 /**
  * The Withdraw Funds dialog's form: the amount as typed in units of the

@@ -4,6 +4,7 @@ import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { optionalText, say } from './fields.ts';
 import { paymentMethodMessages } from './payment-methods.ts';
+import { quote, quoteIdField } from './quotes.ts';
 import { transaction } from './transactions.ts';
 
 export interface AmountRule {
@@ -80,12 +81,16 @@ export const interacDepositRequest = z.object({
   securityQuestion: optionalText('Security Question', 40)
     .refine((value) => value === undefined || value === '' || value.length >= 5, say.atLeast(5, 'Security Question'))
     .transform((value) => (value === undefined || value === '' ? DEFAULT_SECURITY_QUESTION : value)),
+  /** The quote (CAD to CON, `amount_in` = the amount in cents) the person confirmed; left out, the current price. */
+  quote_id: quoteIdField,
 });
 
 /** ZELL PAY: `amount` in whole USD (1 to 500), `currency` USD (optional). */
 export const zelleDepositRequest = z.object({
   amount: wholeAmount(depositAmountRule),
   currency: onlyCurrency('USD'),
+  /** The quote (USD to CON, `amount_in` = the amount in cents) the person confirmed; left out, the current price. */
+  quote_id: quoteIdField,
 });
 
 export type InteracDepositRequest = z.infer<typeof interacDepositRequest>;
@@ -96,7 +101,8 @@ const recipient = z.object({ name: z.string(), email: z.string() });
 /**
  * A pending e-mail-transfer deposit: where to send the money and what to
  * write in the memo. `amount` is in minor units of `currency`; `rate_micros`
- * is the exchange rate in millionths (780000 is 0.78); `coin_estimate` is
+ * is its exchange rate to the US dollar in millionths (1000000 for USD,
+ * 780000 for CAD at 0.78); `coin_estimate` is
  * floor(20 × amount × rate) coins in CON minor units (hundredths), credited
  * only when a finance operator clears the deposit.
  */
@@ -123,6 +129,7 @@ export const interacDepositResponse = successEnvelope({
   user: z.object({ userId: z.number().int() }),
   deposit: emailTransferDeposit,
   transaction,
+  quote,
 });
 
 /** §3 Zelle info: forexRate (millionths), memo, zelleRecipient; plus the deposit and its pending transaction. */
@@ -132,6 +139,7 @@ export const zelleDepositResponse = successEnvelope({
   zelleRecipient: recipient,
   deposit: emailTransferDeposit,
   transaction,
+  quote,
 });
 
 /** Bitcoin step 1: `amount` in whole USD (1 to 500, §5 Bitcoin amount). */
@@ -167,11 +175,16 @@ export const bitcoinInfoResponse = successEnvelope({ ...bitcoinQuote.shape, expi
 
 export const BITCOIN_PAYMENT_METHOD = 'CRYPTO:BTC';
 
-/** Bitcoin step 2: the quote as step 1 gave it, plus paymentMethodId CRYPTO:BTC. */
+/**
+ * Bitcoin step 2: the quote as step 1 gave it, plus paymentMethodId
+ * CRYPTO:BTC; `quote_id` optionally names a coin quote (USD to CON,
+ * `amount_in` = `USDAmount`) the person confirmed.
+ */
 export const depositCoinsRequest = bitcoinQuote.extend({
   paymentMethodId: z
     .string({ error: paymentMethodMessages.selectMethod })
     .refine((value) => value === BITCOIN_PAYMENT_METHOD, paymentMethodMessages.notSupported),
+  quote_id: quoteIdField,
 });
 
 /**
@@ -190,6 +203,7 @@ export const depositCoinsResponse = successEnvelope({
   qrCode: z.string(),
   expiresAt: z.string(),
   transaction,
+  quote,
 });
 
 /**

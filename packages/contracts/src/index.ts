@@ -19,6 +19,7 @@ export * from './payment-methods.ts';
 export * from './payments.ts';
 export * from './profile.ts';
 export * from './qr-payload.ts';
+export * from './quotes.ts';
 export * from './recovery.ts';
 export * from './sessions.ts';
 export * from './transactions.ts';

@@ -4,7 +4,7 @@ import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { say, text } from './fields.ts';
 import { amountMessages } from './amount-messages.ts';
 import { minorAmount, typedToMinor } from './payments.ts';
-import { currencyCode, transaction } from './transactions.ts';
+import { currencyCode, historyCounterparty, transaction } from './transactions.ts';
 
 /**
  * The merchant's own space (issue 27): returns, and the read models behind
@@ -171,6 +171,8 @@ export const reportLine = z.object({
   parent_tx_id: z.string().nullable(),
   reason: z.string().nullable(),
   batch_id: z.string().nullable(),
+  /** Who bought or was given back, by name; null for a settlement. */
+  counterparty: historyCounterparty.nullable(),
 });
 export type ReportLine = z.infer<typeof reportLine>;
 

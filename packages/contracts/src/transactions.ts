@@ -22,6 +22,37 @@ export const transactionAddress = z.object({
 export const cartLine = z.object({ sku: z.string(), name: z.string(), price: z.number().int() });
 export type CartLine = z.infer<typeof cartLine>;
 
+/** Money a card or bank account paid in or was paid out, outside the wallet: what it was actually charged. */
+export const historyFunding = z.object({
+  amount: z.number().int(),
+  currency: currencyCode,
+  /** "Visa •••• 4242", "Bank •••• 6789", "Interac e-Transfer". */
+  label: z.string(),
+});
+export type HistoryFunding = z.infer<typeof historyFunding>;
+
+/** Who was on the other side: a person by name and @username, or a shop by its display name. */
+export const historyCounterparty = z.object({
+  kind: z.enum(['user', 'merchant']),
+  name: z.string(),
+  /** A person's username; null for a shop. */
+  username: z.string().nullable(),
+});
+export type HistoryCounterparty = z.infer<typeof historyCounterparty>;
+
+/** A conversion a transaction made, as it was priced (`quote_id` null where no quote was confirmed). */
+export const historyQuote = z.object({
+  quote_id: z.string().nullable(),
+  from_currency: currencyCode,
+  to_currency: currencyCode,
+  /** Units of `to_currency` per unit of `from_currency`. */
+  rate: z.number(),
+  amount_in: z.number().int(),
+  amount_out: z.number().int(),
+  fee: z.number().int(),
+});
+export type HistoryQuote = z.infer<typeof historyQuote>;
+
 /**
  * A transaction as one party sees it (spec §3, "Transaction"): `debit_credit`
  * is D for the side money left, C for the side it reached. Amounts are
@@ -52,14 +83,30 @@ export const transaction = z.object({
   fi_response_text: z.string().nullable(),
   parent_tx_id: z.string().nullable(),
   ip_address: z.string().nullable(),
+  /** True once a sale was given back in full (a partial return is `partially_refunded`). */
   refunded: z.boolean(),
   cart: z.array(cartLine),
   payment_method_type: z.string().nullable(),
   payment_method: z.string().nullable(),
   customer_Name: z.string().nullable(),
   reference: z.string().nullable(),
+  /** The hold on money the viewer received; null for the payer, whose money it no longer is. */
   hold_amount: z.number().int().nullable(),
   hold_release_at: z.string().nullable(),
+  /**
+   * How the viewer's wallet of `currency` moved, signed, in minor units:
+   * from the ledger's postings, so a person's rows sum to their balance. 0
+   * when the wallet did not move (a payment charged to a card).
+   */
+  wallet_change: z.number().int(),
+  funding: historyFunding.nullable(),
+  counterparty: historyCounterparty.nullable(),
+  quote: historyQuote.nullable().optional(),
+  /** A sale's returns so far: true once only part of it was given back. */
+  partially_refunded: z.boolean(),
+  refunded_amount: z.number().int(),
+  /** What of a sale can still be returned; 0 for anything that is not a sale. */
+  refundable_amount: z.number().int(),
 });
 
 export type TransactionView = z.infer<typeof transaction>;

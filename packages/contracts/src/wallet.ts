@@ -144,11 +144,13 @@ export const forexRequest = z.object({ currency: forexCurrency }, invalidArgumen
 
 /**
  * The rate coins are bought at, as integers so no float touches money:
- * `rate_micros` is the exchange rate in millionths (780000 is 0.78),
+ * `rate_micros` is the currency's exchange rate to the US dollar, the
+ * price list's reference, in millionths (1000000 for USD, 780000 for CAD at 0.78),
  * `coins_per_unit` the spec's 20 coins per currency unit, and
  * `coin_micros_per_unit` their product, millionths of a coin per one unit of
- * `currency` (15600000: 15.6 coins per dollar). A purchase or e-mail transfer
- * of N units brings floor(N × coin_micros_per_unit / 1000000) whole coins.
+ * `currency` (20000000: 20 coins per US dollar; 15600000: 15.6 per
+ * Canadian dollar). A purchase or e-mail transfer of N units brings
+ * floor(N × coin_micros_per_unit / 1000000) whole coins.
  */
 export const forex = z.object({
   currency: forexCurrency,

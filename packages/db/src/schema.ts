@@ -58,6 +58,55 @@ export interface Database {
   security_questions: SecurityQuestionsTable;
   user_security_answers: UserSecurityAnswersTable;
   secret_tries: SecretTriesTable;
+  exchange_rates: ExchangeRatesTable;
+  quotes: QuotesTable;
+  transaction_funding: TransactionFundingTable;
+}
+
+/** A rate the price list has used, from `valid_from` on (migration 0220). */
+export interface ExchangeRatesTable {
+  rate_id: Generated<number>;
+  currency: 'USD' | 'CAD';
+  /** Coins are priced in this currency; always USD. */
+  reference_currency: 'USD';
+  /** Units of the reference currency one unit of `currency` is worth, in millionths. */
+  rate_micros: number;
+  /** Where the rate came from (the configuration, a provider's name). */
+  source: string;
+  valid_from: Date;
+}
+
+/** The terms a person saw before converting money, for one transaction at most (migration 0220). */
+export interface QuotesTable {
+  quote_id: string;
+  owner_id: string;
+  user_id: number;
+  from_currency: string;
+  to_currency: string;
+  amount_in: number;
+  amount_out: number;
+  fee: Generated<number>;
+  /** The cash side's rate to US dollars, in millionths: the ledger's rate. */
+  rate_micros: number;
+  /** Coins one unit of the cash side buys, in millionths. */
+  coin_micros_per_unit: number;
+  /** The exchange_rates row the rate came from; null for US dollars, the reference currency. */
+  rate_id: number | null;
+  created_at: Date;
+  expires_at: Date;
+  /** The transaction that used the quote. */
+  tx_id: string | null;
+}
+
+/** What a card or bank paid, or was paid, for a transaction, and the quote it used (migration 0220). */
+export interface TransactionFundingTable {
+  tx_id: string;
+  quote_id: string | null;
+  amount: number;
+  currency: string;
+  /** "Visa •••• 4242", "Bank •••• 6789", "Interac e-Transfer". */
+  label: string;
+  recorded_at: Date;
 }
 
 export interface SandboxRefundsTable {
@@ -757,6 +806,38 @@ function columnsOf<Table>() {
 }
 
 export const schemaColumns = {
+  exchange_rates: columnsOf<ExchangeRatesTable>()([
+    'rate_id',
+    'currency',
+    'reference_currency',
+    'rate_micros',
+    'source',
+    'valid_from',
+  ]),
+  quotes: columnsOf<QuotesTable>()([
+    'quote_id',
+    'owner_id',
+    'user_id',
+    'from_currency',
+    'to_currency',
+    'amount_in',
+    'amount_out',
+    'fee',
+    'rate_micros',
+    'coin_micros_per_unit',
+    'rate_id',
+    'created_at',
+    'expires_at',
+    'tx_id',
+  ]),
+  transaction_funding: columnsOf<TransactionFundingTable>()([
+    'tx_id',
+    'quote_id',
+    'amount',
+    'currency',
+    'label',
+    'recorded_at',
+  ]),
   ledger_verifications: columnsOf<LedgerVerificationsTable>()([
     'verification_id',
     'state',

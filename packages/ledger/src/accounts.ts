@@ -3,7 +3,8 @@ import { isCurrency, type Currency } from './money.ts';
 /**
  * The platform's own accounts, one per kind and currency. Funding and
  * correction accounts are where money enters and leaves the ledger, so their
- * balances run negative; fees and settlement hold what users pay the platform.
+ * balances run negative; fees and settlement hold what users pay the platform;
+ * exchange accounts hold the platform's position in each currency.
  */
 export const platformAccountKinds = [
   'card-funding',
@@ -13,6 +14,8 @@ export const platformAccountKinds = [
   'fees',
   'settlement',
   'corrections',
+  // Where conversions meet: a conversion pays one currency in and the other out (exchange.ts).
+  'exchange',
 ] as const;
 export type PlatformAccountKind = (typeof platformAccountKinds)[number];
 

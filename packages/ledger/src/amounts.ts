@@ -33,12 +33,16 @@ export function checkAmount(amount: number, currency: Currency, limit: AmountLim
 /** An exchange rate as a whole number of millionths (0.78 is 780000), so no float touches money. */
 export type RateMicros = number;
 export const RATE_SCALE = 1_000_000;
+/** Coins per unit of the reference currency, the US dollar (spec §9). */
 export const COINS_PER_UNIT = 20;
+/** The default rate of the Canadian dollar to the US dollar (spec §9: 0.78); the dollar's own is RATE_SCALE. */
 export const DEFAULT_RATE_MICROS: RateMicros = 780_000;
 
 /**
  * Coins bought for a cash amount: floor(20 × amount × rate) whole coins
- * (spec §5, §9), returned in CON minor units (hundredths of a coin).
+ * (spec §5, §9), where `rateMicros` is the currency's rate to the US
+ * dollar (RATE_SCALE for the dollar itself), returned in CON minor units
+ * (hundredths of a coin).
  */
 export function coinsForCash(amount: number, currency: Currency, rateMicros: RateMicros): number {
   if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0)

@@ -23,6 +23,8 @@ export type LedgerCommand =
       charge: Cash;
       rateMicros: RateMicros;
       paymentMethod: PaymentMethodRef;
+      /** The quote the person confirmed (or the one the current price made), for the history to explain the rate. */
+      quoteId?: string;
     }
   | {
       type: 'DepositByCard';
@@ -76,8 +78,21 @@ export type LedgerCommand =
       amount: number;
       currency: Currency;
       destination: WithdrawalDestination;
+      /** Coins are paid out as cash: this much, at the quote `quoteId`. */
+      payout?: Cash;
+      quoteId?: string;
     }
-  | { type: 'ProcessWithdrawal'; txId: string; payoutReference: string }
+  | {
+      /**
+       * The payout was made. `payout`, the cash a coin withdrawal was paid
+       * out as (its quote's), converts the coins through the exchange
+       * accounts; without it, the coins go to the payout account as coins.
+       */
+      type: 'ProcessWithdrawal';
+      txId: string;
+      payoutReference: string;
+      payout?: Cash;
+    }
   | { type: 'FailWithdrawal'; txId: string; reason: string }
   | {
       type: 'SettleMerchantBatch';

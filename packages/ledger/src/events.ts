@@ -44,6 +44,7 @@ export type TransactionEvent =
         charge: Cash;
         rateMicros: number;
         paymentMethod: PaymentMethodRef;
+        quoteId?: string;
       };
     }
   | {
@@ -114,9 +115,15 @@ export type TransactionEvent =
         amount: number;
         currency: Currency;
         destination: WithdrawalDestination;
+        /** For coins: the cash they are paid out as, at the quote `quoteId` (absent before quotes existed). */
+        payout?: Cash;
+        quoteId?: string;
       };
     }
-  | { type: 'WithdrawalProcessed'; data: Movement & { walletId: AccountId; amount: number; payoutReference: string } }
+  | {
+      type: 'WithdrawalProcessed';
+      data: Movement & { walletId: AccountId; amount: number; payoutReference: string; payout?: Cash };
+    }
   | { type: 'WithdrawalFailed'; data: Movement & { walletId: AccountId; amount: number; reason: string } }
   | {
       type: 'MerchantBatchSettled';

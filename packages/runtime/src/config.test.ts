@@ -129,6 +129,14 @@ describe('readConfig', () => {
     expect(() => readConfig({ BITCOIN_NETWORK: 'regtest' })).toThrow(/BITCOIN_NETWORK/);
   });
 
+  it('reads the Canadian dollar rate as millionths of a US dollar, 0.78 unless set', () => {
+    expect(readConfig({}).CAD_USD_RATE).toBe(780_000);
+    expect(readConfig({ CAD_USD_RATE: '0.7312' }).CAD_USD_RATE).toBe(731_200);
+    expect(readConfig({ CAD_USD_RATE: '1' }).CAD_USD_RATE).toBe(1_000_000);
+    expect(() => readConfig({ CAD_USD_RATE: '0.1234567' })).toThrow(/CAD_USD_RATE: must be a rate/);
+    expect(() => readConfig({ CAD_USD_RATE: '0' })).toThrow(/CAD_USD_RATE: must be more than 0/);
+  });
+
   it('reads the bitcoin watcher settings: idle without an Esplora URL, one confirmation, a poll every 30 s', () => {
     expect(readConfig({}).BITCOIN_ESPLORA_URL).toBeUndefined();
     expect(readConfig({})).toMatchObject({ BITCOIN_CONFIRMATIONS: 1, BITCOIN_POLL_SECONDS: 30 });

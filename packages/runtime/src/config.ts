@@ -33,6 +33,16 @@ const dollarsAsCents = z
   })
   .pipe(z.number().int().positive('must be more than 0'));
 
+/** An exchange rate with at most six decimals ("0.78"), read as whole millionths (780000). */
+const rateAsMicros = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,6})?$/, 'must be a rate with at most six decimals, such as 0.78')
+  .transform((value) => {
+    const [whole = '0', fraction = ''] = value.split('.');
+    return Number(whole) * 1_000_000 + Number(fraction.padEnd(6, '0'));
+  })
+  .pipe(z.number().int().positive('must be more than 0'));
+
 /** Extended public keys by network: zpub/vpub name BIP84 keys, xpub/tpub the same keys in BIP32's generic encoding. */
 const EXTENDED_PUBLIC_KEY = /^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,112}$/;
 const mainnetKey = /^(xpub|zpub)/;
@@ -98,6 +108,9 @@ const environment = z
       .string()
       .regex(EXTENDED_PUBLIC_KEY, 'must be an extended public key (xpub, zpub, tpub or vpub), never a private one')
       .optional(),
+    // US dollars per Canadian dollar: coins are priced in US dollars (20 a dollar), so a Canadian dollar buys 20 × this.
+    // The development price list; production plugs a rate provider behind the same interface (features/pricing/rates.ts).
+    CAD_USD_RATE: rateAsMicros.default(780_000),
     // The sandbox price of one bitcoin in US dollars, used for every bitcoin quote.
     BITCOIN_USD_RATE: dollarsAsCents.default(65_000_00),
     // An Esplora-style HTTP API (Blockstream's, mempool.space's or your own) the watcher polls for payments to deposit

@@ -13,6 +13,7 @@ import { depositSettingsFrom, type DepositSettings } from './features/deposits/r
 import { defaultCorrectionLimits, type CorrectionLimits } from './features/operations/corrections.ts';
 import type { LiveOptions } from './features/wallet/live-routes.ts';
 import { apiFeatures } from './features/routes.ts';
+import { configuredRates, type ExchangeRateSource } from './features/pricing/rates.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -37,6 +38,8 @@ declare module 'fastify' {
     jobs: LedgerJobs;
     /** The process's one LISTEN connection: live updates and the session and payee caches follow it. */
     notifications: DatabaseNotifications;
+    /** Where the price list's exchange rates come from (configuration in development, a provider in production). */
+    exchangeRates: ExchangeRateSource;
   }
 }
 
@@ -82,6 +85,8 @@ export interface AppOptions {
   };
   /** Serve the sandbox card processor's routes (SANDBOX_PROCESSOR); true unless given. */
   sandboxProcessor?: boolean;
+  /** The price list's exchange rates; CAD_USD_RATE's default (0.78) unless given. */
+  exchangeRates?: ExchangeRateSource;
   /** Transfer recipients, bitcoin key and price (INTERAC_RECIPIENT, ZELLE_RECIPIENT, BITCOIN_*); the sandbox defaults unless given. */
   deposits?: DepositSettings;
   /** Development without SMTP_URL only: the operations console shows outbox messages' texts, secrets included. */
@@ -114,6 +119,7 @@ export async function buildApp(options: AppOptions) {
   // Before any plugin, so that no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.decorate('db', options.db);
+  app.decorate('exchangeRates', options.exchangeRates ?? configuredRates(readConfig({}).CAD_USD_RATE));
   const processorCredential = options.cardProcessor?.secret ?? randomBytes(32).toString('base64url');
   app.decorate(
     'cardCharges',

@@ -4,6 +4,7 @@ import { limitLedgerQueue } from '@peeks/ledger-store';
 import { ledgerLogSettingsFrom, startWorkers } from '@peeks/worker';
 import {
   buildApp,
+  configuredRates,
   ownAddress,
   createDemoData,
   depositSettingsFrom,
@@ -68,6 +69,7 @@ runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl 
     sandboxProcessor: serveSandboxProcessor(config),
     deposits: depositSettingsFrom(config),
     ledgerLogKey: ledgerLog.key.vkey,
+    exchangeRates: configuredRates(config.CAD_USD_RATE),
   });
   shutdown.add('http server', () => app.close());
   await app.listen({ port: config.PORT, host: config.HOST });

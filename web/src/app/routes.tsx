@@ -47,6 +47,7 @@ const OperationsCorrections = lazy(() => import('../features/operations/Correcti
 const OperationsCoinTrail = lazy(() => import('../features/operations/CoinTrailPage.tsx'));
 const OperationsEventLog = lazy(() => import('../features/operations/EventLogPage.tsx'));
 const OperationsPeople = lazy(() => import('../features/operations/PeoplePage.tsx'));
+const OperationsLedgerLog = lazy(() => import('../features/operations/LedgerLogPage.tsx'));
 
 const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{element}</Suspense>;
 
@@ -143,6 +144,7 @@ export const routes: RouteObject[] = [
                   { path: 'corrections', element: screen(<OperationsCorrections />) },
                   { path: 'coins', element: screen(<OperationsCoinTrail />) },
                   { path: 'events', element: screen(<OperationsEventLog />) },
+                  { path: 'ledger-log', element: screen(<OperationsLedgerLog />) },
                   { path: 'people', element: screen(<OperationsPeople />) },
                 ],
               },

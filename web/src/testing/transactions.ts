@@ -38,6 +38,13 @@ export function transactionView(overrides: Partial<TransactionView> = {}): Trans
     reference: null,
     hold_amount: null,
     hold_release_at: null,
+    wallet_change: -30_000,
+    funding: null,
+    counterparty: null,
+    quote: null,
+    partially_refunded: false,
+    refunded_amount: 0,
+    refundable_amount: 0,
     ...overrides,
   };
 }

@@ -287,6 +287,49 @@ describe('Withdrawal', () => {
   });
 });
 
+describe('Withdrawing coins as cash', () => {
+  it('pays 50 coins out as $3.20 CAD through the exchange accounts, each currency balancing on its own', () => {
+    const request: LedgerCommand = {
+      type: 'RequestWithdrawal',
+      txId: 'w-2',
+      ownerId: 'ann',
+      amount: 50_00,
+      currency: 'CON',
+      destination: { kind: 'card', paymentMethodId: 'pm' },
+      payout: { amount: 3_20, currency: 'CAD' },
+      quoteId: 'qt_2',
+    };
+    const [requested] = decide(
+      request,
+      given([wallet('ann', 'CON', 50_00)], [{ serial: 'A', value: 50_00 }]),
+      context(),
+    );
+    if (requested?.type !== 'WithdrawalRequested') throw new Error('expected WithdrawalRequested');
+    expect([requested.data.payout, requested.data.quoteId]).toEqual([{ amount: 3_20, currency: 'CAD' }, 'qt_2']);
+    const tx = evolveTransaction(null, requested, now);
+    const [processed] = decide(
+      { type: 'ProcessWithdrawal', txId: 'w-2', payoutReference: 'p-2', payout: { amount: 3_20, currency: 'CAD' } },
+      given([], [], tx),
+      context(),
+    );
+    if (processed?.type !== 'WithdrawalProcessed') throw new Error('expected WithdrawalProcessed');
+    expect(processed.data.postings.map((posting) => [posting.account, posting.currency, posting.amount])).toEqual([
+      ['wallet:ann:CON', 'CON', -50_00],
+      ['platform:exchange:CON', 'CON', 50_00],
+      ['platform:exchange:CAD', 'CAD', -3_20],
+      ['platform:card-funding:CAD', 'CAD', 3_20],
+    ]);
+    expect(sumsByCurrency(processed)).toEqual({ CON: 0, CAD: 0 });
+    expect(processed.data.coins).toEqual([{ action: 'burn', serial: 'A', value: 50_00, from: 'wallet:ann:CON' }]);
+    expect(
+      refusalOf(
+        { type: 'ProcessWithdrawal', txId: 'w-2', payoutReference: 'p-2', payout: { amount: 0, currency: 'CAD' } },
+        given([], [], tx),
+      ),
+    ).toBe('amount_not_positive');
+  });
+});
+
 describe('Deposits', () => {
   it('enters an e-mail transfer deposit for floor(20 × amount × rate) coins and credits nothing until it clears', () => {
     const [entered] = decide(
@@ -320,6 +363,34 @@ describe('Deposits', () => {
       ['platform:email-transfer-funding:CON', -192_00],
     ]);
     expect(refusalOf({ type: 'ExpireDeposit', txId: 'd-1' }, given([], [], tx))).toBe('transaction_state_invalid');
+  });
+});
+
+describe('A coin purchase, a conversion', () => {
+  it('posts two legs through the exchange accounts, each currency balancing on its own', () => {
+    const [bought] = decide(
+      {
+        type: 'PurchaseCoins',
+        txId: 'p-1',
+        ownerId: 'ann',
+        charge: { amount: 64_11, currency: 'CAD' },
+        rateMicros: 780_000,
+        paymentMethod: { id: '7', type: 'CC' },
+        quoteId: 'qt_1',
+      },
+      given([wallet('ann', 'CON', 0)]),
+      context(),
+    );
+    if (bought?.type !== 'CoinsPurchased') throw new Error('expected CoinsPurchased');
+    // floor(20 × 64.11 × 0.78) = floor(1000.116) = 1,000 coins.
+    expect(bought.data.postings.map((posting) => [posting.account, posting.currency, posting.amount])).toEqual([
+      ['platform:card-funding:CAD', 'CAD', -64_11],
+      ['platform:exchange:CAD', 'CAD', 64_11],
+      ['platform:exchange:CON', 'CON', -1_000_00],
+      ['wallet:ann:CON', 'CON', 1_000_00],
+    ]);
+    expect(sumsByCurrency(bought)).toEqual({ CAD: 0, CON: 0 });
+    expect(bought.data.quoteId).toBe('qt_1');
   });
 });
 

@@ -1,6 +1,7 @@
 import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount, coinsForCash } from '../amounts.ts';
 import { mintCoin } from '../coins.ts';
+import { conversionLegs } from '../exchange.ts';
 import { refuse } from '../errors.ts';
 import type { DepositMethod } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
@@ -31,7 +32,8 @@ export const fundingRules: Pick<
       const coins = coinsForCash(command.charge.amount, command.charge.currency, command.rateMicros);
       if (coins <= 0)
         refuse('amount_not_positive', `${command.charge.amount} ${command.charge.currency} buys no whole coin`);
-      const funding = platformAccount('card-funding', 'CON');
+      // The charge enters through the card-funding account of its currency and buys the coins through the exchange.
+      const funding = platformAccount('card-funding', command.charge.currency);
       return [
         {
           type: 'CoinsPurchased',
@@ -43,10 +45,12 @@ export const fundingRules: Pick<
             charge: command.charge,
             rateMicros: command.rateMicros,
             paymentMethod: command.paymentMethod,
-            postings: [
-              { account: wallet.walletId, currency: 'CON', amount: coins, type: 'PURCHASE_COINS' },
-              { account: funding, currency: 'CON', amount: -coins, type: 'PURCHASE_COINS' },
-            ],
+            ...(command.quoteId === undefined ? {} : { quoteId: command.quoteId }),
+            postings: conversionLegs(
+              { account: funding, ...command.charge },
+              { account: wallet.walletId, amount: coins, currency: 'CON' },
+              'PURCHASE_COINS',
+            ),
             // Bought by card: spendable at once, withdrawable as cash once the coins mature.
             coins: [mintCoin(coins, wallet.walletId, context.newSerial, cardCoinsMatureAt(context))],
           },

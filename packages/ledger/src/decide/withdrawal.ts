@@ -2,11 +2,12 @@ import { platformAccount, walletIdOf } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
 import { spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
-import type { WithdrawalDestination } from '../events.ts';
+import type { Posting, WithdrawalDestination } from '../events.ts';
+import { conversionLegs } from '../exchange.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
 import { coinsToCashOut, noCoins } from './rule.ts';
-import { cashableCoins, openWallet, requireTransaction, requireWithdrawable } from './state.ts';
+import { cashableCoins, openWallet, requireCashCurrency, requireTransaction, requireWithdrawable } from './state.ts';
 
 const payoutAccountOf = (kind: WithdrawalDestination['kind']) => (kind === 'card' ? 'card-funding' : 'bank-funding');
 
@@ -44,6 +45,8 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
             amount: command.amount,
             currency: command.currency,
             destination: command.destination,
+            ...(command.payout === undefined ? {} : { payout: command.payout }),
+            ...(command.quoteId === undefined ? {} : { quoteId: command.quoteId }),
             postings: [],
             coins,
           },
@@ -56,8 +59,28 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
     needs: (_command, tx) => ({ wallets: tx?.payerWalletId ? [tx.payerWalletId] : [], coins: noCoins }),
     decide(command, state) {
       const tx = pendingWithdrawal(command.txId, state.tx);
-      const payout = platformAccount(payoutAccountOf(tx.paymentMethodType === 'card' ? 'card' : 'bank'), tx.currency);
+      const kind = payoutAccountOf(tx.paymentMethodType === 'card' ? 'card' : 'bank');
       const coins = tx.reservedCoins.map((coin): CoinStep => ({ action: 'burn', ...coin, from: tx.walletId }));
+      const paid = command.payout;
+      let postings: Posting[];
+      if (paid === undefined || paid.currency === tx.currency) {
+        if (paid !== undefined && paid.amount !== tx.amount)
+          refuse('invalid_amount', `a payout of ${paid.amount} does not pay out ${tx.amount} ${tx.currency}`);
+        postings = [
+          { account: tx.walletId, currency: tx.currency, amount: -tx.amount, type: 'WITHDRAW' },
+          { account: platformAccount(kind, tx.currency), currency: tx.currency, amount: tx.amount, type: 'WITHDRAW' },
+        ];
+      } else {
+        // Coins paid out as cash: a conversion, one balanced leg per currency.
+        if (tx.currency !== 'CON') refuse('currency_mismatch', `${tx.currency} is paid out as itself`);
+        requireCashCurrency(paid.currency);
+        checkAmount(paid.amount, paid.currency, amountLimits.unlimited, 'payout');
+        postings = conversionLegs(
+          { account: tx.walletId, amount: tx.amount, currency: 'CON' },
+          { account: platformAccount(kind, paid.currency), ...paid },
+          'WITHDRAW',
+        );
+      }
       return [
         {
           type: 'WithdrawalProcessed',
@@ -66,10 +89,8 @@ export const withdrawalRules: Pick<CommandRules, 'RequestWithdrawal' | 'ProcessW
             walletId: tx.walletId,
             amount: tx.amount,
             payoutReference: command.payoutReference,
-            postings: [
-              { account: tx.walletId, currency: tx.currency, amount: -tx.amount, type: 'WITHDRAW' },
-              { account: payout, currency: tx.currency, amount: tx.amount, type: 'WITHDRAW' },
-            ],
+            ...(paid === undefined ? {} : { payout: paid }),
+            postings,
             coins,
           },
         },

@@ -16,6 +16,7 @@ import { merchantRoutes } from './merchants/routes.ts';
 import type { CorrectionLimits } from './operations/corrections.ts';
 import { operationRoutes } from './operations/routes.ts';
 import { paymentMethodRoutes } from './payment-methods/routes.ts';
+import { pricingRoutes } from './pricing/routes.ts';
 import { profileRoutes } from './profile/routes.ts';
 import { recoveryRoutes } from './recovery/routes.ts';
 import { sendFundRoutes } from './send-fund/routes.ts';
@@ -67,6 +68,7 @@ export const apiFeatures: FastifyPluginAsync<FeatureSettings> = async (app, sett
   if (settings.sandboxProcessorCredential !== null)
     await app.register(cardProcessorRoutes, { credential: settings.sandboxProcessorCredential });
   await app.register(paymentMethodRoutes);
+  await app.register(pricingRoutes);
   await app.register(cardPaymentRoutes);
   await app.register(depositRoutes, settings.deposits);
   await app.register(operationRoutes, {

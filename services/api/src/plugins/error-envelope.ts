@@ -22,11 +22,19 @@ import { InvalidInput } from './zod-schemas.ts';
 export class ApiError extends Error {
   readonly statusCode: number;
   readonly errors: ErrorEnvelope['errors'];
-  constructor(statusCode: number, message: string, errors: ErrorEnvelope['errors'] = []) {
+  /** Fields the envelope carries beside its own (a stale quote's fresh one). */
+  readonly extra: Record<string, unknown>;
+  constructor(
+    statusCode: number,
+    message: string,
+    errors: ErrorEnvelope['errors'] = [],
+    extra: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.statusCode = statusCode;
     this.errors = errors;
+    this.extra = extra;
   }
 }
 
@@ -42,9 +50,15 @@ export function refuse(
   ]);
 }
 
-function send(reply: FastifyReply, statusCode: number, message: string, errors: ErrorEnvelope['errors']) {
+function send(
+  reply: FastifyReply,
+  statusCode: number,
+  message: string,
+  errors: ErrorEnvelope['errors'],
+  extra: Record<string, unknown> = {},
+) {
   // The request id lets a client quote the one log line that explains its failure.
-  const body: ErrorEnvelope = { response: 'error', message, errors, request_id: reply.request.id };
+  const body: ErrorEnvelope = { ...extra, response: 'error', message, errors, request_id: reply.request.id };
   return reply.code(statusCode).type('application/json; charset=utf-8').send(body);
 }
 
@@ -59,8 +73,10 @@ function envelopeFor(error: FastifyError | Error): {
   message: string;
   errors: ErrorEnvelope['errors'];
   retryAfterSeconds?: number;
+  extra?: Record<string, unknown>;
 } {
-  if (error instanceof ApiError) return { statusCode: error.statusCode, message: error.message, errors: error.errors };
+  if (error instanceof ApiError)
+    return { statusCode: error.statusCode, message: error.message, errors: error.errors, extra: error.extra };
   // Nothing was done: the client may send the same request again (with its Idempotency-Key) after Retry-After.
   if (error instanceof LedgerQueueFull)
     return {
@@ -143,7 +159,7 @@ export const errorEnvelope = fp(
         request.log.warn({ err: error.message }, 'request turned away: try again later');
       } else if (described.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       else request.log.debug({ err: error }, 'request refused');
-      return send(reply, described.statusCode, described.message, described.errors);
+      return send(reply, described.statusCode, described.message, described.errors, described.extra);
     });
 
     app.setNotFoundHandler((request, reply) =>

@@ -7,7 +7,8 @@ import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts
 import { fund } from '../testing/money.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { signedIn } from './sessions.ts';
-import { moveMoney, transactionView } from './ledger.ts';
+import { moveMoney } from './ledger.ts';
+import { presentTransaction } from '../features/wallet/history-rows.ts';
 
 /** A bare send of coins, through the plugin alone: what money routes are built on. */
 const sendRequest = z.object({ to_user_id: z.number().int(), amount: z.number().int() });
@@ -36,7 +37,7 @@ beforeAll(async () => {
           currency: 'CON',
           memo: null,
         }));
-        return { response: 'success' as const, transaction: transactionView(outcome.record, from) };
+        return { response: 'success' as const, transaction: await presentTransaction(app.db, from, outcome.record) };
       });
     },
   });

@@ -1,4 +1,11 @@
-import { errorCodes, IDEMPOTENT_REPLAYED_HEADER, type TransactionView } from '@peeks/contracts';
+import {
+  errorCodes,
+  IDEMPOTENT_REPLAYED_HEADER,
+  type HistoryCounterparty,
+  type HistoryFunding,
+  type HistoryQuote,
+  type TransactionView,
+} from '@peeks/contracts';
 import { fingerprintRequest, IdempotencyKeyReused, readStream, type Database } from '@peeks/db';
 import {
   merchantOwnerId,
@@ -175,22 +182,39 @@ export interface SaleReturns {
 const noReturns: SaleReturns = { returnedAmount: 0, returnDate: null };
 
 /**
+ * What a row says beyond the transaction itself, read from the ledger's
+ * postings and the transaction's opening event (wallet/history-rows.ts).
+ */
+export interface RowFacts {
+  walletChange: number;
+  funding: HistoryFunding | null;
+  counterparty: HistoryCounterparty | null;
+  quote: HistoryQuote | null;
+}
+
+/**
  * A transaction as `viewerOwnerId` sees it: debit when money left the
  * viewer's side. Fields the ledger keeps no source for (addresses, cart,
- * terminal) are left to the feature that has one.
+ * terminal) are left to the feature that has one. A hold is the payee's:
+ * the payer is not told of it.
  */
 export function transactionView(
   record: TransactionRecord,
   viewerOwnerId: string,
-  returns: SaleReturns = noReturns,
+  returns: SaleReturns | undefined,
+  facts: RowFacts,
 ): TransactionView {
   const viewerPaid = record.payerOwnerId === viewerOwnerId;
   const party = ownerOf((viewerPaid ? record.payerOwnerId : record.payeeOwnerId) ?? viewerOwnerId);
   const merchant = record.merchantId === null ? null : ownerOf(record.merchantId);
+  const isSale = record.type === 'sale';
+  const { returnedAmount, returnDate } = returns ?? noReturns;
+  const refunded = Math.min(returnedAmount, record.amount);
+  const seesHold = !viewerPaid;
   return {
     tx_id: record.txId,
     entry_date: record.entryDate,
-    return_date: returns.returnDate,
+    return_date: returnDate,
     user_id: party?.kind === 'user' ? party.id : null,
     merchant_id: merchant?.id ?? (party?.kind === 'merchant' ? party.id : null),
     state: record.state,
@@ -211,13 +235,21 @@ export function transactionView(
     fi_response_text: record.state === 'failed' || record.state === 'rejected' ? record.reason : null,
     parent_tx_id: record.parentTxId,
     ip_address: null,
-    refunded: returns.returnedAmount > 0,
+    // Only a sale given back in full is refunded; part of it is partially_refunded.
+    refunded: isSale && refunded > 0 && refunded >= record.amount,
     cart: [],
     payment_method_type: record.paymentMethodType,
     payment_method: record.paymentMethodId,
     customer_Name: null,
     reference: record.reference,
-    hold_amount: record.holdAmount,
-    hold_release_at: record.holdReleaseAt,
+    hold_amount: seesHold ? record.holdAmount : null,
+    hold_release_at: seesHold ? record.holdReleaseAt : null,
+    wallet_change: facts.walletChange,
+    funding: facts.funding,
+    counterparty: facts.counterparty,
+    quote: facts.quote,
+    partially_refunded: isSale && refunded > 0 && refunded < record.amount,
+    refunded_amount: isSale ? refunded : 0,
+    refundable_amount: isSale ? record.amount - refunded : 0,
   };
 }

@@ -29,6 +29,7 @@ type TestAppOptions = Pick<
   | 'cardFundsHoldHours'
   | 'cardProcessor'
   | 'deposits'
+  | 'exchangeRates'
   | 'live'
   | 'notificationRetryMs'
   | 'sandboxProcessor'

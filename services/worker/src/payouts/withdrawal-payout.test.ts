@@ -263,6 +263,63 @@ describe('withdrawal payouts', () => {
     expect(await wallet()).toEqual(before);
   });
 
+  it('pays coins out as the cash of their quote, and posts the conversion through the exchange accounts', async () => {
+    await openWallets(database.db, owner(), { currencies: ['CON'] });
+    await executeLedgerCommand(
+      database.db,
+      {
+        type: 'CorrectBalance',
+        txId: randomUUID(),
+        ownerId: owner(),
+        amount: 50_00,
+        currency: 'CON',
+        reason: 'test coins',
+        operatorId: 'test',
+      },
+      settings,
+    );
+    const txId = randomUUID();
+    const payout = { amount: 3_20, currency: 'CAD' as const };
+    // As POST /api/account/withdraw records it before the ledger enqueues the payout: 50 coins at 15.6 a CAD.
+    await database.db
+      .insertInto('transaction_funding')
+      .values({ tx_id: txId, quote_id: null, ...payout, label: 'Visa •••• 4242', recorded_at: new Date() })
+      .execute();
+    await executeLedgerCommand(
+      database.db,
+      {
+        type: 'RequestWithdrawal',
+        txId,
+        ownerId: owner(),
+        amount: 50_00,
+        currency: 'CON',
+        destination: { kind: 'card', paymentMethodId: await card('4242424242424242') },
+        payout,
+      },
+      settings,
+    );
+    await settled(txId).toBe('completed');
+    expect(
+      await database.db
+        .selectFrom('sandbox_payouts')
+        .select(['amount', 'currency', 'status'])
+        .where('idempotency_key', '=', payoutKeyOf(txId))
+        .execute(),
+    ).toEqual([{ amount: 3_20, currency: 'CAD', status: 'paid' }]);
+    const entries = await database.db
+      .selectFrom('events')
+      .select('data')
+      .where('stream_id', '=', `ledger-${txId}`)
+      .where('type', '=', 'WithdrawalProcessed')
+      .executeTakeFirstOrThrow();
+    expect((entries.data as { postings: { account: string; amount: number }[] }).postings).toEqual([
+      expect.objectContaining({ account: `wallet:${owner()}:CON`, amount: -50_00 }),
+      expect.objectContaining({ account: 'platform:exchange:CON', amount: 50_00 }),
+      expect.objectContaining({ account: 'platform:exchange:CAD', amount: -3_20 }),
+      expect.objectContaining({ account: 'platform:card-funding:CAD', amount: 3_20 }),
+    ]);
+  });
+
   it('keeps the ledger whole', async () => {
     const report = await verifyLedger(database.db);
     expect({ differences: report.differences, invariantFailures: report.invariantFailures, ok: report.ok }).toEqual({

@@ -1,5 +1,5 @@
 import type { Database } from '@peeks/db';
-import { LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
+import { LedgerRuleViolation, isCurrency, type Cash, type LedgerCommand } from '@peeks/ledger';
 import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
@@ -39,17 +39,19 @@ export async function payOutWithdrawal(
   if (tx.state !== 'pending') return 'left to the operator';
 
   const destination = await destinationOf(db, tx.paymentMethodId, tx.paymentMethodType);
+  // What the person was told they would get: coins go out as the cash of their quote.
+  const cash = await cashOf(db, txId);
   const outcome = destination
     ? await provider.payout({
         idempotencyKey: payoutKeyOf(txId),
         destination,
-        amount: tx.amount,
-        currency: tx.currency,
+        amount: cash?.amount ?? tx.amount,
+        currency: cash?.currency ?? tx.currency,
       })
     : { status: 'failed' as const, reason: 'The payment method has no account to pay out to' };
   const command: LedgerCommand =
     outcome.status === 'paid'
-      ? { type: 'ProcessWithdrawal', txId, payoutReference: outcome.payoutId }
+      ? { type: 'ProcessWithdrawal', txId, payoutReference: outcome.payoutId, ...(cash ? { payout: cash } : {}) }
       : { type: 'FailWithdrawal', txId, reason: outcome.reason };
   try {
     await executeLedgerCommand(db, command, settings, { actor: PAYOUT_ACTOR });
@@ -67,6 +69,20 @@ export async function payOutWithdrawal(
     return 'left to the operator';
   }
   return outcome.status === 'paid' ? 'processed' : 'failed';
+}
+
+/**
+ * The cash a withdrawal pays out, as its request recorded it (the amount
+ * of its quote for coins); null for a withdrawal requested before payouts
+ * were recorded, which pays out its own amount.
+ */
+async function cashOf(db: Kysely<Database>, txId: string): Promise<Cash | null> {
+  const row = await db
+    .selectFrom('transaction_funding')
+    .select(['amount', 'currency'])
+    .where('tx_id', '=', txId)
+    .executeTakeFirst();
+  return row && isCurrency(row.currency) ? { amount: row.amount, currency: row.currency } : null;
 }
 
 /** Where the withdrawal goes: the card's processor token, or the bank account's number. */

@@ -7,8 +7,8 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { auditOf } from './history-api.ts';
-import { formatWhen, transactionTypeLabel } from './labels.ts';
 import { LedgerReceipt } from './LedgerReceipt.tsx';
+import { counterpartyLabel, formatWhen, transactionTypeLabel } from './labels.ts';
 
 function Facts({ facts }: { facts: [string, ReactNode][] }) {
   return (
@@ -24,6 +24,14 @@ function Facts({ facts }: { facts: [string, ReactNode][] }) {
 }
 
 const signedMinor = (amount: number, debitCredit: 'D' | 'C') => (debitCredit === 'D' ? -amount : amount);
+
+/** A withdrawal pays out to the card or bank, a return refunds it; anything else was paid with it. */
+const fundingLabelOf = (type: string) =>
+  type === 'withdraw'
+    ? 'history.fields.funding_received'
+    : type === 'return'
+      ? 'history.fields.funding_refunded'
+      : 'history.fields.funding_paid';
 
 /** A transaction's Details (spec §2): the fields a person can act on, none of the ledger's plumbing. */
 export function TransactionDetails({ transaction, onClose }: { transaction: TransactionView; onClose: () => void }) {
@@ -43,14 +51,32 @@ export function TransactionDetails({ transaction, onClose }: { transaction: Tran
         signed
       />,
     ],
+    [
+      t('history.fields.wallet_change'),
+      <Money key="wallet" minor={transaction.wallet_change} currency={transaction.currency} signed />,
+    ],
     [t('history.fields.fee'), <Money key="fee" minor={transaction.fee} currency={transaction.currency} />],
   ];
-  if (transaction.reference) facts.push([t('history.fields.reference'), transaction.reference]);
-  if (transaction.payment_method)
+  const counterparty = counterpartyLabel(transaction.counterparty);
+  if (counterparty)
+    facts.push([t(transaction.debit_credit === 'D' ? 'history.fields.to' : 'history.fields.from'), counterparty]);
+  if (transaction.funding) {
+    const { funding } = transaction;
     facts.push([
-      t('history.fields.payment_method'),
-      [transaction.payment_method_type, transaction.payment_method].filter(Boolean).join(' '),
+      t(fundingLabelOf(transaction.type)),
+      <span key="funding">
+        {funding.label} · <Money minor={funding.amount} currency={funding.currency} />
+      </span>,
     ]);
+  }
+  if (transaction.quote) {
+    const { quote } = transaction;
+    facts.push([
+      t('history.fields.rate'),
+      t('history.rate', { rate: quote.rate, from: quote.from_currency, to: quote.to_currency }),
+    ]);
+  }
+  if (transaction.reference) facts.push([t('history.fields.reference'), transaction.reference]);
   if (transaction.customer_Name) facts.push([t('history.fields.customer'), transaction.customer_Name]);
   if (transaction.hold_amount !== null && transaction.hold_amount > 0) {
     facts.push([
@@ -63,6 +89,11 @@ export function TransactionDetails({ transaction, onClose }: { transaction: Tran
   if (transaction.parent_tx_id)
     facts.push([t('history.fields.parent'), <code key="parent">{transaction.parent_tx_id}</code>]);
   if (transaction.refunded) facts.push([t('history.fields.refunded'), t('history.yes')]);
+  if (transaction.partially_refunded)
+    facts.push([
+      t('history.fields.partially_refunded'),
+      <Money key="refunded" minor={transaction.refunded_amount} currency={transaction.currency} />,
+    ]);
   if (transaction.error_code)
     facts.push([t('history.fields.error'), transaction.fi_response_text ?? transaction.error_code]);
   return (

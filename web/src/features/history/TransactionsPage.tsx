@@ -21,7 +21,7 @@ import { everyLedgerEntry, everyTransaction, listLedger, listTransactions } from
 import { ledgerCsv, transactionsCsv } from './history-csv.ts';
 import { LedgerDetails, TransactionDetails } from './HistoryDetails.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
-import { formatWhen, transactionTypeLabel } from './labels.ts';
+import { counterpartyLabel, formatWhen, transactionTypeLabel } from './labels.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { historyTexts } from './i18n.ts';
 
@@ -44,6 +44,22 @@ function amountColumn<Row extends Movement>(header: string): ColumnDef<Row> {
       />
     ),
   };
+}
+
+/** How the wallet moved, and beneath it what a card or bank paid or was paid instead. */
+function WalletChange({ transaction }: { transaction: TransactionView }) {
+  const { funding } = transaction;
+  return (
+    <>
+      <Money minor={transaction.wallet_change} currency={transaction.currency} signed />
+      {funding && (
+        <small className="history-funding">
+          {' '}
+          {funding.label} · <Money minor={funding.amount} currency={funding.currency} />
+        </small>
+      )}
+    </>
+  );
 }
 
 /** Details, named for the row it opens (its transaction or ledger id) for screen readers. */
@@ -86,8 +102,18 @@ function TransactionsTab() {
   const columns = (open: (row: TransactionView) => void): ColumnDef<TransactionView>[] => [
     { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
     { id: 'type', header: t('history.columns.type'), cell: ({ row }) => transactionTypeLabel(row.original.type) },
+    {
+      id: 'counterparty',
+      header: t('history.columns.counterparty'),
+      cell: ({ row }) => counterpartyLabel(row.original.counterparty) ?? '—',
+    },
     { id: 'reference', header: t('history.columns.reference'), cell: ({ row }) => row.original.reference ?? '—' },
     amountColumn(t('history.columns.amount')),
+    {
+      id: 'wallet_change',
+      header: t('history.columns.wallet_change'),
+      cell: ({ row }) => <WalletChange transaction={row.original} />,
+    },
     { id: 'state', header: t('history.columns.state'), cell: ({ row }) => <StatusPill status={row.original.state} /> },
     detailsColumn(t('history.columns.actions'), open, (row) => row.tx_id),
   ];

@@ -1,5 +1,6 @@
 import { ledgerTypeLabel, type LedgerEntry, type TransactionView } from '@peeks/contracts';
 import { minorToTyped } from '../../lib/money.ts';
+import { counterpartyLabel } from './labels.ts';
 
 /**
  * A cell as spreadsheets read it: quoted when it holds a comma, quote or line
@@ -18,10 +19,49 @@ const rows = (lines: string[][]) => `${lines.map((line) => line.join(',')).join(
 const signed = (minor: number, debitCredit: 'D' | 'C', currency: TransactionView['currency']) =>
   `${debitCredit === 'D' && minor !== 0 ? '-' : ''}${minorToTyped(minor, currency)}`;
 
+/** A wallet change in units, '-' for money out. */
+const change = (minor: number, currency: TransactionView['currency']) =>
+  `${minor < 0 ? '-' : ''}${minorToTyped(Math.abs(minor), currency)}`;
+
+/**
+ * What each currency's wallet held after each row: the wallet changes
+ * added up oldest first (the list comes newest first). Over a whole
+ * history the newest row's running balance is the balance.
+ */
+function runningBalances(transactions: readonly TransactionView[]): number[] {
+  const totals = new Map<string, number>();
+  const after = new Array<number>(transactions.length);
+  for (let index = transactions.length - 1; index >= 0; index--) {
+    const row = transactions[index];
+    if (!row) continue;
+    const total = (totals.get(row.currency) ?? 0) + row.wallet_change;
+    totals.set(row.currency, total);
+    after[index] = total;
+  }
+  return after;
+}
+
 export function transactionsCsv(transactions: readonly TransactionView[]): string {
+  const balances = runningBalances(transactions);
   return rows([
-    ['date', 'tx_id', 'type', 'state', 'debit_credit', 'amount', 'fee', 'currency', 'reference'],
-    ...transactions.map((each) => [
+    [
+      'date',
+      'tx_id',
+      'type',
+      'state',
+      'debit_credit',
+      'amount',
+      'fee',
+      'currency',
+      'wallet_change',
+      'running_balance',
+      'funding_amount',
+      'funding_currency',
+      'funding',
+      'counterparty',
+      'reference',
+    ],
+    ...transactions.map((each, index) => [
       csvCell(each.entry_date),
       csvCell(each.tx_id),
       csvCell(each.type),
@@ -30,6 +70,12 @@ export function transactionsCsv(transactions: readonly TransactionView[]): strin
       csvCell(signed(each.amount, each.debit_credit, each.currency)),
       csvCell(minorToTyped(each.fee, each.currency)),
       csvCell(each.currency),
+      csvCell(change(each.wallet_change, each.currency)),
+      csvCell(change(balances[index] ?? 0, each.currency)),
+      csvCell(each.funding ? minorToTyped(each.funding.amount, each.funding.currency) : null),
+      csvCell(each.funding?.currency ?? null),
+      csvCell(each.funding?.label ?? null, { typed: true }),
+      csvCell(counterpartyLabel(each.counterparty), { typed: true }),
       csvCell(each.reference, { typed: true }),
     ]),
   ]);

@@ -1,4 +1,4 @@
-import { transactionTypes } from '@peeks/contracts';
+import { transactionTypes, type TransactionView } from '@peeks/contracts';
 import { i18n } from '../../i18n/i18n.ts';
 
 type KnownType = (typeof transactionTypes)[number];
@@ -10,3 +10,11 @@ export const transactionTypeLabel = (type: string) => (isKnownType(type) ? i18n.
 /** A date and time in the reader's language and time zone. */
 export const formatWhen = (iso: string) =>
   new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+/** Who was on the other side, as a person knows them: "Bob Birch (@bob)", or a shop's display name. */
+export const counterpartyLabel = (counterparty: TransactionView['counterparty']) => {
+  if (!counterparty) return null;
+  const { name, username } = counterparty;
+  if (username === null) return name;
+  return name === username ? `@${username}` : `${name} (@${username})`;
+};

@@ -77,12 +77,80 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     });
     first.release(ok({ transactions: [transaction()], total: 1 }));
     const table = await screen.findByRole('table', { name: 'Transactions' });
-    for (const column of ['Date', 'Type', 'Reference', 'Amount', 'State', 'Actions'])
+    for (const column of ['Date', 'Type', 'With', 'Reference', 'Amount', 'Wallet change', 'State', 'Actions'])
       expect(within(table).getByRole('columnheader', { name: column })).toBeTruthy();
     expect(within(table).getByText('Transfer')).toBeTruthy();
     expect(within(table).getByText('March Rent')).toBeTruthy();
-    expect(within(table).getByText('−300.00 Coins')).toBeTruthy();
+    expect(within(table).getAllByText('−300.00 Coins')).toHaveLength(2);
     expect(within(table).getByText('completed')).toBeTruthy();
+  });
+
+  it('shows a send paid by card as no wallet change, with the card charged and the recipient by name', async () => {
+    historyApi({
+      'POST /api/account/transactions': () =>
+        ok({
+          transactions: [
+            transaction({
+              amount: 15_00,
+              wallet_change: 0,
+              funding: { amount: 97, currency: 'USD', label: 'Visa •••• 4242' },
+              counterparty: { kind: 'user', name: 'Bob Birch', username: 'bob' },
+              payment_method_type: 'CC',
+              payment_method: '2',
+            }),
+          ],
+          total: 1,
+        }),
+    });
+    const { user } = renderApp('/transaction');
+    const table = await screen.findByRole('table', { name: 'Transactions' });
+    expect(within(table).getByText('Bob Birch (@bob)')).toBeTruthy();
+    expect(within(table).getByText('−15.00 Coins')).toBeTruthy();
+    expect(within(table).getByText('0.00 Coins')).toBeTruthy();
+
+    await user.click(within(table).getByRole('button', { name: 'Details of tx-rent' }));
+    const dialog = screen.getByRole('dialog', { name: 'Details' });
+    const fact = (label: string) => within(dialog).getByText(label).nextElementSibling?.textContent;
+    expect(fact('Wallet change')).toBe('0.00 Coins');
+    expect(fact('To')).toBe('Bob Birch (@bob)');
+    expect(fact('Paid with')).toBe('Visa •••• 4242 · $0.97 USD');
+    // Codes are not names: no "CC 2".
+    expect(within(dialog).queryByText('Payment method')).toBeNull();
+    expect(within(dialog).queryByText(/CC 2/)).toBeNull();
+  });
+
+  it('names the card a purchase was paid with and the bank a withdrawal pays out to', async () => {
+    historyApi({
+      'POST /api/account/transactions': () =>
+        ok({
+          transactions: [
+            transaction({
+              tx_id: 'tx-bought',
+              type: 'purchase',
+              debit_credit: 'C',
+              wallet_change: 30_000,
+              funding: { amount: 19_24, currency: 'USD', label: 'Visa •••• 4242' },
+            }),
+            transaction({
+              tx_id: 'tx-out',
+              type: 'withdraw',
+              wallet_change: -30_000,
+              funding: { amount: 30_000, currency: 'CON', label: 'Bank •••• 6789' },
+            }),
+          ],
+          total: 2,
+        }),
+    });
+    const { user } = renderApp('/transaction');
+    await user.click(await screen.findByRole('button', { name: 'Details of tx-bought' }));
+    let dialog = screen.getByRole('dialog', { name: 'Details' });
+    expect(within(dialog).getByText('Paid with').nextElementSibling?.textContent).toBe('Visa •••• 4242 · $19.24 USD');
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    await user.click(screen.getByRole('button', { name: 'Details of tx-out' }));
+    dialog = screen.getByRole('dialog', { name: 'Details' });
+    expect(within(dialog).getByText('Paid out to').nextElementSibling?.textContent).toBe(
+      'Bank •••• 6789 · 300.00 Coins',
+    );
   });
 
   it("says 'No records found' when nothing matches", async () => {
@@ -148,7 +216,12 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
       'POST /api/account/transactions': () =>
         ok({
           transactions: [
-            transaction({ debit_credit: 'C', hold_amount: 30_000, hold_release_at: '2026-11-27T14:05:00.000Z' }),
+            transaction({
+              debit_credit: 'C',
+              wallet_change: 30_000,
+              hold_amount: 30_000,
+              hold_release_at: '2026-11-27T14:05:00.000Z',
+            }),
           ],
           total: 1,
         }),
@@ -158,7 +231,7 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Details' });
     expect(within(dialog).getByText('tx-rent')).toBeTruthy();
     expect(within(dialog).getByText('In (credit)')).toBeTruthy();
-    expect(within(dialog).getByText('+300.00 Coins')).toBeTruthy();
+    expect(within(dialog).getAllByText('+300.00 Coins')).toHaveLength(2);
     expect(within(dialog).getByText('On hold')).toBeTruthy();
     expect(within(dialog).getByText('Hold releases')).toBeTruthy();
     // The footer's Close (the header's × is named Close too).
@@ -288,11 +361,56 @@ describe('the history CSV', () => {
 
   it('signs money out, keeps decimals, and names the ledger label beside the code', () => {
     expect(transactionsCsv([transaction()]).split('\r\n')[1]).toBe(
-      '2026-11-20T14:05:00.000Z,tx-rent,transfer,completed,D,-300.00,0.00,CON,March Rent',
+      '2026-11-20T14:05:00.000Z,tx-rent,transfer,completed,D,-300.00,0.00,CON,-300.00,-300.00,,,,,March Rent',
     );
     expect(ledgerCsv([entry({ debit_credit: 'C', type: 'DEP_CC' })]).split('\r\n')[1]).toBe(
       '2026-11-20T14:05:00.000Z,41.0,DEP_CC,Credit Card Deposit,C,300.00,CON,tx-rent',
     );
+  });
+
+  it('has wallet changes that sum to the balance, and a running balance per currency ending on it', () => {
+    // Newest first, as the list comes: a purchase, a send by card, a send from the wallet, two card checkouts.
+    const history = [
+      transaction({
+        tx_id: 'checkout-2',
+        type: 'sale',
+        currency: 'USD',
+        amount: 3_00,
+        wallet_change: 0,
+        funding: { amount: 3_00, currency: 'USD', label: 'Visa •••• 4242' },
+        counterparty: { kind: 'merchant', name: 'Maple Coffee', username: null },
+      }),
+      transaction({
+        tx_id: 'checkout-1',
+        type: 'sale',
+        currency: 'USD',
+        amount: 35_50,
+        wallet_change: 0,
+        funding: { amount: 35_50, currency: 'USD', label: 'Visa •••• 4242' },
+      }),
+      transaction({ tx_id: 'by-wallet', amount: 7_25, wallet_change: -7_25 }),
+      transaction({
+        tx_id: 'by-card',
+        amount: 15_00,
+        wallet_change: 0,
+        funding: { amount: 97, currency: 'USD', label: 'Visa •••• 4242' },
+      }),
+      transaction({ tx_id: 'bought', type: 'purchase', debit_credit: 'C', amount: 1_544_75, wallet_change: 1_544_75 }),
+    ];
+    const [header, ...lines] = transactionsCsv(history).trim().split('\r\n');
+    const columns = header!.split(',');
+    const cell = (line: string, name: string) => line.split(',')[columns.indexOf(name)] ?? '';
+    const balances = { CON: 1_537_50, USD: 0 };
+    for (const currency of ['CON', 'USD'] as const) {
+      const mine = lines.filter((line) => cell(line, 'currency') === currency);
+      const sum = mine.reduce((total, line) => total + Math.round(Number(cell(line, 'wallet_change')) * 100), 0);
+      expect(sum).toBe(balances[currency]);
+      expect(Math.round(Number(cell(mine[0]!, 'running_balance')) * 100)).toBe(balances[currency]);
+    }
+    expect(cell(lines[3]!, 'wallet_change')).toBe('0.00');
+    expect(cell(lines[3]!, 'funding')).toBe('Visa •••• 4242');
+    expect(cell(lines[3]!, 'funding_amount')).toBe('0.97');
+    expect(cell(lines[0]!, 'counterparty')).toBe('Maple Coffee');
   });
 
   it('reads an audit serial whose account holds colons', () => {

@@ -108,7 +108,15 @@ export function TransactionTable({
               <td>{timeOf(transaction.entry_date)}</td>
               <td>
                 {t(`merchant.types.${transaction.type}`, { defaultValue: transaction.type })}
+                {transaction.counterparty && <span className="counterparty">{transaction.counterparty.name}</span>}
                 {transaction.refunded && <span className="badge refunded">{t('merchant.refunded')}</span>}
+                {transaction.partially_refunded && (
+                  <span className="badge refunded">
+                    {t('merchant.partially_refunded', {
+                      amount: formatMoney(transaction.refunded_amount, transaction.currency),
+                    })}
+                  </span>
+                )}
                 {transaction.reason !== null && <span className="reason">{transaction.reason}</span>}
               </td>
               <td className={`amount ${transaction.debit_credit === 'D' ? 'debit' : 'credit'}`}>

@@ -41,6 +41,7 @@ function ReportOf({ from, to }: { from: string; to: string }) {
               columns={[
                 { heading: t('merchant.columns.date'), cell: (line) => timeOf(line.entry_date) },
                 { heading: t('merchant.columns.type'), cell: (line) => t(`merchant.types.${line.type}`) },
+                { heading: t('merchant.columns.customer'), cell: (line) => line.counterparty?.name ?? '' },
                 { heading: t('merchant.columns.amount'), amountOf: (line) => line.amount },
                 { heading: t('merchant.return.reason'), cell: (line) => line.reason ?? '' },
               ]}

@@ -1,5 +1,5 @@
 import { returnSaleForm, type MerchantTransaction } from '@peeks/contracts';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
@@ -10,11 +10,22 @@ import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { returnSale } from './merchant-api.ts';
 
+type ReturnRequest = { tx_id: string; amount: number; reason: string };
+
+/** What confirming says: part of the sale, all that is left, or an amount the route will weigh. */
+const confirmationOf = (amount: number, left: number) =>
+  amount < left
+    ? 'merchant.return.confirm_partial'
+    : amount === left
+      ? 'merchant.return.confirm_full'
+      : 'merchant.return.confirm_amount';
+
 /**
  * Return on a sale: the amount (what is left of the sale, unless changed)
  * and a reason. The form's schema is the route's (returnSaleForm), so both
  * refuse in the same words; a retry of one attempt keeps its
- * Idempotency-Key, so the money moves once.
+ * Idempotency-Key, so the money moves once. Money moves only on a second
+ * press that confirms the amount shown: a changed amount asks again.
  */
 export function ReturnDialog({
   sale,
@@ -34,7 +45,12 @@ export function ReturnDialog({
     amount: minorToTyped(left, sale.currency),
     reason: '',
   });
-  const submit = async (request: { tx_id: string; amount: number; reason: string }) => {
+  const [confirming, setConfirming] = useState<ReturnRequest | null>(null);
+  const submit = async (request: ReturnRequest) => {
+    if (confirming?.amount !== request.amount || confirming.reason !== request.reason) {
+      setConfirming(request);
+      return;
+    }
     try {
       await returnSale(request, keys.keyFor(request));
       keys.settled(200);
@@ -56,11 +72,23 @@ export function ReturnDialog({
       <Form spec={spec} onSubmit={submit}>
         <TextField name="amount" label={t('merchant.return.amount', { currency: sale.currency })} inputMode="decimal" />
         <TextField name="reason" label={t('merchant.return.reason')} maxLength={256} />
+        {confirming && (
+          <p role="status" className="return-confirm">
+            {t(confirmationOf(confirming.amount, left), {
+              amount: formatMoney(confirming.amount, sale.currency),
+              total: formatMoney(sale.amount, sale.currency),
+            })}
+          </p>
+        )}
         <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('merchant.return.cancel')}
           </button>
-          <SubmitButton>{t('merchant.return.submit')}</SubmitButton>
+          <SubmitButton>
+            {confirming
+              ? t('merchant.return.confirm', { amount: formatMoney(confirming.amount, sale.currency) })
+              : t('merchant.return.submit')}
+          </SubmitButton>
         </div>
       </Form>
     </Dialog>

@@ -8,7 +8,8 @@ export const merchantTexts = dictionary({
       loading: 'Loading…',
       empty: 'Nothing here yet.',
       refunded: 'Refunded',
-      columns: { date: 'Date', type: 'Type', amount: 'Amount', state: 'State', action: 'Action' },
+      partially_refunded: '{{amount}} refunded',
+      columns: { date: 'Date', type: 'Type', amount: 'Amount', state: 'State', action: 'Action', customer: 'Customer' },
       types: {
         sale: 'Sale',
         return: 'Return',
@@ -53,6 +54,11 @@ export const merchantTexts = dictionary({
         cancel: 'Cancel',
         submit: 'Return',
         done: '{{amount}} returned',
+        confirm: 'Confirm return of {{amount}}',
+        confirm_amount: 'Return {{amount}} of this {{total}} sale? Nothing moves until you confirm.',
+        confirm_partial:
+          'Return {{amount}} of this {{total}} sale? The sale stays partly refunded. Nothing moves until you confirm.',
+        confirm_full: 'Return {{amount}}, all that is left of this {{total}} sale? Nothing moves until you confirm.',
       },
       returns: { how: 'To return a sale, open Transfers and choose Return beside it.' },
       settlements: {
@@ -82,7 +88,8 @@ export const merchantTexts = dictionary({
       loading: '読み込んでいます…',
       empty: 'まだ何もありません。',
       refunded: '返金済み',
-      columns: { date: '日付', type: '種類', amount: '金額', state: '状態', action: '操作' },
+      partially_refunded: '{{amount}} 返金済み',
+      columns: { date: '日付', type: '種類', amount: '金額', state: '状態', action: '操作', customer: '顧客' },
       types: {
         sale: '売上',
         return: '返品',
@@ -127,6 +134,11 @@ export const merchantTexts = dictionary({
         cancel: 'キャンセル',
         submit: '返品',
         done: '{{amount}} を返品しました',
+        confirm: '{{amount}} の返品を確定',
+        confirm_amount: '{{total}} の売上から {{amount}} を返品しますか？確定するまでお金は動きません。',
+        confirm_partial:
+          '{{total}} の売上のうち {{amount}} を返品しますか？売上は一部返金の状態になります。確定するまでお金は動きません。',
+        confirm_full: '{{total}} の売上の残り全額 {{amount}} を返品しますか？確定するまでお金は動きません。',
       },
       returns: { how: '売上を返品するには、「送金」を開き、その売上の横にある「返品」を選んでください。' },
       settlements: {
@@ -156,7 +168,8 @@ export const merchantTexts = dictionary({
       loading: 'लोड होत आहे…',
       empty: 'येथे अजून काहीही नाही.',
       refunded: 'परतावा दिला',
-      columns: { date: 'तारीख', type: 'प्रकार', amount: 'रक्कम', state: 'स्थिती', action: 'कृती' },
+      partially_refunded: '{{amount}} परत दिले',
+      columns: { date: 'तारीख', type: 'प्रकार', amount: 'रक्कम', state: 'स्थिती', action: 'कृती', customer: 'ग्राहक' },
       types: {
         sale: 'विक्री',
         return: 'परतावा',
@@ -201,6 +214,11 @@ export const merchantTexts = dictionary({
         cancel: 'रद्द करा',
         submit: 'परत करा',
         done: '{{amount}} परत केले',
+        confirm: '{{amount}} परत करणे निश्चित करा',
+        confirm_amount: '{{total}} च्या विक्रीतून {{amount}} परत करायचे? तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
+        confirm_partial:
+          '{{total}} च्या विक्रीपैकी {{amount}} परत करायचे? विक्री अंशतः परतावा दिलेली राहील. तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
+        confirm_full: '{{total}} च्या विक्रीतील उरलेले सर्व {{amount}} परत करायचे? तुम्ही निश्चित करेपर्यंत पैसे हलणार नाहीत.',
       },
       returns: { how: 'विक्री परत करण्यासाठी, ट्रान्सफर उघडा आणि तिच्या शेजारील परत करा निवडा.' },
       settlements: {

@@ -22,6 +22,8 @@ function sale(overrides: Partial<MerchantTransaction> = {}): MerchantTransaction
       debit_credit: 'C',
       amount: 10_00,
       currency: 'USD',
+      wallet_change: 10_00,
+      counterparty: { kind: 'user', name: 'Ann Oak', username: 'ann' },
     }),
     reason: null,
     returned_amount: 0,
@@ -87,7 +89,9 @@ describe('the merchant space', () => {
     const api = merchantApi(['VIEW_SALES', 'RETURN_SALES'], {
       'GET /api/merchant/transfers': () =>
         ok({
-          transactions: [returned ? sale({ refunded: true, returned_amount: 4_00 }) : sale()],
+          transactions: [
+            returned ? sale({ partially_refunded: true, refunded_amount: 4_00, returned_amount: 4_00 }) : sale(),
+          ],
           total: 1,
         }),
       'POST /api/merchant/return-sale': (body) => {
@@ -110,13 +114,22 @@ describe('the merchant space', () => {
     await user.type(amount, '12');
     await user.type(within(dialog).getByLabelText('Reason'), 'Cold coffee');
     await user.click(within(dialog).getByRole('button', { name: 'Return' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Confirm return of $12.00 USD' }));
     expect(
       await within(dialog).findAllByText('The amount is more than what is left of the sale to return'),
     ).not.toHaveLength(0);
 
+    // A changed amount is confirmed again before any money moves.
     await user.clear(amount);
     await user.type(amount, '4');
-    await user.click(within(dialog).getByRole('button', { name: 'Return' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm return of $12.00 USD' }));
+    expect(api.sent('POST', '/api/merchant/return-sale')).toHaveLength(1);
+    expect(
+      within(dialog).getByText(
+        'Return $4.00 USD of this $10.00 USD sale? The sale stays partly refunded. Nothing moves until you confirm.',
+      ),
+    ).toBeTruthy();
+    await user.click(within(dialog).getByRole('button', { name: 'Confirm return of $4.00 USD' }));
     await waitFor(() => {
       expect(screen.queryByRole('dialog')).toBeNull();
     });
@@ -124,7 +137,27 @@ describe('the merchant space', () => {
     expect(sent.at(-1)?.body).toEqual({ tx_id: 'tx_sale_1', amount: 4_00, reason: 'Cold coffee' });
     expect(sent.at(-1)?.headers['idempotency-key']).toBeTruthy();
     expect(sent[0]?.headers['idempotency-key']).not.toBe(sent.at(-1)?.headers['idempotency-key']);
-    expect(await screen.findByText('Refunded')).toBeTruthy();
+    expect(await screen.findByText('$4.00 USD refunded')).toBeTruthy();
+    expect(screen.getByText('Ann Oak')).toBeTruthy();
+    expect(screen.queryByText('Refunded')).toBeNull();
+  });
+
+  it('moves no money on the first press of Return: it asks to confirm the amount', async () => {
+    const api = merchantApi(['VIEW_SALES', 'RETURN_SALES'], {
+      'GET /api/merchant/transfers': () => ok({ transactions: [sale()], total: 1 }),
+    });
+    const { user } = renderApp('/merchant/transfers');
+    await user.click(await screen.findByRole('button', { name: 'Return' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Return a sale' });
+    await user.type(within(dialog).getByLabelText('Reason'), 'Cold coffee');
+    await user.click(within(dialog).getByRole('button', { name: 'Return' }));
+    expect(
+      await within(dialog).findByText(
+        'Return $10.00 USD, all that is left of this $10.00 USD sale? Nothing moves until you confirm.',
+      ),
+    ).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Confirm return of $10.00 USD' })).toBeTruthy();
+    expect(api.sent('POST', '/api/merchant/return-sale')).toHaveLength(0);
   });
 
   it('lists settlements with what each paid out, and marks the batch whose payments are open', async () => {
@@ -187,6 +220,7 @@ describe('the merchant space', () => {
               parent_tx_id: null,
               reason: null,
               batch_id: null,
+              counterparty: { kind: 'user', name: 'Ann Oak', username: 'ann' },
             },
           ],
         }),
@@ -194,6 +228,8 @@ describe('the merchant space', () => {
     renderApp('/merchant/reports');
     const totals = await screen.findByRole('table', { name: 'Totals' });
     expect(within(totals).getByText('$6.00 USD')).toBeTruthy();
+    // The buyer by name, not an account number.
+    expect(await screen.findByText('Ann Oak')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toMatch(
       /^\/api\/merchant\/report\.csv\?from=\d{4}-\d{2}-01&to=\d{4}-\d{2}-\d{2}$/,
     );

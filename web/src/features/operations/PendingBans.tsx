@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
-import { Input } from '../../ui/Field.tsx';
+import { Input } from '../../ui/fields.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { ActionDialog } from './ActionDialog.tsx';

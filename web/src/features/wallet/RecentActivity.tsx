@@ -1,4 +1,4 @@
-import { ledgerTypeLabel } from '@peeks/contracts';
+import { transactionTypes, type TransactionView } from '@peeks/contracts';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -13,10 +13,34 @@ import { onLiveMessage, RECENT_ENTRIES, useRecentActivity, walletKeys } from './
 const when = (iso: string, language: string) =>
   new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
+const isKnownKind = (type: string): type is (typeof transactionTypes)[number] =>
+  (transactionTypes as readonly string[]).includes(type);
+
+/** "Bob Birch (@bob)", "@bob", or a shop's display name. */
+const partyName = ({ name, username }: NonNullable<TransactionView['counterparty']>) =>
+  username === null ? name : name === username ? `@${username}` : `${name} (@${username})`;
+
+/** What happened, with whom: "Transfer to Bob Birch (@bob)", "Sale from Maple Coffee". */
+function ActivityTitle({ transaction }: { transaction: TransactionView }) {
+  const { t } = useTranslation();
+  const kind = isKnownKind(transaction.type) ? t(`wallet.activity.kinds.${transaction.type}`) : transaction.type;
+  const { counterparty } = transaction;
+  if (!counterparty) return <strong>{kind}</strong>;
+  const name = partyName(counterparty);
+  return (
+    <strong>
+      {transaction.debit_credit === 'D'
+        ? t('wallet.activity.to', { kind, name })
+        : t('wallet.activity.from', { kind, name })}
+    </strong>
+  );
+}
+
 /**
- * The dashboard's recent activity (issue 22): the last five ledger entries,
- * newest first, read again whenever the live feed reports a commit that
- * touched the user's money, so a payment received shows without a reload.
+ * The dashboard's recent activity (issue 22): the last five transactions,
+ * newest first, each with whom and how the wallet moved, read again
+ * whenever the live feed reports a commit that touched the user's money,
+ * so a payment received shows without a reload.
  */
 export function RecentActivity() {
   const { t, i18n } = useTranslation();
@@ -51,17 +75,16 @@ export function RecentActivity() {
       >
         {(list) => (
           <ul className="activity-list" aria-label={t('wallet.activity.title')}>
-            {list.map((entry) => (
-              <li key={entry.ledger_id} className="activity-item">
+            {list.map((transaction) => (
+              <li key={transaction.tx_id} className="activity-item">
                 <span className="activity-what">
-                  <strong>{ledgerTypeLabel(entry.type)}</strong>
-                  <small className="field-hint">{when(entry.entry_date, i18n.language)}</small>
+                  <ActivityTitle transaction={transaction} />
+                  <small className="field-hint">
+                    {when(transaction.entry_date, i18n.language)}
+                    {transaction.funding && ` · ${transaction.funding.label}`}
+                  </small>
                 </span>
-                <Money
-                  minor={entry.debit_credit === 'D' ? -entry.amount : entry.amount}
-                  currency={entry.currency}
-                  signed
-                />
+                <Money minor={transaction.wallet_change} currency={transaction.currency} signed />
               </li>
             ))}
           </ul>

@@ -103,6 +103,9 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   // Only coins are bought by card: the note is the coin wallet's.
   const cardFunds = (currency: Currency) =>
     balance && currency === balance.currency ? cardFundsNote(balance, i18n.language) : null;
+  const available = (currency: Currency) =>
+    balance?.balances.find((line) => line.currency === currency)?.available_balance ??
+    (currency === balance?.currency ? balance.available_balance : 0);
 
   const edit = (field: keyof Typed) => (event: { target: { value: string } }) => {
     setTyped((before) => ({ ...before, [field]: event.target.value }));
@@ -119,6 +122,9 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
         const field = issue.path[0] as keyof Typed | undefined;
         if (field && !(field in found)) found[field] = issue.message;
       }
+    } else if (parsed.data.amount > available(parsed.data.currency)) {
+      // More than the balance itself: a hold is not the reason.
+      found.amount = t(`error_codes.${String(errorCodes.insufficientFunds)}` as 'error_codes.42201');
     } else if (parsed.data.amount > withdrawable(parsed.data.currency)) {
       const maturing = cardFunds(parsed.data.currency);
       found.amount = maturing

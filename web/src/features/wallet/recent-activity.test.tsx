@@ -10,23 +10,25 @@ const balance = {
   withdrawable_balance: 43_500,
   balances: [],
 };
-const entry = (id: number, type: string, debitCredit: 'D' | 'C', amount: number) => ({
-  ledger_id: `${String(id)}.0`,
-  entry_date: '2026-11-20T14:05:00.000Z',
-  type,
-  amount,
-  currency: 'CON',
-  debit_credit: debitCredit,
-  tx_id: `tx-${String(id)}`,
-});
+const bob = { kind: 'user' as const, name: 'Bob Birch', username: 'bob' };
+const entry = (id: number, type: string, debitCredit: 'D' | 'C', change: number, overrides = {}) =>
+  transactionView({
+    tx_id: `tx-${String(id)}`,
+    entry_date: '2026-11-20T14:05:00.000Z',
+    type,
+    amount: Math.abs(change),
+    debit_credit: debitCredit,
+    wallet_change: change,
+    ...overrides,
+  });
 
-function dashboardApi(ledgers: () => ReturnType<typeof entry>[]) {
+function dashboardApi(transactions: () => ReturnType<typeof entry>[]) {
   return fakeApi({
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf' }),
     'GET /api/account/balance': () => ok({ balance }),
-    'POST /api/account/ledger': () => {
-      const list = ledgers();
-      return ok({ ledgers: list, total: list.length });
+    'POST /api/account/transactions': () => {
+      const list = transactions();
+      return ok({ transactions: list, total: list.length });
     },
     'POST /api/agreement/agreement-list': () => ok({ agreements: [] }),
   });
@@ -50,22 +52,34 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
     expect(screen.getByText('Not on hold: yours to take out')).toBeTruthy();
   });
 
-  it('lists the five newest ledger entries, signed and labelled, and reads them again on live activity', async () => {
-    let list = [entry(5, 'P2P_RCVD', 'C', 500), entry(4, 'P2P_SENT', 'D', 250), entry(3, 'DEP_CC', 'C', 15_600)];
+  it('lists the five newest transactions with whom and the wallet change, and reads them again on live activity', async () => {
+    let list = [
+      entry(5, 'transfer', 'C', 500, { counterparty: bob }),
+      entry(4, 'transfer', 'D', -250, { counterparty: bob }),
+      entry(3, 'sale', 'D', 0, {
+        amount: 35_50,
+        counterparty: { kind: 'merchant', name: 'Maple Coffee', username: null },
+        funding: { amount: 35_50, currency: 'USD', label: 'Visa •••• 4242' },
+      }),
+      entry(2, 'deposit', 'C', 15_600),
+    ];
     const api = dashboardApi(() => list);
     renderApp('/');
     const activity = await screen.findByRole('list', { name: 'Recent activity' });
-    expect(api.sent('POST', '/api/account/ledger')[0]?.body).toEqual({ offset: 0, limit: 5 });
+    expect(api.sent('POST', '/api/account/transactions')[0]?.body).toEqual({ offset: 0, limit: 5 });
     expect(
       within(activity)
         .getAllByRole('listitem')
         .map((item) => item.querySelector('strong')?.textContent),
-    ).toEqual(['P2P Received', 'P2P Sent', 'Credit Card Deposit']);
+    ).toEqual(['Transfer from Bob Birch (@bob)', 'Transfer to Bob Birch (@bob)', 'Payment to Maple Coffee', 'Deposit']);
     expect(within(activity).getByText('+5.00 Coins')).toBeTruthy();
     expect(within(activity).getByText('−2.50 Coins')).toBeTruthy();
+    // Paid by card: the wallet did not move, and the card is named.
+    expect(within(activity).getByText('0.00 Coins')).toBeTruthy();
+    expect(within(activity).getByText(/Visa •••• 4242/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'View all transactions' }).getAttribute('href')).toBe('/transaction');
 
-    list = [entry(6, 'P2P_RCVD', 'C', 100), ...list];
+    list = [entry(6, 'transfer', 'C', 100), ...list];
     FakeLiveSocket.push({ type: 'balance', balance });
     FakeLiveSocket.push({
       type: 'activity',
@@ -78,7 +92,7 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
       }),
     });
     await waitFor(() => {
-      expect(within(activity).getAllByRole('listitem')).toHaveLength(4);
+      expect(within(activity).getAllByRole('listitem')).toHaveLength(5);
     });
     expect(within(activity).getByText('+1.00 Coins')).toBeTruthy();
   });

@@ -1,6 +1,6 @@
 import {
   balanceResponse,
-  ledgerListResponse,
+  transactionListResponse,
   LIVE_SESSION_ENDED,
   liveMessage,
   type LiveMessage,
@@ -17,16 +17,20 @@ export const walletKeys = {
   recent: () => [...walletKeys.all, 'recent'] as const,
 };
 
-/** The dashboard shows this many of the newest ledger entries. */
+/** The dashboard shows this many of the newest transactions. */
 export const RECENT_ENTRIES = 5;
 
-/** The newest ledger entries, for the dashboard's recent activity. */
+/** The newest transactions, for the dashboard's recent activity. */
 export const useRecentActivity = () =>
   useQuery({
     queryKey: walletKeys.recent(),
     queryFn: async ({ signal }) =>
-      (await callApi('/account/ledger', ledgerListResponse, { body: { offset: 0, limit: RECENT_ENTRIES }, signal }))
-        .ledgers,
+      (
+        await callApi('/account/transactions', transactionListResponse, {
+          body: { offset: 0, limit: RECENT_ENTRIES },
+          signal,
+        })
+      ).transactions,
   });
 
 /**

@@ -103,6 +103,24 @@ describe('Withdraw Funds', () => {
     expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
   });
 
+  it('names insufficient funds, not a hold, for more than the balance itself', async () => {
+    const api = withdrawApi();
+    const { user, dialog } = await openWithdraw();
+    // $20.00 USD, none of it on hold: $20.01 is more than there is.
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'USD');
+    await user.type(within(dialog).getByLabelText('Amount'), '20.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Insufficient funds').getAttribute('role')).toBe('alert');
+    expect(within(dialog).queryByText('Insufficient withdrawable funds: part of the balance is on hold')).toBeNull();
+    // 100.01 coins is more than the 100.00 there are, held or not.
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'CON');
+    await user.clear(within(dialog).getByLabelText('Amount'));
+    await user.type(within(dialog).getByLabelText('Amount'), '100.01');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText('Insufficient funds')).toBeTruthy();
+    expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(0);
+  });
+
   it('confirms, sends once with an Idempotency-Key, and shows Entered then Processed live', async () => {
     const answer = held();
     const api = withdrawApi({}, { 'POST /api/account/withdraw': () => answer.answer });

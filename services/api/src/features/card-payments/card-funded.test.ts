@@ -93,14 +93,23 @@ describe('POST /api/account/send-fund with paymentMethodId', () => {
     expect(await balance(owner(payee), 'USD')).toEqual({ available: 12_34, total: 12_34 });
   });
 
-  it('charges a CON payment its cash price in USD at the default rate and mints the coins to the payee', async () => {
+  it('charges a CON payment its cash price in USD, 20 coins a dollar, and mints the coins to the payee', async () => {
     const { who, card } = await cardHolder();
     const payee = await signedUp(subject, 'personal');
     const response = await send(who, { guser_id: payee.user.guser_id, amount: 100_00, paymentMethodId: card });
     expect(response.statusCode, response.body).toBe(200);
-    // 100 coins at 20 × 0.78 coins a dollar: $6.4102… rounds up to $6.42, as purchase charges.
-    expect((await chargesFor(card)).map((charge) => [charge.amount, charge.currency])).toEqual([[642, 'USD']]);
+    // 100 coins at 20 coins a US dollar: $5.00, as purchase charges.
+    expect((await chargesFor(card)).map((charge) => [charge.amount, charge.currency])).toEqual([[500, 'USD']]);
     expect(await balance(owner(payee), 'CON')).toEqual({ available: 100_00, total: 100_00 });
+    // What the card paid is recorded with the transaction, for the history to show.
+    const { transaction } = transactionResponse.parse(response.json());
+    expect(
+      await subject.database.db
+        .selectFrom('transaction_funding')
+        .select(['amount', 'currency', 'label'])
+        .where('tx_id', '=', transaction.tx_id)
+        .execute(),
+    ).toEqual([{ amount: 500, currency: 'USD', label: 'Visa •••• 4242' }]);
     const coins = await subject.database.db
       .selectFrom('coins')
       .select(['value', 'status'])
@@ -279,9 +288,9 @@ describe('POST /api/checkout/pay with paymentMethodId', () => {
       payment_method: String(card),
       payment_method_type: 'CC',
     });
-    // 12.50 coins: $0.8012… rounds up to $0.81.
+    // 12.50 coins: $0.625 rounds up to $0.63.
     expect((await chargesFor(card)).map((charge) => [charge.amount, charge.currency, charge.refunded_at])).toEqual([
-      [81, 'USD', null],
+      [63, 'USD', null],
     ]);
     expect(await merchantCoins()).toBe(before + 12_50);
     expect(await balance(owner(who), 'CON')).toEqual({ available: 0, total: 0 });

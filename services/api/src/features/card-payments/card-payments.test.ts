@@ -1,4 +1,12 @@
-import { depositFundResponse, errorCodes, transactionResponse } from '@peeks/contracts';
+import {
+  depositFundResponse,
+  errorCodes,
+  purchaseResponse,
+  quoteResponse,
+  staleQuoteEnvelope,
+  transactionResponse,
+  withdrawResponse,
+} from '@peeks/contracts';
 import { userOwnerId, walletIdOf, type Currency } from '@peeks/ledger';
 import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { sql } from 'kysely';
@@ -57,11 +65,11 @@ async function buyer(cardNumber?: string) {
 }
 
 describe('purchase', () => {
-  it('charges the cash price of the coins, rounded up to the cent, and mints exactly the coins asked for', async () => {
+  it('charges the cash price of the coins, says what the card was charged, and mints exactly the coins asked for', async () => {
     const { who, card } = await buyer();
     const response = await purchase(who, { payment_method_id: card, coin_amt: 10_000, currency: 'USD' });
     expect(response.statusCode, response.body).toBe(200);
-    const { transaction } = transactionResponse.parse(response.json());
+    const { transaction, quote, funding } = purchaseResponse.parse(response.json());
     expect(transaction).toMatchObject({
       amount: 10_000,
       currency: 'CON',
@@ -70,16 +78,36 @@ describe('purchase', () => {
       payment_method: String(card),
       payment_method_type: 'CC',
     });
-    // 100 coins at 20 × 0.78 coins a dollar: $6.4102… rounds up to $6.42, which buys floor(100.152) = 100 coins.
-    expect(await chargesFor(transaction.tx_id)).toEqual([{ amount: 642, currency: 'USD', status: 'approved' }]);
+    // 100 coins at 20 coins a US dollar: $5.00.
+    expect(await chargesFor(transaction.tx_id)).toEqual([{ amount: 500, currency: 'USD', status: 'approved' }]);
+    expect(funding).toEqual({ amount: 500, currency: 'USD', label: 'Visa •••• 4242' });
+    expect(quote).toMatchObject({ from_currency: 'USD', to_currency: 'CON', amount_in: 500, amount_out: 10_000 });
+    expect(quote).toMatchObject({ rate: '20', fee: 0 });
     expect(await balance(who, 'CON')).toEqual({ available: 10_000, total: 10_000 });
   });
 
-  it('charges CAD when asked to', async () => {
+  it('charges CAD when asked to, at its own rate', async () => {
     const { who, card } = await buyer();
     const response = await purchase(who, { payment_method_id: card, coin_amt: 1_600, currency: 'CAD' });
     const { transaction } = transactionResponse.parse(response.json());
+    // 16 coins at 15.6 coins a Canadian dollar: $1.0256… rounds up to $1.03.
     expect(await chargesFor(transaction.tx_id)).toEqual([{ amount: 103, currency: 'CAD', status: 'approved' }]);
+  });
+
+  it('makes 1,000 coins cost more in CAD than in USD, and 100 US dollars buy 2,000 coins', async () => {
+    const { who, card } = await buyer();
+    const charged = [];
+    for (const currency of ['USD', 'CAD'] as const) {
+      const response = await purchase(who, { payment_method_id: card, coin_amt: 100_000, currency });
+      expect(response.statusCode, response.body).toBe(200);
+      charged.push(purchaseResponse.parse(response.json()).funding);
+    }
+    // 1,000 coins: $50.00 US; 1000 / 15.6 = 64.102… Canadian dollars, $64.11.
+    expect(charged).toEqual([
+      { amount: 50_00, currency: 'USD', label: 'Visa •••• 4242' },
+      { amount: 64_11, currency: 'CAD', label: 'Visa •••• 4242' },
+    ]);
+    expect(await balance(who, 'CON')).toEqual({ available: 200_000, total: 200_000 });
   });
 
   it('declines 4000000000000002 with a clear error, and mints nothing', async () => {
@@ -147,7 +175,7 @@ describe('purchase', () => {
     const charged = await db
       .selectFrom('sandbox_charges')
       .select('idempotency_key')
-      .where('amount', '=', 193)
+      .where('amount', '=', 150)
       .execute();
     expect(charged).toHaveLength(1);
     expect(await balance(who, 'CON')).toEqual({ available: 0, total: 0 });
@@ -158,14 +186,14 @@ describe('purchase', () => {
     expect(charged[0]?.idempotency_key).toBe(await chargeKeyFor(subject.app, txId));
     expect(await chargesFor(txId)).toHaveLength(1);
     expect(
-      await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 193).execute(),
+      await db.selectFrom('sandbox_charges').select('idempotency_key').where('amount', '=', 150).execute(),
     ).toHaveLength(1);
     expect(await balance(who, 'CON')).toEqual({ available: 3_000, total: 3_000 });
   });
 
   it.each([
-    [{ coin_amt: 1_500 }, 'coin_amt', 'Please enter amount should be grater 16'],
-    [{ coin_amt: 780_100 }, 'coin_amt', 'Please enter amount should be less 7800'],
+    [{ coin_amt: 1_900 }, 'coin_amt', 'Please enter amount should be grater 20'],
+    [{ coin_amt: 1_000_100 }, 'coin_amt', 'Please enter amount should be less 10000'],
     [{ coin_amt: 150 }, 'coin_amt', 'Please enter valid amount'],
     [{ coin_amt: 0 }, 'coin_amt', 'Please enter valid amount'],
     [{ coin_amt: 10.5 }, 'coin_amt', 'Please enter valid amount'],
@@ -190,11 +218,11 @@ describe('purchase', () => {
     ).toEqual(before);
   });
 
-  it('takes the ends of the range: 16 coins for $1.03 and 7800 coins for $500.00', async () => {
+  it('takes the ends of the range: 20 coins for $1.00 and 10000 coins for $500.00', async () => {
     const { who, card } = await buyer();
     for (const [coins, cents] of [
-      [1_600, 103],
-      [780_000, 50_000],
+      [2_000, 100],
+      [1_000_000, 50_000],
     ] as const) {
       const response = await purchase(who, { payment_method_id: card, coin_amt: coins, currency: 'USD' });
       expect(response.statusCode, response.body).toBe(200);
@@ -290,6 +318,64 @@ describe('withdraw', () => {
       errorCodes.insufficientFunds,
       'empty wallet',
     );
+  });
+
+  it('states the cash, the rate and the destination of a coin withdrawal, at the quote confirmed', async () => {
+    const who = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(who.user.user_id), 100_00, 'CON');
+    const card = await storedCard(subject, who);
+    const quoted = await who.browser.post('/api/account/quote', {
+      from_currency: 'CON',
+      to_currency: 'CAD',
+      amount_in: 50_00,
+    });
+    const quote = quoteResponse.parse(quoted.json()).quote;
+    const response = await withdraw(who, {
+      amount: 50_00,
+      currency: 'CON',
+      paymentMethodId: card,
+      payout_currency: 'CAD',
+      quote_id: quote.quote_id,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = withdrawResponse.parse(response.json());
+    // 50 coins at 15.6 a Canadian dollar: $3.205…, paid out as $3.20.
+    expect(answer.payout).toEqual({ amount: 3_20, currency: 'CAD', label: 'Visa •••• 4242' });
+    expect(answer.quote).toEqual(quote);
+    expect(answer.quote).toMatchObject({ amount_in: 50_00, amount_out: 3_20, rate: '15.6', fee: 0 });
+    expect(
+      await subject.database.db
+        .selectFrom('transaction_funding')
+        .select(['quote_id', 'amount', 'currency', 'label'])
+        .where('tx_id', '=', answer.transaction.tx_id)
+        .executeTakeFirst(),
+    ).toEqual({ quote_id: quote.quote_id, amount: 3_20, currency: 'CAD', label: 'Visa •••• 4242' });
+    expect(await balance(who, 'CON')).toEqual({ available: 50_00, total: 100_00 });
+
+    // Without a quote: the current price, in US dollars unless asked, to a bank account by its last four digits.
+    const plain = await withdraw(who, { amount: 20_00, currency: 'CON', paymentMethodId: await storedBank(who) });
+    expect(plain.statusCode, plain.body).toBe(200);
+    const { payout, quote: used } = withdrawResponse.parse(plain.json());
+    expect(payout).toMatchObject({ amount: 1_00, currency: 'USD' });
+    expect(payout.label).toMatch(/^Bank •••• \d{4}$/);
+    expect(used).toMatchObject({ from_currency: 'CON', to_currency: 'USD', amount_in: 20_00, amount_out: 1_00 });
+  });
+
+  it('answers a withdrawal at a used quote 409 with a fresh one, and reserves nothing', async () => {
+    const who = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(who.user.user_id), 100_00, 'CON');
+    const card = await storedCard(subject, who);
+    const quote = quoteResponse.parse(
+      (
+        await who.browser.post('/api/account/quote', { from_currency: 'CON', to_currency: 'USD', amount_in: 40_00 })
+      ).json(),
+    ).quote;
+    const body = { amount: 40_00, currency: 'CON', paymentMethodId: card, quote_id: quote.quote_id };
+    expect((await withdraw(who, body)).statusCode).toBe(200);
+    const again = await withdraw(who, body);
+    expectRefusal(again, 409, errorCodes.quoteUnusable, 'a used quote');
+    expect(staleQuoteEnvelope.parse(again.json()).quote).toMatchObject({ amount_in: 40_00, amount_out: 2_00 });
+    expect(await balance(who, 'CON')).toEqual({ available: 60_00, total: 100_00 });
   });
 
   it('reserves once for retries with the same Idempotency-Key, and never more than the balance under concurrent requests', async () => {

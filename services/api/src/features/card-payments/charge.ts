@@ -1,8 +1,8 @@
 import { errorCodes } from '@peeks/contracts';
 import { IdempotencyKeyReused, type Database, type PaymentMethodsTable } from '@peeks/db';
 import {
-  DEFAULT_RATE_MICROS,
   LedgerRuleViolation,
+  RATE_SCALE,
   cashPriceOfCoins,
   type CardFunding,
   type Cash,
@@ -16,6 +16,7 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import { chargeKeyFor } from '@peeks/card-processor';
 import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
+import { methodLabel, recordFunding } from '../pricing/funding.ts';
 
 /**
  * Paying with a stored card: find the caller's card, charge it, record the
@@ -59,8 +60,9 @@ export const paymentMethodRef = (method: StoredMethod) => ({ id: String(method.p
 /**
  * What paying `amount` of `currency` with a card charges it, as the ledger's
  * Transfer records it: USD and CAD are charged as they are; coins are
- * charged their cash price at the default rate, in USD, as a purchase of
- * them would be (rounded up to the cent). Impressions are not for sale by card.
+ * charged their cash price in US dollars, the price list's reference (20
+ * coins a dollar), as a purchase of them would be (rounded up to the cent).
+ * Impressions are not for sale by card.
  */
 export function cardFunding(card: StoredMethod, amount: number, currency: Currency, field: string): CardFunding {
   const paymentMethod = paymentMethodRef(card);
@@ -69,8 +71,8 @@ export function cardFunding(card: StoredMethod, amount: number, currency: Curren
   if (currency === 'CON')
     return {
       paymentMethod,
-      charge: { amount: cashPriceOfCoins(amount, 'USD', DEFAULT_RATE_MICROS), currency: 'USD' },
-      rateMicros: DEFAULT_RATE_MICROS,
+      charge: { amount: cashPriceOfCoins(amount, 'USD', RATE_SCALE), currency: 'USD' },
+      rateMicros: RATE_SCALE,
     };
   throw refuse(422, errorCodes.paymentMethodWrongUse, { field, message: `A card cannot pay in ${currency}` });
 }
@@ -100,7 +102,8 @@ export interface ChargeIds {
  * a retry with the same Idempotency-Key (after a crash between the two
  * steps, a timeout, or a duplicate in flight) gets the first charge back and
  * the ledger's first outcome, and never charges or mints twice. A declined
- * card writes nothing to the ledger. A charge is refunded, so no money is
+ * card writes nothing to the ledger. What the card paid is recorded with
+ * the transaction (`transaction_funding`). A charge is refunded, so no money is
  * taken unrecorded, when the ledger refuses the command (the wallet was
  * closed meanwhile), or when the transaction turns out recorded already
  * without this card (someone else paid the checkout first); the caller
@@ -138,6 +141,13 @@ export async function chargeThenRecord(
   }
   if (outcome.record.paymentMethodId !== String(card.payment_method_id))
     await refundUnrecorded(request, chargeKey, 'refunded a charge for a transaction recorded without it');
+  // What the card paid, for the history: a purchase recorded it with its quote already, which stays.
+  else
+    await recordFunding(
+      request.server.db,
+      { tx_id: outcome.record.txId, quote_id: null, ...charge, label: methodLabel(card) },
+      request.server.clock(),
+    );
   return outcome;
 }
 

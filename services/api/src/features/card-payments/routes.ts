@@ -5,23 +5,31 @@ import {
   errorCodes,
   paymentMethodMessages,
   purchaseRequest,
-  transactionResponse,
+  purchaseResponse,
   withdrawRequest,
+  withdrawResponse,
 } from '@peeks/contracts';
-import { DEFAULT_RATE_MICROS } from '@peeks/ledger';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { confirmPin, hasPin } from '../credentials/checks.ts';
+import { fundingView, methodLabel, recordFunding } from '../pricing/funding.ts';
+import { quoteForCommand, quoteView } from '../pricing/quotes.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
-import { chargeForCoins, purchasableCoins } from './pricing.ts';
+import { purchasableCoins } from './pricing.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */
 export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);
-  const rateMicros = DEFAULT_RATE_MICROS;
 
+  /**
+   * Coins bought with a card at a quote: the one named, or the current
+   * price. The quote and the funding (card, amount charged) are recorded
+   * under the transaction before the card is charged, so a retry with the
+   * same Idempotency-Key charges and answers exactly what the first saw.
+   */
   app.post(
     '/api/account/purchase',
     {
@@ -35,13 +43,16 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           example: { payment_method_id: 12, coin_amt: 50000, currency: 'USD' },
         },
       },
-      schema: { body: purchaseRequest, response: { 200: transactionResponse } },
+      schema: { body: purchaseRequest, response: { 200: purchaseResponse } },
     },
     async (request) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
-      const { payment_method_id, coin_amt, currency } = request.body;
+      const { payment_method_id, coin_amt, currency, quote_id } = request.body;
       const card = await ownCard(app.db, userId, payment_method_id, 'payment_method_id');
+      const txId = transactionIdFor(request, ownerId);
+      const quote = await quoteForCommand(request, { from: currency, to: 'CON', amountOut: coin_amt }, quote_id, txId);
+      const rateMicros = quote.rate_micros;
       const limits = purchasableCoins(currency, rateMicros);
       if (coin_amt < limits.min * 100)
         throw refuse(400, errorCodes.amountBelowMinimum, {
@@ -53,20 +64,29 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           field: 'coin_amt',
           message: amountMessages.above(limits.max),
         });
-      const charge = { amount: chargeForCoins(coin_amt, currency, rateMicros), currency };
+      const charge = { amount: quote.amount_in, currency };
+      const funding = { amount: charge.amount, currency, label: methodLabel(card) };
+      await recordFunding(app.db, { tx_id: txId, quote_id: quote.quote_id, ...funding }, app.clock());
       const outcome = await chargeThenRecord(
         request,
         { ownerId, card, charge, field: 'payment_method_id' },
-        (txId) => ({
+        () => ({
           type: 'PurchaseCoins',
           txId,
           ownerId,
           charge,
           rateMicros,
           paymentMethod: paymentMethodRef(card),
+          quoteId: quote.quote_id,
         }),
+        { txId, chargeReference: txId },
       );
-      return { response: 'success' as const, transaction: transactionView(outcome.record, ownerId) };
+      return {
+        response: 'success' as const,
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
+        quote: quoteView(quote),
+        funding: fundingView(funding),
+      };
     },
   );
 
@@ -104,12 +124,18 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       return {
         response: 'success' as const,
         message: paymentMethodMessages.deposited,
-        transaction: transactionView(outcome.record, ownerId),
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
       };
     },
   );
 
-  /** The money is reserved now; a worker or a finance operator pays it out or fails it later. */
+  /**
+   * The money is reserved now; a worker or a finance operator pays it out
+   * or fails it later. Coins are paid out as cash (USD unless
+   * `payout_currency` says CAD) at a quote, the one named or the current
+   * price; the cash, the quote and the destination's label are recorded
+   * with the withdrawal, so the payout and the history say the same.
+   */
   app.post(
     '/api/account/withdraw',
     {
@@ -123,12 +149,12 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           example: { amount: 2500, currency: 'CAD', paymentMethodId: 7, pin: '1234' },
         },
       },
-      schema: { body: withdrawRequest, response: { 200: transactionResponse } },
+      schema: { body: withdrawRequest, response: { 200: withdrawResponse } },
     },
     async (request, reply) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
-      const { amount, currency, paymentMethodId, pin } = request.body;
+      const { amount, currency, paymentMethodId, pin, payout_currency, quote_id } = request.body;
       const method = await ownMethod(app.db, userId, paymentMethodId, 'paymentMethodId');
       // The PIN of the person at the keyboard, also when acting for a merchant.
       if (await hasPin(app.db, userId)) {
@@ -136,6 +162,18 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
         await confirmPin(app.db, reply, { userId, pin, field: 'pin' }, app.clock());
       }
       const txId = transactionIdFor(request, ownerId);
+      const quote =
+        currency === 'CON'
+          ? await quoteForCommand(
+              request,
+              { from: 'CON', to: payout_currency ?? 'USD', amountIn: amount },
+              quote_id,
+              txId,
+            )
+          : null;
+      const payout = quote ? { amount: quote.amount_out, currency: payout_currency ?? 'USD' } : { amount, currency };
+      const destination = { ...payout, label: methodLabel(method) };
+      await recordFunding(app.db, { tx_id: txId, quote_id: quote?.quote_id ?? null, ...destination }, app.clock());
       const outcome = await runLedgerCommand(request, ownerId, {
         type: 'RequestWithdrawal',
         txId,
@@ -146,8 +184,14 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           kind: method.type === 'CC' ? 'card' : 'bank',
           paymentMethodId: String(method.payment_method_id),
         },
+        ...(quote ? { payout, quoteId: quote.quote_id } : {}),
       });
-      return { response: 'success' as const, transaction: transactionView(outcome.record, ownerId) };
+      return {
+        response: 'success' as const,
+        transaction: await presentTransaction(app.db, ownerId, outcome.record),
+        quote: quote ? quoteView(quote) : null,
+        payout: fundingView(destination),
+      };
     },
   );
 

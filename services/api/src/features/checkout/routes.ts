@@ -10,12 +10,13 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
 import { actingMerchant } from '../merchants/acting-merchant.ts';
 import { merchantPayee, payeePayment } from '../send-fund/payee.ts';
 import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 /**
  * Hosted checkout (spec §2, "Checkout page (id, token)"): a merchant opens a
@@ -144,7 +145,10 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
         );
       }
       if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
-      return { response: 'success' as const, transaction: withCart(transactionView(outcome.record, payer), checkout) };
+      return {
+        response: 'success' as const,
+        transaction: withCart(await presentTransaction(app.db, payer, outcome.record), checkout),
+      };
     },
   );
 

@@ -4,14 +4,17 @@ import {
   zelleDepositRequest,
   zelleDepositResponse,
 } from '@peeks/contracts';
-import { coinsForCash, DEFAULT_RATE_MICROS, minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
+import { minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
+import { recordFunding } from '../pricing/funding.ts';
+import { quoteForCommand, quoteView, type StoredQuote } from '../pricing/quotes.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 interface Transfer {
   method: 'interac' | 'zelle';
@@ -19,6 +22,7 @@ interface Transfer {
   currency: 'USD' | 'CAD';
   securityQuestion: string | null;
   securityAnswer: string | null;
+  quoteId: string | undefined;
 }
 
 const networkName = { interac: 'Interac e-Transfer', zelle: 'Zelle' } as const;
@@ -40,11 +44,18 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
   async function enterDeposit(
     request: FastifyRequest,
     transfer: Transfer,
-  ): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string }> {
+  ): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string; quote: StoredQuote }> {
     const { userId } = signedIn(request);
     const owner = sessionWalletOwner(request);
     const txId = transactionIdFor(request, owner);
     const amount = transfer.amount * minorUnitsPerMajor[transfer.currency];
+    // The coins the transfer buys when it clears, priced now: the quote the person saw, or the current price.
+    const quote = await quoteForCommand(
+      request,
+      { from: transfer.currency, to: 'CON', amountIn: amount },
+      transfer.quoteId,
+      txId,
+    );
     const now = app.clock();
     return app.db.transaction().execute(async (trx) => {
       const { row: instructions, created } = await storeInstructions(trx, {
@@ -58,8 +69,8 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         ...(await senderOf(trx, userId)),
         amount,
         currency: transfer.currency,
-        rate_micros: DEFAULT_RATE_MICROS,
-        coin_estimate: coinsForCash(amount, transfer.currency, DEFAULT_RATE_MICROS),
+        rate_micros: quote.rate_micros,
+        coin_estimate: quote.amount_out,
         created_at: now,
       });
       const { record } = await runLedgerCommand(
@@ -78,7 +89,18 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         trx,
       );
       if (created) await queueEmail(trx, app.jobs, instructionsEmail(instructions), now);
-      return { instructions, record, owner };
+      await recordFunding(
+        trx,
+        {
+          tx_id: txId,
+          quote_id: quote.quote_id,
+          amount: instructions.amount,
+          currency: instructions.currency,
+          label: networkName[instructions.method],
+        },
+        now,
+      );
+      return { instructions, record, owner, quote };
     });
   }
 
@@ -98,13 +120,14 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
       schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } },
     },
     async (request) => {
-      const { amount, currency, securityQuestion } = request.body;
-      const { instructions, record, owner } = await enterDeposit(request, {
+      const { amount, currency, securityQuestion, quote_id } = request.body;
+      const { instructions, record, owner, quote } = await enterDeposit(request, {
         method: 'interac',
         amount,
         currency,
         securityQuestion,
         securityAnswer: newSecurityAnswer(),
+        quoteId: quote_id,
       });
       return {
         response: 'success' as const,
@@ -112,7 +135,8 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         forexRate: instructions.rate_micros,
         user: { userId: instructions.user_id },
         deposit: depositView(instructions, record.entryDate),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
+        quote: quoteView(quote),
       };
     },
   );
@@ -132,13 +156,14 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
       schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } },
     },
     async (request) => {
-      const { amount, currency } = request.body;
-      const { instructions, record, owner } = await enterDeposit(request, {
+      const { amount, currency, quote_id } = request.body;
+      const { instructions, record, owner, quote } = await enterDeposit(request, {
         method: 'zelle',
         amount,
         currency,
         securityQuestion: null,
         securityAnswer: null,
+        quoteId: quote_id,
       });
       return {
         response: 'success' as const,
@@ -146,7 +171,8 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         memo: instructions.reference,
         zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
         deposit: depositView(instructions, record.entryDate),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
+        quote: quoteView(quote),
       };
     },
   );

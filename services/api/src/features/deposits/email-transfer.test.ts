@@ -56,8 +56,12 @@ const emailsTo = (recipient: string) =>
     .where('recipient', '=', recipient)
     .orderBy('email_id')
     .execute();
-/** floor(20 × amount × 0.78) whole coins, in CON minor units, worked out here in whole numbers. */
-const expectedCoins = (amount: number) => Math.floor((20 * amount * DEFAULT_RATE_MICROS) / 1_000_000) * 100;
+/**
+ * floor(20 × amount × rate) whole coins, in CON minor units, worked out here in whole numbers: Interac moves
+ * Canadian dollars, at 0.78 US dollars each; Zelle moves US dollars, the price list's reference.
+ */
+const rateOf = (url: string) => (url === INTERAC ? DEFAULT_RATE_MICROS : 1_000_000);
+const expectedCoins = (amount: number, url: string) => Math.floor((20 * amount * rateOf(url)) / 1_000_000) * 100;
 
 describe('POST /api/account/deposit-interac', () => {
   it('makes a pending deposit with a reference memo, the recipient, the default question and a generated answer, and e-mails them', async () => {
@@ -145,19 +149,27 @@ describe('POST /api/account/deposit-zell', () => {
     const response = await deposit(bob, ZELLE, { amount: 7 });
     expect(response.statusCode, response.body).toBe(200);
     const answer = zelleDepositResponse.parse(response.json());
-    expect(answer.forexRate).toBe(780_000);
+    expect(answer.forexRate).toBe(1_000_000);
     expect(answer.memo).toBe(answer.deposit.reference);
     expect(answer.zelleRecipient).toEqual({ name: 'Peeks Wallet', email: 'zelle@deposits.example' });
     expect(answer.deposit).toMatchObject({
       method: 'zelle',
       amount: 700,
       currency: 'USD',
-      coin_estimate: 10_900,
+      coin_estimate: 14_000,
       security_question: null,
       security_answer: null,
     });
-    expect(coinCountLabel(answer.deposit.coin_estimate)).toBe('109 Coins');
-    expect(answer.transaction).toMatchObject({ state: 'pending', amount: 10_900, payment_method_type: 'zelle' });
+    // $7 at 20 coins a US dollar.
+    expect(coinCountLabel(answer.deposit.coin_estimate)).toBe('140 Coins');
+    expect(answer.quote).toMatchObject({
+      from_currency: 'USD',
+      amount_in: 700,
+      amount_out: 14_000,
+      rate: '20',
+      fee: 0,
+    });
+    expect(answer.transaction).toMatchObject({ state: 'pending', amount: 14_000, payment_method_type: 'zelle' });
     expect((await emailsTo(bob.user.email)).map((email) => email.payload)).toEqual([
       expect.objectContaining({ method: 'zelle', reference: answer.memo, security_answer: null }),
     ]);
@@ -179,9 +191,9 @@ describe.each([INTERAC, ZELLE])('%s', (url) => {
       const { deposit: made } = (url === INTERAC ? interacDepositResponse : zelleDepositResponse).parse(
         response.json(),
       );
-      expect([amount, made.coin_estimate]).toEqual([amount, expectedCoins(amount)]);
+      expect([amount, made.coin_estimate]).toEqual([amount, expectedCoins(amount, url)]);
     }
-    expect(coinCountLabel(expectedCoins(1))).toBe('15 Coins');
+    expect(coinCountLabel(expectedCoins(1, url))).toBe(url === INTERAC ? '15 Coins' : '20 Coins');
   });
 
   it.each(amountCases)('answers amount $body.amount with "$message"', async ({ body, message, code }) => {

@@ -62,7 +62,7 @@ async function processorRefunds(returnTxId: string) {
 }
 
 describe('returning a sale', () => {
-  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale refunded", async () => {
+  it("gives half of a wallet-paid checkout back to the buyer's wallet and marks the sale partly refunded", async () => {
     const sale = await checkoutSale(subject, merchant, { total: 10_00 });
     const response = await returnSale(merchant, { tx_id: sale.txId, amount: 5_00, reason: 'Cold coffee' }, 'half');
     expect(response.statusCode, response.body).toBe(200);
@@ -78,7 +78,12 @@ describe('returning a sale', () => {
     expect(await available(userOwnerId(sale.buyer.user.user_id))).toBe(5_00);
 
     const saleView = await merchant.browser.get(`/api/merchant/sale?tx_id=${sale.txId}`);
-    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({ refunded: true });
+    expect(merchantTransactionResponse.parse(saleView.json()).transaction).toMatchObject({
+      refunded: false,
+      partially_refunded: true,
+      refunded_amount: 5_00,
+      refundable_amount: 5_00,
+    });
     expect(merchantTransactionResponse.parse(saleView.json()).transaction.return_date).not.toBeNull();
 
     // The same request again (same Idempotency-Key) is the same return: nothing moves twice.
@@ -486,7 +491,11 @@ describe("the merchant's reads", () => {
 
     const transfers = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/transfers')).json());
     expect(transfers.total).toBe(3);
-    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({ refunded: true });
+    expect(transfers.transactions.find((each) => each.tx_id === first.txId)).toMatchObject({
+      refunded: false,
+      partially_refunded: true,
+      refunded_amount: 3_00,
+    });
     const returns = merchantTransactionsResponse.parse((await shop.browser.get('/api/merchant/returns')).json());
     expect(returns.transactions).toMatchObject([{ parent_tx_id: first.txId, amount: 3_00 }]);
 
@@ -528,12 +537,20 @@ describe("the merchant's reads", () => {
     );
     expect(report.totals).toEqual([{ currency: 'USD', sales: 10_00, returns: 3_00, net: 7_00, settled: 7_00 }]);
     expect(report.lines.map((line) => line.type)).toEqual(['sale', 'sale', 'return', 'settlement']);
+    // Names, not codes: the buyer given back to, by name; a settlement has no one on the other side.
+    const buyer = { kind: 'user', name: first.buyer.user.username, username: first.buyer.user.username };
+    expect(report.lines.map((line) => line.counterparty)).toEqual([
+      expect.objectContaining({ kind: 'user' }),
+      expect.objectContaining({ kind: 'user' }),
+      buyer,
+      null,
+    ]);
     const csv = await shop.browser.get(`/api/merchant/report.csv?from=${today}&to=${today}`);
     expect(csv.headers['content-type']).toContain('text/csv');
     const rows = csv.body.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch');
+    expect(rows[0]).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch,customer');
     expect(rows.filter((row) => row.includes(',return,'))).toEqual([
-      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled`),
+      expect.stringContaining(`${first.txId},USD,3.00,0.00,completed,Spilled,,${first.buyer.user.username}`),
     ]);
     expect(rows).toHaveLength(5);
     const backwards = await shop.browser.get(`/api/merchant/report?from=${today}&to=2020-01-01`);

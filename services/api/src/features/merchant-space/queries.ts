@@ -3,7 +3,7 @@ import type { Database, LedgerTransactionsTable } from '@peeks/db';
 import { isCurrency, walletIdOf, withdrawableAsCash, type Currency } from '@peeks/ledger';
 import { maturingCoinsOf } from '@peeks/ledger-store';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { transactionView } from '../../plugins/ledger.ts';
+import { counterpartiesOf, presentTransactions } from '../wallet/history-rows.ts';
 import { transactionRecordOf } from '../wallet/money-views.ts';
 
 /**
@@ -15,13 +15,25 @@ import { transactionRecordOf } from '../wallet/money-views.ts';
 
 type Row = Selectable<LedgerTransactionsTable>;
 
-/** A transaction as the merchant sees it, with what its returns gave back. */
-export function merchantView(row: Row, merchantOwnerId: string): MerchantTransaction {
-  const view = transactionView(transactionRecordOf(row), merchantOwnerId, {
-    returnedAmount: row.returned_amount,
-    returnDate: row.return_date?.toISOString() ?? null,
+/** Transactions as the merchant sees them, with what a sale's returns gave back and who paid, by name. */
+export async function merchantViews(
+  db: Kysely<Database>,
+  rows: readonly Row[],
+  merchantOwnerId: string,
+): Promise<MerchantTransaction[]> {
+  const views = await presentTransactions(db, merchantOwnerId, rows.map(transactionRecordOf));
+  return views.map((view, index) => {
+    const row = rows[index];
+    if (!row) throw new Error('a view without its row');
+    return { ...view, reason: row.type === 'return' ? row.reason : null, returned_amount: row.returned_amount };
   });
-  return { ...view, reason: row.type === 'return' ? row.reason : null, returned_amount: row.returned_amount };
+}
+
+/** One transaction as the merchant sees it. */
+export async function merchantView(db: Kysely<Database>, row: Row, merchantOwnerId: string) {
+  const [view] = await merchantViews(db, [row], merchantOwnerId);
+  if (!view) throw new Error(`${row.tx_id} was not presented`);
+  return view;
 }
 
 export interface Page {
@@ -38,7 +50,7 @@ export async function transfersOf(db: Kysely<Database>, merchantOwnerId: string,
     mine.selectAll().orderBy('entry_date', 'desc').orderBy('tx_id').offset(page.offset).limit(page.limit).execute(),
     mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { transactions: rows.map((row) => merchantView(row, merchantOwnerId)), total: count.total };
+  return { transactions: await merchantViews(db, rows, merchantOwnerId), total: count.total };
 }
 
 /** The merchant's returns, newest first. */
@@ -51,7 +63,7 @@ export async function returnsOf(db: Kysely<Database>, merchantOwnerId: string, p
     mine.selectAll().orderBy('entry_date', 'desc').orderBy('tx_id').offset(page.offset).limit(page.limit).execute(),
     mine.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { transactions: rows.map((row) => merchantView(row, merchantOwnerId)), total: count.total };
+  return { transactions: await merchantViews(db, rows, merchantOwnerId), total: count.total };
 }
 
 /** The merchant's sale `txId`, or undefined when it is not one of theirs. */
@@ -218,7 +230,7 @@ export async function settlementOf(db: Kysely<Database>, merchantOwnerId: string
     WHERE s.tx_id = ${settlement.tx_id}
     ORDER BY p.entry_date DESC, p.tx_id
   `.execute(db);
-  return { settlement, payments: payments.rows.map((row) => merchantView(row, merchantOwnerId)) };
+  return { settlement, payments: await merchantViews(db, payments.rows, merchantOwnerId) };
 }
 
 /** Sales, returns and settlements entered on the UTC days `from` to `to`, oldest first, and their totals. */
@@ -235,24 +247,24 @@ export async function reportOf(db: Kysely<Database>, merchantOwnerId: string, fr
     .orderBy('entry_date')
     .orderBy('tx_id')
     .execute();
-  const lines: ReportLine[] = rows.flatMap((row) =>
-    isCurrency(row.currency) && (row.type === 'sale' || row.type === 'return' || row.type === 'settlement')
-      ? [
-          {
-            tx_id: row.tx_id,
-            entry_date: row.entry_date.toISOString(),
-            type: row.type,
-            currency: row.currency,
-            amount: row.amount,
-            fee: row.fee,
-            state: row.state,
-            parent_tx_id: row.parent_tx_id,
-            reason: row.type === 'return' ? row.reason : null,
-            batch_id: row.merchant_batch_id,
-          },
-        ]
-      : [],
+  const reported = rows.filter(
+    (row): row is Row & { currency: Currency; type: ReportLine['type'] } =>
+      isCurrency(row.currency) && (row.type === 'sale' || row.type === 'return' || row.type === 'settlement'),
   );
+  const counterparties = await counterpartiesOf(db, merchantOwnerId, reported.map(transactionRecordOf));
+  const lines: ReportLine[] = reported.map((row, index) => ({
+    tx_id: row.tx_id,
+    entry_date: row.entry_date.toISOString(),
+    type: row.type,
+    currency: row.currency,
+    amount: row.amount,
+    fee: row.fee,
+    state: row.state,
+    parent_tx_id: row.parent_tx_id,
+    reason: row.type === 'return' ? row.reason : null,
+    batch_id: row.merchant_batch_id,
+    counterparty: counterparties[index] ?? null,
+  }));
   const totals = new Map<Currency, MerchantFigures & { settled: number }>();
   for (const line of lines) {
     const total = totals.get(line.currency) ?? { currency: line.currency, sales: 0, returns: 0, net: 0, settled: 0 };
@@ -276,5 +288,5 @@ export async function recentPayments(db: Kysely<Database>, merchantOwnerId: stri
     .orderBy('tx_id')
     .limit(limit)
     .execute();
-  return rows.map((row) => merchantView(row, merchantOwnerId));
+  return merchantViews(db, rows, merchantOwnerId);
 }

@@ -12,6 +12,7 @@ const columns = [
   'state',
   'reason',
   'batch',
+  'customer',
 ] as const;
 
 /** A field as RFC 4180 wants it: quoted when it holds a comma, a quote or a line break, quotes doubled. */
@@ -35,6 +36,7 @@ export function reportCsv(report: Pick<MerchantReport, 'lines'>): string {
       line.state,
       line.reason ?? '',
       line.batch_id ?? '',
+      line.counterparty?.name ?? '',
     ]
       .map(field)
       .join(','),

@@ -82,7 +82,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
         .where('tx_id', '=', record.txId)
         .executeTakeFirst();
       if (!row) throw new Error(`return ${record.txId} has no row`);
-      return { response: 'success' as const, transaction: merchantView(row, merchant) };
+      return { response: 'success' as const, transaction: await merchantView(app.db, row, merchant) };
     },
   );
 
@@ -188,7 +188,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
       const merchant = await viewer(request);
       const row = await findSale(app.db, merchant, request.query.tx_id);
       if (!row) throw refuse(404, errorCodes.transactionNotFound, { field: 'tx_id' });
-      return { response: 'success' as const, transaction: merchantView(row, merchant) };
+      return { response: 'success' as const, transaction: await merchantView(app.db, row, merchant) };
     },
   );
 

@@ -63,8 +63,8 @@ import {
   requestFingerprint,
   runLedgerCommand,
   transactionIdFor,
-  transactionView,
 } from '../../plugins/ledger.ts';
+import { payoutOf } from '../pricing/funding.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,
@@ -92,6 +92,7 @@ import {
 } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
 import type { RouteOperation } from '../../openapi/route-operation.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 const success = 'success' as const;
 
@@ -180,7 +181,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const found = await pending(db);
       const operator = operatorOf(request);
       const { record } = await runLedgerCommand(request, operator, command(found, operator), db);
-      return { response: success, transaction: transactionView(record, found.owner_id) };
+      return { response: success, transaction: await presentTransaction(db, found.owner_id, record) };
     });
 
   /**
@@ -312,11 +313,15 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     (request) =>
       settle(
         request,
-        (db) => pendingWithdrawal(db, request.body.tx_id),
+        async (db) => ({
+          ...(await pendingWithdrawal(db, request.body.tx_id)),
+          payout: await payoutOf(db, request.body.tx_id),
+        }),
         (withdrawal) => ({
           type: 'ProcessWithdrawal',
           txId: withdrawal.tx_id,
           payoutReference: request.body.payout_reference,
+          ...(withdrawal.payout ? { payout: withdrawal.payout } : {}),
         }),
       ),
   );
@@ -411,7 +416,9 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         reason,
         operatorId: operator,
       }));
-      return reply.code(200).send({ response: success, transaction: transactionView(record, ownerId) });
+      return reply
+        .code(200)
+        .send({ response: success, transaction: await presentTransaction(app.db, ownerId, record) });
     },
   );
 
@@ -448,7 +455,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       return {
         response: success,
         correction,
-        transaction: record && transactionView(record, correction.owner_id),
+        transaction: record && (await presentTransaction(db, correction.owner_id, record)),
       };
     });
 
@@ -890,7 +897,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         return {
           response: success,
           deposit,
-          transaction: creditRecord && transactionView(creditRecord, ownerId),
+          transaction: creditRecord && (await presentTransaction(db, ownerId, creditRecord)),
         };
       }),
   );

@@ -1,10 +1,11 @@
 import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
+import { moveMoney, sessionWalletOwner } from '../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
 import { cachedPayees, isGlobalIdOf, payeePayment } from './payee.ts';
+import { presentTransaction } from '../wallet/history-rows.ts';
 
 /**
  * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
@@ -62,7 +63,7 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
           (txId) => payeePayment({ txId, ...payment, fundedBy }),
         );
       }
-      return { response: 'success' as const, transaction: transactionView(outcome.record, payer) };
+      return { response: 'success' as const, transaction: await presentTransaction(app.db, payer, outcome.record) };
     },
   );
 };

@@ -2,8 +2,9 @@ import { LIVE_SESSION_ENDED, type LiveMessage } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { transactionView, walletOwnerOfSession } from '../../plugins/ledger.ts';
+import { walletOwnerOfSession } from '../../plugins/ledger.ts';
 import { depositsOf } from '../deposits/deposit-list.ts';
+import { presentTransactions } from './history-rows.ts';
 import type { ActivitySubscriber, LedgerActivityListener } from './ledger-activity.ts';
 import { balanceNow, transactionsNamed } from './queries.ts';
 
@@ -82,8 +83,8 @@ class OwnerFeed implements ActivitySubscriber {
           depositsOf(this.#options.db, this.#ownerId, txIds),
           this.balanceMessage(),
         ]);
-        for (const record of records)
-          this.#broadcast({ type: 'activity', transaction: transactionView(record, this.#ownerId) });
+        for (const transaction of await presentTransactions(this.#options.db, this.#ownerId, records))
+          this.#broadcast({ type: 'activity', transaction });
         for (const deposit of deposits) this.#broadcast({ type: 'deposit', deposit });
         this.#broadcast(balance);
       }

@@ -1,9 +1,9 @@
 import type { Balance } from '@peeks/contracts';
 import {
   COINS_PER_UNIT,
-  DEFAULT_RATE_MICROS,
   type Coin,
   type Currency,
+  type RateMicros,
   type TransactionRecord,
   type TransactionState,
   type TransactionType,
@@ -42,8 +42,11 @@ export function balanceOf(wallets: readonly WalletState[], cardFundsOnHold = 0):
   };
 }
 
-/** The rate coins are bought at with `currency` (spec §9: 20 coins per unit times the exchange rate). */
-export function forexOf(currency: Extract<Currency, 'USD' | 'CAD'>, rateMicros = DEFAULT_RATE_MICROS) {
+/**
+ * The rate coins are bought at with `currency` (spec §9: 20 coins per unit
+ * times its exchange rate to the US dollar, which is 1 for the dollar).
+ */
+export function forexOf(currency: Extract<Currency, 'USD' | 'CAD'>, rateMicros: RateMicros) {
   return {
     currency,
     target: 'CON' as const,

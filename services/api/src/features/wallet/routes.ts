@@ -18,9 +18,11 @@ import {
 import { coinsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner, transactionView } from '../../plugins/ledger.ts';
+import { sessionWalletOwner } from '../../plugins/ledger.ts';
 import { cartPaidBy } from '../checkout/queries.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
+import { rateInForce } from '../pricing/rates.ts';
+import { presentTransaction, presentTransactions } from './history-rows.ts';
 import { forexOf } from './money-views.ts';
 import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
 
@@ -91,7 +93,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       const { records, total } = await transactionPage(app.db, viewer, request.body);
       return {
         response: 'success' as const,
-        transactions: records.map((record) => transactionView(record, viewer)),
+        transactions: await presentTransactions(app.db, viewer, records),
         total,
       };
     },
@@ -111,7 +113,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       if (!record) throw transactionNotFound('id');
       return {
         response: 'success' as const,
-        transaction: { ...transactionView(record, viewer), cart: await cartPaidBy(app.db, record.txId) },
+        transaction: {
+          ...(await presentTransaction(app.db, viewer, record)),
+          cart: await cartPaidBy(app.db, record.txId),
+        },
       };
     },
   );
@@ -124,8 +129,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       },
       schema: { body: forexRequest, response: { 200: forexResponse } },
     },
-    (request) => {
-      return Promise.resolve({ response: 'success' as const, forex: forexOf(request.body.currency) });
+    async (request) => {
+      const { currency } = request.body;
+      const { rateMicros } = await rateInForce(app.db, app.exchangeRates, currency, app.clock());
+      return { response: 'success' as const, forex: forexOf(currency, rateMicros) };
     },
   );
 

@@ -436,17 +436,21 @@ describe('GET /api/wallet/list-audit', () => {
 });
 
 describe('POST /api/account/forex-lookup', () => {
-  it('answers the coin rate for USD and CAD as integers, and 400 for any other currency', async () => {
+  it('answers each currency its own coin rate, CAD below USD, and 400 for any other currency', async () => {
     const ann = await person();
-    for (const currency of ['USD', 'CAD']) {
+    // Coins are priced in US dollars, 20 a dollar; a Canadian dollar at the default 0.78 buys 15.6.
+    for (const [currency, rate, perUnit] of [
+      ['USD', 1_000_000, 20_000_000],
+      ['CAD', 780_000, 15_600_000],
+    ] as const) {
       const response = await ann.browser.post('/api/account/forex-lookup', { currency });
       expect(response.statusCode, response.body).toBe(200);
       expect(forexResponse.parse(response.json()).forex).toEqual({
         currency,
         target: 'CON',
-        rate_micros: 780_000,
+        rate_micros: rate,
         coins_per_unit: 20,
-        coin_micros_per_unit: 15_600_000,
+        coin_micros_per_unit: perUnit,
       });
     }
     for (const currency of ['EUR', 'CON', 'usd']) {

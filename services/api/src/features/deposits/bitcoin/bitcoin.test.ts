@@ -79,18 +79,18 @@ describe('POST /api/account/get-bitcoin-info', () => {
     const response = await ann.browser.post(INFO, { amount: 250 });
     expect(response.statusCode, response.body).toBe(200);
     const quote = bitcoinInfoResponse.parse(response.json());
-    // $250 at $50,000 a bitcoin is 0.005 BTC; 20 × 250 × 0.78 = 3900 coins.
+    // $250 at $50,000 a bitcoin is 0.005 BTC; at 20 coins a US dollar, 5000 coins.
     expect(quote).toMatchObject({
       USDAmount: 25_000,
       BTCtoUSD: 5_000_000,
       totalBitcoinAmount: 500_000,
-      peeksCoins: 390_000,
+      peeksCoins: 500_000,
     });
     expect(quote.hash).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
     expect(quote.expiresAt).toBe(new Date(now.getTime() + 15 * 60_000).toISOString());
     expect(bitcoinInfoResponse.parse((await ann.browser.post(INFO, { amount: 3 })).json())).toMatchObject({
       totalBitcoinAmount: 6_000,
-      peeksCoins: 4_600,
+      peeksCoins: 6_000,
     });
   });
 
@@ -123,7 +123,7 @@ describe('POST /api/account/deposit-coins', () => {
     expect(result.transaction).toMatchObject({
       state: 'pending',
       type: 'deposit',
-      amount: 390_000,
+      amount: 500_000,
       currency: 'CON',
       payment_method_type: 'bitcoin',
       reference: result.recipientIdentifier,
@@ -143,7 +143,7 @@ describe('POST /api/account/deposit-coins', () => {
       amount_sats: 500_000,
       usd_cents: 25_000,
       usd_cents_per_btc: 5_000_000,
-      coins: 390_000,
+      coins: 500_000,
     });
     expect(new DepositAddresses(key?.xpub ?? '', 'testnet').addressAt(stored?.derivation_index ?? -1)).toBe(
       result.recipientIdentifier,

@@ -6,17 +6,20 @@ import {
   errorCodes,
   formatBitcoin,
 } from '@peeks/contracts';
-import { DEFAULT_RATE_MICROS, walletIdOf } from '@peeks/ledger';
+import { RATE_SCALE, walletIdOf } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor, transactionView } from '../../../plugins/ledger.ts';
+import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../../plugins/ledger.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
+import { recordFunding } from '../../pricing/funding.ts';
+import { quoteForCommand, quoteView } from '../../pricing/quotes.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
 import { depositKey, findBitcoinDeposit, nextAddressIndex, storeBitcoinDeposit } from './queries.ts';
 import { checkQuote, signQuote } from './quote.ts';
+import { presentTransaction } from '../../wallet/history-rows.ts';
 
 export interface BitcoinSettings {
   network: BitcoinNetwork;
@@ -24,6 +27,9 @@ export interface BitcoinSettings {
   xpub?: string;
   price: BitcoinPriceSource;
 }
+
+/** Bitcoin is priced in US dollars, the price list's reference currency: 20 coins a dollar. */
+const USD_RATE_MICROS = RATE_SCALE;
 
 /** How long a deposit address waits for its payment (§9). */
 export const ADDRESS_LIFETIME_MS = 24 * 60 * 60_000;
@@ -72,7 +78,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
       const terms = {
         usdCents: request.body.amount * 100,
         usdCentsPerBitcoin: await settings.price.usdCentsPerBitcoin(),
-        rateMicros: DEFAULT_RATE_MICROS,
+        rateMicros: USD_RATE_MICROS,
       };
       return { response: 'success' as const, ...signQuote(terms, userId, quoteSecret, app.clock()) };
     },
@@ -106,6 +112,15 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
 
       const owner = sessionWalletOwner(request);
       const txId = transactionIdFor(request, owner);
+      const coinQuote = await quoteForCommand(
+        request,
+        { from: 'USD', to: 'CON', amountIn: quote.USDAmount },
+        quote.quote_id,
+        txId,
+      );
+      // The signed bitcoin quote names the coins; a coin quote at another price cannot stand beside it.
+      if (coinQuote.amount_out !== quote.peeksCoins)
+        throw refuse(422, errorCodes.bitcoinQuoteExpired, { field: 'hash' });
       const { deposit, record } = await app.db.transaction().execute(async (trx) => {
         const newDeposit = async () => {
           const index = await nextAddressIndex(trx);
@@ -137,11 +152,16 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
             ownerId: owner,
             method: 'bitcoin',
             payment: { amount: stored.usd_cents, currency: 'USD' },
-            rateMicros: DEFAULT_RATE_MICROS,
+            rateMicros: coinQuote.rate_micros,
             reference: stored.address,
             expiresAt: stored.expires_at.toISOString(),
           },
           trx,
+        );
+        await recordFunding(
+          trx,
+          { tx_id: txId, quote_id: coinQuote.quote_id, amount: stored.usd_cents, currency: 'USD', label: 'Bitcoin' },
+          app.clock(),
         );
         return { deposit: stored, record: outcome.record };
       });
@@ -156,7 +176,8 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
         expectedAmount: deposit.amount_sats,
         qrCode: `bitcoin:${deposit.address}?amount=${formatBitcoin(deposit.amount_sats)}`,
         expiresAt: deposit.expires_at.toISOString(),
-        transaction: transactionView(record, owner),
+        transaction: await presentTransaction(app.db, owner, record),
+        quote: quoteView(coinQuote),
       };
     },
   );

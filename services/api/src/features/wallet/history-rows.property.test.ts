@@ -1,0 +1,359 @@
+import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
+import {
+  DEFAULT_RATE_MICROS,
+  LedgerRuleViolation,
+  cashPriceOfCoins,
+  type Cash,
+  type CardFunding,
+  type Currency,
+  type LedgerCommand,
+  type TransactionRecord,
+} from '@peeks/ledger';
+import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presentTransactions } from './history-rows.ts';
+import { balanceNow, ledgerPage, transactionPage } from './queries.ts';
+
+/**
+ * The reconciliation property (issue 35, item 4): over random histories of
+ * every kind of row, each person's history rows, and their ledger list,
+ * add up to their balance in every currency.
+ */
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase({ max: 2 });
+});
+afterAll(() => database.drop());
+
+const OWNERS = 4;
+/** Owner 3 is the shop: checkout and QR payments go to it, and it settles. */
+const SHOP = 3;
+const owner = fc.integer({ min: 0, max: OWNERS - 1 });
+const currency = fc.constantFrom<Currency>('CON', 'CON', 'USD', 'CAD');
+const amount = fc.integer({ min: 1, max: 40_000 });
+const pick = fc.nat();
+
+const step = fc.oneof(
+  fc.record({ kind: fc.constant('purchase' as const), owner, cash: fc.integer({ min: 100, max: 50_000 }) }),
+  fc.record({
+    kind: fc.constant('cardDeposit' as const),
+    owner,
+    amount,
+    currency: fc.constantFrom<Currency>('USD', 'CAD'),
+  }),
+  fc.record({ kind: fc.constant('enterDeposit' as const), owner, cash: fc.integer({ min: 100, max: 50_000 }) }),
+  fc.record({
+    kind: fc.constantFrom('clearDeposit' as const, 'rejectDeposit' as const, 'expireDeposit' as const),
+    pick,
+  }),
+  fc.record({
+    kind: fc.constant('send' as const),
+    from: owner,
+    to: owner,
+    amount,
+    currency,
+    byCard: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant('pay' as const), from: owner, amount, currency, byCard: fc.boolean() }),
+  fc.record({ kind: fc.constant('advanceClock' as const), hours: fc.integer({ min: 1, max: 48 }) }),
+  fc.record({ kind: fc.constant('releaseHold' as const), pick }),
+  fc.record({ kind: fc.constant('withdraw' as const), owner, amount, currency }),
+  fc.record({ kind: fc.constantFrom('processWithdrawal' as const, 'failWithdrawal' as const), pick }),
+  fc.record({ kind: fc.constant('returnSale' as const), pick, amount }),
+  fc.record({ kind: fc.constantFrom('confirmCardRefund' as const, 'failCardRefund' as const), pick }),
+  fc.record({
+    kind: fc.constant('correct' as const),
+    owner,
+    amount: fc.integer({ min: -5_000, max: 5_000 }),
+    currency,
+  }),
+  fc.record({ kind: fc.constant('settle' as const), amount: fc.integer({ min: 1, max: 20_000 }), currency }),
+  fc.record({ kind: fc.constant('fee' as const), owner, amount, currency }),
+);
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+
+/** A history that reaches every kind of row at least once. */
+const everyKindOnce: Step[] = [
+  { kind: 'purchase', owner: 0, cash: 10_000 },
+  { kind: 'cardDeposit', owner: 1, amount: 5_000, currency: 'USD' },
+  { kind: 'enterDeposit', owner: 2, cash: 2_000 },
+  { kind: 'enterDeposit', owner: 2, cash: 3_000 },
+  { kind: 'clearDeposit', pick: 0 },
+  { kind: 'rejectDeposit', pick: 1 },
+  { kind: 'send', from: 0, to: 1, amount: 1_500, currency: 'CON', byCard: false },
+  { kind: 'send', from: 0, to: 2, amount: 1_500, currency: 'CON', byCard: true },
+  { kind: 'pay', from: 1, amount: 2_500, currency: 'USD', byCard: false },
+  { kind: 'pay', from: 0, amount: 3_550, currency: 'USD', byCard: true },
+  { kind: 'pay', from: 0, amount: 1_000, currency: 'CON', byCard: false },
+  { kind: 'advanceClock', hours: 25 },
+  { kind: 'releaseHold', pick: 0 },
+  { kind: 'returnSale', pick: 0, amount: 500 },
+  { kind: 'returnSale', pick: 1, amount: 1_000 },
+  { kind: 'confirmCardRefund', pick: 0 },
+  { kind: 'returnSale', pick: 1, amount: 500 },
+  { kind: 'failCardRefund', pick: 1 },
+  // Coins from a cleared deposit: ones bought by card cannot be cashed out until they mature.
+  { kind: 'withdraw', owner: 2, amount: 500, currency: 'CON' },
+  { kind: 'withdraw', owner: 1, amount: 500, currency: 'USD' },
+  { kind: 'processWithdrawal', pick: 0 },
+  { kind: 'failWithdrawal', pick: 1 },
+  { kind: 'correct', owner: 2, amount: -100, currency: 'CON' },
+  { kind: 'settle', amount: 1_000, currency: 'USD' },
+  { kind: 'fee', owner: 1, amount: 100, currency: 'USD' },
+];
+
+/** What a card is charged for a payment: the payment in cash, or the cash price of coins in USD. */
+function cardCharge(total: number, paid: Currency): CardFunding {
+  const paymentMethod = { id: 'card', type: 'CC' };
+  return paid === 'CON'
+    ? {
+        paymentMethod,
+        charge: { amount: cashPriceOfCoins(total, 'USD', DEFAULT_RATE_MICROS), currency: 'USD' },
+        rateMicros: DEFAULT_RATE_MICROS,
+      }
+    : { paymentMethod, charge: { amount: total, currency: paid }, rateMicros: null };
+}
+
+const appliedKinds = new Set<string>();
+let run = 0;
+
+async function runHistory(steps: Step[]) {
+  run += 1;
+  const ownerId = (index: number) => `history${String(run)}-owner${String(index)}`;
+  for (let index = 0; index < OWNERS; index++) await openWallets(database.db, ownerId(index));
+  let clock = new Date('2026-01-01T00:00:00Z');
+  const settings = { holdHours: 24, now: () => clock };
+  let txNumber = 0;
+  const nextTxId = () => `history${String(run)}-tx${String(++txNumber)}`;
+  const made = {
+    deposits: [] as string[],
+    held: [] as string[],
+    withdrawals: [] as string[],
+    cardReturns: [] as string[],
+  };
+  const sales: { txId: string; charge: Cash | null }[] = [];
+  const among = (list: string[], index: number) => list[index % Math.max(list.length, 1)] ?? 'none';
+
+  const commandFor = (item: Step): LedgerCommand | null => {
+    switch (item.kind) {
+      case 'purchase':
+        return {
+          type: 'PurchaseCoins',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          charge: { amount: item.cash, currency: 'USD' },
+          rateMicros: DEFAULT_RATE_MICROS,
+          paymentMethod: { id: 'card', type: 'CC' },
+        };
+      case 'cardDeposit':
+        return {
+          type: 'DepositByCard',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          paymentMethod: { id: 'card', type: 'CC' },
+        };
+      case 'enterDeposit':
+        return {
+          type: 'EnterDeposit',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          method: 'interac',
+          payment: { amount: item.cash, currency: 'CAD' },
+          rateMicros: DEFAULT_RATE_MICROS,
+          reference: `memo-${String(txNumber)}`,
+          expiresAt: null,
+        };
+      case 'clearDeposit':
+        return { type: 'ClearDeposit', txId: among(made.deposits, item.pick), clearedBy: 'ops' };
+      case 'rejectDeposit':
+        return { type: 'RejectDeposit', txId: among(made.deposits, item.pick), reason: 'none came', rejectedBy: 'ops' };
+      case 'expireDeposit':
+        return { type: 'ExpireDeposit', txId: among(made.deposits, item.pick) };
+      case 'send':
+      case 'pay': {
+        const to = item.kind === 'pay' ? SHOP : item.to;
+        return {
+          type: 'Transfer',
+          txId: nextTxId(),
+          kind: item.kind === 'pay' ? 'PURCHASE' : 'P2P',
+          fromOwnerId: ownerId(item.from),
+          toOwnerId: ownerId(to),
+          amount: item.amount,
+          fee: 0,
+          currency: item.currency,
+          memo: null,
+          ...(item.byCard ? { fundedBy: cardCharge(item.amount, item.currency) } : {}),
+        };
+      }
+      case 'advanceClock':
+        return null;
+      case 'releaseHold':
+        return { type: 'ReleaseHold', txId: among(made.held, item.pick) };
+      case 'withdraw':
+        return {
+          type: 'RequestWithdrawal',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          destination: { kind: 'card', paymentMethodId: 'card' },
+        };
+      case 'processWithdrawal':
+        return { type: 'ProcessWithdrawal', txId: among(made.withdrawals, item.pick), payoutReference: 'payout' };
+      case 'failWithdrawal':
+        return { type: 'FailWithdrawal', txId: among(made.withdrawals, item.pick), reason: 'declined' };
+      case 'returnSale': {
+        const sale = sales[item.pick % Math.max(sales.length, 1)];
+        if (!sale) return null;
+        return {
+          type: 'ReturnSale',
+          txId: nextTxId(),
+          saleTxId: sale.txId,
+          merchantOwnerId: ownerId(SHOP),
+          amount: item.amount,
+          reason: 'wrong size',
+          cardCharge: sale.charge,
+        };
+      }
+      case 'confirmCardRefund':
+        return { type: 'ConfirmCardRefund', txId: among(made.cardReturns, item.pick), refundReference: 'refund' };
+      case 'failCardRefund':
+        return { type: 'FailCardRefund', txId: among(made.cardReturns, item.pick), reason: 'refused' };
+      case 'correct':
+        return {
+          type: 'CorrectBalance',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          reason: 'reconciliation',
+          operatorId: 'finance',
+        };
+      case 'settle':
+        return {
+          type: 'SettleMerchantBatch',
+          txId: nextTxId(),
+          merchantId: ownerId(SHOP),
+          batchId: `batch-${String(txNumber)}`,
+          amount: item.amount,
+          fee: 0,
+          currency: item.currency,
+        };
+      case 'fee':
+        return {
+          type: 'ChargePlatformFee',
+          txId: nextTxId(),
+          ownerId: ownerId(item.owner),
+          amount: item.amount,
+          currency: item.currency,
+          reason: 'monthly fee',
+        };
+    }
+  };
+
+  for (const item of steps) {
+    if (item.kind === 'advanceClock') clock = new Date(clock.getTime() + item.hours * 3_600_000);
+    const command = commandFor(item);
+    if (!command || (item.kind === 'send' && item.from === item.to)) continue;
+    const outcome = await executeLedgerCommand(database.db, command, settings).catch((error: unknown) => {
+      if (error instanceof LedgerRuleViolation) return null;
+      throw error;
+    });
+    if (!outcome || outcome.replayed) continue;
+    appliedKinds.add(item.kind);
+    if (command.type === 'EnterDeposit') made.deposits.push(command.txId);
+    if (command.type === 'Transfer' && outcome.record.holdAmount !== null) made.held.push(command.txId);
+    if (command.type === 'Transfer' && command.kind === 'PURCHASE')
+      sales.push({ txId: command.txId, charge: command.fundedBy?.charge ?? null });
+    if (command.type === 'RequestWithdrawal') made.withdrawals.push(command.txId);
+    if (command.type === 'ReturnSale' && command.cardCharge) made.cardReturns.push(command.txId);
+  }
+
+  for (let index = 0; index < OWNERS; index++) await expectReconciled(ownerId(index), clock);
+}
+
+const PAGE = 100;
+
+/** Every row of `ownerId`'s history, as the API presents it, and every ledger entry: each adds up to the balance. */
+async function expectReconciled(ownerId: string, now: Date) {
+  const records: TransactionRecord[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await transactionPage(database.db, ownerId, { offset, limit: PAGE });
+    records.push(...page.records);
+    if (records.length >= page.total || page.records.length === 0) break;
+  }
+  const rows = await presentTransactions(database.db, ownerId, records);
+  const entries = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await ledgerPage(database.db, ownerId, { offset, limit: PAGE });
+    entries.push(...page.ledgers);
+    if (entries.length >= page.total || page.ledgers.length === 0) break;
+  }
+  const balance = await balanceNow(database.db, ownerId, now);
+  for (const line of balance.balances) {
+    const rowSum = rows
+      .filter((row) => row.currency === line.currency)
+      .reduce((sum, row) => sum + row.wallet_change, 0);
+    const ledgerSum = entries
+      .filter((entry) => entry.currency === line.currency)
+      .reduce((sum, entry) => sum + (entry.debit_credit === 'C' ? entry.amount : -entry.amount), 0);
+    expect({ ownerId, currency: line.currency, rows: rowSum, ledger: ledgerSum }).toEqual({
+      ownerId,
+      currency: line.currency,
+      rows: line.balance,
+      ledger: line.balance,
+    });
+  }
+  // What a card paid moved no wallet of the payer's.
+  for (const row of rows)
+    if (
+      row.funding &&
+      row.type !== 'purchase' &&
+      row.type !== 'deposit' &&
+      row.type !== 'withdraw' &&
+      row.type !== 'return'
+    )
+      expect(row.wallet_change).toBe(0);
+}
+
+describe('history rows over random histories', () => {
+  it("sum to each person's balance in every currency, as the ledger list does", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 30 }), async (steps) => {
+        // Everyone starts with money in every currency, so spending is tried, not just refused.
+        const funded: Step[] = Array.from({ length: OWNERS }, (_, index) => [
+          { kind: 'purchase' as const, owner: index, cash: 200_00 },
+          { kind: 'cardDeposit' as const, owner: index, amount: 100_00, currency: 'USD' as const },
+          { kind: 'cardDeposit' as const, owner: index, amount: 100_00, currency: 'CAD' as const },
+        ]).flat();
+        await runHistory([...funded, ...steps]);
+      }),
+      { numRuns: 12, examples: [[everyKindOnce]] },
+    );
+    expect([...appliedKinds].sort()).toEqual(
+      [
+        'cardDeposit',
+        'clearDeposit',
+        'confirmCardRefund',
+        'correct',
+        'enterDeposit',
+        'failCardRefund',
+        'failWithdrawal',
+        'fee',
+        'pay',
+        'processWithdrawal',
+        'purchase',
+        'rejectDeposit',
+        'releaseHold',
+        'returnSale',
+        'send',
+        'settle',
+        'withdraw',
+      ].sort(),
+    );
+  }, 240_000);
+});
