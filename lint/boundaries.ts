@@ -9,8 +9,8 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  * small tree of its own. The web app (web/**) keeps its own rules.
  */
 
-/** Test support: a `testing/` folder of a workspace or feature, and the tests themselves. */
-export const TEST_SUPPORT = ['**/testing/**', '**/*.test.ts', '**/*.test.tsx'];
+/** Test support: a `testing/` folder or `testing.ts` of a workspace or feature, and the tests themselves. */
+export const TEST_SUPPORT = ['**/testing/**', '**/testing.ts', '**/*.test.ts', '**/*.test.tsx'];
 
 /** Files that are not production code: test support, the end-to-end tests, the benches, the tooling's own files. */
 const NOT_PRODUCTION = [...TEST_SUPPORT, 'tests/**', 'load/**', 'lint/**', '*.config.ts'];
@@ -42,7 +42,7 @@ export function boundaries(root: string): Linter.Config[] {
   const testSupport = {
     target: './',
     from: TEST_SUPPORT.map((glob) => `./${glob}`),
-    message: 'Production code never imports test support (a testing/ folder, a *.test.ts file).',
+    message: 'Production code never imports test support (a testing/ folder or testing.ts, a *.test.ts file).',
   };
   return [
     {

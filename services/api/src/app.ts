@@ -8,34 +8,12 @@ import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { accountRoutes } from './features/accounts/routes.ts';
-import { addressRoutes } from './features/addresses/routes.ts';
-import { agreementRoutes } from './features/agreements/routes.ts';
 import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from '@peeks/card-processor';
-import { cardProcessorRoutes } from './features/card-processor/routes.ts';
-import { cardPaymentRoutes } from './features/card-payments/routes.ts';
-import { checkoutRoutes } from './features/checkout/routes.ts';
-import { contactRoutes } from './features/contacts/routes.ts';
-import { depositRoutes, depositSettingsFrom, type DepositSettings } from './features/deposits/routes.ts';
-import { healthRoutes } from './features/health/routes.ts';
-import { merchantRoutes } from './features/merchants/routes.ts';
-import { merchantSpaceRoutes } from './features/merchant-space/routes.ts';
-import { paymentMethodRoutes } from './features/payment-methods/routes.ts';
-import { operationRoutes } from './features/operations/routes.ts';
+import { depositSettingsFrom, type DepositSettings } from './features/deposits/routes.ts';
 import { defaultCorrectionLimits, type CorrectionLimits } from './features/operations/corrections.ts';
-import { profileRoutes } from './features/profile/routes.ts';
-import { credentialRoutes } from './features/credentials/routes.ts';
-import { recoveryRoutes } from './features/recovery/routes.ts';
+import type { LiveOptions } from './features/wallet/live-routes.ts';
+import { apiFeatures } from './features/routes.ts';
 import { configuredRates, type ExchangeRateSource } from './features/pricing/rates.ts';
-import { pricingRoutes } from './features/pricing/routes.ts';
-import { sendFundRoutes } from './features/send-fund/routes.ts';
-import { sessionRoutes } from './features/sessions/routes.ts';
-import { uploadRoutes } from './features/uploads/routes.ts';
-import { userRoutes } from './features/users/routes.ts';
-import { liveRoutes, type LiveOptions } from './features/wallet/live-routes.ts';
-import { walletRoutes } from './features/wallet/routes.ts';
-import { ledgerLogRoutes } from './features/ledger-log/routes.ts';
-import { webhookRoutes } from './features/webhooks/routes.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -193,38 +171,19 @@ export async function buildApp(options: AppOptions) {
   await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(apiReferenceRoutes);
-  await app.register(healthRoutes);
-  await app.register(accountRoutes);
-  await app.register(sessionRoutes);
-  await app.register(recoveryRoutes);
-  await app.register(profileRoutes);
-  await app.register(credentialRoutes);
-  await app.register(uploadRoutes);
-  await app.register(addressRoutes);
-  await app.register(contactRoutes);
-  await app.register(userRoutes);
-  await app.register(merchantRoutes);
-  await app.register(walletRoutes);
-  if (options.ledgerLogKey !== undefined) await app.register(ledgerLogRoutes, { vkey: options.ledgerLogKey });
-  await app.register(liveRoutes, options.live ?? {});
-  await app.register(agreementRoutes);
-  if (options.sandboxProcessor !== false) await app.register(cardProcessorRoutes, { credential: processorCredential });
-  await app.register(paymentMethodRoutes);
-  await app.register(pricingRoutes);
-  await app.register(cardPaymentRoutes);
-  await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
-  await app.register(operationRoutes, {
-    bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
+  const deposits = options.deposits ?? depositSettingsFrom(readConfig({}));
+  await app.register(apiFeatures, {
+    live: options.live ?? {},
+    sandboxProcessorCredential: options.sandboxProcessor === false ? null : processorCredential,
+    deposits,
     outboxBodies: options.outboxBodies ?? false,
     corrections: options.corrections ?? defaultCorrectionLimits,
-    ledgerLogKey: options.ledgerLogKey,
-  });
-  await app.register(sendFundRoutes);
-  await app.register(checkoutRoutes);
-  await app.register(merchantSpaceRoutes, { settlementCron: options.settlementCron ?? readConfig({}).SETTLEMENT_CRON });
-  await app.register(webhookRoutes, {
-    allowPrivate: options.webhooks?.allowPrivate ?? false,
-    resolve: options.webhooks?.resolve ?? resolveWithDns,
+    ledgerLogKey: options.ledgerLogKey ?? null,
+    settlementCron: options.settlementCron ?? readConfig({}).SETTLEMENT_CRON,
+    webhooks: {
+      allowPrivate: options.webhooks?.allowPrivate ?? false,
+      resolve: options.webhooks?.resolve ?? resolveWithDns,
+    },
   });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;

@@ -38,7 +38,18 @@ import {
 export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/merchant/update-merchant',
-    { schema: { body: updateMerchantRequest, response: { 200: updateMerchantResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'updateMerchant',
+          summary: "Update the acting merchant's profile",
+          tag: 'merchants',
+          errors: [404],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: updateMerchantRequest, response: { 200: updateMerchantResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'UPDATE_MERCHANT');
       onlyOwn(request.body.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -59,7 +70,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/merchant-terminal/list',
-    { schema: { querystring: terminalListQuery, response: { 200: terminalListResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listTerminals',
+          summary: "List the acting merchant's terminals",
+          tag: 'merchants',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: terminalListQuery, response: { 200: terminalListResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       onlyOwn(request.query.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -69,7 +91,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/create-merchant-terminal',
-    { schema: { body: createTerminalRequest, response: { 200: terminalResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'createTerminal',
+          summary: 'Add a terminal',
+          tag: 'merchants',
+          errors: [409],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: createTerminalRequest, response: { 200: terminalResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       onlyOwn(request.body.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -82,7 +115,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/update-merchant-terminal',
-    { schema: { body: updateTerminalRequest, response: { 200: terminalResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'updateTerminal',
+          summary: 'Update a terminal',
+          tag: 'merchants',
+          errors: [404, 409],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: updateTerminalRequest, response: { 200: terminalResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       onlyOwn(request.body.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -94,7 +138,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/merchant-terminal/delete',
-    { schema: { body: deleteTerminalRequest, response: { 200: emptySuccess } } },
+    {
+      config: {
+        operation: {
+          operationId: 'deleteTerminal',
+          summary: 'Delete a terminal',
+          tag: 'merchants',
+          errors: [404],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: deleteTerminalRequest, response: { 200: emptySuccess } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       if (!(await deleteTerminal(app.db, acting.merchantId, request.body.merchant_terminal_id)))
@@ -105,7 +160,13 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/category',
-    { config: { access: 'public' }, schema: { response: { 200: categoriesResponse } } },
+    {
+      config: {
+        access: 'public',
+        operation: { operationId: 'listCategories', summary: 'List merchant categories', tag: 'merchants' },
+      },
+      schema: { response: { 200: categoriesResponse } },
+    },
     async () => ({
       response: 'success' as const,
       categories: await listCategories(app.db),
@@ -115,7 +176,15 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/category/subcategory',
     {
-      config: { access: 'public' },
+      config: {
+        access: 'public',
+        operation: {
+          operationId: 'listSubcategories',
+          summary: "List a category's subcategories",
+          tag: 'merchants',
+          errors: [404],
+        },
+      },
       schema: { querystring: subCategoryQuery, response: { 200: subCategoriesResponse } },
     },
     async (request) => {
