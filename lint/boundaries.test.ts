@@ -97,6 +97,8 @@ const FILES: Record<string, string> = {
   ].join('\n'),
   // Test support may import production code, and tests test support.
   'services/api/src/testing/app.ts': "import { enqueue } from '@fx/jobs';\nexport const app = enqueue;\n",
+  // A feature's testing.ts (its route samples) is test support too.
+  'services/api/src/feature/testing.ts': "import { app } from '../testing/app.ts';\nexport const samples = [app];\n",
   'services/api/src/route.test.ts': [
     "import { it } from 'vitest';",
     "import { app } from './testing/app.ts';",
@@ -173,6 +175,7 @@ describe('npm run lint', () => {
     expect(reported('services/api/src/route.ts', 'import-x/no-extraneous-dependencies')).toEqual([6]);
     expect(reported('services/api/src/route.test.ts', 'import-x/no-restricted-paths')).toEqual([]);
     expect(reported('services/api/src/testing/app.ts', 'import-x/no-restricted-paths')).toEqual([]);
+    expect(reported('services/api/src/feature/testing.ts', 'import-x/no-restricted-paths')).toEqual([]);
   });
 
   it('reports a dependency a workspace imports without declaring it', () => {

@@ -10,7 +10,7 @@ import { apiFeatureZones } from './api-boundaries.ts';
  * small tree of its own. The web app (web/**) keeps its own rules.
  */
 
-/** Test support: a `testing/` folder of a workspace or feature, a feature's `testing.ts`, and the tests themselves. */
+/** Test support: a `testing/` folder or `testing.ts` of a workspace or feature, and the tests themselves. */
 export const TEST_SUPPORT = ['**/testing/**', '**/testing.ts', '**/*.test.ts', '**/*.test.tsx'];
 
 /** Files that are not production code: test support, the end-to-end tests, the benches, the tooling's own files. */

@@ -8,31 +8,12 @@ import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { accountRoutes } from './features/accounts/index.ts';
-import { addressRoutes } from './features/addresses/index.ts';
-import { agreementRoutes } from './features/agreements/index.ts';
 import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from '@peeks/card-processor';
-import { cardProcessorRoutes } from './features/card-processor/index.ts';
-import { cardPaymentRoutes } from './features/card-payments/index.ts';
-import { checkoutRoutes } from './features/checkout/index.ts';
-import { contactRoutes } from './features/contacts/index.ts';
-import { depositRoutes, depositSettingsFrom, type DepositSettings } from './features/deposits/index.ts';
-import { healthRoutes } from './features/health/index.ts';
-import { merchantRoutes } from './features/merchants/index.ts';
-import { merchantSpaceRoutes } from './features/merchant-space/index.ts';
-import { paymentMethodRoutes } from './features/payment-methods/index.ts';
-import { defaultCorrectionLimits, operationRoutes, type CorrectionLimits } from './features/operations/index.ts';
-import { profileRoutes } from './features/profile/index.ts';
-import { credentialRoutes } from './features/credentials/index.ts';
-import { recoveryRoutes } from './features/recovery/index.ts';
-import { configuredRates, pricingRoutes, type ExchangeRateSource } from './features/pricing/index.ts';
-import { sendFundRoutes } from './features/send-fund/index.ts';
-import { sessionRoutes } from './features/sessions/index.ts';
-import { uploadRoutes } from './features/uploads/index.ts';
-import { userRoutes } from './features/users/index.ts';
-import { liveRoutes, walletRoutes, type LiveOptions } from './features/wallet/index.ts';
-import { ledgerLogRoutes } from './features/ledger-log/index.ts';
-import { webhookRoutes } from './features/webhooks/index.ts';
+import { depositSettingsFrom, type DepositSettings } from './features/deposits/index.ts';
+import { defaultCorrectionLimits, type CorrectionLimits } from './features/operations/index.ts';
+import type { LiveOptions } from './features/wallet/index.ts';
+import { apiFeatures } from './features/routes.ts';
+import { configuredRates, type ExchangeRateSource } from './features/pricing/index.ts';
 import { access, noControlCharacters } from './plugins/access.ts';
 import { apiReferenceRoutes } from './plugins/api-reference.ts';
 import { csrf } from './plugins/csrf.ts';
@@ -190,38 +171,19 @@ export async function buildApp(options: AppOptions) {
   await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
   await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
   await app.register(apiReferenceRoutes);
-  await app.register(healthRoutes);
-  await app.register(accountRoutes);
-  await app.register(sessionRoutes);
-  await app.register(recoveryRoutes);
-  await app.register(profileRoutes);
-  await app.register(credentialRoutes);
-  await app.register(uploadRoutes);
-  await app.register(addressRoutes);
-  await app.register(contactRoutes);
-  await app.register(userRoutes);
-  await app.register(merchantRoutes);
-  await app.register(walletRoutes);
-  if (options.ledgerLogKey !== undefined) await app.register(ledgerLogRoutes, { vkey: options.ledgerLogKey });
-  await app.register(liveRoutes, options.live ?? {});
-  await app.register(agreementRoutes);
-  if (options.sandboxProcessor !== false) await app.register(cardProcessorRoutes, { credential: processorCredential });
-  await app.register(paymentMethodRoutes);
-  await app.register(pricingRoutes);
-  await app.register(cardPaymentRoutes);
-  await app.register(depositRoutes, options.deposits ?? depositSettingsFrom(readConfig({})));
-  await app.register(operationRoutes, {
-    bitcoinNetwork: (options.deposits ?? depositSettingsFrom(readConfig({}))).bitcoin.network,
+  const deposits = options.deposits ?? depositSettingsFrom(readConfig({}));
+  await app.register(apiFeatures, {
+    live: options.live ?? {},
+    sandboxProcessorCredential: options.sandboxProcessor === false ? null : processorCredential,
+    deposits,
     outboxBodies: options.outboxBodies ?? false,
     corrections: options.corrections ?? defaultCorrectionLimits,
-    ledgerLogKey: options.ledgerLogKey,
-  });
-  await app.register(sendFundRoutes);
-  await app.register(checkoutRoutes);
-  await app.register(merchantSpaceRoutes, { settlementCron: options.settlementCron ?? readConfig({}).SETTLEMENT_CRON });
-  await app.register(webhookRoutes, {
-    allowPrivate: options.webhooks?.allowPrivate ?? false,
-    resolve: options.webhooks?.resolve ?? resolveWithDns,
+    ledgerLogKey: options.ledgerLogKey ?? null,
+    settlementCron: options.settlementCron ?? readConfig({}).SETTLEMENT_CRON,
+    webhooks: {
+      allowPrivate: options.webhooks?.allowPrivate ?? false,
+      resolve: options.webhooks?.resolve ?? resolveWithDns,
+    },
   });
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;

@@ -3,14 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
 import { signedUpAs } from '../testing/operations.ts';
-import { changesState, databaseState, expectRefusal, routeOf, routeTable, send } from '../testing/route-table.ts';
+import { changesState, databaseState, expectRefusal, routeOf, send } from '../testing/requests.ts';
+import { routeCases, routeSamples } from '../testing/route-cases.ts';
 
 /**
  * Every route of the API as anonymous, without the CSRF token, as a
  * personal user on merchant routes, as personal and business users on the
  * finance operators' routes, as another user on the owner's records, and as
- * the owner. The route list is the app's own, so a new route that
- * the table does not classify fails here.
+ * the owner. The route list is the app's own, and who may call each route
+ * is what its own options say (`config.access`, `config.operation.role`),
+ * so a new route without a sample request in its feature's testing.ts
+ * fails here.
  */
 let subject: TestApp;
 let otherPersonal: SignedIn;
@@ -33,8 +36,8 @@ beforeAll(async () => {
 });
 afterAll(() => subject.close());
 
-describe('the route table', () => {
-  it('lists every route the app serves, and no other', () => {
+describe('the route samples', () => {
+  it('cover every route the app serves, and no other', () => {
     const served = subject.routes
       .filter((route) => route.method !== 'HEAD')
       .map((route) => `${route.method} ${route.url}`);
@@ -42,18 +45,21 @@ describe('the route table', () => {
       served.filter((key) => !key.split(' ')[1]?.startsWith('/api/')),
       'routes outside /api/',
     ).toEqual([]);
-    expect([...served].sort(), 'a route missing from routeTable must be classified there').toEqual(
-      Object.keys(routeTable).sort(),
+    expect([...served].sort(), "a route missing a sample must get one in its feature's testing.ts").toEqual(
+      Object.keys(routeSamples).sort(),
+    );
+    expect(Object.keys(routeCases).sort(), 'each sampled route, with its access class').toEqual(
+      Object.keys(routeSamples).sort(),
     );
   });
 
-  it('every HEAD route is the twin of a GET route in the table', () => {
+  it('every HEAD route is the twin of a sampled GET route', () => {
     for (const route of subject.routes.filter((each) => each.method === 'HEAD'))
-      expect(Object.keys(routeTable)).toContain(`GET ${route.url}`);
+      expect(Object.keys(routeSamples)).toContain(`GET ${route.url}`);
   });
 });
 
-describe.each(Object.entries(routeTable))('%s', (key, row) => {
+describe.each(Object.entries(routeCases))('%s', (key, row) => {
   const { method, url } = routeOf(key);
 
   it(`is ${row.access}: each caller gets the answer its class allows`, async () => {

@@ -6,10 +6,12 @@ import { createTestApp, type TestApp, type TestBrowser } from '../testing/app.ts
 import { businessSignUp } from '../testing/accounts.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
 import { signedUpOperator } from '../testing/operations.ts';
-import { databaseState, expectRefusal, routeOf, routeTable, send, type RouteCase } from '../testing/route-table.ts';
+import { databaseState, expectRefusal, routeOf, send } from '../testing/requests.ts';
+import { routeCases } from '../testing/route-cases.ts';
+import type { RouteCase } from '../testing/route-samples.ts';
 
 /**
- * Generated malformed input to every route of the table: each answer is a
+ * Generated malformed input to every sampled route: each answer is a
  * 4xx in the error envelope, never a 500, and nothing is written. Each route
  * is called by someone it would serve (anonymous for public routes, the
  * owner of the records otherwise), so the input is what refuses.
@@ -153,13 +155,13 @@ async function expectRefused(response: LightMyRequestResponse, before: string, c
   expect(await databaseState(subject), `${context} wrote`).toBe(before);
 }
 
-// The table lists every route the app serves (the authorization matrix fails otherwise), so these are all of them.
-const allPosts = Object.entries(routeTable).filter(([key]) => routeOf(key).method === 'POST');
+// The samples cover every route the app serves (the authorization matrix fails otherwise), so these are all of them.
+const allPosts = Object.entries(routeCases).filter(([key]) => routeOf(key).method === 'POST');
 /** The upload routes take multipart forms; every other POST takes JSON (a route that does not fails its test loudly). */
 const posts = allPosts.filter(([key]) => !key.includes('upload'));
 const formPosts = allPosts.filter(([key]) => key.includes('upload'));
 /** The GET routes that take a record's `id`. */
-const lookups = Object.entries(routeTable).filter(
+const lookups = Object.entries(routeCases).filter(
   ([key]) => routeOf(key).method === 'GET' && /lookup|\/perm$/.test(key),
 );
 
@@ -167,7 +169,7 @@ describe('malformed input to every route', () => {
   it.each(posts)('%s answers a 4xx envelope and writes nothing', async (key, row) => {
     const { url } = routeOf(key);
     const { body, headers } = await row.request(ownerOf(row), subject);
-    if (!isSection(body)) throw new Error(`${key}: the table's body is not an object`);
+    if (!isSection(body)) throw new Error(`${key}: the sample's body is not an object`);
     const sender = senderOf(row);
     const before = await databaseState(subject);
     await fc.assert(
@@ -185,7 +187,7 @@ describe('malformed input to every route', () => {
   it.each(formPosts)('%s answers a malformed form with a 4xx envelope and writes nothing', async (key, row) => {
     const { url } = routeOf(key);
     const { form } = await row.request(ownerOf(row), subject);
-    if (!form) throw new Error(`${key}: the table's request is not a form`);
+    if (!form) throw new Error(`${key}: the sample's request is not a form`);
     const sender = senderOf(row);
     const before = await databaseState(subject);
     const names = Object.keys(form.fields);

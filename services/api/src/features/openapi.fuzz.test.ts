@@ -9,7 +9,9 @@ import { SESSION_COOKIE } from '../plugins/sessions.ts';
 import { createTestApp, processorHeaders, type TestApp } from '../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
 import { signedUpOperator } from '../testing/operations.ts';
-import { routeOf, routeTable, type RouteCase, type RouteRequest } from '../testing/route-table.ts';
+import { routeOf } from '../testing/requests.ts';
+import { routeCases } from '../testing/route-cases.ts';
+import type { RouteCase, RouteRequest } from '../testing/route-samples.ts';
 
 /**
  * Malformed requests generated from the OpenAPI document to every operation
@@ -20,7 +22,7 @@ import { routeOf, routeTable, type RouteCase, type RouteRequest } from '../testi
  * each sent with a signed-in session and its CSRF token (the processor's
  * credential for the processor's routes). No answer may be a 5xx, every
  * refusal is the error envelope, and the ledger still proves itself after
- * all of it. Each request starts from a valid one (the route table's), so
+ * all of it. Each request starts from a valid one (the route's sample), so
  * one broken part at a time gets past the others and reaches the handler.
  */
 let subject: TestApp;
@@ -338,10 +340,10 @@ function expectAnswered(response: LightMyRequestResponse, context: string): void
 }
 
 const openApiPathOf = (url: string) => url.replace(/:(\w+)/g, '{$1}');
-const documented = Object.entries(routeTable).filter(([key]) => !NOT_IN_DOCUMENT.has(key));
+const documented = Object.entries(routeCases).filter(([key]) => !NOT_IN_DOCUMENT.has(key));
 
 describe('malformed requests generated from the OpenAPI document', () => {
-  it('covers every operation the document has, and the table every one', () => {
+  it('covers every operation the document has, and the samples every one', () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );

@@ -11,12 +11,14 @@ import { ApiError } from './error-envelope.ts';
 let subject: TestApp;
 beforeAll(async () => {
   subject = await createTestApp({
+    // The tests' own routes, not part of the API: hidden from the document, so they need no description.
     extend: (app) => {
       app.post(
         '/api/test/echo',
         {
           config: { access: 'public' },
           schema: {
+            hide: true,
             body: z.object({
               amount: z.number().positive('Amount must be positive').int('Amount must be whole'),
               note: z.string({ error: 'Please enter Note' }).max(5),
@@ -28,23 +30,23 @@ beforeAll(async () => {
           ...request.body,
         }),
       );
-      app.get('/api/test/boom', { config: { access: 'public' } }, () => {
+      app.get('/api/test/boom', { config: { access: 'public' }, schema: { hide: true } }, () => {
         throw new Error('secret internals at /srv/app.ts:42');
       });
-      app.get('/api/test/conflict', { config: { access: 'public' } }, () => {
+      app.get('/api/test/conflict', { config: { access: 'public' }, schema: { hide: true } }, () => {
         throw new StreamVersionConflict('wallet-1', 3, 4);
       });
-      app.get('/api/test/refused', { config: { access: 'public' } }, () => {
+      app.get('/api/test/refused', { config: { access: 'public' }, schema: { hide: true } }, () => {
         throw new ApiError(422, 'Insufficient funds', [{ code: 4040, field: 'amount', message: 'Invalid amount' }]);
       });
       app.get<{ Params: { code: RefusalCode } }>(
         '/api/test/ledger-refused/:code',
-        { config: { access: 'public' } },
+        { config: { access: 'public' }, schema: { hide: true } },
         (request) => {
           throw new LedgerRuleViolation(request.params.code, 'wallet-secret-detail');
         },
       );
-      app.get('/api/test/card-funds-maturing', { config: { access: 'public' } }, () => {
+      app.get('/api/test/card-funds-maturing', { config: { access: 'public' }, schema: { hide: true } }, () => {
         throw new LedgerRuleViolation('card_funds_maturing', 'wallet-secret-detail', '2026-11-28T12:00:00.000Z');
       });
     },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { featureTags } from '../openapi/operations.ts';
+import { featureTags } from '../openapi/route-operation.ts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
 
 let subject: TestApp;

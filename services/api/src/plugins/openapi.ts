@@ -4,7 +4,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { featureTags, operations, type OperationFacts } from '../openapi/operations.ts';
+import { describedRoutes, featureTags, routeKey, type RouteOperation } from '../openapi/route-operation.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 
 type Json = Record<string, unknown>;
@@ -35,7 +35,7 @@ const refusal = (code: ErrorCode, field?: string) => ({
 });
 
 /** The refusal most typical of a 422 in each feature: the example a client sees first. */
-const businessRuleExample: Partial<Record<OperationFacts['tag'], ErrorCode>> = {
+const businessRuleExample: Partial<Record<RouteOperation['tag'], ErrorCode>> = {
   recovery: errorCodes.recoveryCodeInvalid,
   profile: errorCodes.currentPasswordWrong,
   credentials: errorCodes.pinWrong,
@@ -44,7 +44,7 @@ const businessRuleExample: Partial<Record<OperationFacts['tag'], ErrorCode>> = {
 };
 
 /** Each status an operation can answer, with the envelope's example for it. */
-function errorResponses(facts: OperationFacts, route: RouteFacts, method: string): Record<string, Json> {
+function errorResponses(facts: RouteOperation, route: RouteFacts, method: string): Record<string, Json> {
   const responses: Record<string, { description: string; examples: Record<string, Json> }> = {};
   const add = (status: number, description: string, examples: Record<string, Json>) => {
     const known = responses[status];
@@ -171,14 +171,16 @@ const hasInput = (schema: RouteOptions['schema']) =>
 /**
  * The OpenAPI document at GET /api/docs, generated from the routes' zod
  * schemas: the same ones that validate requests and the web app's forms.
- * What the schemas cannot say comes from two places: each route's own
- * config (who may call it, CSRF, rate limit) and openapi/operations.ts
- * (operationId, summary, tag, the refusals its handler gives). Register
- * before the routes it should describe.
+ * What the schemas cannot say comes from each route's own config: who may
+ * call it, CSRF, rate limit, and its `operation` (operationId, summary, tag,
+ * the refusals its handler gives; see openapi/route-operation.ts). Register
+ * before the routes it should describe: a route added later without its
+ * `operation` stops the app from starting.
  */
 export const openApi = fp(
   async (app: FastifyInstance) => {
-    const routeFacts = new Map<string, RouteFacts>();
+    const routeFacts = new Map<string, RouteFacts & { operation?: RouteOperation }>();
+    app.addHook('onRoute', describedRoutes());
     await app.register(swagger, {
       openapi: {
         openapi: '3.0.3',
@@ -237,7 +239,9 @@ export const openApi = fp(
           throttled: route.config?.rateLimit !== undefined && route.config.rateLimit !== false,
           takesInput: hasInput(route.schema) || route.url.includes(':'),
         };
-        for (const method of [route.method].flat()) routeFacts.set(`${method} ${route.url}`, facts);
+        const { operation } = route.config ?? {};
+        for (const method of [route.method].flat())
+          routeFacts.set(routeKey(method, route.url), operation === undefined ? facts : { ...facts, operation });
         return jsonSchemaTransform(input);
       },
       transformObject: (documentObject) => {
@@ -249,10 +253,10 @@ export const openApi = fp(
         };
         for (const [path, methods] of Object.entries(document.paths)) {
           for (const [method, operation] of Object.entries(methods)) {
-            const key = `${method.toUpperCase()} ${fastifyPath(path)}`;
-            const facts = operations[key];
+            const key = routeKey(method.toUpperCase(), fastifyPath(path));
             const route = routeFacts.get(key);
-            if (!facts || !route) throw new Error(`openapi/operations.ts does not describe ${key}`);
+            const facts = route?.operation;
+            if (!facts) throw new Error(`${key} does not describe itself in config.operation`);
             const changesState = CHANGES_STATE.has(method.toUpperCase());
             operation.operationId = facts.operationId;
             operation.summary = facts.summary;

@@ -28,7 +28,16 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/register/personal',
     {
       schema: { ...registration, body: personalRegistration },
-      config: { access: 'public', rateLimit: app.rateLimits.registration },
+      config: {
+        access: 'public',
+        rateLimit: app.rateLimits.registration,
+        operation: {
+          operationId: 'registerPersonal',
+          summary: 'Register a personal account',
+          tag: 'accounts',
+          errors: [409],
+        },
+      },
     },
     async (request, reply) => {
       const userId = await createPersonalUser(
@@ -45,7 +54,16 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/register/business',
     {
       schema: { ...registration, body: businessRegistration },
-      config: { access: 'public', rateLimit: app.rateLimits.registration },
+      config: {
+        access: 'public',
+        rateLimit: app.rateLimits.registration,
+        operation: {
+          operationId: 'registerBusiness',
+          summary: 'Register a business account and its merchant',
+          tag: 'accounts',
+          errors: [404, 409],
+        },
+      },
     },
     async (request, reply) => {
       const { userId } = await createBusinessUser(
@@ -64,7 +82,12 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/user/user-lookup',
-    { schema: { querystring: lookupQuery, response: { 200: userLookupResponse } } },
+    {
+      config: {
+        operation: { operationId: 'lookupUser', summary: 'Get the signed-in user', tag: 'accounts', errors: [404] },
+      },
+      schema: { querystring: lookupQuery, response: { 200: userLookupResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       ownUser(session.userId, request.query.id);
@@ -74,7 +97,17 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/user/perm',
-    { schema: { querystring: lookupQuery, response: { 200: permResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getPermissions',
+          summary: "Get the signed-in user's permissions",
+          tag: 'accounts',
+          errors: [404],
+        },
+      },
+      schema: { querystring: lookupQuery, response: { 200: permResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       ownUser(session.userId, request.query.id);
@@ -92,7 +125,17 @@ export const accountRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/user/merchant-lookup',
-    { schema: { querystring: lookupQuery, response: { 200: merchantLookupResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'lookupMerchant',
+          summary: 'Get a merchant the user belongs to',
+          tag: 'accounts',
+          errors: [404],
+        },
+      },
+      schema: { querystring: lookupQuery, response: { 200: merchantLookupResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       const membership = await findMembership(app.db, session.userId, request.query.id);

@@ -22,7 +22,10 @@ export const addressRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/user/address-list',
-    { schema: { querystring: addressListQuery, response: { 200: addressListResponse } } },
+    {
+      config: { operation: { operationId: 'listAddresses', summary: "List the user's addresses", tag: 'addresses' } },
+      schema: { querystring: addressListQuery, response: { 200: addressListResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       return { response: 'success' as const, ...(await listAddresses(app.db, userId, request.query)) };
@@ -31,7 +34,10 @@ export const addressRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/add-address',
-    { schema: { body: addAddressRequest, response: { 200: addressResponse } } },
+    {
+      config: { operation: { operationId: 'addAddress', summary: 'Add an address', tag: 'addresses' } },
+      schema: { body: addAddressRequest, response: { 200: addressResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const address = await addAddress(app.db, userId, request.body, app.clock());
@@ -41,7 +47,12 @@ export const addressRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/update-address',
-    { schema: { body: updateAddressRequest, response: { 200: addressResponse } } },
+    {
+      config: {
+        operation: { operationId: 'updateAddress', summary: 'Update an address', tag: 'addresses', errors: [404] },
+      },
+      schema: { body: updateAddressRequest, response: { 200: addressResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const address = await updateAddress(app.db, userId, request.body, app.clock());
@@ -52,7 +63,12 @@ export const addressRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/delete-address',
-    { schema: { body: deleteAddressRequest, response: { 200: addressDeletedResponse } } },
+    {
+      config: {
+        operation: { operationId: 'deleteAddress', summary: 'Delete an address', tag: 'addresses', errors: [404] },
+      },
+      schema: { body: deleteAddressRequest, response: { 200: addressDeletedResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       if (!(await deleteAddress(app.db, userId, request.body.address_id, app.clock()))) throw notFound();

@@ -38,7 +38,12 @@ export const agreementRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/agreement/agreement-list',
-    { schema: { body: agreementListRequest, response: { 200: agreementListResponse } } },
+    {
+      config: {
+        operation: { operationId: 'listAgreements', summary: 'List the agreements to accept', tag: 'agreements' },
+      },
+      schema: { body: agreementListRequest, response: { 200: agreementListResponse } },
+    },
     async (request) => {
       const party = partyOf(signedIn(request), request.body);
       return {
@@ -50,7 +55,12 @@ export const agreementRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/agreement/agreement-lookup',
-    { schema: { querystring: lookupQuery, response: { 200: agreementLookupResponse } } },
+    {
+      config: {
+        operation: { operationId: 'lookupAgreement', summary: 'Get one agreement', tag: 'agreements', errors: [404] },
+      },
+      schema: { querystring: lookupQuery, response: { 200: agreementLookupResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       return { response: 'success' as const, agreement: await findOne(session, request.query.id) };
@@ -59,7 +69,17 @@ export const agreementRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/agreement/update-agreement',
-    { schema: { body: updateAgreementRequest, response: { 200: updateAgreementResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'answerAgreement',
+          summary: 'Accept or decline an agreement',
+          tag: 'agreements',
+          errors: [404],
+        },
+      },
+      schema: { body: updateAgreementRequest, response: { 200: updateAgreementResponse } },
+    },
     async (request) => {
       const party = partyOf(signedIn(request), request.body);
       const agreement = await findOne(party, request.body.agreement_id);

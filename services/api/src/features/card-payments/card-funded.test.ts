@@ -8,7 +8,7 @@ import { DECLINED_CARD } from '../card-processor/index.ts';
 import { newCheckout } from '../../testing/checkout.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { storedBank, storedCard } from '../../testing/payment-methods.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { crashingBefore } from '../../testing/card-payments.ts';
 
 /** Sending money and paying a checkout with a stored card instead of the wallet (issue 5, items 3 and 6). */

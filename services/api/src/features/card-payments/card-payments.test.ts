@@ -17,7 +17,7 @@ import { chargeKeyFor } from '@peeks/card-processor';
 import { DECLINED_CARD } from '../card-processor/index.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { storedBank, storedCard } from '../../testing/payment-methods.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { crashingBefore } from '../../testing/card-payments.ts';
 
 let subject: TestApp;

@@ -30,7 +30,19 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
    */
   app.post(
     '/api/account/purchase',
-    { schema: { body: purchaseRequest, response: { 200: purchaseResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'purchaseCoins',
+          summary: 'Buy coins with a stored card',
+          tag: 'card-payments',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          example: { payment_method_id: 12, coin_amt: 50000, currency: 'USD' },
+        },
+      },
+      schema: { body: purchaseRequest, response: { 200: purchaseResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
@@ -78,7 +90,18 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/deposit-fund',
-    { schema: { body: depositFundRequest, response: { 200: depositFundResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'depositByCard',
+          summary: 'Add funds from a stored card',
+          tag: 'card-payments',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+        },
+      },
+      schema: { body: depositFundRequest, response: { 200: depositFundResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);
@@ -113,7 +136,19 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
    */
   app.post(
     '/api/account/withdraw',
-    { schema: { body: withdrawRequest, response: { 200: withdrawResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'withdraw',
+          summary: 'Withdraw to a stored card or bank account',
+          tag: 'card-payments',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          example: { amount: 2500, currency: 'CAD', paymentMethodId: 7, pin: '1234' },
+        },
+      },
+      schema: { body: withdrawRequest, response: { 200: withdrawResponse } },
+    },
     async (request, reply) => {
       const { userId } = signedIn(request);
       const ownerId = sessionWalletOwner(request);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, processorHeaders, TEST_PROCESSOR_SECRET, type TestApp } from '../../testing/app.ts';
 import { signedUp } from '../../testing/merchants.ts';
 import { cardEntry, storedCard, tokenFor } from '../../testing/payment-methods.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { CardProcessorUnavailable, sandboxCardCharges } from '@peeks/card-processor';
 import { APPROVED_CARD, DECLINED_CARD } from './cards.ts';
 

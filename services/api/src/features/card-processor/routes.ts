@@ -85,25 +85,49 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
   const noCsrf = { csrf: false, access: 'processor' as const };
   const onRequest = platformOnly(options.credential);
 
-  app.get('/api/sandbox/tokenizer', { config: { csrf: false, access: 'public' } }, (_request, reply) => {
-    const nonce = randomBytes(16).toString('base64');
-    const frameAncestors = options.appOrigin ?? "'self'";
-    // X-Frame-Options can only say "same origin"; frame-ancestors names another origin for browsers that know it.
-    if (options.appOrigin === undefined) void reply.header('x-frame-options', 'SAMEORIGIN');
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-store')
-      .header(
-        'content-security-policy',
-        `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors}`,
-      )
-      .send(tokenizerPage({ nonce, parentOrigin: options.appOrigin ?? null }));
-  });
+  app.get(
+    '/api/sandbox/tokenizer',
+    {
+      config: {
+        csrf: false,
+        access: 'public',
+        operation: {
+          operationId: 'getTokenizerPage',
+          summary: "The sandbox tokenizer's card entry page (HTML)",
+          tag: 'card-processor',
+          produces: 'text/html',
+        },
+      },
+    },
+    (_request, reply) => {
+      const nonce = randomBytes(16).toString('base64');
+      const frameAncestors = options.appOrigin ?? "'self'";
+      // X-Frame-Options can only say "same origin"; frame-ancestors names another origin for browsers that know it.
+      if (options.appOrigin === undefined) void reply.header('x-frame-options', 'SAMEORIGIN');
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header(
+          'content-security-policy',
+          `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; form-action 'none'; base-uri 'none'; frame-ancestors ${frameAncestors}`,
+        )
+        .send(tokenizerPage({ nonce, parentOrigin: options.appOrigin ?? null }));
+    },
+  );
 
   app.post(
     '/api/sandbox/tokenize',
     {
-      config: { csrf: false, access: 'public', rateLimit: app.rateLimits.cardTokenize },
+      config: {
+        csrf: false,
+        access: 'public',
+        rateLimit: app.rateLimits.cardTokenize,
+        operation: {
+          operationId: 'tokenizeCard',
+          summary: 'Turn a card number into a sandbox token',
+          tag: 'card-processor',
+        },
+      },
       schema: { body: tokenizeRequest, response: { 200: tokenizeResponse } },
     },
     async (request) => {
@@ -119,7 +143,19 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/card-lookup',
-    { config: noCsrf, onRequest, schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } } },
+    {
+      config: {
+        ...noCsrf,
+        operation: {
+          operationId: 'lookupCardToken',
+          summary: 'Describe a tokenized card (platform only)',
+          tag: 'card-processor',
+          errors: [404],
+        },
+      },
+      onRequest,
+      schema: { body: cardLookupRequest, response: { 200: cardLookupResponse } },
+    },
     async (request) => {
       const card = await findCard(app.db, request.body.token);
       if (!card) throw refuse(404, errorCodes.cardTokenNotFound, { field: 'token' });
@@ -132,7 +168,19 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/charges',
-    { config: noCsrf, onRequest, schema: { body: chargeRequest, response: { 200: chargeResponse } } },
+    {
+      config: {
+        ...noCsrf,
+        operation: {
+          operationId: 'chargeCard',
+          summary: 'Charge a tokenized card (platform only)',
+          tag: 'card-processor',
+          errors: [404, 409],
+        },
+      },
+      onRequest,
+      schema: { body: chargeRequest, response: { 200: chargeResponse } },
+    },
     async (request) => {
       const { idempotency_key: idempotencyKey, ...charge } = request.body;
       const result = await chargeCard(app.db, { ...charge, idempotencyKey }, app.clock());
@@ -145,7 +193,19 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
 
   app.post(
     '/api/sandbox/refunds',
-    { config: noCsrf, onRequest, schema: { body: refundRequest, response: { 200: refundResponse } } },
+    {
+      config: {
+        ...noCsrf,
+        operation: {
+          operationId: 'refundCharge',
+          summary: 'Refund a charge in full (platform only)',
+          tag: 'card-processor',
+          errors: [404],
+        },
+      },
+      onRequest,
+      schema: { body: refundRequest, response: { 200: refundResponse } },
+    },
     async (request) => {
       const refunded = await refundCharge(app.db, request.body.idempotency_key, app.clock());
       if (!refunded?.refunded_at) throw refuse(404, errorCodes.cardChargeNotFound, { field: 'idempotency_key' });
@@ -159,7 +219,19 @@ export const cardProcessorRoutes: FastifyPluginAsyncZod<CardProcessorOptions> = 
   // Part of a charge (a merchant's return): once per refund key, never more than the charge.
   app.post(
     '/api/sandbox/partial-refunds',
-    { config: noCsrf, onRequest, schema: { body: partRefundRequest, response: { 200: partRefundResponse } } },
+    {
+      config: {
+        ...noCsrf,
+        operation: {
+          operationId: 'refundChargePartly',
+          summary: 'Refund part of a charge (platform only)',
+          tag: 'card-processor',
+          errors: [404, 409, 422],
+        },
+      },
+      onRequest,
+      schema: { body: partRefundRequest, response: { 200: partRefundResponse } },
+    },
     async (request) => {
       const { idempotency_key: chargeKey, refund_key: refundKey, amount } = request.body;
       const result = await refundPart(app.db, { chargeKey, refundKey, amount }, app.clock());

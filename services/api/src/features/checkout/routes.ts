@@ -34,7 +34,18 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/checkout/create-session',
-    { onRequest: requireSignIn, schema: { body: createCheckoutRequest, response: { 200: createCheckoutResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'createCheckoutSession',
+          summary: 'Open a checkout session for a sale',
+          tag: 'checkout',
+          caller: 'merchant',
+        },
+      },
+      onRequest: requireSignIn,
+      schema: { body: createCheckoutRequest, response: { 200: createCheckoutResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
       const created = await createCheckout(app.db, acting, request.body, app.clock());
@@ -49,7 +60,19 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/checkout/session-details',
-    { onRequest: requireSignIn, schema: { querystring: checkoutDetailsQuery, response: { 200: checkoutResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getCheckoutSessionDetails',
+          summary: "Get a checkout session's sale, for its merchant",
+          tag: 'checkout',
+          errors: [404],
+          caller: 'merchant',
+        },
+      },
+      onRequest: requireSignIn,
+      schema: { querystring: checkoutDetailsQuery, response: { 200: checkoutResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'ACCEPT_PAYMENTS');
       const checkout = await findCheckout(app.db, request.query.id, app.clock(), acting.merchantId);
@@ -61,7 +84,18 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
   // Public: a guest sees the summary beside the login box.
   app.get(
     '/api/checkout/session',
-    { config: { access: 'public' }, schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } } },
+    {
+      config: {
+        access: 'public',
+        operation: {
+          operationId: 'getCheckoutSession',
+          summary: 'Get a checkout session, for its payer',
+          tag: 'checkout',
+          errors: [404],
+        },
+      },
+      schema: { querystring: checkoutQuery, response: { 200: checkoutResponse } },
+    },
     async (request) => {
       const checkout = await findCheckoutByToken(app.db, request.query.id, request.query.token, app.clock());
       if (!checkout) throw noSuchTransaction('id');
@@ -71,7 +105,18 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/checkout/pay',
-    { onRequest: requireSignIn, schema: { body: payCheckoutRequest, response: { 200: transactionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'payCheckout',
+          summary: 'Pay a checkout session from the wallet or a stored card',
+          tag: 'checkout',
+          errors: [404, 409, 422, 503],
+        },
+      },
+      onRequest: requireSignIn,
+      schema: { body: payCheckoutRequest, response: { 200: transactionResponse } },
+    },
     async (request) => {
       const payer = sessionWalletOwner(request);
       const checkout = await findCheckoutByToken(app.db, request.body.id, request.body.token, app.clock());

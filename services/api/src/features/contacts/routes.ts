@@ -21,15 +21,27 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
 
   const notFound = () => refuse(404, errorCodes.contactNotFound, { field: 'contact_id' });
 
-  app.get('/api/user/contact-list', { schema: { response: { 200: contactListResponse } } }, async (request) => {
-    const { userId } = signedIn(request);
-    const contacts = await listContacts(app.db, userId);
-    return { response: 'success' as const, contacts, total: contacts.length };
-  });
+  app.get(
+    '/api/user/contact-list',
+    {
+      config: { operation: { operationId: 'listContacts', summary: "List the user's contacts", tag: 'contacts' } },
+      schema: { response: { 200: contactListResponse } },
+    },
+    async (request) => {
+      const { userId } = signedIn(request);
+      const contacts = await listContacts(app.db, userId);
+      return { response: 'success' as const, contacts, total: contacts.length };
+    },
+  );
 
   app.get(
     '/api/user/contact-lookup',
-    { schema: { querystring: lookupQuery, response: { 200: contactResponse } } },
+    {
+      config: {
+        operation: { operationId: 'lookupContact', summary: 'Get one contact', tag: 'contacts', errors: [404] },
+      },
+      schema: { querystring: lookupQuery, response: { 200: contactResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const contact = await findContact(app.db, userId, request.query.id);
@@ -40,7 +52,10 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/contact-create',
-    { schema: { body: createContactRequest, response: { 200: contactResponse } } },
+    {
+      config: { operation: { operationId: 'createContact', summary: 'Add a contact', tag: 'contacts', errors: [409] } },
+      schema: { body: createContactRequest, response: { 200: contactResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       return { response: 'success' as const, contact: await createContact(app.db, userId, request.body, app.clock()) };
@@ -49,7 +64,17 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/recipient-create',
-    { schema: { body: addRecipientRequest, response: { 200: contactResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'createRecipient',
+          summary: 'Add a recipient with their banking details (Add A Recipient)',
+          tag: 'contacts',
+          errors: [409],
+        },
+      },
+      schema: { body: addRecipientRequest, response: { 200: contactResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       return { response: 'success' as const, contact: await createContact(app.db, userId, request.body, app.clock()) };
@@ -58,7 +83,12 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/contact-update',
-    { schema: { body: updateContactRequest, response: { 200: contactResponse } } },
+    {
+      config: {
+        operation: { operationId: 'updateContact', summary: 'Update a contact', tag: 'contacts', errors: [404, 409] },
+      },
+      schema: { body: updateContactRequest, response: { 200: contactResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const contact = await updateContact(app.db, userId, request.body, app.clock());
@@ -69,7 +99,12 @@ export const contactRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/contact-delete',
-    { schema: { body: deleteContactRequest, response: { 200: contactDeletedResponse } } },
+    {
+      config: {
+        operation: { operationId: 'deleteContact', summary: 'Delete a contact', tag: 'contacts', errors: [404] },
+      },
+      schema: { body: deleteContactRequest, response: { 200: contactDeletedResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       if (!(await deleteContact(app.db, userId, request.body.contact_id))) throw notFound();

@@ -13,7 +13,7 @@ import { chosenAnswers, signUpPassword, withPin, withSecurityQuestions } from '.
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { fund } from '../../testing/money.ts';
 import { storedBank } from '../../testing/payment-methods.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 
 let now = new Date('2030-01-01T09:00:00Z');
 let subject: TestApp;

@@ -37,7 +37,16 @@ export const credentialRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/user/security-settings',
-    { schema: { response: { 200: securitySettingsResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getSecuritySettings',
+          summary: 'Tell whether a PIN and questions are set',
+          tag: 'credentials',
+        },
+      },
+      schema: { response: { 200: securitySettingsResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const locked = await lockedUntil(app.db, userId, 'pin', app.clock());
@@ -52,13 +61,28 @@ export const credentialRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/user/security-questions',
-    { schema: { response: { 200: securityQuestionListResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listSecurityQuestions',
+          summary: 'List the security questions to choose',
+          tag: 'credentials',
+        },
+      },
+      schema: { response: { 200: securityQuestionListResponse } },
+    },
     async () => ({ response: 'success' as const, questions: await listSecurityQuestions(app.db) }),
   );
 
   app.post(
     '/api/user/set-pin',
-    { ...passwordLimited, schema: { body: setPinRequest, response: { 200: credentialChangedResponse } } },
+    {
+      config: {
+        ...passwordLimited.config,
+        operation: { operationId: 'setPin', summary: 'Set the PIN', tag: 'credentials', errors: [409, 422] },
+      },
+      schema: { body: setPinRequest, response: { 200: credentialChangedResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       await checkPassword(userId, request.body.password);
@@ -75,7 +99,12 @@ export const credentialRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/change-pin',
-    { schema: { body: changePinRequest, response: { 200: credentialChangedResponse } } },
+    {
+      config: {
+        operation: { operationId: 'changePin', summary: 'Change the PIN', tag: 'credentials', errors: [422] },
+      },
+      schema: { body: changePinRequest, response: { 200: credentialChangedResponse } },
+    },
     async (request, reply) => {
       const { userId } = signedIn(request);
       const now = app.clock();
@@ -87,7 +116,10 @@ export const credentialRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/verify-pin',
-    { schema: { body: verifyPinRequest, response: { 200: credentialChangedResponse } } },
+    {
+      config: { operation: { operationId: 'verifyPin', summary: 'Check the PIN', tag: 'credentials', errors: [422] } },
+      schema: { body: verifyPinRequest, response: { 200: credentialChangedResponse } },
+    },
     async (request, reply) => {
       const { userId } = signedIn(request);
       await confirmPin(app.db, reply, { userId, pin: request.body.pin, field: 'pin' }, app.clock());
@@ -98,7 +130,15 @@ export const credentialRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/user/set-security-questions',
     {
-      ...passwordLimited,
+      config: {
+        ...passwordLimited.config,
+        operation: {
+          operationId: 'setSecurityQuestions',
+          summary: 'Choose and answer security questions',
+          tag: 'credentials',
+          errors: [422],
+        },
+      },
       schema: { body: setSecurityQuestionsRequest, response: { 200: credentialChangedResponse } },
     },
     async (request) => {

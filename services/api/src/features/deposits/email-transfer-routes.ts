@@ -104,7 +104,19 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
 
   app.post(
     '/api/account/deposit-interac',
-    { schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'depositByInterac',
+          summary: 'Announce an Interac e-mail transfer',
+          tag: 'deposits',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          example: { amount: 50, currency: 'CAD' },
+        },
+      },
+      schema: { body: interacDepositRequest, response: { 200: interacDepositResponse } },
+    },
     async (request) => {
       const { amount, currency, securityQuestion, quote_id } = request.body;
       const { instructions, record, owner, quote } = await enterDeposit(request, {
@@ -129,7 +141,18 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
 
   app.post(
     '/api/account/deposit-zell',
-    { schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'depositByZelle',
+          summary: 'Announce a Zelle transfer',
+          tag: 'deposits',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+        },
+      },
+      schema: { body: zelleDepositRequest, response: { 200: zelleDepositResponse } },
+    },
     async (request) => {
       const { amount, currency, quote_id } = request.body;
       const { instructions, record, owner, quote } = await enterDeposit(request, {

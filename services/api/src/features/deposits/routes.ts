@@ -25,7 +25,13 @@ export const depositRoutes: FastifyPluginAsyncZod<DepositSettings> = async (app,
 const depositListRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/account/deposits',
-    { onRequest: requireSignIn, schema: { response: { 200: depositListResponse } } },
+    {
+      config: {
+        operation: { operationId: 'listDeposits', summary: "List the user's pending deposits", tag: 'deposits' },
+      },
+      onRequest: requireSignIn,
+      schema: { response: { 200: depositListResponse } },
+    },
     async (request) => ({
       response: 'success' as const,
       deposits: await depositsOf(app.db, sessionWalletOwner(request)),

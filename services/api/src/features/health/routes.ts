@@ -7,7 +7,13 @@ import { ApiError } from '../../plugins/error-envelope.ts';
 export const healthRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/health',
-    { config: { access: 'public' }, schema: { response: { 200: healthResponse } } },
+    {
+      config: {
+        access: 'public',
+        operation: { operationId: 'getHealth', summary: 'Check that the API and its database answer', tag: 'health' },
+      },
+      schema: { response: { 200: healthResponse } },
+    },
     async (request) => {
       let migration: string | null;
       try {

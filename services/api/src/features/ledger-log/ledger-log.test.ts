@@ -18,7 +18,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedUp, signedUpOperator, type SignedIn, type TestApp } from '../../testing/index.ts';
 import { sequencedAndSigned, TEST_LOG_KEY } from '../../testing/ledger-log.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { paidByOwner } from '../../testing/wallet.ts';
 
 const decode = (hashes: string[]) => hashes.map((hash) => Buffer.from(hash, 'base64'));

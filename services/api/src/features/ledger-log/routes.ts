@@ -37,19 +37,57 @@ const base64 = (hashes: Buffer[]) => hashes.map((hash) => hash.toString('base64'
  * proof of their own transaction, and consistency proofs between sizes.
  */
 export const ledgerLogRoutes: FastifyPluginAsyncZod<LedgerLogRouteOptions> = (app, options) => {
-  app.get('/api/ledger/log-key', { config: { access: 'public' }, schema: { response: { 200: logKeyResponse } } }, () =>
-    Promise.resolve({ response: 'success' as const, vkey: options.vkey }),
+  app.get(
+    '/api/ledger/log-key',
+    {
+      config: {
+        access: 'public',
+        operation: {
+          operationId: 'getLedgerLogKey',
+          summary: "Get the verifier key of the ledger log's checkpoints",
+          tag: 'ledger-log',
+        },
+      },
+      schema: { response: { 200: logKeyResponse } },
+    },
+    () => Promise.resolve({ response: 'success' as const, vkey: options.vkey }),
   );
 
-  app.get('/api/ledger/checkpoint', { schema: { response: { 200: checkpointResponse } } }, async () => {
-    const checkpoint = await latestCheckpoint(app.db);
-    if (!checkpoint) throw refuse(404, errorCodes.noCheckpointYet);
-    return { response: 'success' as const, checkpoint: checkpoint.note };
-  });
+  app.get(
+    '/api/ledger/checkpoint',
+    {
+      config: {
+        operation: {
+          operationId: 'getLedgerCheckpoint',
+          summary: "Get the ledger log's newest signed checkpoint",
+          tag: 'ledger-log',
+          errors: [404],
+        },
+      },
+      schema: { response: { 200: checkpointResponse } },
+    },
+    async () => {
+      const checkpoint = await latestCheckpoint(app.db);
+      if (!checkpoint) throw refuse(404, errorCodes.noCheckpointYet);
+      return { response: 'success' as const, checkpoint: checkpoint.note };
+    },
+  );
 
   app.get(
     '/api/ledger/proof/inclusion',
-    { schema: { querystring: inclusionProofQuery, response: { 200: inclusionProofResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getLedgerInclusionProof',
+          summary: "Prove one's own transaction is in the ledger log",
+          tag: 'ledger-log',
+          errors: [404, 422],
+          description:
+            "The leaf is the chain hash of the transaction's first event. Another person's transaction is 404; a finance operator may ask about any.",
+        },
+      },
+      schema: { querystring: inclusionProofQuery, response: { 200: inclusionProofResponse } },
+    },
     async (request) => {
       const { tx_id: txId, tree_size: treeSize } = request.query;
       const own = (await findTransaction(app.db, sessionWalletOwner(request), txId)) !== null;
@@ -71,7 +109,17 @@ export const ledgerLogRoutes: FastifyPluginAsyncZod<LedgerLogRouteOptions> = (ap
 
   app.get(
     '/api/ledger/proof/consistency',
-    { schema: { querystring: consistencyProofQuery, response: { 200: consistencyProofResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getLedgerConsistencyProof',
+          summary: 'Prove the ledger log of one size extends the log of a smaller one',
+          tag: 'ledger-log',
+          errors: [422],
+        },
+      },
+      schema: { querystring: consistencyProofQuery, response: { 200: consistencyProofResponse } },
+    },
     async (request) => {
       const { from, to } = request.query;
       if (from > to)
@@ -83,7 +131,19 @@ export const ledgerLogRoutes: FastifyPluginAsyncZod<LedgerLogRouteOptions> = (ap
 
   app.get(
     '/api/operations/ledger-log',
-    { onRequest: requireFinanceOperator, schema: { response: { 200: ledgerLogStatusResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getLedgerLogStatus',
+          summary: "Get the ledger log's size, lag, checkpoints and witnesses",
+          tag: 'operations',
+          caller: 'operator',
+          description: 'The sequencer lag is how long the oldest event not yet in the log has waited.',
+        },
+      },
+      onRequest: requireFinanceOperator,
+      schema: { response: { 200: ledgerLogStatusResponse } },
+    },
     async () => {
       const lag = await sequencerLag(app.db, app.clock());
       return {

@@ -58,7 +58,20 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
 
   app.post(
     '/api/merchant/return-sale',
-    { schema: { body: returnSaleRequest, response: { 200: merchantTransactionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'returnSale',
+          summary: 'Give back all or part of a sale',
+          tag: 'merchant-space',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'merchant',
+          example: { tx_id: 'tx_4f1c0e9a7b3d2c1e0f9a8b7c6d5e4f3a', amount: 500, reason: 'Damaged item' },
+        },
+      },
+      schema: { body: returnSaleRequest, response: { 200: merchantTransactionResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'RETURN_SALES');
       const record = await returnSale(request, acting, request.body);
@@ -73,35 +86,61 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
   );
 
-  app.get('/api/merchant/dashboard', { schema: { response: { 200: merchantDashboardResponse } } }, async (request) => {
-    const merchant = await viewer(request);
-    const now = app.clock();
-    const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-    const tomorrow = new Date(today.getTime() + DAY);
-    const [todays, months, daily, amounts, settlements, recent] = await Promise.all([
-      figuresBetween(app.db, merchant, today, tomorrow),
-      figuresBetween(app.db, merchant, month, tomorrow),
-      dailySales(app.db, merchant, now, DAILY_SALES_DAYS),
-      settleableNow(app.db, merchant, now),
-      settlementsOf(app.db, merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
-      recentPayments(app.db, merchant, RECENT_PAYMENTS),
-    ]);
-    const next = CronExpressionParser.parse(options.settlementCron, { currentDate: now, tz: 'UTC' }).next();
-    return {
-      response: 'success' as const,
-      today: todays,
-      month: months,
-      daily,
-      next_settlement: { at: next.toDate().toISOString(), amounts },
-      settlements: settlements.settlements,
-      recent_payments: recent,
-    };
-  });
+  app.get(
+    '/api/merchant/dashboard',
+    {
+      config: {
+        operation: {
+          operationId: 'getMerchantDashboard',
+          summary: "Get the acting merchant's dashboard",
+          tag: 'merchant-space',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { response: { 200: merchantDashboardResponse } },
+    },
+    async (request) => {
+      const merchant = await viewer(request);
+      const now = app.clock();
+      const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+      const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+      const tomorrow = new Date(today.getTime() + DAY);
+      const [todays, months, daily, amounts, settlements, recent] = await Promise.all([
+        figuresBetween(app.db, merchant, today, tomorrow),
+        figuresBetween(app.db, merchant, month, tomorrow),
+        dailySales(app.db, merchant, now, DAILY_SALES_DAYS),
+        settleableNow(app.db, merchant, now),
+        settlementsOf(app.db, merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
+        recentPayments(app.db, merchant, RECENT_PAYMENTS),
+      ]);
+      const next = CronExpressionParser.parse(options.settlementCron, { currentDate: now, tz: 'UTC' }).next();
+      return {
+        response: 'success' as const,
+        today: todays,
+        month: months,
+        daily,
+        next_settlement: { at: next.toDate().toISOString(), amounts },
+        settlements: settlements.settlements,
+        recent_payments: recent,
+      };
+    },
+  );
 
   app.get(
     '/api/merchant/transfers',
-    { schema: { querystring: merchantPageQuery, response: { 200: merchantTransactionsResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listMerchantTransfers',
+          summary: "List the merchant's sales",
+          tag: 'merchant-space',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: merchantPageQuery, response: { 200: merchantTransactionsResponse } },
+    },
     async (request) => ({
       response: 'success' as const,
       ...(await transfersOf(app.db, await viewer(request), request.query)),
@@ -110,7 +149,18 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
 
   app.get(
     '/api/merchant/returns',
-    { schema: { querystring: merchantPageQuery, response: { 200: merchantTransactionsResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listMerchantReturns',
+          summary: "List the merchant's returns",
+          tag: 'merchant-space',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: merchantPageQuery, response: { 200: merchantTransactionsResponse } },
+    },
     async (request) => ({
       response: 'success' as const,
       ...(await returnsOf(app.db, await viewer(request), request.query)),
@@ -120,6 +170,15 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
   app.get(
     '/api/merchant/sale',
     {
+      config: {
+        operation: {
+          operationId: 'getMerchantSale',
+          summary: 'Get one sale and its returns',
+          tag: 'merchant-space',
+          errors: [403, 404],
+          caller: 'merchant',
+        },
+      },
       schema: {
         querystring: z.object({ tx_id: returnSaleRequest.shape.tx_id }),
         response: { 200: merchantTransactionResponse },
@@ -135,7 +194,18 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
 
   app.get(
     '/api/merchant/settlements',
-    { schema: { querystring: merchantPageQuery, response: { 200: settlementsResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listSettlements',
+          summary: "List the merchant's settlements",
+          tag: 'merchant-space',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: merchantPageQuery, response: { 200: settlementsResponse } },
+    },
     async (request) => ({
       response: 'success' as const,
       ...(await settlementsOf(app.db, await viewer(request), request.query)),
@@ -144,7 +214,18 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
 
   app.get(
     '/api/merchant/settlement',
-    { schema: { querystring: settlementQuery, response: { 200: settlementResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getSettlement',
+          summary: 'Get one settlement',
+          tag: 'merchant-space',
+          errors: [403, 404],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: settlementQuery, response: { 200: settlementResponse } },
+    },
     async (request) => {
       const found = await settlementOf(app.db, await viewer(request), request.query.batch_id);
       if (!found) throw refuse(404, errorCodes.notFound, { field: 'batch_id' });
@@ -154,22 +235,49 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
 
   app.get(
     '/api/merchant/report',
-    { schema: { querystring: reportQuery, response: { 200: reportResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getMerchantReport',
+          summary: 'Get the sales report for a period',
+          tag: 'merchant-space',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: reportQuery, response: { 200: reportResponse } },
+    },
     async (request) => ({
       response: 'success' as const,
       ...(await reportOf(app.db, await viewer(request), request.query.from, request.query.to)),
     }),
   );
 
-  app.get('/api/merchant/report.csv', { schema: { querystring: reportQuery } }, async (request, reply) => {
-    const { from, to } = request.query;
-    const report = await reportOf(app.db, await viewer(request), from, to);
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="peeks-report-${from}-to-${to}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(reportCsv(report));
-  });
+  app.get(
+    '/api/merchant/report.csv',
+    {
+      config: {
+        operation: {
+          operationId: 'getMerchantReportCsv',
+          summary: 'Download the sales report as CSV',
+          tag: 'merchant-space',
+          errors: [403],
+          caller: 'merchant',
+          produces: 'text/csv',
+        },
+      },
+      schema: { querystring: reportQuery },
+    },
+    async (request, reply) => {
+      const { from, to } = request.query;
+      const report = await reportOf(app.db, await viewer(request), from, to);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="peeks-report-${from}-to-${to}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(reportCsv(report));
+    },
+  );
 
   return Promise.resolve();
 };

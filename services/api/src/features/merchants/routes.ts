@@ -37,7 +37,18 @@ import {
 export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
   app.post(
     '/api/merchant/update-merchant',
-    { schema: { body: updateMerchantRequest, response: { 200: updateMerchantResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'updateMerchant',
+          summary: "Update the acting merchant's profile",
+          tag: 'merchants',
+          errors: [404],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: updateMerchantRequest, response: { 200: updateMerchantResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'UPDATE_MERCHANT');
       onlyOwn(request.body.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -58,7 +69,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/merchant-terminal/list',
-    { schema: { querystring: terminalListQuery, response: { 200: terminalListResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listTerminals',
+          summary: "List the acting merchant's terminals",
+          tag: 'merchants',
+          errors: [403],
+          caller: 'merchant',
+        },
+      },
+      schema: { querystring: terminalListQuery, response: { 200: terminalListResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       onlyOwn(request.query.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -68,7 +90,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/create-merchant-terminal',
-    { schema: { body: createTerminalRequest, response: { 200: terminalResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'createTerminal',
+          summary: 'Add a terminal',
+          tag: 'merchants',
+          errors: [409],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: createTerminalRequest, response: { 200: terminalResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       onlyOwn(request.body.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -81,7 +114,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/update-merchant-terminal',
-    { schema: { body: updateTerminalRequest, response: { 200: terminalResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'updateTerminal',
+          summary: 'Update a terminal',
+          tag: 'merchants',
+          errors: [404, 409],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: updateTerminalRequest, response: { 200: terminalResponse } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       onlyOwn(request.body.merchant_id, acting.merchantId, errorCodes.merchantNotFound);
@@ -93,7 +137,18 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/merchant-terminal/delete',
-    { schema: { body: deleteTerminalRequest, response: { 200: emptySuccess } } },
+    {
+      config: {
+        operation: {
+          operationId: 'deleteTerminal',
+          summary: 'Delete a terminal',
+          tag: 'merchants',
+          errors: [404],
+          caller: 'merchant',
+        },
+      },
+      schema: { body: deleteTerminalRequest, response: { 200: emptySuccess } },
+    },
     async (request) => {
       const acting = await actingMerchant(request, 'MANAGE_TERMINALS');
       if (!(await deleteTerminal(app.db, acting.merchantId, request.body.merchant_terminal_id)))
@@ -104,7 +159,13 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/category',
-    { config: { access: 'public' }, schema: { response: { 200: categoriesResponse } } },
+    {
+      config: {
+        access: 'public',
+        operation: { operationId: 'listCategories', summary: 'List merchant categories', tag: 'merchants' },
+      },
+      schema: { response: { 200: categoriesResponse } },
+    },
     async () => ({
       response: 'success' as const,
       categories: await listCategories(app.db),
@@ -114,7 +175,15 @@ export const merchantRoutes: FastifyPluginAsyncZod = (app) => {
   app.get(
     '/api/category/subcategory',
     {
-      config: { access: 'public' },
+      config: {
+        access: 'public',
+        operation: {
+          operationId: 'listSubcategories',
+          summary: "List a category's subcategories",
+          tag: 'merchants',
+          errors: [404],
+        },
+      },
       schema: { querystring: subCategoryQuery, response: { 200: subCategoriesResponse } },
     },
     async (request) => {

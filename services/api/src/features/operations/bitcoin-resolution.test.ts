@@ -10,7 +10,7 @@ import {
   TESTNET_REFUND_ADDRESS,
   type FlaggedBitcoinDeposit,
 } from '../../testing/operations.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { coinsForSats, creditTransactionId, satsToResolve } from './bitcoin-resolution.ts';
 
 let subject: TestApp;

@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { fund } from '../../testing/money.ts';
 import { enteredDeposit, signedUpOperator } from '../../testing/operations.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 
 let subject: TestApp;
 let operator: SignedIn;

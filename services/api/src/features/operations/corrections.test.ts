@@ -14,7 +14,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { fund } from '../../testing/money.ts';
 import { signedUpOperator } from '../../testing/operations.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { correctionStream, correctionTransactionId } from './corrections.ts';
 
 const APPROVAL = 100_00;

@@ -92,6 +92,7 @@ import {
   platformBalanceSheet,
 } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
+import type { RouteOperation } from '../../openapi/route-operation.ts';
 
 const success = 'success' as const;
 
@@ -184,12 +185,13 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     });
 
   /**
-   * One of the console's lists: `read` gets the query as `querystring` reads
-   * it and its page is answered beside `response: success`, as `response`
-   * (the OpenAPI document's 200) writes it.
+   * One of the console's lists, described by `operation`: `read` gets the
+   * query as `querystring` reads it and its page is answered beside
+   * `response: success`, as `response` (the OpenAPI document's 200) writes it.
    */
   function list<Query extends z.ZodType, Page extends object>(
     path: string,
+    operation: RouteOperation,
     querystring: Query,
     response: z.ZodType<unknown, { response: typeof success } & Page>,
     read: (query: z.output<Query>) => Promise<Page>,
@@ -199,20 +201,42 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       querystring,
       response: { 200: response },
     };
-    app.get(path, { schema }, async (request) => ({
+    app.get(path, { config: { operation }, schema }, async (request) => ({
       response: success,
       // The validator has read the query with `querystring`.
       ...(await read(request.query as z.output<Query>)),
     }));
   }
 
-  list('/api/operations/deposits', pendingDepositsQuery, pendingDepositsResponse, (query) =>
-    pendingDeposits(app.db, query),
+  list(
+    '/api/operations/deposits',
+    {
+      operationId: 'listPendingDeposits',
+      summary: 'List e-mail transfer deposits to clear',
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    pendingDepositsQuery,
+    pendingDepositsResponse,
+    (query) => pendingDeposits(app.db, query),
   );
 
   app.post(
     '/api/operations/clear-deposit',
-    { schema: { body: clearDepositRequest, response: { 200: operationResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'clearDeposit',
+          summary: 'Clear an e-mail transfer deposit',
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
+      schema: { body: clearDepositRequest, response: { 200: operationResponse } },
+    },
     (request) => {
       const { tx_id: txId, ...received } = request.body;
       return settle(
@@ -231,7 +255,19 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/reject-deposit',
-    { schema: { body: rejectDepositRequest, response: { 200: operationResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'rejectDeposit',
+          summary: 'Reject an e-mail transfer deposit',
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
+      schema: { body: rejectDepositRequest, response: { 200: operationResponse } },
+    },
     (request) =>
       settle(
         request,
@@ -245,13 +281,35 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       ),
   );
 
-  list('/api/operations/withdrawals', pendingWithdrawalsQuery, pendingWithdrawalsResponse, (query) =>
-    pendingWithdrawals(app.db, query),
+  list(
+    '/api/operations/withdrawals',
+    {
+      operationId: 'listWithdrawals',
+      summary: 'List withdrawals to pay out',
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    pendingWithdrawalsQuery,
+    pendingWithdrawalsResponse,
+    (query) => pendingWithdrawals(app.db, query),
   );
 
   app.post(
     '/api/operations/process-withdrawal',
-    { schema: { body: processWithdrawalRequest, response: { 200: operationResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'processWithdrawal',
+          summary: 'Mark a withdrawal paid',
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
+      schema: { body: processWithdrawalRequest, response: { 200: operationResponse } },
+    },
     (request) =>
       settle(
         request,
@@ -270,7 +328,19 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/fail-withdrawal',
-    { schema: { body: failWithdrawalRequest, response: { 200: operationResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'failWithdrawal',
+          summary: 'Mark a withdrawal failed and refund it',
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
+      schema: { body: failWithdrawalRequest, response: { 200: operationResponse } },
+    },
     (request) =>
       settle(
         request,
@@ -294,6 +364,16 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
   app.post(
     '/api/operations/correct-balance',
     {
+      config: {
+        operation: {
+          operationId: 'correctBalance',
+          summary: "Correct a wallet's balance",
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
       schema: {
         body: correctBalanceRequest,
         response: { 200: operationResponse, 202: correctionRequestedResponse },
@@ -342,8 +422,18 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
   );
 
-  list('/api/operations/corrections', pendingCorrectionsQuery, pendingCorrectionsResponse, (query) =>
-    pendingCorrections(app.db, query),
+  list(
+    '/api/operations/corrections',
+    {
+      operationId: 'listPendingCorrections',
+      summary: 'List corrections waiting for a second operator',
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    pendingCorrectionsQuery,
+    pendingCorrectionsResponse,
+    (query) => pendingCorrections(app.db, query),
   );
 
   const decide = (
@@ -371,19 +461,55 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/approve-correction',
-    { schema: { body: approveCorrectionRequest, response: { 200: correctionDecisionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'approveCorrection',
+          summary: "Approve another operator's correction, which posts it",
+          tag: 'operations',
+          errors: [403, 404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+          description: 'The operator who asked for the correction is refused (403).',
+        },
+      },
+      schema: { body: approveCorrectionRequest, response: { 200: correctionDecisionResponse } },
+    },
     (request) => decide(request, 'approve', request.body.correction_id, null),
   );
 
   app.post(
     '/api/operations/reject-correction',
-    { schema: { body: rejectCorrectionRequest, response: { 200: correctionDecisionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'rejectCorrection',
+          summary: "Reject another operator's correction",
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
+      schema: { body: rejectCorrectionRequest, response: { 200: correctionDecisionResponse } },
+    },
     (request) => decide(request, 'reject', request.body.correction_id, request.body.reason),
   );
 
   app.get(
     '/api/operations/coin-trail',
-    { schema: { querystring: coinTrailQuery, response: { 200: coinTrailResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getCoinTrail',
+          summary: "Follow one coin serial's movements",
+          tag: 'operations',
+          errors: [403, 404],
+          caller: 'operator',
+        },
+      },
+      schema: { querystring: coinTrailQuery, response: { 200: coinTrailResponse } },
+    },
     async (request) => {
       const trail = await coinTrail(app.db, request.query.serial);
       if (trail.length === 0) throw refuse(404, errorCodes.coinNotFound, { field: 'serial' });
@@ -407,16 +533,53 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
   );
 
-  list('/api/operations/events', eventLogQuery, eventLogResponse, (query) => eventLog(app.db, query));
+  list(
+    '/api/operations/events',
+    {
+      operationId: 'listEvents',
+      summary: "List a stream's events",
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    eventLogQuery,
+    eventLogResponse,
+    (query) => eventLog(app.db, query),
+  );
 
-  app.get('/api/operations/ledger-verify', { schema: { response: { 200: ledgerVerificationResponse } } }, async () => ({
-    response: success,
-    verification: await verification.status(),
-  }));
+  app.get(
+    '/api/operations/ledger-verify',
+    {
+      config: {
+        operation: {
+          operationId: 'getLedgerVerification',
+          summary: 'Get the latest ledger verification',
+          tag: 'operations',
+          errors: [403],
+          caller: 'operator',
+        },
+      },
+      schema: { response: { 200: ledgerVerificationResponse } },
+    },
+    async () => ({
+      response: success,
+      verification: await verification.status(),
+    }),
+  );
 
   app.post(
     '/api/operations/ledger-verify',
-    { schema: { body: noInput, response: { 200: ledgerVerificationStartResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'verifyLedger',
+          summary: 'Verify the ledger now',
+          tag: 'operations',
+          caller: 'operator',
+        },
+      },
+      schema: { body: noInput, response: { 200: ledgerVerificationStartResponse } },
+    },
     async (request) => {
       const started = await verification.start(operatorOf(request));
       return { response: success, started, verification: await verification.status() };
@@ -425,29 +588,86 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.get(
     '/api/operations/platform-balances',
-    { schema: { response: { 200: platformBalancesResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getPlatformBalances',
+          summary: "Get the platform's own balances",
+          tag: 'operations',
+          errors: [403],
+          caller: 'operator',
+        },
+      },
+      schema: { response: { 200: platformBalancesResponse } },
+    },
     async () => ({
       response: success,
       ...(await platformBalanceSheet(app.db, platformBalances.name)),
     }),
   );
 
-  list('/api/operations/emails', emailOutboxQuery, emailOutboxResponse, (query) =>
-    emailOutbox(app.db, query, settings.outboxBodies),
+  list(
+    '/api/operations/emails',
+    {
+      operationId: 'listEmails',
+      summary: 'List the e-mail outbox',
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    emailOutboxQuery,
+    emailOutboxResponse,
+    (query) => emailOutbox(app.db, query, settings.outboxBodies),
   );
 
-  list('/api/operations/bitcoin-deposits', bitcoinDepositsQuery, bitcoinDepositsResponse, (query) =>
-    bitcoinDeposits(app.db, query),
+  list(
+    '/api/operations/bitcoin-deposits',
+    {
+      operationId: 'listBitcoinDeposits',
+      summary: 'List bitcoin deposits',
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    bitcoinDepositsQuery,
+    bitcoinDepositsResponse,
+    (query) => bitcoinDeposits(app.db, query),
   );
 
-  app.get('/api/operations/overview', { schema: { response: { 200: operationsOverviewResponse } } }, async () => ({
-    response: success,
-    ...(await operationsOverview(app.db, app.clock())),
-  }));
+  app.get(
+    '/api/operations/overview',
+    {
+      config: {
+        operation: {
+          operationId: 'getOperationsOverview',
+          summary: 'Get the daily movements overview',
+          tag: 'operations',
+          errors: [403],
+          caller: 'operator',
+        },
+      },
+      schema: { response: { 200: operationsOverviewResponse } },
+    },
+    async () => ({
+      response: success,
+      ...(await operationsOverview(app.db, app.clock())),
+    }),
+  );
 
   app.get(
     '/api/operations/people',
-    { schema: { querystring: peopleQuery, response: { 200: peopleResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listPeople',
+          summary: 'Search people',
+          tag: 'operations',
+          errors: [403],
+          caller: 'operator',
+        },
+      },
+      schema: { querystring: peopleQuery, response: { 200: peopleResponse } },
+    },
     async (request) => ({
       response: success,
       people: await findPeople(app.db, request.query.q, request.query.limit),
@@ -463,11 +683,34 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.get(
     '/api/operations/person',
-    { schema: { querystring: personQuery, response: { 200: personResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'getPerson',
+          summary: 'Get one person, their wallets and activity',
+          tag: 'operations',
+          errors: [403, 404],
+          caller: 'operator',
+        },
+      },
+      schema: { querystring: personQuery, response: { 200: personResponse } },
+    },
     (request) => person(request.query.user_id),
   );
 
-  list('/api/operations/audit', operatorAuditQuery, operatorAuditResponse, (query) => operatorActions(app.db, query));
+  list(
+    '/api/operations/audit',
+    {
+      operationId: 'listAudit',
+      summary: "List the operators' actions",
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    operatorAuditQuery,
+    operatorAuditResponse,
+    (query) => operatorActions(app.db, query),
+  );
 
   const accountAction = (request: FastifyRequest, reason: string) => ({
     reason,
@@ -477,7 +720,18 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/revoke-session',
-    { schema: { body: revokeSessionRequest, response: { 200: personResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'revokeSession',
+          summary: "End one of a user's sessions",
+          tag: 'operations',
+          errors: [403, 404],
+          caller: 'operator',
+        },
+      },
+      schema: { body: revokeSessionRequest, response: { 200: personResponse } },
+    },
     async (request) => {
       const { user_id: userId, session_id: sessionId, reason } = request.body;
       const ended = await revokeSession(app.db, userId, sessionId, accountAction(request, reason));
@@ -488,7 +742,20 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/ban-user',
-    { schema: { body: banUserRequest, response: { 200: personResponse, 202: banRequestedResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'banUser',
+          summary: 'Ban a user: no sign-in, every session ended',
+          tag: 'operations',
+          errors: [403, 404, 422],
+          caller: 'operator',
+          description:
+            'A finance operator is not banned at once: the ban waits for a second operator (202) at approve-ban, and their sessions live on until then.',
+        },
+      },
+      schema: { body: banUserRequest, response: { 200: personResponse, 202: banRequestedResponse } },
+    },
     async (request, reply) => {
       const { user_id: userId, reason } = request.body;
       if (userId === request.session?.userId) throw refuse(422, errorCodes.banSelf, { field: 'user_id' });
@@ -508,7 +775,18 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/unban-user',
-    { schema: { body: banUserRequest, response: { 200: personResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'unbanUser',
+          summary: 'Lift a ban',
+          tag: 'operations',
+          errors: [403, 404],
+          caller: 'operator',
+        },
+      },
+      schema: { body: banUserRequest, response: { 200: personResponse } },
+    },
     async (request) => {
       const { user_id: userId, reason } = request.body;
       const outcome = await setBanned(app.db, userId, false, accountAction(request, reason));
@@ -517,7 +795,19 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
   );
 
-  list('/api/operations/bans', pendingBansQuery, pendingBansResponse, (query) => pendingBans(app.db, query));
+  list(
+    '/api/operations/bans',
+    {
+      operationId: 'listPendingBans',
+      summary: 'List bans of operators waiting for a second operator',
+      tag: 'operations',
+      errors: [403],
+      caller: 'operator',
+    },
+    pendingBansQuery,
+    pendingBansResponse,
+    (query) => pendingBans(app.db, query),
+  );
 
   const decideBanOnce = (
     request: FastifyRequest,
@@ -539,19 +829,57 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
 
   app.post(
     '/api/operations/approve-ban',
-    { schema: { body: approveBanRequest, response: { 200: banDecisionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'approveBan',
+          summary: "Approve another operator's ban of an operator, which bans them and ends their sessions",
+          tag: 'operations',
+          errors: [403, 404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+          description: 'The operator who asked for the ban is refused (403), and the operator to be banned (422).',
+        },
+      },
+      schema: { body: approveBanRequest, response: { 200: banDecisionResponse } },
+    },
     (request) => decideBanOnce(request, 'approve', request.body.ban_id, null),
   );
 
   app.post(
     '/api/operations/reject-ban',
-    { schema: { body: rejectBanRequest, response: { 200: banDecisionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'rejectBan',
+          summary: "Reject another operator's ban of an operator",
+          tag: 'operations',
+          errors: [403, 404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+          description: 'The operator who asked for the ban is refused (403).',
+        },
+      },
+      schema: { body: rejectBanRequest, response: { 200: banDecisionResponse } },
+    },
     (request) => decideBanOnce(request, 'reject', request.body.ban_id, request.body.reason),
   );
 
   app.post(
     '/api/operations/resolve-bitcoin-deposit',
-    { schema: { body: resolveBitcoinDepositRequest, response: { 200: resolveBitcoinDepositResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'resolveBitcoinDeposit',
+          summary: 'Credit or refund a flagged bitcoin deposit',
+          tag: 'operations',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          caller: 'operator',
+        },
+      },
+      schema: { body: resolveBitcoinDepositRequest, response: { 200: resolveBitcoinDepositResponse } },
+    },
     (request) =>
       once(request, async (db) => {
         const operator = operatorOf(request);

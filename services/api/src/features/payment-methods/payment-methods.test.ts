@@ -2,7 +2,7 @@ import { errorCodes, payMethodListResponse, paymentMethodResponse, providerLooku
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import {
   billing,
   canadianBank,

@@ -32,7 +32,17 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
    */
   app.get(
     '/api/wallet/payment-provider-lookup',
-    { schema: { querystring: providerLookupQuery, response: { 200: providerLookupResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'lookupPaymentProvider',
+          summary: 'Get a payment provider',
+          tag: 'payment-methods',
+          errors: [404],
+        },
+      },
+      schema: { querystring: providerLookupQuery, response: { 200: providerLookupResponse } },
+    },
     (request) => {
       if (request.query.provider !== SANDBOX_PROVIDER)
         throw refuse(404, errorCodes.paymentProviderNotFound, { field: 'provider' });
@@ -54,7 +64,17 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/wallet/add-pay-method',
-    { schema: { body: addPayMethodRequest, response: { 200: paymentMethodResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'addPaymentMethod',
+          summary: 'Store a tokenized card or a bank account',
+          tag: 'payment-methods',
+          errors: [409],
+        },
+      },
+      schema: { body: addPayMethodRequest, response: { 200: paymentMethodResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const input = request.body;
@@ -74,7 +94,16 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/pay-method',
-    { schema: { body: payMethodListRequest, response: { 200: payMethodListResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listPaymentMethods',
+          summary: 'List stored payment methods',
+          tag: 'payment-methods',
+        },
+      },
+      schema: { body: payMethodListRequest, response: { 200: payMethodListResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       onlyOwn(request.body?.user_id, userId, errorCodes.userNotFound);
@@ -85,7 +114,17 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/user-payment-method-update',
-    { schema: { body: updatePayMethodRequest, response: { 200: paymentMethodResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'updatePaymentMethod',
+          summary: 'Update a stored payment method',
+          tag: 'payment-methods',
+          errors: [404],
+        },
+      },
+      schema: { body: updatePayMethodRequest, response: { 200: paymentMethodResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const { paymentMethodId, make_default } = request.body;
@@ -98,7 +137,17 @@ export const paymentMethodRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/user-payment-method-delete',
-    { schema: { body: deletePayMethodRequest, response: { 200: payMethodChangedResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'deletePaymentMethod',
+          summary: 'Delete a stored payment method',
+          tag: 'payment-methods',
+          errors: [404],
+        },
+      },
+      schema: { body: deletePayMethodRequest, response: { 200: payMethodChangedResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       await deletePaymentMethod(app.db, userId, request.body.paymentMethodId, app.clock());

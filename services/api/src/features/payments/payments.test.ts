@@ -21,7 +21,8 @@ beforeAll(async () => {
   subject = await createTestApp({
     ...testAppOptions,
     extend: (app) => {
-      app.post('/api/test/send', async (request) => {
+      // A test's own route, not part of the API: hidden from the document, so it needs no description.
+      app.post('/api/test/send', { schema: { hide: true } }, async (request) => {
         const { to_user_id, amount } = sendRequest.parse(request.body);
         const from = userOwnerId(signedIn(request).userId);
         const outcome = await moveMoney(request, from, (txId) => ({

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { storedCard } from '../../testing/payment-methods.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { QUOTE_LIFETIME_MS } from './quotes.ts';
 import type { ExchangeRateSource } from './rates.ts';
 

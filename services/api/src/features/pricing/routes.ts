@@ -20,7 +20,19 @@ export const pricingRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/quote',
-    { schema: { body: quoteRequest, response: { 200: quoteResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'quoteConversion',
+          summary: 'Quote a conversion between coins and USD or CAD',
+          tag: 'wallet',
+          description:
+            'The terms a conversion will use, for about a minute: a command naming the quote_id pays exactly these, or gets 409 with a fresh quote.',
+          example: { from_currency: 'CAD', to_currency: 'CON', amount_out: 100_000 },
+        },
+      },
+      schema: { body: quoteRequest, response: { 200: quoteResponse } },
+    },
     async (request) => ({
       response: 'success' as const,
       quote: quoteView(await newQuote(request, askOf(request.body))),

@@ -37,7 +37,10 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/user/change-password',
     {
       schema: { body: changePasswordRequest, response: { 200: changePasswordResponse } },
-      config: { rateLimit: app.rateLimits.passwordChange },
+      config: {
+        rateLimit: app.rateLimits.passwordChange,
+        operation: { operationId: 'changePassword', summary: 'Change the password', tag: 'profile', errors: [422] },
+      },
     },
     async (request) => {
       const session = signedIn(request);
@@ -57,7 +60,17 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/update-user',
-    { schema: { body: updateUserRequest, response: { 200: updateUserResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'updateUser',
+          summary: "Update the signed-in user's profile",
+          tag: 'profile',
+          errors: [409],
+        },
+      },
+      schema: { body: updateUserRequest, response: { 200: updateUserResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       const user = await ownUser(session.userId, request.body.user_id);
@@ -73,7 +86,12 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/get-user-prefs',
-    { schema: { body: getUserPrefsRequest, response: { 200: getUserPrefsResponse } } },
+    {
+      config: {
+        operation: { operationId: 'getUserPreferences', summary: "Get the user's preferences", tag: 'profile' },
+      },
+      schema: { body: getUserPrefsRequest, response: { 200: getUserPrefsResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       const user = await ownUser(session.userId, request.body.user_id);
@@ -86,7 +104,12 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/user-config-update',
-    { schema: { body: userConfigUpdateRequest, response: { 200: userConfigUpdateResponse } } },
+    {
+      config: {
+        operation: { operationId: 'updateUserPreferences', summary: "Update the user's preferences", tag: 'profile' },
+      },
+      schema: { body: userConfigUpdateRequest, response: { 200: userConfigUpdateResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       const user = await ownUser(session.userId, request.body.user_id);

@@ -73,7 +73,18 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/get-recovery-email',
-    { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryEmailResponse } } },
+    {
+      config: {
+        ...limited.config,
+        operation: {
+          operationId: 'getRecoveryEmail',
+          summary: 'Show the masked recovery e-mail of a user',
+          tag: 'recovery',
+          errors: [404],
+        },
+      },
+      schema: { body: recoveryUsername, response: { 200: recoveryEmailResponse } },
+    },
     async (request) => {
       const { username } = request.body;
       const account = await findRecoveryAccount(app.db, username);
@@ -86,7 +97,18 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/send-recovery-code',
-    { ...limited, schema: { body: recoveryUsername, response: { 200: recoveryStepResponse } } },
+    {
+      config: {
+        ...limited.config,
+        operation: {
+          operationId: 'sendRecoveryCode',
+          summary: 'E-mail a recovery code',
+          tag: 'recovery',
+          errors: [404],
+        },
+      },
+      schema: { body: recoveryUsername, response: { 200: recoveryStepResponse } },
+    },
     async (request) => {
       const account = await findRecoveryAccount(app.db, request.body.username);
       // Past the hourly cap the answer is the same, so it does not tell that the account exists.
@@ -102,7 +124,18 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/check-recovery-code',
-    { ...limited, schema: { body: checkRecoveryCodeRequest, response: { 200: recoveryCodeCheckedResponse } } },
+    {
+      config: {
+        ...limited.config,
+        operation: {
+          operationId: 'checkRecoveryCode',
+          summary: 'Check a recovery code',
+          tag: 'recovery',
+          errors: [404, 422],
+        },
+      },
+      schema: { body: checkRecoveryCodeRequest, response: { 200: recoveryCodeCheckedResponse } },
+    },
     async (request) => {
       const now = app.clock();
       const { userId, code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);
@@ -115,7 +148,18 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/user/reset-password',
-    { ...limited, schema: { body: resetPasswordRequest, response: { 200: recoveryStepResponse } } },
+    {
+      config: {
+        ...limited.config,
+        operation: {
+          operationId: 'resetPassword',
+          summary: 'Set a new password with a checked recovery code',
+          tag: 'recovery',
+          errors: [404, 422],
+        },
+      },
+      schema: { body: resetPasswordRequest, response: { 200: recoveryStepResponse } },
+    },
     async (request, reply) => {
       const now = app.clock();
       const { userId, code } = await matchingCode(app.db, request.body.username, request.body.recoveryCode, now);

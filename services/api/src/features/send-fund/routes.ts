@@ -19,7 +19,24 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/account/send-fund',
-    { schema: { body: sendFundRequest, response: { 200: transactionResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'sendFund',
+          summary: 'Send money to a user or merchant',
+          tag: 'send-fund',
+          errors: [404, 409, 422, 503],
+          idempotent: true,
+          example: {
+            guser_id: '0b6c1f8e-3d2a-4c5b-9e7f-1a2b3c4d5e6f',
+            amount: 1250,
+            currency: 'CON',
+            comment: 'Lunch',
+          },
+        },
+      },
+      schema: { body: sendFundRequest, response: { 200: transactionResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       const { userId } = session;

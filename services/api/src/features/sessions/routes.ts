@@ -30,7 +30,17 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
   /** The web app's first call: it makes an anonymous session if there is none, for the CSRF token. */
   app.get(
     '/api/session',
-    { config: { access: 'public' }, schema: { response: { 200: sessionResponse } } },
+    {
+      config: {
+        access: 'public',
+        operation: {
+          operationId: 'getSession',
+          summary: 'Get the session and its CSRF token, opening one if needed',
+          tag: 'sessions',
+        },
+      },
+      schema: { response: { 200: sessionResponse } },
+    },
     async (request, reply) => {
       const session = request.session ?? (await startSession(request, reply, null));
       const user =
@@ -45,7 +55,17 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/login',
     {
       schema: { body: loginRequest, response: { 200: signedInResponse } },
-      config: { access: 'public', rateLimit: app.rateLimits.login },
+      config: {
+        access: 'public',
+        rateLimit: app.rateLimits.login,
+        operation: {
+          operationId: 'login',
+          summary: 'Sign in with username or e-mail and password',
+          tag: 'sessions',
+          errors: [401, 403],
+          example: { username: 'demo_personal', password: 'Secret12' },
+        },
+      },
     },
     async (request, reply) => {
       const { username, password } = request.body;
@@ -73,7 +93,10 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/logout',
-    { config: { access: 'public' }, schema: { body: noInput, response: { 200: emptySuccess } } },
+    {
+      config: { access: 'public', operation: { operationId: 'logout', summary: 'Sign out', tag: 'sessions' } },
+      schema: { body: noInput, response: { 200: emptySuccess } },
+    },
     async (request, reply) => {
       await endSession(request, reply);
       return { response: 'success' as const };
@@ -82,7 +105,17 @@ export const sessionRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/merchant/switch-merchant',
-    { schema: { body: switchMerchantRequest, response: { 200: switchMerchantResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'switchMerchant',
+          summary: 'Act as another merchant the user belongs to',
+          tag: 'sessions',
+          errors: [404],
+        },
+      },
+      schema: { body: switchMerchantRequest, response: { 200: switchMerchantResponse } },
+    },
     async (request) => {
       const session = signedIn(request);
       const merchantId = request.body.merchant_id;

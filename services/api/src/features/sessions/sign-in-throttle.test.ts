@@ -2,7 +2,7 @@ import { errorCodes } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { personalSignUp, queuedRecoveryCode } from '../../testing/accounts.ts';
-import { expectRefusal } from '../../testing/route-table.ts';
+import { expectRefusal } from '../../testing/requests.ts';
 import { ACCOUNT_RULE, ADDRESS_RULE, delayAfter } from './sign-in-throttle.ts';
 
 let now = new Date('2030-03-01T09:00:00Z');

@@ -47,7 +47,18 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/user/user-upload-avatar',
-    { schema: { response: { 200: uploadAvatarResponse } }, config: { rateLimit: app.rateLimits.uploads } },
+    {
+      schema: { response: { 200: uploadAvatarResponse } },
+      config: {
+        rateLimit: app.rateLimits.uploads,
+        operation: {
+          operationId: 'uploadAvatar',
+          summary: 'Upload an avatar (multipart form)',
+          tag: 'uploads',
+          form: uploadAvatarFields,
+        },
+      },
+    },
     async (request) => {
       const session = signedIn(request);
       const form = await readUploadForm(request, AVATAR_MAX_BYTES);
@@ -74,25 +85,51 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
    * only (contacts show each other's avatars); the URL changes with every
    * upload, so each version may be cached for a year.
    */
-  app.get('/api/user/avatar/:userId/:sha256', { schema: { params: avatarParams } }, async (request, reply) => {
-    signedIn(request);
-    const avatar = await findAvatar(app.db, request.params.userId, request.params.sha256);
-    if (!avatar) throw refuse(404, errorCodes.notFound);
-    return (
-      reply
-        .header('content-type', avatar.content_type)
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, max-age=31536000, immutable')
-        .header('etag', `"${avatar.sha256}"`)
-        // Opened on its own, the image is never a document that could run anything.
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        .send(avatar.content)
-    );
-  });
+  app.get(
+    '/api/user/avatar/:userId/:sha256',
+    {
+      config: {
+        operation: {
+          operationId: 'getAvatar',
+          summary: "Get a user's avatar image",
+          tag: 'uploads',
+          errors: [404],
+          produces: 'image/*',
+        },
+      },
+      schema: { params: avatarParams },
+    },
+    async (request, reply) => {
+      signedIn(request);
+      const avatar = await findAvatar(app.db, request.params.userId, request.params.sha256);
+      if (!avatar) throw refuse(404, errorCodes.notFound);
+      return (
+        reply
+          .header('content-type', avatar.content_type)
+          .header('x-content-type-options', 'nosniff')
+          .header('cache-control', 'private, max-age=31536000, immutable')
+          .header('etag', `"${avatar.sha256}"`)
+          // Opened on its own, the image is never a document that could run anything.
+          .header('content-security-policy', "default-src 'none'; sandbox")
+          .send(avatar.content)
+      );
+    },
+  );
 
   app.post(
     '/api/user/upload-document',
-    { schema: { response: { 200: uploadDocumentResponse } }, config: { rateLimit: app.rateLimits.uploads } },
+    {
+      schema: { response: { 200: uploadDocumentResponse } },
+      config: {
+        rateLimit: app.rateLimits.uploads,
+        operation: {
+          operationId: 'uploadDocument',
+          summary: 'Upload an identity document (multipart form)',
+          tag: 'uploads',
+          form: uploadDocumentFields,
+        },
+      },
+    },
     async (request) => {
       const session = signedIn(request);
       const form = await readUploadForm(request, DOCUMENT_MAX_BYTES);
@@ -119,8 +156,17 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /** The signed-in user's documents, metadata only: the images are never served back. */
-  app.get('/api/user/document-list', { schema: { response: { 200: documentListResponse } } }, async (request) => {
-    const session = signedIn(request);
-    return { response: 'success' as const, documents: await listDocuments(app.db, session.userId) };
-  });
+  app.get(
+    '/api/user/document-list',
+    {
+      config: {
+        operation: { operationId: 'listDocuments', summary: "List the user's identity documents", tag: 'uploads' },
+      },
+      schema: { response: { 200: documentListResponse } },
+    },
+    async (request) => {
+      const session = signedIn(request);
+      return { response: 'success' as const, documents: await listDocuments(app.db, session.userId) };
+    },
+  );
 };

@@ -12,7 +12,14 @@ export const userRoutes: FastifyPluginAsyncZod = (app) => {
     '/api/user/user-list',
     {
       schema: { querystring: userListQuery, response: { 200: userListResponse } },
-      config: { rateLimit: app.rateLimits.recipientSearch },
+      config: {
+        rateLimit: app.rateLimits.recipientSearch,
+        operation: {
+          operationId: 'searchUsers',
+          summary: 'Search recipients by name, username, e-mail or phone',
+          tag: 'users',
+        },
+      },
     },
     async (request) => {
       const { userId } = signedIn(request);
@@ -23,7 +30,12 @@ export const userRoutes: FastifyPluginAsyncZod = (app) => {
   // Nobody, oneself, or an account that cannot receive all read 'User not found', as send-fund answers them.
   app.get(
     '/api/user/recipient-lookup',
-    { schema: { querystring: recipientLookupQuery, response: { 200: recipientResponse } } },
+    {
+      config: {
+        operation: { operationId: 'lookupRecipient', summary: 'Get one recipient', tag: 'users', errors: [404] },
+      },
+      schema: { querystring: recipientLookupQuery, response: { 200: recipientResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const user = await findRecipient(app.db, userId, request.query.guser_id);

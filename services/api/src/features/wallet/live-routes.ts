@@ -54,7 +54,18 @@ export const liveRoutes: FastifyPluginAsyncZod<LiveOptions> = (app, options) => 
     method: 'GET',
     url: '/api/live',
     // Its own hook answers a signed-out upgrade (requireSignIn above).
-    config: { access: 'public' },
+    config: {
+      access: 'public',
+      operation: {
+        operationId: 'openLiveUpdates',
+        summary: 'Open the live updates WebSocket',
+        tag: 'wallet',
+        errors: [403],
+        caller: 'signed-in',
+        description:
+          'A WebSocket (upgrade from GET, same origin only): balance on open, then activity, balance and deposit messages.',
+      },
+    },
     onRequest: sameOriginOnly,
     handler: () => {
       throw refuse(426, errorCodes.invalidFormat, { message: 'Connect with a WebSocket' });

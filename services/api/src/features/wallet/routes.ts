@@ -35,16 +35,32 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
   app.addHook('onRequest', requireSignIn);
   const transactionNotFound = (field: string) => refuse(404, errorCodes.transactionNotFound, { field });
 
-  app.get('/api/account/balance', { schema: { response: { 200: balanceResponse } } }, async (request) => {
-    return {
-      response: 'success' as const,
-      balance: await balanceNow(app.db, sessionWalletOwner(request), app.clock()),
-    };
-  });
+  app.get(
+    '/api/account/balance',
+    {
+      config: {
+        operation: {
+          operationId: 'getBalance',
+          summary: "Get the acting owner's balances per currency",
+          tag: 'wallet',
+        },
+      },
+      schema: { response: { 200: balanceResponse } },
+    },
+    async (request) => {
+      return {
+        response: 'success' as const,
+        balance: await balanceNow(app.db, sessionWalletOwner(request), app.clock()),
+      };
+    },
+  );
 
   app.post(
     '/api/account/ledger',
-    { schema: { body: ledgerListRequest, response: { 200: ledgerListResponse } } },
+    {
+      config: { operation: { operationId: 'listLedgerEntries', summary: 'List ledger entries', tag: 'wallet' } },
+      schema: { body: ledgerListRequest, response: { 200: ledgerListResponse } },
+    },
     async (request) => {
       return { response: 'success' as const, ...(await ledgerPage(app.db, sessionWalletOwner(request), request.body)) };
     },
@@ -52,7 +68,12 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/ledger-details',
-    { schema: { body: detailsRequest, response: { 200: ledgerDetailsResponse } } },
+    {
+      config: {
+        operation: { operationId: 'getLedgerEntry', summary: 'Get one ledger entry', tag: 'wallet', errors: [404] },
+      },
+      schema: { body: detailsRequest, response: { 200: ledgerDetailsResponse } },
+    },
     async (request) => {
       const ledger = await findLedgerEntry(app.db, sessionWalletOwner(request), request.body.id);
       if (!ledger) throw refuse(404, errorCodes.ledgerEntryNotFound, { field: 'id' });
@@ -62,7 +83,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/transactions',
-    { schema: { body: transactionListRequest, response: { 200: transactionListResponse } } },
+    {
+      config: { operation: { operationId: 'listTransactions', summary: 'List transactions', tag: 'wallet' } },
+      schema: { body: transactionListRequest, response: { 200: transactionListResponse } },
+    },
     async (request) => {
       const viewer = sessionWalletOwner(request);
       const { records, total } = await transactionPage(app.db, viewer, request.body);
@@ -76,7 +100,12 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/transaction-details',
-    { schema: { body: detailsRequest, response: { 200: transactionDetailsResponse } } },
+    {
+      config: {
+        operation: { operationId: 'getTransaction', summary: 'Get one transaction', tag: 'wallet', errors: [404] },
+      },
+      schema: { body: detailsRequest, response: { 200: transactionDetailsResponse } },
+    },
     async (request) => {
       const viewer = sessionWalletOwner(request);
       const record = await findTransaction(app.db, viewer, request.body.id);
@@ -93,7 +122,12 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.post(
     '/api/account/forex-lookup',
-    { schema: { body: forexRequest, response: { 200: forexResponse } } },
+    {
+      config: {
+        operation: { operationId: 'lookupExchangeRate', summary: 'Get the rate between two currencies', tag: 'wallet' },
+      },
+      schema: { body: forexRequest, response: { 200: forexResponse } },
+    },
     async (request) => {
       const { currency } = request.body;
       const { rateMicros } = await rateInForce(app.db, app.exchangeRates, currency, app.clock());
@@ -103,7 +137,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/wallet/list-coins',
-    { schema: { querystring: coinListQuery, response: { 200: coinListResponse } } },
+    {
+      config: { operation: { operationId: 'listCoins', summary: "List the wallet's coin serials", tag: 'wallet' } },
+      schema: { querystring: coinListQuery, response: { 200: coinListResponse } },
+    },
     async (request) => {
       const { coins, total } = await coinsOf(app.db, sessionWalletOwner(request), request.query);
       return {
@@ -116,7 +153,16 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
 
   app.get(
     '/api/wallet/list-audit',
-    { schema: { querystring: auditQuery, response: { 200: auditListResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listCoinAudit',
+          summary: "List the audit trail of the wallet's coins",
+          tag: 'wallet',
+        },
+      },
+      schema: { querystring: auditQuery, response: { 200: auditListResponse } },
+    },
     async (request) => {
       const ledgers = await auditOf(app.db, sessionWalletOwner(request), request.query.reference_no);
       if (!ledgers) throw transactionNotFound('reference_no');

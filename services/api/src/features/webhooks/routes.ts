@@ -85,7 +85,10 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/list-webhook',
-    { schema: { body: listWebhookRequest, response: { 200: webhookListResponse } } },
+    {
+      config: { operation: { operationId: 'listWebhooks', summary: "List the owner's webhooks", tag: 'webhooks' } },
+      schema: { body: listWebhookRequest, response: { 200: webhookListResponse } },
+    },
     async (request) => {
       const owner = await owning(request, request.body);
       return { response: 'success' as const, webhook: await listWebhooks(app.db, owner) };
@@ -94,7 +97,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.get(
     '/api/webhook/lookup-webhook',
-    { schema: { querystring: lookupQuery, response: { 200: webhookResponse } } },
+    {
+      config: {
+        operation: { operationId: 'lookupWebhook', summary: 'Get one webhook', tag: 'webhooks', errors: [404] },
+      },
+      schema: { querystring: lookupQuery, response: { 200: webhookResponse } },
+    },
     async (request) => {
       const owner = await owning(request);
       return { response: 'success' as const, webhook: await ownWebhook(owner, request.query.id) };
@@ -103,7 +111,18 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/create-webhook',
-    { schema: { body: createWebhookRequest, response: { 200: webhookCreatedResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'createWebhook',
+          summary: 'Add a webhook',
+          tag: 'webhooks',
+          errors: [422],
+          example: { state: 'enabled', url: 'https://shop.example/peeks-hook', events: ['purchase', 'return'] },
+        },
+      },
+      schema: { body: createWebhookRequest, response: { 200: webhookCreatedResponse } },
+    },
     async (request) => {
       const owner = await owning(request, request.body);
       checkEvents(owner, request.body.events);
@@ -116,7 +135,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/update-webhook',
-    { schema: { body: updateWebhookRequest, response: { 200: webhookUpdatedResponse } } },
+    {
+      config: {
+        operation: { operationId: 'updateWebhook', summary: 'Update a webhook', tag: 'webhooks', errors: [404, 422] },
+      },
+      schema: { body: updateWebhookRequest, response: { 200: webhookUpdatedResponse } },
+    },
     async (request) => {
       const owner = await owning(request, request.body);
       // Whose webhook it is is checked before the URL, so the answer tells nothing about another owner's.
@@ -131,7 +155,12 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/delete-webhook',
-    { schema: { body: deleteWebhookRequest, response: { 200: emptySuccess } } },
+    {
+      config: {
+        operation: { operationId: 'deleteWebhook', summary: 'Delete a webhook', tag: 'webhooks', errors: [404] },
+      },
+      schema: { body: deleteWebhookRequest, response: { 200: emptySuccess } },
+    },
     async (request) => {
       const owner = await owning(request);
       if (!(await deleteWebhook(app.db, owner, request.body.webhook_id))) throw refuse(404, errorCodes.webhookNotFound);
@@ -141,7 +170,17 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/rotate-secret',
-    { schema: { body: rotateSecretRequest, response: { 200: webhookSecretRotatedResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'rotateWebhookSecret',
+          summary: "Replace a webhook's signing secret",
+          tag: 'webhooks',
+          errors: [404],
+        },
+      },
+      schema: { body: rotateSecretRequest, response: { 200: webhookSecretRotatedResponse } },
+    },
     async (request) => {
       const owner = await owning(request);
       const now = app.clock();
@@ -155,7 +194,17 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/list-deliveries',
-    { schema: { body: listDeliveriesRequest, response: { 200: webhookDeliveryListResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'listWebhookDeliveries',
+          summary: "List a webhook's deliveries",
+          tag: 'webhooks',
+          errors: [404],
+        },
+      },
+      schema: { body: listDeliveriesRequest, response: { 200: webhookDeliveryListResponse } },
+    },
     async (request) => {
       const owner = await owning(request);
       await ownWebhook(owner, request.body.webhook_id);
@@ -165,7 +214,17 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/replay-delivery',
-    { schema: { body: replayDeliveryRequest, response: { 200: webhookDeliveryResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'replayWebhookDelivery',
+          summary: 'Send a delivery again',
+          tag: 'webhooks',
+          errors: [404, 409],
+        },
+      },
+      schema: { body: replayDeliveryRequest, response: { 200: webhookDeliveryResponse } },
+    },
     async (request) => {
       const owner = await owning(request);
       const { delivery_id: deliveryId } = request.body;
@@ -185,7 +244,17 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRouteOptions> = (app, o
 
   app.post(
     '/api/webhook/send-test-event',
-    { schema: { body: sendTestEventRequest, response: { 200: webhookDeliverySentResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'sendWebhookTestEvent',
+          summary: 'Send a test event to a webhook',
+          tag: 'webhooks',
+          errors: [404, 409],
+        },
+      },
+      schema: { body: sendTestEventRequest, response: { 200: webhookDeliverySentResponse } },
+    },
     async (request) => {
       const owner = await owning(request);
       const webhook = await ownWebhook(owner, request.body.webhook_id);

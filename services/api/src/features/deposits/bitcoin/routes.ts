@@ -59,7 +59,17 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
 
   app.post(
     '/api/account/get-bitcoin-info',
-    { schema: { body: bitcoinInfoRequest, response: { 200: bitcoinInfoResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'quoteBitcoinDeposit',
+          summary: 'Quote a bitcoin deposit',
+          tag: 'deposits',
+          example: { amount: 250 },
+        },
+      },
+      schema: { body: bitcoinInfoRequest, response: { 200: bitcoinInfoResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const { quoteSecret } = await ready();
@@ -74,7 +84,18 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
 
   app.post(
     '/api/account/deposit-coins',
-    { schema: { body: depositCoinsRequest, response: { 200: depositCoinsResponse } } },
+    {
+      config: {
+        operation: {
+          operationId: 'depositBitcoin',
+          summary: 'Get an address for a quoted bitcoin deposit',
+          tag: 'deposits',
+          errors: [409, 422, 503],
+          idempotent: true,
+        },
+      },
+      schema: { body: depositCoinsRequest, response: { 200: depositCoinsResponse } },
+    },
     async (request) => {
       const { userId } = signedIn(request);
       const quote = request.body;

@@ -1,0 +1,9 @@
+import { body, type RouteSamples, sample } from '../../testing/route-samples.ts';
+
+/**
+ * A request each route of this feature serves, keyed as fastify knows the
+ * route, for the route-wide tests (authorization matrix, fuzz, malformed input).
+ */
+export const routeSamples: RouteSamples = {
+  'POST /api/account/quote': sample(() => body({ from_currency: 'USD', to_currency: 'CON', amount_in: 1000 })),
+};
