@@ -1,6 +1,7 @@
 import type { Linter } from 'eslint';
 import path from 'node:path';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { apiFeatureZones } from './api-boundaries.ts';
 
 /**
  * Where code may not reach, and what every file must declare: the rules
@@ -38,6 +39,8 @@ export function boundaries(root: string): Linter.Config[] {
       message:
         'The ledger depends on nothing of ours: others import its words (@peeks/ledger/words), never the other way round.',
     },
+    // An API feature is imported through its front door only (lint/api-boundaries.ts).
+    ...apiFeatureZones(root),
   ];
   const testSupport = {
     target: './',

@@ -3,10 +3,8 @@ import type { Database } from '@peeks/db';
 import { DEFAULT_RATE_MICROS, merchantOwnerId, userOwnerId, type LedgerCommand } from '@peeks/ledger';
 import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
 import { sql, type Kysely } from 'kysely';
-import { hashPassword } from './features/accounts/password.ts';
-import { createBusinessUser } from './features/accounts/queries.ts';
-import { makeFinanceOperator } from './features/operations/operator.ts';
-import { createStaffUser, generatedPassword, staffSignUp } from './features/operations/staff-accounts.ts';
+import { createBusinessUser, hashPassword } from './features/accounts/index.ts';
+import { createStaffUser, generatedPassword, makeFinanceOperator, staffSignUp } from './features/operations/index.ts';
 
 export interface DemoAccount {
   role: 'personal user' | 'merchant user' | 'finance operator';

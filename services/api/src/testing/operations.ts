@@ -5,9 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestApp } from './app.ts';
 import { signedUp, type SignedIn } from './merchants.ts';
-import { makeFinanceOperator } from '../features/operations/operator.ts';
-import { requestCorrection } from '../features/operations/corrections.ts';
-import { banOrRequest } from '../features/operations/ban-requests.ts';
+import { banOrRequest, makeFinanceOperator, requestCorrection } from '../features/operations/index.ts';
 
 export type Caller = 'personal' | 'business' | 'operator';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { paymentMethodResponse, tokenizeResponse } from '@peeks/contracts';
 import { expect } from 'vitest';
 import { processorHeaders, type TestApp } from './app.ts';
-import { APPROVED_CARD } from '../features/card-processor/cards.ts';
+import { APPROVED_CARD } from '../features/card-processor/index.ts';
 import type { SignedIn } from './merchants.ts';
 
 const nextYear = new Date().getUTCFullYear() + 1;

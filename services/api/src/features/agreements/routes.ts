@@ -10,8 +10,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { signedIn } from '../../plugins/sessions.ts';
-import { findMembership } from '../accounts/queries.ts';
-import { onlyOwn } from '../merchants/acting-merchant.ts';
+import { findMembership } from '../accounts/index.ts';
+import { onlyOwn } from '../merchants/index.ts';
 import { checkAnswer } from './answer.ts';
 import { findAgreements, recordResponse, type AgreementParty } from './queries.ts';
 

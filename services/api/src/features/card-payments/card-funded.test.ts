@@ -4,7 +4,7 @@ import { closeWallet, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { chargeKeyFor } from '@peeks/card-processor';
-import { DECLINED_CARD } from '../card-processor/cards.ts';
+import { DECLINED_CARD } from '../card-processor/index.ts';
 import { newCheckout } from '../../testing/checkout.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { storedBank, storedCard } from '../../testing/payment-methods.ts';

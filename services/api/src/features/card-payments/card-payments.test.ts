@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund } from '../../testing/money.ts';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { chargeKeyFor } from '@peeks/card-processor';
-import { DECLINED_CARD } from '../card-processor/cards.ts';
+import { DECLINED_CARD } from '../card-processor/index.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { storedBank, storedCard } from '../../testing/payment-methods.ts';
 import { expectRefusal } from '../../testing/requests.ts';

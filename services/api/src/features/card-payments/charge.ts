@@ -14,9 +14,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { chargeKeyFor } from '@peeks/card-processor';
-import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
-import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/queries.ts';
-import { methodLabel, recordFunding } from '../pricing/funding.ts';
+import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../payments/index.ts';
+import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/index.ts';
+import { methodLabel, recordFunding } from '../pricing/index.ts';
 
 /**
  * Paying with a stored card: find the caller's card, charge it, record the

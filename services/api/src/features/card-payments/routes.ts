@@ -11,14 +11,12 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
+import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { confirmPin, hasPin } from '../credentials/checks.ts';
-import { fundingView, methodLabel, recordFunding } from '../pricing/funding.ts';
-import { quoteForCommand, quoteView } from '../pricing/quotes.ts';
+import { confirmPin, hasPin } from '../credentials/index.ts';
+import { fundingView, methodLabel, quoteForCommand, quoteView, recordFunding } from '../pricing/index.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
 import { purchasableCoins } from './pricing.ts';
-import { presentTransaction } from '../wallet/history-rows.ts';
 
 /** Buying coins and adding funds with a stored card, and withdrawing to a stored card or bank account. */
 export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {

@@ -10,13 +10,17 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner } from '../../plugins/ledger.ts';
+import {
+  merchantPayee,
+  payeePayment,
+  presentTransaction,
+  runLedgerCommand,
+  sessionWalletOwner,
+} from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
-import { actingMerchant } from '../merchants/acting-merchant.ts';
-import { merchantPayee, payeePayment } from '../send-fund/payee.ts';
+import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
+import { actingMerchant } from '../merchants/index.ts';
 import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
-import { presentTransaction } from '../wallet/history-rows.ts';
 
 /**
  * Hosted checkout (spec §2, "Checkout page (id, token)"): a merchant opens a

@@ -3,7 +3,7 @@ import type { Database } from '@peeks/db';
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { hashPassword, verifyPassword } from '../accounts/password.ts';
+import { hashPassword, verifyPassword } from '../accounts/index.ts';
 import { foldAnswer } from './answers.ts';
 import { chosenQuestions, pinHashOf } from './queries.ts';
 import { checkWithTries, type SecretCheck } from './tries.ts';

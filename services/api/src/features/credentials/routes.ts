@@ -12,8 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { verifyPassword } from '../accounts/password.ts';
-import { findUser } from '../accounts/queries.ts';
+import { findUser, verifyPassword } from '../accounts/index.ts';
 import { confirmPin, hashAnswer, hashPin, questionsOf } from './checks.ts';
 import { knownQuestions, listSecurityQuestions, pinHashOf, saveSecurityAnswers, savePin } from './queries.ts';
 import { clearTries, lockedUntil } from './tries.ts';

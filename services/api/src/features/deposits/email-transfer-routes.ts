@@ -8,13 +8,11 @@ import { minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../plugins/ledger.ts';
+import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { recordFunding } from '../pricing/funding.ts';
-import { quoteForCommand, quoteView, type StoredQuote } from '../pricing/quotes.ts';
+import { quoteForCommand, quoteView, recordFunding, type StoredQuote } from '../pricing/index.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
-import { presentTransaction } from '../wallet/history-rows.ts';
 
 interface Transfer {
   method: 'interac' | 'zelle';

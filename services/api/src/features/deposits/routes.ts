@@ -1,7 +1,7 @@
 import { depositListResponse } from '@peeks/contracts';
 import type { Config } from '@peeks/runtime';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { sessionWalletOwner } from '../../plugins/ledger.ts';
+import { sessionWalletOwner } from '../payments/index.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
 import { fixedBitcoinPrice } from './bitcoin/price.ts';
 import { bitcoinRoutes, type BitcoinSettings } from './bitcoin/routes.ts';

@@ -11,10 +11,10 @@ import {
 import { consistencyProof, inclusionProof, latestCheckpoint, logSize } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner } from '../../plugins/ledger.ts';
+import { sessionWalletOwner } from '../payments/index.ts';
 import { signedIn } from '../../plugins/sessions.ts';
-import { findTransaction } from '../wallet/queries.ts';
-import { requireFinanceOperator } from '../operations/operator.ts';
+import { findTransaction } from '../wallet/index.ts';
+import { requireFinanceOperator } from '../operations/index.ts';
 import {
   isFinanceOperator,
   recentCheckpoints,

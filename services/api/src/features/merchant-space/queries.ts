@@ -3,8 +3,7 @@ import type { Database, LedgerTransactionsTable } from '@peeks/db';
 import { isCurrency, walletIdOf, withdrawableAsCash, type Currency } from '@peeks/ledger';
 import { maturingCoinsOf } from '@peeks/ledger-store';
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { counterpartiesOf, presentTransactions } from '../wallet/history-rows.ts';
-import { transactionRecordOf } from '../wallet/money-views.ts';
+import { counterpartiesOf, presentTransactions, transactionRecordOf } from '../payments/index.ts';
 
 /**
  * The merchant space's read models: queries over `ledger_transactions`

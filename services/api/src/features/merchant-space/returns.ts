@@ -4,8 +4,8 @@ import { LedgerRuleViolation, merchantOwnerId, type Cash, type TransactionRecord
 import { loadTransaction } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { runLedgerCommand, transactionIdFor } from '../../plugins/ledger.ts';
-import type { ActingMerchant } from '../merchants/acting-merchant.ts';
+import { runLedgerCommand, transactionIdFor } from '../payments/index.ts';
+import type { ActingMerchant } from '../merchants/index.ts';
 
 /**
  * A merchant's return of a sale, in three steps, each safe to run again:

@@ -17,7 +17,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
-import { actingMerchant } from '../merchants/acting-merchant.ts';
+import { actingMerchant } from '../merchants/index.ts';
 import {
   dailySales,
   figuresBetween,

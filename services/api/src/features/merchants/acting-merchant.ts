@@ -2,7 +2,7 @@ import { errorCodes, type merchantPermissions } from '@peeks/contracts';
 import type { FastifyRequest } from 'fastify';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { signedIn } from '../../plugins/sessions.ts';
-import { findMembership } from '../accounts/queries.ts';
+import { findMembership } from '../accounts/index.ts';
 
 export interface ActingMerchant {
   userId: number;

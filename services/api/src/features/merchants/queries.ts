@@ -7,7 +7,7 @@ import {
 import type { Database, MerchantTerminalsTable } from '@peeks/db';
 import type { Kysely, Selectable } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { supportAndContactColumns } from '../accounts/queries.ts';
+import { supportAndContactColumns } from '../accounts/index.ts';
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -16,8 +16,7 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
-import { findMembership } from '../accounts/queries.ts';
-import { toMerchantInfo } from '../accounts/session-user.ts';
+import { findMembership, toMerchantInfo } from '../accounts/index.ts';
 import { actingMerchant, onlyOwn } from './acting-merchant.ts';
 import { lockedFieldChanges } from './locked-fields.ts';
 import {

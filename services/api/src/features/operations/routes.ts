@@ -60,11 +60,12 @@ import {
   idempotencyKeyOf,
   markIdempotentReplay,
   moveMoney,
+  presentTransaction,
   requestFingerprint,
   runLedgerCommand,
   transactionIdFor,
-} from '../../plugins/ledger.ts';
-import { payoutOf } from '../pricing/funding.ts';
+} from '../payments/index.ts';
+import { payoutOf } from '../pricing/index.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,
@@ -92,7 +93,6 @@ import {
 } from './queries.ts';
 import { LedgerVerificationJob } from './verification.ts';
 import type { RouteOperation } from '../../openapi/route-operation.ts';
-import { presentTransaction } from '../wallet/history-rows.ts';
 
 const success = 'success' as const;
 

@@ -2,8 +2,7 @@ import { personalRegistration, type PersonalRegistration } from '@peeks/contract
 import type { Database } from '@peeks/db';
 import type { Kysely } from 'kysely';
 import { randomInt } from 'node:crypto';
-import { hashPassword } from '../accounts/password.ts';
-import { createPersonalUser } from '../accounts/queries.ts';
+import { createPersonalUser, hashPassword } from '../accounts/index.ts';
 import { makeFinanceOperator } from './operator.ts';
 
 const LOWER = 'abcdefghijkmnopqrstuvwxyz';

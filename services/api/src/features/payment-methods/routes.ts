@@ -15,7 +15,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { onlyOwn } from '../merchants/acting-merchant.ts';
+import { onlyOwn } from '../merchants/index.ts';
 import { addPaymentMethod, deletePaymentMethod, listPaymentMethods, updatePaymentMethod } from './queries.ts';
 
 export const SANDBOX_PROVIDER = 'sandbox';

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely, Selectable } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner } from '../../plugins/ledger.ts';
+import { sessionWalletOwner } from '../payments/index.ts';
 import { signedIn } from '../../plugins/sessions.ts';
 import { coinMicrosPerUnit, rateText, termsOf, type CashCurrency, type QuoteAsk } from './price-list.ts';
 import { rateInForce } from './rates.ts';

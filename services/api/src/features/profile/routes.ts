@@ -14,9 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { signedIn } from '../../plugins/sessions.ts';
-import { hashPassword, verifyPassword } from '../accounts/password.ts';
-import { findUser } from '../accounts/queries.ts';
-import { sessionUserOf } from '../accounts/sign-in.ts';
+import { findUser, hashPassword, sessionUserOf, verifyPassword } from '../accounts/index.ts';
 import { preferencesOf, sectionOf } from './preferences.ts';
 import { changePassword, setPreference, storedPreferences, updateUserDetails } from './queries.ts';
 

@@ -12,8 +12,8 @@ import type { Database } from '@peeks/db';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { hashPassword } from '../accounts/password.ts';
-import { confirmSecurityAnswers, questionsOf } from '../credentials/checks.ts';
+import { hashPassword } from '../accounts/index.ts';
+import { confirmSecurityAnswers, questionsOf } from '../credentials/index.ts';
 import {
   findRecoveryAccount,
   issueRecoveryCode,

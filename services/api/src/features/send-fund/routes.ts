@@ -1,11 +1,10 @@
 import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, sessionWalletOwner } from '../../plugins/ledger.ts';
+import { moveMoney, payeePayment, presentTransaction, walletOwnerOfSession } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/charge.ts';
-import { cachedPayees, isGlobalIdOf, payeePayment } from './payee.ts';
-import { presentTransaction } from '../wallet/history-rows.ts';
+import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
+import { cachedPayees, isGlobalIdOf } from './payee.ts';
 
 /**
  * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
@@ -39,7 +38,8 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: sendFundRequest, response: { 200: transactionResponse } },
     },
     async (request) => {
-      const { userId } = signedIn(request);
+      const session = signedIn(request);
+      const { userId } = session;
       const { guser_id, amount, currency, from_guser_id, comment, paymentMethodId } = request.body;
       if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
         throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
@@ -49,7 +49,8 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
       // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
       if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
 
-      const payer = sessionWalletOwner(request);
+      // From the session already read, so the request reads it once.
+      const payer = walletOwnerOfSession(session);
       const payment = { payerOwnerId: payer, payee, amount, currency, memo: comment ?? null };
       let outcome;
       if (paymentMethodId === undefined) {

@@ -12,9 +12,17 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { endSession, signedIn, startSession } from '../../plugins/sessions.ts';
-import { hashPassword, needsRehash, verifyDecoy, verifyPassword } from '../accounts/password.ts';
-import { findByLogin, findMembership, replacePasswordHash } from '../accounts/queries.ts';
-import { sessionUserOf, signIn } from '../accounts/sign-in.ts';
+import {
+  findByLogin,
+  findMembership,
+  hashPassword,
+  needsRehash,
+  replacePasswordHash,
+  sessionUserOf,
+  signIn,
+  verifyDecoy,
+  verifyPassword,
+} from '../accounts/index.ts';
 import { signInAttempt, signInFailed, signInSucceeded } from './sign-in-throttle.ts';
 
 /** Sign-in, sign-out, the current session, and which merchant it acts for. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_IDLE_MS } from '../../plugins/sessions.ts';
 import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
 import { businessSignUp, personalSignUp } from '../../testing/accounts.ts';
-import { hashPassword } from '../accounts/password.ts';
+import { hashPassword } from '../accounts/index.ts';
 
 let now = new Date('2030-01-01T09:00:00Z');
 let subject: TestApp;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DocumentSummary, UploadDocumentFields } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { Kysely } from 'kysely';
-import { dayMonthYear } from '../accounts/session-user.ts';
+import { dayMonthYear } from '../accounts/index.ts';
 import { parseDayMonthYear, dayMonthYearToIso } from '@peeks/contracts';
 
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -12,7 +12,7 @@ import {
 import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { presentTransactions } from './history-rows.ts';
+import { presentTransactions } from '../payments/index.ts';
 import { balanceNow, ledgerPage, transactionPage } from './queries.ts';
 
 /**

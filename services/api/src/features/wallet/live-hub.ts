@@ -2,9 +2,8 @@ import { LIVE_SESSION_ENDED, type LiveMessage } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { walletOwnerOfSession } from '../../plugins/ledger.ts';
-import { depositsOf } from '../deposits/deposit-list.ts';
-import { presentTransactions } from './history-rows.ts';
+import { presentTransactions, walletOwnerOfSession } from '../payments/index.ts';
+import { depositsOf } from '../deposits/index.ts';
 import type { ActivitySubscriber, LedgerActivityListener } from './ledger-activity.ts';
 import { balanceNow, transactionsNamed } from './queries.ts';
 

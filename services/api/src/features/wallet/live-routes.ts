@@ -1,4 +1,4 @@
-import { walletOwnerOfSession } from '../../plugins/ledger.ts';
+import { walletOwnerOfSession } from '../payments/index.ts';
 import { errorCodes } from '@peeks/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

@@ -1,17 +1,5 @@
 import type { Balance } from '@peeks/contracts';
-import {
-  COINS_PER_UNIT,
-  type Coin,
-  type Currency,
-  type RateMicros,
-  type TransactionRecord,
-  type TransactionState,
-  type TransactionType,
-  type WalletState,
-  withdrawableAsCash,
-} from '@peeks/ledger';
-import type { LedgerTransactionsTable } from '@peeks/db';
-import type { Selectable } from 'kysely';
+import { COINS_PER_UNIT, type Currency, type RateMicros, type WalletState, withdrawableAsCash } from '@peeks/ledger';
 
 /**
  * The spec's Balance from an owner's wallets: every open wallet as a line,
@@ -53,38 +41,5 @@ export function forexOf(currency: Extract<Currency, 'USD' | 'CAD'>, rateMicros: 
     rate_micros: rateMicros,
     coins_per_unit: COINS_PER_UNIT,
     coin_micros_per_unit: COINS_PER_UNIT * rateMicros,
-  };
-}
-
-/** A `ledger_transactions` row as the record its stream folds to: the inverse of ledger-store's transactionRow. */
-export function transactionRecordOf(row: Selectable<LedgerTransactionsTable>): TransactionRecord {
-  const instant = (value: Date | null) => value?.toISOString() ?? null;
-  return {
-    txId: row.tx_id,
-    type: row.type as TransactionType,
-    state: row.state as TransactionState,
-    txClass: row.tx_class,
-    entryDate: row.entry_date.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-    amount: row.amount,
-    fee: row.fee,
-    currency: row.currency as Currency,
-    payerOwnerId: row.payer_owner_id,
-    payerWalletId: row.payer_wallet_id,
-    payeeOwnerId: row.payee_owner_id,
-    payeeWalletId: row.payee_wallet_id,
-    merchantId: row.merchant_id,
-    merchantBatchId: row.merchant_batch_id,
-    paymentMethodId: row.payment_method_id,
-    paymentMethodType: row.payment_method_type,
-    reference: row.reference,
-    reason: row.reason,
-    holdAmount: row.hold_amount,
-    holdReleaseAt: instant(row.hold_release_at),
-    holdReleasedAt: instant(row.hold_released_at),
-    expiresAt: instant(row.expires_at),
-    parentTxId: row.parent_tx_id,
-    reservedCoins: row.reserved_coins as Coin[],
-    version: row.version,
   };
 }

@@ -12,7 +12,8 @@ import {
   type SqlBool,
 } from 'kysely';
 import type { LedgerEntriesTable } from '@peeks/db';
-import { balanceOf, transactionRecordOf } from './money-views.ts';
+import { transactionRecordOf } from '../payments/index.ts';
+import { balanceOf } from './money-views.ts';
 
 export interface Page {
   offset: number;

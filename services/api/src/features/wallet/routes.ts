@@ -18,11 +18,10 @@ import {
 import { coinsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { sessionWalletOwner } from '../../plugins/ledger.ts';
-import { cartPaidBy } from '../checkout/queries.ts';
+import { presentTransaction, presentTransactions, sessionWalletOwner } from '../payments/index.ts';
+import { cartPaidBy } from '../checkout/index.ts';
 import { requireSignIn } from '../../plugins/sessions.ts';
-import { rateInForce } from '../pricing/rates.ts';
-import { presentTransaction, presentTransactions } from './history-rows.ts';
+import { rateInForce } from '../pricing/index.ts';
 import { forexOf } from './money-views.ts';
 import { auditOf, balanceNow, findLedgerEntry, findTransaction, ledgerPage, transactionPage } from './queries.ts';
 

@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { expectRefusal } from '../../testing/requests.ts';
 import { transfer } from '../../testing/wallet.ts';
-import { transactionRecordOf } from './money-views.ts';
+import { transactionRecordOf } from '../payments/index.ts';
 
 let subject: TestApp;
 beforeAll(async () => {

@@ -26,7 +26,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { actingMerchant, onlyOwn } from '../merchants/acting-merchant.ts';
+import { actingMerchant, onlyOwn } from '../merchants/index.ts';
 import { replayDelivery, type ResolveHost } from '@peeks/jobs';
 import { signedIn } from '../../plugins/sessions.ts';
 import { findDelivery, listDeliveries, sendTestEvent } from './deliveries.ts';

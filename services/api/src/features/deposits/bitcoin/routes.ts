@@ -11,15 +11,13 @@ import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
-import { runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../../plugins/ledger.ts';
+import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../payments/index.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
-import { recordFunding } from '../../pricing/funding.ts';
-import { quoteForCommand, quoteView } from '../../pricing/quotes.ts';
+import { quoteForCommand, quoteView, recordFunding } from '../../pricing/index.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
 import { depositKey, findBitcoinDeposit, nextAddressIndex, storeBitcoinDeposit } from './queries.ts';
 import { checkQuote, signQuote } from './quote.ts';
-import { presentTransaction } from '../../wallet/history-rows.ts';
 
 export interface BitcoinSettings {
   network: BitcoinNetwork;

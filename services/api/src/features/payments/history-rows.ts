@@ -16,7 +16,7 @@ import {
   type TransactionRecord,
 } from '@peeks/ledger';
 import type { Kysely } from 'kysely';
-import { transactionView, type RowFacts } from '../../plugins/ledger.ts';
+import { transactionView, type RowFacts } from './transaction-view.ts';
 
 /**
  * History rows: transactions as their viewer sees them, with what the

@@ -3,12 +3,11 @@ import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { walletsOf } from '@peeks/ledger-store';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
-import { fund } from '../testing/money.ts';
-import { createTestApp, type TestApp } from '../testing/app.ts';
-import { signedIn } from './sessions.ts';
-import { moveMoney } from './ledger.ts';
-import { presentTransaction } from '../features/wallet/history-rows.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
+import { fund } from '../../testing/money.ts';
+import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { signedIn } from '../../plugins/sessions.ts';
+import { moveMoney, presentTransaction } from './index.ts';
 
 /** A bare send of coins, through the plugin alone: what money routes are built on. */
 const sendRequest = z.object({ to_user_id: z.number().int(), amount: z.number().int() });

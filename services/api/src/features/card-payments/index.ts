@@ -1,0 +1,2 @@
+export { cardFunding, chargeThenRecord, ownCard } from './charge.ts';
+export { cardPaymentRoutes } from './routes.ts';

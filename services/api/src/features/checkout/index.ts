@@ -1,0 +1,2 @@
+export { cartPaidBy } from './queries.ts';
+export { checkoutRoutes } from './routes.ts';

@@ -1,0 +1,2 @@
+export { confirmPin, confirmSecurityAnswers, hasPin, questionsOf } from './checks.ts';
+export { credentialRoutes } from './routes.ts';

@@ -1,0 +1,1 @@
+export { ledgerLogRoutes } from './routes.ts';

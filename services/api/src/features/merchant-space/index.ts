@@ -1,0 +1,1 @@
+export { merchantSpaceRoutes } from './routes.ts';

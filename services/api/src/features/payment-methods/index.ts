@@ -1,0 +1,2 @@
+export { cardTokenOf, findPaymentMethod, notFound } from './queries.ts';
+export { paymentMethodRoutes } from './routes.ts';

@@ -1,0 +1,53 @@
+import {
+  merchantOwnerId,
+  userOwnerId,
+  type CardFunding,
+  type Currency,
+  type LedgerCommand,
+  type TransferKind,
+} from '@peeks/ledger';
+
+/** Who a payment reaches: the wallet owner it lands with, and the kind of transfer that makes it. */
+export interface Payee {
+  /** The user the payer named. */
+  userId: number;
+  ownerId: string;
+  kind: Extract<TransferKind, 'P2P' | 'PURCHASE'>;
+}
+
+/** The payee an owner id and kind describe: a merchant's wallets take purchases, a person's take P2P. */
+export const merchantPayee = (userId: number, merchantId: number): Payee => ({
+  userId,
+  ownerId: merchantOwnerId(merchantId),
+  kind: 'PURCHASE',
+});
+export const personPayee = (userId: number): Payee => ({ userId, ownerId: userOwnerId(userId), kind: 'P2P' });
+
+/**
+ * A payment to a payee: the ledger's Transfer, with the fee (0 today)
+ * carried as a field. It comes from the payer's wallet balance, or, with
+ * `fundedBy`, from a card charged for it (see card-payments' chargeThenRecord,
+ * which charges the card before this command runs).
+ */
+export function payeePayment(payment: {
+  txId: string;
+  payerOwnerId: string;
+  payee: Payee;
+  amount: number;
+  currency: Currency;
+  memo: string | null;
+  fundedBy?: CardFunding;
+}): LedgerCommand {
+  return {
+    type: 'Transfer',
+    txId: payment.txId,
+    kind: payment.payee.kind,
+    fromOwnerId: payment.payerOwnerId,
+    toOwnerId: payment.payee.ownerId,
+    amount: payment.amount,
+    fee: 0,
+    currency: payment.currency,
+    memo: payment.memo,
+    ...(payment.fundedBy ? { fundedBy: payment.fundedBy } : {}),
+  };
+}

@@ -1,0 +1,4 @@
+export { fundingView, methodLabel, payoutOf, recordFunding } from './funding.ts';
+export { quoteForCommand, quoteView, type StoredQuote } from './quotes.ts';
+export { configuredRates, type ExchangeRateSource, rateInForce } from './rates.ts';
+export { pricingRoutes } from './routes.ts';

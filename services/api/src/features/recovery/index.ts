@@ -1,0 +1,1 @@
+export { recoveryRoutes } from './routes.ts';

@@ -1,0 +1,1 @@
+export { sendFundRoutes } from './routes.ts';
