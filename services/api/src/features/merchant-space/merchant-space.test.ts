@@ -278,15 +278,16 @@ describe('returning a sale', () => {
 });
 
 describe('card returns of a coin sale (issue 33)', () => {
-  // The probe's sale: 3,000 coins at checkout, paid by card, a 193-cent charge.
+  // The probe's sale, at the price list's 20 coins a US dollar: 3,030 coins at checkout, paid by card, a
+  // 152-cent charge (the probe's 3,000 coins now cost a round 150, which would hide a per-return rounding).
   const coinSale = async () => {
-    const sale = await checkoutSale(subject, merchant, { total: 3_000, currency: 'CON', card: true });
+    const sale = await checkoutSale(subject, merchant, { total: 3_030, currency: 'CON', card: true });
     const charge = await subject.database.db
       .selectFrom('sandbox_charges')
       .select(['charge_id', 'amount', 'currency'])
       .orderBy('created_at', 'desc')
       .executeTakeFirstOrThrow();
-    expect(charge).toMatchObject({ amount: 193, currency: 'USD' });
+    expect(charge).toMatchObject({ amount: 152, currency: 'USD' });
     return { ...sale, chargeId: charge.charge_id };
   };
   const returnsOf = (saleTxId: string) =>
@@ -317,46 +318,46 @@ describe('card returns of a coin sale (issue 33)', () => {
       const response = await returnSale(merchant, { tx_id: sale.txId, amount: 1, reason: 'One coin' }, key());
       expect(response.statusCode, response.body).toBe(200);
     }
-    // 20 coins are worth 20 × 193 / 3,000 = 1.29 cents: at most a cent over that, where each return paid a cent before.
+    // 20 coins are worth 20 × 152 / 3,030 = 1.003 cents: at most a cent over that, where each return paid a cent before.
     expect(total(await cardRefunds(sale.txId))).toBeLessThanOrEqual(2);
     expect((await returnsOf(sale.txId)).every((each) => each.state === 'completed')).toBe(true);
-    const rest = await returnSale(merchant, { tx_id: sale.txId, amount: 2_980, reason: 'The rest' }, key());
+    const rest = await returnSale(merchant, { tx_id: sale.txId, amount: 3_010, reason: 'The rest' }, key());
     expect(merchantTransactionResponse.parse(rest.json()).transaction.state).toBe('completed');
-    expect(total(await cardRefunds(sale.txId))).toBe(193);
+    expect(total(await cardRefunds(sale.txId))).toBe(152);
   });
 
-  it('refunds three returns of 1,000 by 193 in all, the last taking the remainder', async () => {
+  it('refunds three returns of 1,010 by 152 in all, the last taking the remainder', async () => {
     const sale = await coinSale();
     for (let index = 0; index < 3; index++)
       expect(
-        (await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'A third' }, key())).statusCode,
+        (await returnSale(merchant, { tx_id: sale.txId, amount: 1_010, reason: 'A third' }, key())).statusCode,
       ).toBe(200);
-    expect((await cardRefunds(sale.txId)).sort()).toEqual([64, 64, 65]);
+    expect((await cardRefunds(sale.txId)).sort()).toEqual([50, 51, 51]);
   });
 
   it('decides returns racing on one sale one after another, and a same-key retry refunds once', async () => {
     const sale = await coinSale();
-    // Ten returns of 300 at once, each sent twice with its key: each refund is computed from the ones before it.
+    // Ten returns of 303 at once, each sent twice with its key: each refund is computed from the ones before it.
     const asks = Array.from({ length: 10 }, () => key()).flatMap((each) =>
-      [1, 2].map(() => returnSale(merchant, { tx_id: sale.txId, amount: 300, reason: 'Racing' }, each)),
+      [1, 2].map(() => returnSale(merchant, { tx_id: sale.txId, amount: 303, reason: 'Racing' }, each)),
     );
     const answers = await Promise.all(asks);
     for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
     const returns = await returnsOf(sale.txId);
     expect(returns).toHaveLength(10);
     expect(returns.every((each) => each.state === 'completed')).toBe(true);
-    // Each computed on its own, or from the same returns so far, is 19 (190 in all): 193 is only reached in order.
-    expect(total(await cardRefunds(sale.txId))).toBe(193);
+    // Each computed on its own, or from the same returns so far, is 15 (150 in all): 152 is only reached in order.
+    expect(total(await cardRefunds(sale.txId))).toBe(152);
     expect(await cardRefunds(sale.txId)).toHaveLength(10);
 
     const again = await coinSale();
     const once = key();
-    const first = await returnSale(merchant, { tx_id: again.txId, amount: 1_500, reason: 'Half' }, once);
-    const retried = await returnSale(merchant, { tx_id: again.txId, amount: 1_500, reason: 'Half' }, once);
+    const first = await returnSale(merchant, { tx_id: again.txId, amount: 1_515, reason: 'Half' }, once);
+    const retried = await returnSale(merchant, { tx_id: again.txId, amount: 1_515, reason: 'Half' }, once);
     expect(merchantTransactionResponse.parse(retried.json()).transaction).toEqual(
       merchantTransactionResponse.parse(first.json()).transaction,
     );
-    expect(await cardRefunds(again.txId)).toEqual([96]);
+    expect(await cardRefunds(again.txId)).toEqual([76]);
   });
 
   it("answers the processor's refusal as a 422, and gives the coins back to the merchant", async () => {
@@ -465,7 +466,7 @@ describe('card returns of a coin sale (issue 33)', () => {
     // The merchant's own retry, once the processor answers, still finishes it.
     const asked = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Unanswered' }, 'unanswered-1');
     expect(merchantTransactionResponse.parse(asked.json()).transaction.state).toBe('completed');
-    expect(await cardRefunds(sale.txId)).toEqual([64]);
+    expect(await cardRefunds(sale.txId)).toEqual([50]);
   });
 });
 

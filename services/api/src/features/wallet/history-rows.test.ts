@@ -68,9 +68,9 @@ describe('a send paid by card', () => {
 
     const seen = await rowOf(alice, sent.tx_id);
     expect(seen).toMatchObject({ amount: 15_00, currency: 'CON', debit_credit: 'D', wallet_change: 0 });
-    // 15 coins at 20 × 0.78 coins a dollar: $0.9615… rounds up to $0.97.
-    expect(seen.funding).toEqual({ amount: 97, currency: 'USD', label: 'Visa •••• 4242' });
-    expect(seen.quote).toMatchObject({ quote_id: null, from_currency: 'USD', to_currency: 'CON', amount_in: 97 });
+    // 15 coins at the price list's 20 coins a US dollar: $0.75.
+    expect(seen.funding).toEqual({ amount: 75, currency: 'USD', label: 'Visa •••• 4242' });
+    expect(seen.quote).toMatchObject({ quote_id: null, from_currency: 'USD', to_currency: 'CON', amount_in: 75 });
     expect(seen.counterparty).toEqual({ kind: 'user', name: 'Bob Birch', username: bob.user.username });
     // The hold is on Bob's side: Alice is not told of it.
     expect(seen.hold_amount).toBeNull();
