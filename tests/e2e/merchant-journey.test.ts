@@ -169,8 +169,16 @@ describe('a merchant returns half of a sale in the browser', { timeout: 180_000 
     await dialog.getByLabel('Reason').fill('Chipped mug');
     await atBothWidths(merchant, '43-merchant-return-dialog');
     await dialog.getByRole('button', { name: 'Return' }).click();
+    // Nothing moves before the amount is confirmed.
+    await dialog
+      .getByRole('status')
+      .getByText('Return $6.00 USD of this $12.00 USD sale? The sale stays partly refunded.', { exact: false })
+      .waitFor();
+    await atBothWidths(merchant, '43-merchant-return-confirm');
+    await dialog.getByRole('button', { name: 'Confirm return of $6.00 USD' }).click();
     await merchant.getByText('$6.00 USD returned').waitFor();
-    await row.getByText('Refunded').waitFor();
+    // Half of it: partly refunded, not refunded.
+    await row.getByText('$6.00 USD refunded').waitFor();
     await atBothWidths(merchant, '44-merchant-transfers-refunded');
 
     await merchantNav(merchant, 'Returns');
@@ -207,7 +215,7 @@ describe('a merchant returns half of a sale in the browser', { timeout: 180_000 
     const csv = await callFrom(merchant, 'GET', href ?? '');
     expect(csv.status).toBe(200);
     const [header, ...lines] = csv.text.trimEnd().split('\r\n');
-    expect(header).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch');
+    expect(header).toBe('date,type,transaction,sale,currency,amount,fee,state,reason,batch,customer');
     expect(lines.filter((line) => line.includes(',sale,'))).toEqual([
       expect.stringContaining(`${saleTxId},,USD,12.00`),
     ]);
