@@ -15,7 +15,8 @@ import { Deployment, must, request, signUp, sleep, storedCard, type Client, type
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PAYERS = 4;
-const FUNDS = 50_00;
+// Enough that no payer runs dry however many sends the faults leave time for (each is at most 0.40 coins).
+const FUNDS = 5_000_00;
 
 interface Send {
   key: string;
