@@ -49,6 +49,23 @@ const summary = (overrides: Partial<DepositSummary> = {}): DepositSummary => ({
   ...overrides,
 });
 
+/** The quote the server answers a deposit with: what the cash buys at the price list's rate. */
+const quoteFor = (currency: 'USD' | 'CAD', cents: number) => {
+  const usd = currency === 'USD' ? 1_000_000 : 780_000;
+  return {
+    quote_id: `quote-${currency}-${String(cents)}`,
+    from_currency: currency,
+    to_currency: 'CON' as const,
+    amount_in: cents,
+    amount_out: Math.floor((cents * 20 * usd) / 1_000_000),
+    fee: 0,
+    rate: currency === 'USD' ? '20' : '15.6',
+    rate_micros: 20 * usd,
+    usd_rate_micros: usd,
+    expires_at: '2026-11-25T18:01:00.000Z',
+  };
+};
+
 function depositApi(handlers: Record<string, Handler> = {}) {
   return fakeApi({
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
@@ -62,6 +79,7 @@ function depositApi(handlers: Record<string, Handler> = {}) {
         user: { userId: 7 },
         deposit,
         transaction: transaction(deposit.tx_id, deposit.amount, 'CAD'),
+        quote: quoteFor('CAD', deposit.amount),
       });
     },
     'POST /api/account/deposit-zell': (body) => {
@@ -73,6 +91,7 @@ function depositApi(handlers: Record<string, Handler> = {}) {
         zelleRecipient: deposit.recipient,
         deposit,
         transaction: transaction(deposit.tx_id, deposit.amount, 'USD'),
+        quote: quoteFor('USD', deposit.amount),
       });
     },
     'POST /api/account/get-bitcoin-info': (body) => {
@@ -97,6 +116,7 @@ function depositApi(handlers: Record<string, Handler> = {}) {
         qrCode: `bitcoin:${ADDRESS}?amount=0.00050000`,
         expiresAt: new Date(Date.now() + 24 * 3_600_000).toISOString(),
         transaction: transaction('tx-btc', USDAmount, 'USD'),
+        quote: quoteFor('USD', USDAmount),
       });
     },
     'GET /api/account/deposits': () => ok({ deposits: [summary()] }),
