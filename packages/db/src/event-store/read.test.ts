@@ -30,6 +30,23 @@ class Subscriber {
       this.checkpoints.push(batch.checkpoint);
     }
   }
+
+  /**
+   * Polls until `positions` are all seen. The safe order waits for the
+   * oldest transaction open anywhere on the server (another database's
+   * test, a pg_dump), so the first poll after a commit may see nothing yet;
+   * a runner simply polls again. Bounded: 15 s, then the caller's
+   * assertion reports what is missing.
+   */
+  async catchUp(positions: readonly number[]): Promise<void> {
+    const until = Date.now() + 15_000;
+    for (;;) {
+      await this.poll();
+      const seen = new Set(this.seen.map((event) => event.position));
+      if (positions.every((position) => seen.has(position)) || Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
 }
 
 const order = (checkpoint: GlobalCheckpoint) =>
@@ -70,7 +87,7 @@ describe('readAll', () => {
     expect(subscriber.seen.map((event) => event.data.label)).not.toContain('fast');
 
     await slow.commit().execute();
-    await subscriber.poll();
+    await subscriber.catchUp([slowEvent.position, fastEvent.position]);
     expect(
       subscriber.seen.map((event) => event.data.label).filter((label) => label === 'slow' || label === 'fast'),
     ).toEqual(['slow', 'fast']);
@@ -130,12 +147,11 @@ describe('readAll', () => {
             await (transactions[step.tx]!.commits ? trx.commit() : trx.rollback()).execute();
           }
         }
-        await subscriber.poll();
-
         const committed = written
           .filter((_, tx) => transactions[tx]!.commits)
           .flat()
           .sort((a, b) => a - b);
+        await subscriber.catchUp(committed);
         const mine = new Set(streams);
         const seen = subscriber.seen.filter((event) => mine.has(event.streamId)).map((event) => event.position);
         expect([...seen].sort((a, b) => a - b)).toEqual(committed);
