@@ -49,9 +49,13 @@ export class LiveClient {
   }
 }
 
-export function openLive(headers: Record<string, string>, url: string): Promise<LiveClient | { refused: number }> {
+export function openLive(
+  headers: Record<string, string>,
+  url: string,
+  { autoPong = true } = {},
+): Promise<LiveClient | { refused: number }> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, { headers });
+    const socket = new WebSocket(url, { headers, autoPong });
     const client = new LiveClient(socket);
     socket.once('open', () => {
       resolve(client);

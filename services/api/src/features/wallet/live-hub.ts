@@ -21,8 +21,12 @@ export interface LiveSocket {
 interface Watcher {
   ownerId: string;
   sessionKey: Buffer;
-  /** Answered the last ping: a socket that did not by the next sweep is gone. */
-  alive: boolean;
+  /**
+   * Sweeps since the socket last answered a ping. Gone only after two: after
+   * a stalled event loop the sweep's timer runs before the pong waiting in
+   * the socket's buffer is read, and one miss would end a healthy socket.
+   */
+  unanswered: number;
 }
 
 export interface HubOptions {
@@ -123,10 +127,10 @@ export class LiveHub {
 
   /** Starts pushing `ownerId`'s balance and activity to `socket`, beginning with the balance as it is now. */
   async join(socket: LiveSocket, ownerId: string, sessionKey: Buffer): Promise<void> {
-    this.#watchers.set(socket, { ownerId, sessionKey, alive: true });
+    this.#watchers.set(socket, { ownerId, sessionKey, unanswered: 0 });
     socket.on('pong', () => {
       const watcher = this.#watchers.get(socket);
-      if (watcher) watcher.alive = true;
+      if (watcher) watcher.unanswered = 0;
     });
     socket.on('close', () => {
       this.#leave(socket);
@@ -170,8 +174,11 @@ export class LiveHub {
 
   async #sweep(): Promise<void> {
     for (const [socket, watcher] of this.#watchers) {
-      if (!watcher.alive) socket.terminate();
-      watcher.alive = false;
+      if (watcher.unanswered >= 2) {
+        socket.terminate();
+        continue;
+      }
+      watcher.unanswered += 1;
       socket.ping();
     }
     const keys = [...new Set([...this.#watchers.values()].map((watcher) => watcher.sessionKey.toString('hex')))].map(
