@@ -24,6 +24,7 @@ import {
   processCpu,
   startProductProcess,
 } from './bench-kit.ts';
+import { openLoopLine, runOpenLoop } from './open-loop.ts';
 
 /**
  * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
@@ -47,6 +48,10 @@ import {
  * key is one more committed INSERT per request, which the in-process side
  * does not do).
  *
+ * Then, over HTTP, requests on a fixed schedule at 50% and 80% of the
+ * closed-loop rate for BENCH_OPEN_LOOP_SECONDS each (10; 0 leaves them
+ * out), latency counted from each request's scheduled start (load/open-loop.ts).
+ *
  * BENCH_SERVE=1 stops after the set-up instead: the API keeps running and
  * the users' guser_id, session cookie and CSRF token are written to
  * .data/bench/send-fund-users.json for `k6 run load/k6/send-fund.js`, the
@@ -67,6 +72,8 @@ const TARGET = { ratio: 0.8, p99Ms: 50, serverMb: 300 };
 const TWO_PROCESSES = process.env.BENCH_API_PROCESSES !== '1';
 const SERVE = process.env.BENCH_SERVE === '1';
 const IDEMPOTENCY_KEYS = process.env.BENCH_IDEMPOTENCY_KEYS !== 'off';
+/** Seconds of open-loop sends at 50% and 80% of the closed-loop peak over HTTP; 0 leaves them out. */
+const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 10);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -600,6 +607,21 @@ async function main(): Promise<void> {
     ] as const;
     for (const [text, met] of checks) console.warn(`${met ? 'met    ' : 'NOT met'}  ${text}`);
     if (total !== purchased || viaHttp.failed > 0) process.exitCode = 1;
+    if (OPEN_LOOP_SECONDS > 0) {
+      console.warn('');
+      for (const share of [0.5, 0.8]) {
+        const rate = viaHttp.perSecond * share;
+        const result = await runOpenLoop({
+          rate,
+          seconds: OPEN_LOOP_SECONDS,
+          send: async () => {
+            if ((await overHttp()) === 'failed') throw new Error('failed');
+          },
+        });
+        console.warn(openLoopLine(share, result, rate));
+        if (result.errors > 0) process.exitCode = 1;
+      }
+    }
     if (TWO_PROCESSES) {
       const spread = await acrossTwoProcesses(scratch.url, handle.db, port, users, others);
       console.warn('');
