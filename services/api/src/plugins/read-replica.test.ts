@@ -1,0 +1,161 @@
+import { connectDatabase, migrateToLatest, ReadReplica, type Database } from '@peeks/db';
+import { startScratchServer, startScratchStandby, type ScratchServer, type ScratchStandby } from '@peeks/db/testing';
+import { transactionListResponse } from '@peeks/contracts';
+import { sql, type Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../testing/app.ts';
+import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
+import { fund } from '../testing/money.ts';
+import { userOwnerId } from '@peeks/ledger';
+
+/**
+ * Reads through `app.reader` on a real streaming standby of a scratch server:
+ * lists go to the standby, a person sees their own write at once, and a
+ * standby further behind than the bound is skipped. The standby's replay is
+ * paused (pg_wal_replay_pause) to make it lag on purpose.
+ */
+let primary: ScratchServer;
+let standby: ScratchStandby;
+let primaryDb: { db: Kysely<Database>; close: () => Promise<void> };
+let standbyAdmin: { db: Kysely<Database>; close: () => Promise<void> };
+let replica: ReadReplica;
+let subject: TestApp;
+
+const standbyUrl = () => `${standby.url}?target_session_attrs=standby`;
+
+beforeAll(async () => {
+  primary = await startScratchServer();
+  primaryDb = connectDatabase(primary.url, { applicationName: 'peeks-test' });
+  await migrateToLatest(primaryDb.db);
+  standby = await startScratchStandby(primary);
+  standbyAdmin = connectDatabase(standby.url, { max: 1 });
+  // A bound no test's pause reaches: the lag test below has a replica of its own with a short one.
+  replica = new ReadReplica(primaryDb.db, standbyUrl(), { maxLagMs: 60_000, sampleMs: 20 });
+  await replica.start();
+  subject = await createTestApp({
+    ...testAppOptions,
+    database: { ...primaryDb, url: primary.url, drop: () => Promise.resolve() },
+    readReplica: replica,
+    extend: (app) => {
+      app.get(
+        '/api/test/read-from',
+        // A test's own route, hidden from the document: which server a lag-tolerant read of the caller's lands on.
+        { config: { access: 'public' }, schema: { hide: true } },
+        async (request) => {
+          const { rows } = await sql<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`.execute(
+            app.reader(request),
+          );
+          return { server: rows[0]?.standby === true ? 'standby' : 'primary' };
+        },
+      );
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await subject.close();
+  await replica.close();
+  await standbyAdmin.close();
+  await primaryDb.close();
+  await standby.stop();
+  await primary.stop();
+}, 60_000);
+
+const readsFrom = async (who: SignedIn) => {
+  const response = await who.browser.get('/api/test/read-from');
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ server: string }>().server;
+};
+
+const transactionsOf = async (who: SignedIn) => {
+  const response = await who.browser.post('/api/account/transactions', {});
+  expect(response.statusCode, response.body).toBe(200);
+  return transactionListResponse.parse(response.json()).transactions;
+};
+
+/** Asks again until `check` holds (replay takes its time); fails after about ten seconds. */
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('did not happen within ten seconds');
+}
+
+const replay = (verb: 'pause' | 'resume') =>
+  verb === 'pause'
+    ? sql`SELECT pg_wal_replay_pause()`.execute(standbyAdmin.db)
+    : sql`SELECT pg_wal_replay_resume()`.execute(standbyAdmin.db);
+
+describe('reads from a standby', () => {
+  it('sends lists to the standby, and a person who just wrote to the primary until it has replayed the write', async () => {
+    const ann = await signedUp(subject, 'personal');
+    const bob = await signedUp(subject, 'personal');
+    await fund(subject, userOwnerId(ann.user.user_id), 10_000);
+    // Signing up is a write: each reads from the standby once it has replayed it.
+    await eventually(async () => (await readsFrom(ann)) === 'standby' && (await readsFrom(bob)) === 'standby');
+
+    await replay('pause');
+    try {
+      const sent = await ann.browser.post('/api/account/send-fund', { guser_id: bob.user.guser_id, amount: 1234 });
+      expect(sent.statusCode, sent.body).toBe(200);
+
+      // Ann sees her send at once: her reads went to the primary, as the paused standby has not got it.
+      expect(await readsFrom(ann)).toBe('primary');
+      expect((await transactionsOf(ann)).map((row) => row.amount)).toContain(1234);
+
+      // Bob did not write: his list comes from the standby, which has not replayed Ann's send yet.
+      expect(await readsFrom(bob)).toBe('standby');
+      expect((await transactionsOf(bob)).map((row) => row.amount)).not.toContain(1234);
+    } finally {
+      await replay('resume');
+    }
+
+    await eventually(async () => (await transactionsOf(bob)).some((row) => row.amount === 1234));
+    await eventually(async () => (await readsFrom(ann)) === 'standby');
+  });
+
+  it('skips a standby further behind than DATABASE_READ_MAX_LAG_MS, and comes back to it once caught up', async () => {
+    const bounded = new ReadReplica(primaryDb.db, standbyUrl(), { maxLagMs: 200, sampleMs: 20 });
+    await bounded.start();
+    const serverOf = async () => {
+      const { rows } = await sql<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`.execute(
+        bounded.readerFor(null),
+      );
+      return rows[0]?.standby === true ? 'standby' : 'primary';
+    };
+    try {
+      await eventually(async () => (await serverOf()) === 'standby');
+      await replay('pause');
+      try {
+        // Writes the standby cannot replay while paused, until it is behind by more than the bound.
+        await sql`CREATE TABLE IF NOT EXISTS lag_marks (at timestamptz)`.execute(primaryDb.db);
+        await eventually(async () => {
+          await sql`INSERT INTO lag_marks VALUES (now())`.execute(primaryDb.db);
+          return (bounded.lagMs ?? 0) > 200;
+        });
+        expect(await serverOf()).toBe('primary');
+      } finally {
+        await replay('resume');
+      }
+      await eventually(async () => (await serverOf()) === 'standby');
+      expect(bounded.lagMs).toBeLessThanOrEqual(200);
+    } finally {
+      await bounded.close();
+    }
+  });
+
+  it('sends every read to the primary when the standby cannot be reached', async () => {
+    const unreachable = new ReadReplica(primaryDb.db, 'postgres://postgres@127.0.0.1:1/postgres', {
+      maxLagMs: 1_000,
+      sampleMs: 20,
+    });
+    await unreachable.start();
+    try {
+      expect(unreachable.targetFor(null)).toBe('primary');
+      expect(unreachable.lagMs).toBeNull();
+    } finally {
+      await unreachable.close();
+    }
+  });
+});
