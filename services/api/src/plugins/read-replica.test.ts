@@ -107,6 +107,8 @@ describe('reads from a standby', () => {
       // Bob did not write: his list comes from the standby, which has not replayed Ann's send yet.
       expect(await readsFrom(bob)).toBe('standby');
       expect((await transactionsOf(bob)).map((row) => row.amount)).not.toContain(1234);
+      // A list sent as POST is no write: reading it leaves Bob on the standby.
+      expect(await readsFrom(bob)).toBe('standby');
     } finally {
       await replay('resume');
     }
