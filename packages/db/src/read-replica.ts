@@ -2,10 +2,12 @@ import { sql, type Kysely } from 'kysely';
 import { connectDatabase, type PoolOptions } from './pool.ts';
 import {
   lagMs,
+  laterWrite,
   parseLsn,
   positionAfter,
   readTarget,
   type LastWrite,
+  type Lsn,
   type PrimarySample,
   type ReadTarget,
   type StandbySample,
@@ -33,12 +35,10 @@ const MAX_WRITERS = 50_000;
  * The standbys of DATABASE_READ_URL and what decides whether a read may go
  * there. Every `sampleMs` it reads the primary's WAL insert position and the
  * standby's replay position (two cheap statements, never one per request),
- * and from them the standby's lag. A person's write is remembered by when it
- * ended; the first primary position sampled after that is at or past its
- * commit, so once the standby has replayed that far the person's reads may go
- * there. Writes are remembered in this process only: behind a balancer that
- * spreads one person's requests over processes, each process learns of the
- * writes it served (see docs/operations.md).
+ * and from them the standby's lag. A person's write is remembered with a
+ * position at or past its commit (the API reads it as the write's answer
+ * leaves, and also hands it to the browser for other processes); once the
+ * standby has replayed that far the person's reads may go there.
  */
 export class ReadReplica {
   readonly db: Kysely<Database>;
@@ -119,18 +119,26 @@ export class ReadReplica {
     return this.#standby === null ? null : this.#lagMs;
   }
 
-  /** The caller (by session key) wrote something that has committed. */
-  wrote(who: string): void {
+  /**
+   * `who` wrote something that has committed; `lsn`, when known, is a WAL
+   * position at or past its commit. Without it the next primary sample
+   * stands in for it.
+   */
+  wrote(who: string, lsn?: Lsn): void {
     this.#writes.delete(who);
-    this.#writes.set(who, { wroteAt: this.#now() });
+    this.#writes.set(who, lsn === undefined ? { wroteAt: this.#now() } : { wroteAt: this.#now(), lsn });
     if (this.#writes.size > MAX_WRITERS) {
       const [oldest] = this.#writes.keys();
       if (oldest !== undefined) this.#writes.delete(oldest);
     }
   }
 
-  /** Where a read of `who`'s (null: someone who never wrote) goes now. */
-  targetFor(who: string | null): ReadTarget {
+  /**
+   * Where a read of `who`'s (null: nobody signed in) goes now. `writtenLsn`
+   * is a write of theirs this process may not have seen (another process
+   * served it; see the API's read-replica plugin).
+   */
+  targetFor(who: string | null, writtenLsn?: Lsn): ReadTarget {
     let lastWrite = who === null ? undefined : this.#writes.get(who);
     if (lastWrite && lastWrite.lsn === undefined) {
       const lsn = positionAfter(this.#primarySamples, lastWrite.wroteAt);
@@ -142,7 +150,7 @@ export class ReadReplica {
     return readTarget({
       standby: this.#standby,
       lagMs: this.#lagMs,
-      lastWrite,
+      lastWrite: laterWrite(lastWrite, writtenLsn),
       now: this.#now(),
       maxLagMs: this.#maxLagMs,
       // Three missed samples, and at least the lag bound: a standby not seen for that long may be anywhere.
@@ -151,8 +159,19 @@ export class ReadReplica {
   }
 
   /** The database a read of `who`'s goes to now. */
-  readerFor(who: string | null): Kysely<Database> {
-    return this.targetFor(who) === 'standby' ? this.db : this.#primary;
+  readerFor(who: string | null, writtenLsn?: Lsn): Kysely<Database> {
+    return this.targetFor(who, writtenLsn) === 'standby' ? this.db : this.#primary;
+  }
+
+  /** The primary's WAL insert position now: at or past every commit that has returned. */
+  async primaryPosition(): Promise<Lsn> {
+    const { rows } = await sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(this.#primary);
+    return parseLsn(rows[0]?.lsn ?? '0/0');
+  }
+
+  /** The bound in ms a standby's lag may reach. */
+  get maxLagMs(): number {
+    return this.#maxLagMs;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lagMs, parseLsn, positionAfter, readTarget, type RouteInput } from './read-routing.ts';
+import { formatLsn, lagMs, laterWrite, parseLsn, positionAfter, readTarget, type RouteInput } from './read-routing.ts';
 
 const base: RouteInput = {
   standby: { at: 1_000, replayLsn: 500n },
@@ -17,6 +17,15 @@ describe('parseLsn', () => {
     expect(parseLsn('0/16B3748')).toBe(0x16b3748n);
     expect(parseLsn('16/B374D848')).toBe((0x16n << 32n) | 0xb374d848n);
     expect(parseLsn('1/0') > parseLsn('0/FFFFFFFF')).toBe(true);
+  });
+
+  it('writes the text it reads', () => {
+    expect(formatLsn(parseLsn('16/B374D848'))).toBe('16/B374D848');
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (lsn) => {
+        expect(parseLsn(formatLsn(lsn))).toBe(lsn);
+      }),
+    );
   });
 
   it('refuses what is not a WAL position', () => {
@@ -81,6 +90,19 @@ describe('positionAfter', () => {
   });
   it('is unknown until a sample is taken after the write', () => {
     expect(positionAfter(primary, 101)).toBeUndefined();
+  });
+});
+
+describe('laterWrite', () => {
+  it('takes the later of the remembered write and the one the caller brought', () => {
+    expect(laterWrite(undefined, undefined)).toBeUndefined();
+    expect(laterWrite(undefined, 7n)).toEqual({ wroteAt: 0, lsn: 7n });
+    expect(laterWrite({ wroteAt: 5, lsn: 9n }, 7n)).toEqual({ wroteAt: 5, lsn: 9n });
+    expect(laterWrite({ wroteAt: 5, lsn: 3n }, 7n)).toEqual({ wroteAt: 5, lsn: 7n });
+  });
+
+  it('keeps a remembered write not sampled yet unknown, whatever was brought', () => {
+    expect(laterWrite({ wroteAt: 5 }, 7n)).toEqual({ wroteAt: 5 });
   });
 });
 

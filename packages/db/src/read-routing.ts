@@ -16,6 +16,11 @@ export function parseLsn(text: string): Lsn {
   return (BigInt(`0x${parts[1] ?? '0'}`) << 32n) | BigInt(`0x${parts[2] ?? '0'}`);
 }
 
+/** Postgres's text form of a WAL position, as parseLsn reads it. */
+export function formatLsn(lsn: Lsn): string {
+  return `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;
+}
+
 /** The primary's WAL insert position, read at `at` (ms, a monotonic clock) or later. */
 export interface PrimarySample {
   at: number;
@@ -56,6 +61,18 @@ export function positionAfter(primary: readonly PrimarySample[], wroteAt: number
 export interface LastWrite {
   wroteAt: number;
   lsn?: Lsn;
+}
+
+/**
+ * The later of a write this process remembers and one whose position the
+ * caller brought (from another process). A remembered write not sampled yet
+ * stays unknown: it keeps the reader on the primary whatever came along.
+ */
+export function laterWrite(remembered: LastWrite | undefined, broughtLsn: Lsn | undefined): LastWrite | undefined {
+  if (broughtLsn === undefined) return remembered;
+  if (remembered === undefined) return { wroteAt: 0, lsn: broughtLsn };
+  if (remembered.lsn === undefined || remembered.lsn >= broughtLsn) return remembered;
+  return { ...remembered, lsn: broughtLsn };
 }
 
 export interface RouteInput {

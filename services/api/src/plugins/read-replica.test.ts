@@ -4,6 +4,8 @@ import { transactionListResponse } from '@peeks/contracts';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
+import { WROTE_COOKIE } from './read-replica.ts';
+import { SESSION_COOKIE } from './sessions.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
 import { fund } from '../testing/money.ts';
 import { userOwnerId } from '@peeks/ledger';
@@ -20,6 +22,8 @@ let primaryDb: { db: Kysely<Database>; close: () => Promise<void> };
 let standbyAdmin: { db: Kysely<Database>; close: () => Promise<void> };
 let replica: ReadReplica;
 let subject: TestApp;
+let otherReplica: ReadReplica;
+let other: TestApp;
 
 const standbyUrl = () => `${standby.url}?target_session_attrs=standby`;
 
@@ -32,29 +36,37 @@ beforeAll(async () => {
   // A bound no test's pause reaches: the lag test below has a replica of its own with a short one.
   replica = new ReadReplica(primaryDb.db, standbyUrl(), { maxLagMs: 60_000, sampleMs: 20 });
   await replica.start();
-  subject = await createTestApp({
-    ...testAppOptions,
-    database: { ...primaryDb, url: primary.url, drop: () => Promise.resolve() },
-    readReplica: replica,
-    extend: (app) => {
-      app.get(
-        '/api/test/read-from',
-        // A test's own route, hidden from the document: which server a lag-tolerant read of the caller's lands on.
-        { config: { access: 'public' }, schema: { hide: true } },
-        async (request) => {
-          const { rows } = await sql<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`.execute(
-            app.reader(request),
-          );
-          return { server: rows[0]?.standby === true ? 'standby' : 'primary' };
-        },
-      );
-    },
-  });
+  const appOn = (readReplica: ReadReplica) =>
+    createTestApp({
+      ...testAppOptions,
+      database: { ...primaryDb, url: primary.url, drop: () => Promise.resolve() },
+      readReplica,
+      extend: (app) => {
+        app.get(
+          '/api/test/read-from',
+          // A test's own route, hidden from the document: which server a lag-tolerant read of the caller's lands on.
+          { config: { access: 'public' }, schema: { hide: true } },
+          async (request) => {
+            const { rows } = await sql<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`.execute(
+              app.reader(request),
+            );
+            return { server: rows[0]?.standby === true ? 'standby' : 'primary' };
+          },
+        );
+      },
+    });
+  subject = await appOn(replica);
+  // A second API process on the same primary and standby, with a memory of its own.
+  otherReplica = new ReadReplica(primaryDb.db, standbyUrl(), { maxLagMs: 60_000, sampleMs: 20 });
+  await otherReplica.start();
+  other = await appOn(otherReplica);
 }, 120_000);
 
 afterAll(async () => {
   await subject.close();
+  await other.close();
   await replica.close();
+  await otherReplica.close();
   await standbyAdmin.close();
   await primaryDb.close();
   await standby.stop();
@@ -67,8 +79,8 @@ const readsFrom = async (who: SignedIn) => {
   return response.json<{ server: string }>().server;
 };
 
-const transactionsOf = async (who: SignedIn) => {
-  const response = await who.browser.post('/api/account/transactions', {});
+const transactionsOf = async (who: SignedIn, headers?: Record<string, string>) => {
+  const response = await who.browser.request('POST', '/api/account/transactions', {}, headers);
   expect(response.statusCode, response.body).toBe(200);
   return transactionListResponse.parse(response.json()).transactions;
 };
@@ -103,6 +115,20 @@ describe('reads from a standby', () => {
       // Ann sees her send at once: her reads went to the primary, as the paused standby has not got it.
       expect(await readsFrom(ann)).toBe('primary');
       expect((await transactionsOf(ann)).map((row) => row.amount)).toContain(1234);
+
+      // Another process, which did not serve the send, knows of it from the cookie the answer set.
+      const wrote = sent.cookies.find((each) => each.name === WROTE_COOKIE)?.value ?? '';
+      expect(wrote).toMatch(/^[0-9A-F]{1,8}\/[0-9A-F]{1,8}$/);
+      const session = `${SESSION_COOKIE}=${ann.browser.cookie ?? ''}`;
+      const elsewhere = async (cookie: string) => {
+        const headers = { cookie, 'x-csrf-token': ann.browser.csrfToken ?? '', 'content-type': 'application/json' };
+        const list = await other.app.inject({ method: 'POST', url: '/api/account/transactions', payload: {}, headers });
+        expect(list.statusCode, list.body).toBe(200);
+        return transactionListResponse.parse(list.json()).transactions.map((row) => row.amount);
+      };
+      expect(await elsewhere(`${session}; ${WROTE_COOKIE}=${wrote}`)).toContain(1234);
+      // Without it, that process sends her list to the paused standby, which has not got the send.
+      expect(await elsewhere(session)).not.toContain(1234);
 
       // Bob did not write: his list comes from the standby, which has not replayed Ann's send yet.
       expect(await readsFrom(bob)).toBe('standby');
