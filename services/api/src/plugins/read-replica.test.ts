@@ -8,6 +8,7 @@ import { WROTE_COOKIE } from './read-replica.ts';
 import { SESSION_COOKIE } from './sessions.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../testing/merchants.ts';
 import { fund } from '../testing/money.ts';
+import { signedUpOperator } from '../testing/operations.ts';
 import { userOwnerId } from '@peeks/ledger';
 
 /**
@@ -141,6 +142,38 @@ describe('reads from a standby', () => {
 
     await eventually(async () => (await transactionsOf(bob)).some((row) => row.amount === 1234));
     await eventually(async () => (await readsFrom(ann)) === 'standby');
+  });
+
+  it('answers every route that reads through app.reader from a standby', async () => {
+    const ann = await signedUp(subject, 'personal');
+    const shop = await signedUp(subject, 'business');
+    const operator = await signedUpOperator(subject);
+    await fund(subject, userOwnerId(ann.user.user_id), 10_000);
+    const paid = await ann.browser.post('/api/account/send-fund', { guser_id: shop.user.guser_id, amount: 250 });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const who = [ann, shop, operator];
+    await eventually(async () => (await Promise.all(who.map(readsFrom))).every((server) => server === 'standby'));
+
+    const today = new Date().toISOString().slice(0, 10);
+    const reads: [SignedIn, 'GET' | 'POST', string, number][] = [
+      [ann, 'POST', '/api/account/ledger', 200],
+      [ann, 'POST', '/api/account/transactions', 200],
+      [shop, 'GET', '/api/merchant/dashboard', 200],
+      [shop, 'GET', '/api/merchant/transfers', 200],
+      [shop, 'GET', '/api/merchant/returns', 200],
+      [shop, 'GET', '/api/merchant/settlements', 200],
+      [shop, 'GET', `/api/merchant/report?from=${today}&to=${today}`, 200],
+      [shop, 'GET', `/api/merchant/report.csv?from=${today}&to=${today}`, 200],
+      [operator, 'GET', '/api/operations/events', 200],
+      [operator, 'GET', '/api/operations/overview', 200],
+      [operator, 'GET', '/api/operations/coin-trail?serial=no-such-coin', 404],
+    ];
+    for (const [caller, method, url, status] of reads) {
+      const answer = await caller.browser.request(method, url, method === 'POST' ? {} : undefined);
+      expect(answer.statusCode, `${url}: ${answer.body}`).toBe(status);
+    }
+    // Reading moved no one off the standby: the answers above came from it.
+    expect(await Promise.all(who.map(readsFrom))).toEqual(['standby', 'standby', 'standby']);
   });
 
   it('skips a standby further behind than DATABASE_READ_MAX_LAG_MS, and comes back to it once caught up', async () => {
