@@ -3,7 +3,7 @@ import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import { DEFAULT_CARD_FUNDS_HOLD_HOURS } from '@peeks/ledger';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import websocket from '@fastify/websocket';
-import { newDatabaseClient, type Database } from '@peeks/db';
+import { newDatabaseClient, type Database, type ReadReplica } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
 import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -22,6 +22,7 @@ import { jsonBody } from './plugins/json-body.ts';
 import { ledger } from './plugins/ledger.ts';
 import { openApi } from './plugins/openapi.ts';
 import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
+import { readReplica } from './plugins/read-replica.ts';
 import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';
 import { DatabaseNotifications } from './plugins/database-notifications.ts';
 import { securityHeaders } from './plugins/security-headers.ts';
@@ -47,6 +48,8 @@ export interface AppOptions {
   db: Kysely<Database>;
   /** The same database as `db`, for the one LISTEN connection. */
   databaseUrl: string;
+  /** DATABASE_READ_URL's standbys: lag-tolerant reads go there (see `app.reader`); all reads go to `db` without it. */
+  readReplica?: ReadReplica | null;
   /** Live update timings; tests shorten them. */
   live?: LiveOptions;
   /** The first wait before the LISTEN connection is reopened after a loss; 250 ms unless given. */
@@ -152,6 +155,7 @@ export async function buildApp(options: AppOptions) {
     secureCookie: options.insecureCookies !== true,
     notifications,
   });
+  await app.register(readReplica, { replica: options.readReplica ?? null });
   await app.register(csrf);
   await app.register(access);
   await app.register(noControlCharacters);
