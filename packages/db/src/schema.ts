@@ -197,6 +197,8 @@ export interface LedgerTransactionsTable {
   parent_tx_id: string | null;
   returned_amount: number;
   return_date: Date | null;
+  /** A deposit's cash, `{amount, currency}`; null for every other transaction. */
+  payment: ColumnType<{ amount: number; currency: string } | null, string | null, string | null>;
 }
 
 export interface LedgerEntriesTable {
@@ -928,6 +930,7 @@ export const schemaColumns = {
     'parent_tx_id',
     'returned_amount',
     'return_date',
+    'payment',
   ]),
   ledger_entries: columnsOf<LedgerEntriesTable>()([
     'ledger_id',
