@@ -6,8 +6,10 @@ import {
   transactionListResponse,
   zelleDepositResponse,
 } from '@peeks/contracts';
+import { tamper } from '@peeks/db/testing';
 import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { executeLedgerCommand, verifyLedger, walletsOf } from '@peeks/ledger-store';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
@@ -108,6 +110,23 @@ describe('a deposit cleared through the exchange accounts', () => {
       funding: { amount: 100_00, currency: 'CAD', label: 'Interac e-Transfer' },
       quote: { quote_id: answer.quote.quote_id, rate: 15.6 },
     });
+
+    // ledger:verify holds a clearing to the cash its deposit was entered with.
+    expect(await verifyLedger(subject.database.db)).toMatchObject({ ok: true });
+    const rewritePayment = (amount: number) =>
+      tamper(
+        subject.database.db,
+        sql`UPDATE events SET data = jsonb_set(data, '{payment,amount}', ${String(amount)}::jsonb)
+            WHERE stream_id = ${`ledger-${txId}`} AND type = 'DepositCleared'`,
+      );
+    await rewritePayment(99_00);
+    const report = await verifyLedger(subject.database.db);
+    expect(report.ok).toBe(false);
+    expect(report.invariantFailures).toEqual([
+      expect.stringMatching(new RegExp(`^a cleared deposit converts the cash it was entered with.*: ${txId}: `)),
+    ]);
+    await rewritePayment(100_00);
+    expect(await verifyLedger(subject.database.db)).toMatchObject({ ok: true });
   });
 
   it('posts nothing for a rejected Zelle deposit, whose row still names what was expected', async () => {
