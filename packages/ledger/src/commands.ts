@@ -43,6 +43,8 @@ export type LedgerCommand =
       rateMicros: RateMicros;
       reference: string;
       expiresAt: string | null;
+      /** The quote the person was shown, for the history to explain the rate. */
+      quoteId?: string;
     }
   | { type: 'ClearDeposit'; txId: string; clearedBy: string }
   | { type: 'RejectDeposit'; txId: string; reason: string; rejectedBy: string }
@@ -56,6 +58,12 @@ export type LedgerCommand =
       sats: number;
       coins: number;
       creditedBy: string;
+      /**
+       * What the satoshis were worth at the deposit's quote: with it the
+       * credit is a conversion through the exchange accounts, as a cleared
+       * deposit is; without it, coins minted from the bitcoin-funding account.
+       */
+      payment?: Cash;
     }
   | {
       type: 'Transfer';

@@ -70,9 +70,20 @@ export type TransactionEvent =
         rateMicros: number;
         reference: string;
         expiresAt: string | null;
+        /** The quote the person was shown (absent before deposits were quoted). */
+        quoteId?: string;
       };
     }
-  | { type: 'DepositCleared'; data: Movement & { walletId: AccountId; amount: number; clearedBy: string } }
+  | {
+      type: 'DepositCleared';
+      data: Movement & {
+        walletId: AccountId;
+        amount: number;
+        clearedBy: string;
+        /** The cash that cleared, converted through the exchange accounts (absent before it was). */
+        payment?: Cash;
+      };
+    }
   | { type: 'DepositRejected'; data: Movement & { reason: string; rejectedBy: string } }
   | { type: 'DepositExpired'; data: Movement }
   | {
@@ -86,6 +97,8 @@ export type TransactionEvent =
         /** Coins minted, CON minor units. */
         amount: number;
         creditedBy: string;
+        /** The dollars the satoshis were worth at the deposit's quote, converted through the exchange (absent before). */
+        payment?: Cash;
       };
     }
   | {

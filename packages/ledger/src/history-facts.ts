@@ -58,6 +58,10 @@ export function outsideMoneyOf(opening: TransactionEvent, viewerOwnerId: string)
       return opening.data.ownerId === viewerOwnerId
         ? { ...opening.data.payment, source: { depositMethod: opening.data.method } }
         : null;
+    case 'BitcoinPaymentCredited':
+      return opening.data.ownerId === viewerOwnerId && opening.data.payment
+        ? { ...opening.data.payment, source: { depositMethod: 'bitcoin' } }
+        : null;
     case 'FundsTransferred': {
       const { fundedBy, fromOwnerId } = opening.data;
       return fundedBy && fromOwnerId === viewerOwnerId
@@ -114,6 +118,12 @@ export function conversionOf(opening: TransactionEvent): Conversion | null {
     case 'DepositEntered': {
       const { payment, amount, rateMicros } = opening.data;
       return conversion(opening.data, payment, amount, rateMicros);
+    }
+    case 'BitcoinPaymentCredited': {
+      const { payment, amount } = opening.data;
+      if (!payment) return null;
+      // Credited at the deposit's quote: the coins its satoshis' dollars bought, whatever the rounding.
+      return { ...conversion(opening.data, payment, amount, 0), rate: amount / payment.amount };
     }
     case 'FundsTransferred': {
       const { fundedBy, currency, amount, fee } = opening.data;

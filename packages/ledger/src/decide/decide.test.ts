@@ -359,9 +359,12 @@ describe('Deposits', () => {
     );
     if (cleared?.type !== 'DepositCleared') throw new Error('expected DepositCleared');
     expect(cleared.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
+      ['platform:email-transfer-funding:CAD', -12_34],
+      ['platform:exchange:CAD', 12_34],
+      ['platform:exchange:CON', -192_00],
       ['wallet:ann:CON', 192_00],
-      ['platform:email-transfer-funding:CON', -192_00],
     ]);
+    expect(sumsByCurrency(cleared)).toEqual({ CAD: 0, CON: 0 });
     expect(refusalOf({ type: 'ExpireDeposit', txId: 'd-1' }, given([], [], tx))).toBe('transaction_state_invalid');
   });
 });

@@ -49,7 +49,7 @@ import {
 } from '@peeks/contracts';
 import { IdempotencyKeyReused, runIdempotently, type Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
-import { coinTrail, loadTransaction, platformBalances } from '@peeks/ledger-store';
+import { coinTrail, loadTransaction, platformBalances, requestedPayoutOf } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
@@ -65,7 +65,6 @@ import {
   runLedgerCommand,
   transactionIdFor,
 } from '../payments/index.ts';
-import { payoutOf } from '../pricing/index.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,
@@ -315,7 +314,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         request,
         async (db) => ({
           ...(await pendingWithdrawal(db, request.body.tx_id)),
-          payout: await payoutOf(db, request.body.tx_id),
+          payout: await requestedPayoutOf(db, request.body.tx_id),
         }),
         (withdrawal) => ({
           type: 'ProcessWithdrawal',

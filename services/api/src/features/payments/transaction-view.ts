@@ -1,6 +1,7 @@
 import type { HistoryCounterparty, HistoryFunding, HistoryQuote, TransactionView } from '@peeks/contracts';
 import type { LedgerTransactionsTable } from '@peeks/db';
 import {
+  isCurrency,
   ownerOf,
   type Coin,
   type Currency,
@@ -118,6 +119,10 @@ export function transactionRecordOf(row: Selectable<LedgerTransactionsTable>): T
     holdReleasedAt: instant(row.hold_released_at),
     expiresAt: instant(row.expires_at),
     parentTxId: row.parent_tx_id,
+    payment:
+      row.payment && isCurrency(row.payment.currency)
+        ? { amount: row.payment.amount, currency: row.payment.currency }
+        : null,
     reservedCoins: row.reserved_coins as Coin[],
     version: row.version,
   };

@@ -1,4 +1,4 @@
-export { fundingView, methodLabel, payoutOf, recordFunding } from './funding.ts';
+export { fundingView, methodLabel } from './funding.ts';
 export { quoteForCommand, quoteView, type StoredQuote } from './quotes.ts';
 export { configuredRates, type ExchangeRateSource, rateInForce } from './rates.ts';
 export { pricingRoutes } from './routes.ts';
