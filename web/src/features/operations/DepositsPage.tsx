@@ -52,7 +52,7 @@ function ClearDialog({ deposit, onDone, onClose }: StepDialogProps<PendingDeposi
           initial: deposit.payment.currency,
           options: ['CAD', 'USD'].map((code) => ({ value: code, label: code })),
         },
-        { name: 'reference', label: t('operations.deposits.reference') },
+        { name: 'reference', label: t('operations.deposits.memo'), hint: t('operations.deposits.memo_hint') },
       ]}
       toRequest={({ amount, currency, reference }) => ({
         tx_id: deposit.tx_id,
