@@ -277,7 +277,7 @@ export default function PeoplePage() {
   return (
     <>
       <PageHeader title={t('operations.nav.people')} description={t('operations.people.description')} />
-      <form className="filters" onSubmit={find}>
+      <form className="filters" role="search" onSubmit={find}>
         <Input
           label={t('operations.people.search')}
           value={typed}
