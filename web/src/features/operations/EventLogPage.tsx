@@ -99,7 +99,7 @@ export default function EventLogPage() {
               <EmptyState title={t('operations.events.empty')} />
             ) : (
               <>
-                <p className="help">{t('operations.events.gap_note')}</p>
+                <p className="console-note">{t('operations.events.gap_note')}</p>
                 <ol className="event-list">
                   {events.map((event, index) => {
                     const newer = events[index - 1];

@@ -15,6 +15,7 @@ import { Card } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { useDataLabel } from './labels.ts';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
@@ -86,8 +87,7 @@ function Charts({ overview }: { overview: OperationsOverview }) {
   }));
   const methods = [...new Set(overview.deposits_by_state.map((row) => row.method))];
   const holds = holdsByCurrency(overview.holds_releasing);
-  const label = (group: 'types' | 'states' | 'methods', raw: string) =>
-    t(`operations.overview.${group}.${raw}`, { defaultValue: raw });
+  const label = useDataLabel();
   return (
     <div className="chart-grid">
       <Card title={t('operations.overview.volume')}>
@@ -260,6 +260,7 @@ export default function OverviewPage() {
   const { t } = useTranslation();
   const [overview, reloadOverview] = useLoad(operationsApi.overview);
   const [balances, reloadBalances] = useLoad(operationsApi.platformBalances);
+  const label = useDataLabel();
   return (
     <>
       <PageHeader title={t('operations.nav.overview')} description={t('operations.overview.description')} />
@@ -267,7 +268,7 @@ export default function OverviewPage() {
         <Loading loaded={balances} retry={reloadBalances}>
           {(sheet) => (
             <>
-              <p className="help">
+              <p className="console-note">
                 {sheet.as_of
                   ? t('operations.overview.as_of', { time: new Date(sheet.as_of).toLocaleString() })
                   : t('operations.overview.never_caught_up')}
@@ -277,7 +278,7 @@ export default function OverviewPage() {
                   const kind = balance.account_id.split(':')[1] ?? balance.account_id;
                   return (
                     <div key={balance.account_id}>
-                      <dt>{t(`operations.overview.accounts.${kind}`, { defaultValue: kind })}</dt>
+                      <dt>{label('accounts', kind)}</dt>
                       <dd>
                         <BalanceFigure minor={balance.balance} currency={balance.currency} />
                       </dd>

@@ -165,18 +165,19 @@ describe('/operations/deposits: matching incoming transfers', () => {
     const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
     const amount = within(dialog).getByLabelText('Amount received');
     const reference = within(dialog).getByLabelText('Memo');
+    // Text that is no amount is invalid, not missing.
     await user.type(amount, 'fifty');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
     await within(dialog).findByText('Please enter Memo');
     // Under the fields they are about, each announced once, and no alert above them repeats them.
-    expect(describedBy(amount)).toBe('Please enter amount');
+    expect(describedBy(amount)).toBe('Invalid amount');
     expect(describedBy(reference)).toBe("The transfer's message, as the bank's notice shows it Please enter Memo");
     expect(amount.getAttribute('aria-invalid')).toBe('true');
     expect(
       within(dialog)
         .getAllByRole('alert')
         .map((alert) => alert.textContent),
-    ).toEqual(['Please enter amount', 'Please enter Memo']);
+    ).toEqual(['Invalid amount', 'Please enter Memo']);
     expect(api.sent('POST', '/api/operations/clear-deposit')).toHaveLength(0);
 
     await user.type(reference, 'PKSDEMO1');
