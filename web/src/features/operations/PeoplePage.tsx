@@ -12,6 +12,7 @@ import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
+import { useDataLabel } from './labels.ts';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { PendingBans } from './PendingBans.tsx';
@@ -58,6 +59,7 @@ function ReasonDialog({
 
 function Person({ initial }: { initial: View }) {
   const { t } = useTranslation();
+  const label = useDataLabel();
   const [view, setView] = useState(initial);
   const [open, setOpen] = useState<{ kind: 'ban' | 'unban' } | { kind: 'revoke'; session: string } | null>(null);
   const { username } = view.person;
@@ -168,11 +170,19 @@ function Person({ initial }: { initial: View }) {
           rowKey={(row) => row.tx_id}
           empty={t('operations.people.no_transactions')}
           columns={[
-            { header: 'Date', cell: ({ row }) => new Date(row.original.entry_date).toLocaleString() },
-            { header: 'Type', cell: ({ row }) => row.original.type },
-            { header: 'State', cell: ({ row }) => <StatusPill status={row.original.state} /> },
             {
-              header: 'Amount',
+              header: t('operations.people.columns.date'),
+              cell: ({ row }) => new Date(row.original.entry_date).toLocaleString(),
+            },
+            { header: t('operations.people.columns.type'), cell: ({ row }) => label('types', row.original.type) },
+            {
+              header: t('operations.people.columns.state'),
+              cell: ({ row }) => (
+                <StatusPill status={row.original.state}>{label('states', row.original.state)}</StatusPill>
+              ),
+            },
+            {
+              header: t('operations.people.columns.amount'),
               cell: ({ row }) => (
                 <>
                   {row.original.debit_credit === 'D' ? '−' : '+'}
@@ -277,7 +287,7 @@ export default function PeoplePage() {
   return (
     <>
       <PageHeader title={t('operations.nav.people')} description={t('operations.people.description')} />
-      <form className="filters" onSubmit={find}>
+      <form className="filters" role="search" onSubmit={find}>
         <Input
           label={t('operations.people.search')}
           value={typed}
