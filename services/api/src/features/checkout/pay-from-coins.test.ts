@@ -131,6 +131,23 @@ describe('POST /api/checkout/pay, a dollar total paid from coins', () => {
     expect(await balanceOf(merchantOwnerId(shop.merchantId), 'USD')).toBe(4_75);
   });
 
+  it('after a crash between claiming the quote and the ledger, the next pay uses that quote and pays once', async () => {
+    const shop = await signedUp(subject, 'business');
+    const payer = await payerWithCoins(100_00);
+    const checkout = await newCheckout(shop, dollarCart(4_75, 'USD'));
+    const quote = await quoteFor(payer, 'USD', 4_75);
+    // The first request claimed its quote for the session's transaction, then died before the ledger wrote it.
+    await subject.database.db
+      .updateTable('quotes')
+      .set({ tx_id: await checkoutTxId(checkout.id) })
+      .where('quote_id', '=', quote.quote_id)
+      .execute();
+    const response = await payCheckout(payer, checkout);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(paymentResponse.parse(response.json()).quote?.quote_id).toBe(quote.quote_id);
+    expect(await coinsOf(payer)).toBe(5_00);
+  });
+
   it('refuses an expired quote with 409 and a fresh one to show, and writes nothing', async () => {
     const shop = await signedUp(subject, 'business');
     const payer = await payerWithCoins(100_00);
