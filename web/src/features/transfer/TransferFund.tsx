@@ -49,7 +49,7 @@ interface Typed {
 /** The process modal's states (spec §4 Funds). */
 type Process =
   | { stage: 'sending'; attempt: Attempt }
-  | { stage: 'completed'; attempt: Attempt }
+  | { stage: 'completed'; attempt: Attempt; paid: { amount: number; currency: Currency } }
   | { stage: 'failed'; attempt: Attempt; errors: readonly string[] };
 
 type Stage = { stage: 'amount'; typed: Typed } | { stage: 'confirm'; attempt: Attempt; notice?: string } | Process;
@@ -109,11 +109,12 @@ export default function TransferFund() {
     sending.current = true;
     setStage({ stage: 'sending', attempt });
     try {
-      await sendFund(
+      const transaction = await sendFund(
         { guser_id: recipient.guser_id, ...attempt.transfer, ...comment, ...(quoteId ? { quote_id: quoteId } : {}) },
         attempt.idempotencyKey,
       );
-      setStage({ stage: 'completed', attempt });
+      // What left the wallet: the coins, for a dollar amount paid from them.
+      setStage({ stage: 'completed', attempt, paid: { amount: transaction.amount, currency: transaction.currency } });
       void refreshBalance();
     } catch (error) {
       if (isStaleQuote(error)) {
@@ -406,6 +407,8 @@ function ProcessDialog({
             amount: formatMoney(transfer.amount, transfer.currency),
             recipient: recipientName(recipient),
           })}
+          {stage.paid.currency !== transfer.currency &&
+            ` ${t('transfer.paid_with', { amount: formatMoney(stage.paid.amount, stage.paid.currency) })}`}
         </p>
       </Dialog>
     );

@@ -378,7 +378,8 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
       expect(quotes).toBe(2);
     });
     await user.click(within(again).getByRole('button', { name: 'Complete Transfer' }));
-    expect(await screen.findByRole('dialog', { name: 'Transfer Completed' })).toBeTruthy();
+    const done = await screen.findByRole('dialog', { name: 'Transfer Completed' });
+    expect(within(done).getByRole('status').textContent).toBe('$4.75 USD sent to Demo Coffee. Paid with 95.00 Coins.');
     const [first, second] = api.sent('POST', '/api/account/send-fund');
     expect(first?.body).toMatchObject({ amount: 4_75, currency: 'USD', comment: 'Order 7', quote_id: 'qt_1' });
     expect(second?.body).toMatchObject({ quote_id: 'qt_2' });
