@@ -358,6 +358,36 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     ).toBe('3');
   });
 
+  it('a USD checkout paid from coins, at the quote shown beside Process My Payment', async () => {
+    const { page: merchant } = await merchantOf('coincheckout');
+    const created = await callFrom(merchant, 'POST', '/api/checkout/create-session', {
+      cart: [{ sku: 'LATTE', name: 'Latte', price: 4_75 }],
+      total: 4_75,
+      currency: 'USD',
+      success_url: 'https://shop.example.com/thanks',
+    });
+    expect(created.status, created.text).toBe(200);
+    const { id, token } = JSON.parse(created.text) as { id: number; token: string };
+
+    const who = newcomer('coinpayer');
+    const buyer = await peeks.page();
+    await buyer.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(buyer, who);
+    await fund(who.username, 100_00, 'CON');
+    await buyer.goto(`${peeks.server.url}/checkout?id=${String(id)}&token=${token}`);
+    await buyer.getByRole('radio', { name: /Wallet balance 100\.00 Coins/ }).waitFor();
+    await buyer.getByText('Paid from your coins at this quote, to Maple Coffee:').waitFor();
+    const quote = buyer.getByTestId('coin-quote');
+    await quote.waitFor();
+    expect(await quote.textContent()).toMatch(/^\$4\.75 USD = 95\.00 Coins · 20 Coins per USD · fee \$0\.00 USD/);
+    await atBothWidths(buyer, '71a-checkout-from-coins');
+    await buyer.getByRole('button', { name: 'Process My Payment' }).click();
+    const receipt = buyer.getByRole('region', { name: 'Payment received' });
+    await receipt.getByText('$4.75 USD paid to Maple Coffee.').waitFor();
+    await receipt.getByText('95.00 Coins').waitFor();
+    await atBothWidths(buyer, '72a-checkout-from-coins-receipt');
+  });
+
   it('a guest signs in on the checkout page, pays from the wallet once, and the webhook hears it, signed', async () => {
     const { page: merchant } = await merchantOf('checkout');
     const hook = await callFrom(merchant, 'POST', '/api/webhook/create-webhook', {

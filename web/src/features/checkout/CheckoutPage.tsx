@@ -404,7 +404,7 @@ function Receipt({ checkout, transaction }: { checkout: CheckoutSession; transac
       <p role="status">
         <Badge tone="success">{t('checkout.paid')}</Badge>{' '}
         {t('checkout.paid_body', {
-          amount: formatMoney(transaction.amount, transaction.currency),
+          amount: formatMoney(checkout.total, checkout.currency),
           merchant: checkout.merchant_name,
         })}
       </p>
@@ -413,8 +413,17 @@ function Receipt({ checkout, transaction }: { checkout: CheckoutSession; transac
         <dd>{checkout.merchant_name}</dd>
         <dt>{t('checkout.amount')}</dt>
         <dd>
-          <Money minor={transaction.amount} currency={transaction.currency} />
+          <Money minor={checkout.total} currency={checkout.currency} />
         </dd>
+        {/* A dollar total paid from coins: what left the wallet. */}
+        {transaction.currency !== checkout.currency && (
+          <>
+            <dt>{t('checkout.paid_with')}</dt>
+            <dd>
+              <Money minor={transaction.amount} currency={transaction.currency} />
+            </dd>
+          </>
+        )}
         <dt>{t('checkout.transaction')}</dt>
         <dd className="tx-id">{transaction.tx_id}</dd>
         <dt>{t('checkout.date')}</dt>

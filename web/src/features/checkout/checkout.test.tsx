@@ -230,7 +230,7 @@ describe('the Checkout page (spec §2 "Checkout page (id, token)")', () => {
       'POST /api/checkout/pay': () =>
         ++pays === 1
           ? refused(409, [{ code: 40930, field: 'quote_id', message: 'The quote has expired' }])
-          : ok({ transaction: paid(155_00), quote: quote('qt_2') }),
+          : ok({ transaction: { ...paid(155_00), currency: 'CON' }, quote: quote('qt_2') }),
     });
     const { user } = renderApp(PATH);
     expect(await screen.findByRole('radio', { name: /Wallet balance 200\.00 Coins/ })).toBeTruthy();
@@ -246,7 +246,10 @@ describe('the Checkout page (spec §2 "Checkout page (id, token)")', () => {
       expect(quotes).toBe(2);
     });
     await user.click(screen.getByRole('button', { name: 'Process My Payment' }));
-    await screen.findByRole('region', { name: 'Payment received' });
+    const receipt = await screen.findByRole('region', { name: 'Payment received' });
+    // The price paid, and what left the wallet for it.
+    expect(within(receipt).getByRole('status').textContent).toContain('$7.75 USD paid to Demo Coffee.');
+    expect(within(receipt).getByText('Paid with').nextElementSibling?.textContent).toBe('155.00 Coins');
     const [first, second] = api.sent('POST', '/api/checkout/pay');
     expect(first?.body).toEqual({ id: 41, token: TOKEN, quote_id: 'qt_1' });
     expect(second?.body).toEqual({ id: 41, token: TOKEN, quote_id: 'qt_2' });
