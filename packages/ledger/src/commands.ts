@@ -1,6 +1,7 @@
 import type {
   CardFunding,
   Cash,
+  CoinPayment,
   DepositMethod,
   PaymentMethodRef,
   TransferKind,
@@ -77,6 +78,8 @@ export type LedgerCommand =
       memo: string | null;
       /** Charged to a card: the payer's wallet is untouched and the card-funding account pays. */
       fundedBy?: CardFunding;
+      /** A USD or CAD price paid from the payer's coins at a quote: the coins are converted through the exchange. */
+      paidFromCoins?: CoinPayment;
     }
   | { type: 'ReleaseHold'; txId: string }
   | {

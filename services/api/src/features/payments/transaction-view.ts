@@ -27,6 +27,8 @@ export interface RowFacts {
   funding: HistoryFunding | null;
   counterparty: HistoryCounterparty | null;
   quote: HistoryQuote | null;
+  /** What the viewer's own wallet paid, when it paid in another currency than the transaction's (coins for a cash price). */
+  paidInCoins?: { amount: number; currency: Currency } | null;
 }
 
 /**
@@ -61,9 +63,9 @@ export function transactionView(
     billing_address: null,
     shipping_address: null,
     debit_credit: viewerPaid ? 'D' : 'C',
-    amount: record.amount,
+    amount: facts.paidInCoins?.amount ?? record.amount,
     fee: record.fee,
-    currency: record.currency,
+    currency: facts.paidInCoins?.currency ?? record.currency,
     terminal_id: null,
     invoice_no: null,
     custom_1: null,

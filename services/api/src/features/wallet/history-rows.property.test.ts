@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import {
   DEFAULT_RATE_MICROS,
   LedgerRuleViolation,
+  RATE_SCALE,
   cashPriceOfCoins,
   type Cash,
   type CardFunding,
@@ -64,6 +65,12 @@ const step = fc.oneof(
     byCard: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('pay' as const), from: owner, amount, currency, byCard: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('payFromCoins' as const),
+    from: owner,
+    amount,
+    currency: fc.constantFrom<Currency>('USD', 'CAD'),
+  }),
   fc.record({ kind: fc.constant('advanceClock' as const), hours: fc.integer({ min: 1, max: 48 }) }),
   fc.record({ kind: fc.constant('releaseHold' as const), pick }),
   fc.record({ kind: fc.constant('withdraw' as const), owner, amount, currency }),
@@ -107,6 +114,9 @@ const everyKindOnce: Step[] = [
   { kind: 'confirmCardRefund', pick: 0 },
   { kind: 'returnSale', pick: 1, amount: 500 },
   { kind: 'failCardRefund', pick: 1 },
+  // A shop's dollar price paid from coins: the row is the payer's coins, the shop's is dollars.
+  { kind: 'payFromCoins', from: 2, amount: 4_75, currency: 'USD' },
+  { kind: 'payFromCoins', from: 1, amount: 4_75, currency: 'CAD' },
   // Coins from a cleared deposit: ones bought by card cannot be cashed out until they mature.
   { kind: 'withdraw', owner: 2, amount: 500, currency: 'CON' },
   { kind: 'withdraw', owner: 1, amount: 500, currency: 'USD' },
@@ -216,6 +226,22 @@ async function runHistory(steps: Step[]) {
           currency: item.currency,
           memo: null,
           ...(item.byCard ? { fundedBy: cardCharge(item.amount, item.currency) } : {}),
+        };
+      }
+      case 'payFromCoins': {
+        const rateMicros = item.currency === 'USD' ? RATE_SCALE : DEFAULT_RATE_MICROS;
+        return {
+          type: 'Transfer',
+          txId: nextTxId(),
+          kind: 'PURCHASE',
+          fromOwnerId: ownerId(item.from),
+          toOwnerId: ownerId(SHOP),
+          amount: item.amount,
+          fee: 0,
+          currency: item.currency,
+          memo: null,
+          // The fewest coins that sell for the price: hundredths of a coin, 20 coins a dollar at the rate.
+          paidFromCoins: { coins: Math.ceil((item.amount * 20 * rateMicros) / RATE_SCALE), rateMicros, quoteId: 'qt' },
         };
       }
       case 'advanceClock':
@@ -392,6 +418,7 @@ describe('history rows over random histories', () => {
         'failWithdrawal',
         'fee',
         'pay',
+        'payFromCoins',
         'processWithdrawal',
         'purchase',
         'rejectDeposit',
