@@ -28,7 +28,7 @@ export const fetchQuote = async (ask: QuoteAsk, signal?: AbortSignal) =>
   (await callApi('/account/quote', quoteResponse, { body: ask, ...(signal ? { signal } : {}) })).quote;
 
 /** `value` once it has stayed the same for a moment. */
-function useSettled<T>(value: T): T {
+export function useSettled<T>(value: T): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -73,6 +73,24 @@ export function freshQuoteIn(error: unknown): Quote | null {
 /** Shows `fresh` as the quote for `ask`, after a 409, so the person confirms it instead. */
 export function replaceQuote(ask: QuoteAsk, fresh: Quote) {
   queryClient.setQueryData(quoteKeys.ask(ask), fresh);
+}
+
+/**
+ * The quote `shown` when it prices `ask`; else null, after asking for the
+ * quote of `ask` so that it shows: nothing converts before the person has
+ * seen its terms.
+ */
+export async function quoteShownFor(ask: QuoteAsk, shown: Quote | null): Promise<Quote | null> {
+  const fits =
+    shown !== null &&
+    shown.from_currency === ask.from_currency &&
+    shown.to_currency === ask.to_currency &&
+    (ask.amount_in === undefined || shown.amount_in === ask.amount_in) &&
+    (ask.amount_out === undefined || shown.amount_out === ask.amount_out) &&
+    msLeft(shown) > 0;
+  if (fits) return shown;
+  await queryClient.query({ queryKey: quoteKeys.ask(ask), queryFn: ({ signal }) => fetchQuote(ask, signal) });
+  return null;
 }
 
 /** A quote used by a command is spent: the next attempt asks for a new one. */

@@ -13,16 +13,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
-import { queryClient } from '../../lib/query.ts';
-import {
-  fetchQuote,
-  forgetQuotes,
-  freshQuoteIn,
-  quoteKeys,
-  replaceQuote,
-  useQuote,
-  type QuoteAsk,
-} from '../../lib/quotes.ts';
+import { forgetQuotes, freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
 import { QuoteSummary } from '../../ui/QuoteSummary.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
@@ -219,20 +210,15 @@ function FundForm({
       onSubmit={async (values) => {
         const wanted = askFor(coinsBoughtWith(values.amount, forex));
         // Nothing is charged before the person has seen the quote for this amount.
-        if (!quote || quote.amount_out !== wanted.amount_out) {
-          await queryClient.query({
-            queryKey: quoteKeys.ask(wanted),
-            queryFn: () => fetchQuote(wanted),
-          });
-          return;
-        }
+        const confirmed = await quoteShownFor(wanted, quote);
+        if (!confirmed) return;
         setNotice(null);
         const bought = await onBuy({
           request: {
             payment_method_id: values.payment_method_id,
-            coin_amt: quote.amount_out,
+            coin_amt: confirmed.amount_out,
             currency: CURRENCY,
-            quote_id: quote.quote_id,
+            quote_id: confirmed.quote_id,
           },
           ask: wanted,
         });
