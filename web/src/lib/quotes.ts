@@ -53,7 +53,7 @@ export function useQuote(ask: QuoteAsk | null) {
     queryKey: current === null ? [...quoteKeys.all, 'none'] : quoteKeys.ask(current),
     enabled: current !== null,
     queryFn: ({ signal }) => fetchQuote(current ?? ({} as QuoteAsk), signal),
-    // A quote is good until it expires, then asked again; it is for one command, never kept long.
+    // A quote is good until it expires, then asked again. It is for one command: dropped once no screen shows it.
     staleTime: (state) => (state.state.data ? Math.max(0, msLeft(state.state.data)) : 0),
     refetchInterval: (state) => (state.state.data ? Math.max(LEAST_REFRESH_MS, msLeft(state.state.data)) : false),
     gcTime: 0,
@@ -91,9 +91,4 @@ export async function quoteShownFor(ask: QuoteAsk, shown: Quote | null): Promise
   if (fits) return shown;
   await queryClient.query({ queryKey: quoteKeys.ask(ask), queryFn: ({ signal }) => fetchQuote(ask, signal) });
   return null;
-}
-
-/** A quote used by a command is spent: the next attempt asks for a new one. */
-export function forgetQuotes() {
-  queryClient.removeQueries({ queryKey: quoteKeys.all });
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { queryClient } from '../../lib/query.ts';
-import { forgetQuotes, freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
+import { freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { QuoteSummary } from '../../ui/QuoteSummary.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
@@ -173,7 +173,6 @@ async function confirmAt<T>(
   try {
     const answer = await start();
     keys.settled(200);
-    forgetQuotes();
     return answer;
   } catch (error) {
     if (error instanceof ApiError) keys.settled(error.status);

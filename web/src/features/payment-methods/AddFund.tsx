@@ -13,7 +13,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
-import { forgetQuotes, freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
+import { freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
 import { QuoteSummary } from '../../ui/QuoteSummary.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
@@ -70,7 +70,6 @@ export default function AddFund() {
       try {
         const answer = await purchase(request, key);
         keys.settled(200);
-        forgetQuotes();
         void refreshBalance();
         setOutcome({ kind: 'success', coins: answer.quote.amount_out, funding: answer.funding });
         return 'done';

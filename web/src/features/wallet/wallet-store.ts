@@ -15,6 +15,8 @@ export const walletKeys = {
   all: ['wallet'] as const,
   balance: () => [...walletKeys.all, 'balance'] as const,
   recent: () => [...walletKeys.all, 'recent'] as const,
+  withdrawDestinations: () => [...walletKeys.all, 'withdraw-destinations'] as const,
+  pinSet: () => [...walletKeys.all, 'pin-set'] as const,
 };
 
 /** The dashboard shows this many of the newest transactions. */
