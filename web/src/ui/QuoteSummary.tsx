@@ -1,5 +1,5 @@
 import type { Quote } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../lib/money.ts';
 import { msLeft } from '../lib/quotes.ts';
@@ -32,6 +32,7 @@ export function QuoteSummary({
   notice = null,
   payLabel,
   getLabel,
+  children,
 }: {
   quote: Quote | null;
   /** A quote is being asked for what is typed. */
@@ -40,6 +41,8 @@ export function QuoteSummary({
   notice?: string | null;
   payLabel?: string;
   getLabel?: string;
+  /** More terms of the same confirmation (where the money goes), as <dt>/<dd> pairs aligned with the quote's. */
+  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   const cash = quote && (quote.from_currency === 'CON' ? quote.to_currency : quote.from_currency);
@@ -61,9 +64,13 @@ export function QuoteSummary({
             <dd>{t('quote.rate_value', { currency: cash, coins: quote.rate })}</dd>
             <dt>{t('quote.fee')}</dt>
             <dd>{formatMoney(quote.fee, quote.from_currency)}</dd>
+            {children}
           </dl>
         ) : (
-          <p className="hint">{pending ? t('quote.refreshing') : t('quote.waiting')}</p>
+          <>
+            <p className="hint">{pending ? t('quote.refreshing') : t('quote.waiting')}</p>
+            {children && <dl className="summary">{children}</dl>}
+          </>
         )}
       </div>
       {quote && (

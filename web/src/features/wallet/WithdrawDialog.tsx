@@ -230,6 +230,12 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   if (stage.stage === 'confirm') {
     const { request } = stage;
     const method = loaded?.methods.find((each) => each.payment_method_id === request.paymentMethodId);
+    const destination = (
+      <>
+        <dt>{t('wallet.withdraw.to')}</dt>
+        <dd data-testid="destination">{method ? paymentMethodName(method) : ''}</dd>
+      </>
+    );
     return (
       <Dialog
         title={t('wallet.withdraw.confirm_title')}
@@ -257,17 +263,16 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
             notice={notice}
             payLabel={t('wallet.withdraw.you_withdraw')}
             getLabel={t('wallet.withdraw.paid_out_label')}
-          />
+          >
+            {destination}
+          </QuoteSummary>
         ) : (
           <dl className="summary">
             <dt>{t('wallet.withdraw.paid_out_label')}</dt>
             <dd>{formatMoney(request.amount, request.currency)}</dd>
+            {destination}
           </dl>
         )}
-        <dl className="summary">
-          <dt>{t('wallet.withdraw.to')}</dt>
-          <dd data-testid="destination">{method ? paymentMethodName(method) : ''}</dd>
-        </dl>
       </Dialog>
     );
   }
