@@ -342,19 +342,22 @@ function BitcoinDialog({ onClose, onViewPending }: { onClose: () => void; onView
           setValueAs={asWholeAmount}
           autoFocus
         />
-        <dl className="summary" aria-live="polite">
-          <dt>{t('deposits.rate')}</dt>
-          <dd>{info ? t('deposits.rate_value', { usd: formatMoney(info.BTCtoUSD, 'USD') }) : rating ? '…' : '—'}</dd>
-          <dt>{t('deposits.cost_btc')}</dt>
-          <dd>{info ? `${formatBitcoin(info.totalBitcoinAmount)} BTC` : '—'}</dd>
-        </dl>
         <QuoteSummary
           quote={quote}
           pending={amount !== null && (rating || isFetching)}
           notice={notice}
           payLabel={t('deposits.cost_usd')}
           getLabel={t('deposits.total_coins')}
-        />
+        >
+          {info && (
+            <>
+              <dt>{t('deposits.rate')}</dt>
+              <dd>{t('deposits.rate_value', { usd: formatMoney(info.BTCtoUSD, 'USD') })}</dd>
+              <dt>{t('deposits.cost_btc')}</dt>
+              <dd>{`${formatBitcoin(info.totalBitcoinAmount)} BTC`}</dd>
+            </>
+          )}
+        </QuoteSummary>
         <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('deposits.close')}
