@@ -1,7 +1,9 @@
 import { currencyCode, type LedgerVerification, type OperationsOverview } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { queryClient } from '../../lib/query.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card, StatTile } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
@@ -9,7 +11,7 @@ import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
-import { useLoad } from './use-load.ts';
+import { operationsKeys, useLoad } from './use-load.ts';
 
 /** Series colours from the design tokens, so the charts follow light and dark. */
 const palette = [
@@ -142,28 +144,21 @@ const seconds = (run: LedgerVerification) =>
 /** The last ledger:verify run, Run, and its progress polled twice a second while it runs. */
 function Verification() {
   const { t } = useTranslation();
-  const [run, setRun] = useState<LedgerVerification | null>(null);
+  const verification = useQuery({
+    queryKey: operationsKeys.read('verification'),
+    queryFn: async () => (await operationsApi.verification()).verification,
+    // While a run goes on, its progress is read twice a second.
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? 500 : false),
+  });
+  const run = verification.data ?? null;
   const [starting, setStarting] = useState(false);
-  useEffect(() => {
-    void operationsApi.verification().then((answer) => {
-      setRun(answer.verification);
-    });
-  }, []);
-  useEffect(() => {
-    if (run?.state !== 'running') return;
-    const timer = setTimeout(() => {
-      void operationsApi.verification().then((answer) => {
-        setRun(answer.verification);
-      });
-    }, 500);
-    return () => {
-      clearTimeout(timer);
-    };
-  }, [run]);
   const start = async () => {
     setStarting(true);
     try {
-      setRun((await operationsApi.startVerification()).verification);
+      queryClient.setQueryData(
+        operationsKeys.read('verification'),
+        (await operationsApi.startVerification()).verification,
+      );
     } finally {
       setStarting(false);
     }
