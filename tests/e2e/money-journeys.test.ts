@@ -2,14 +2,16 @@ import { sql } from 'kysely';
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
-import { PHONE, stage } from './stage.ts';
+import { atBothWidths, callFrom, checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { DESKTOP, PHONE, stage } from './stage.ts';
 
 /**
  * Money between two newcomers, each in their own browser, against npm start:
  * the sender adds the sandbox card and buys coins with it, adds the
  * recipient as a contact and sends part of the coins; the recipient's
- * wallet, open all along, shows them arrive without a reload.
+ * wallet, open all along, shows them arrive without a reload. Add Fund shows
+ * the coins before charging, and fresh loads of the money pages are never
+ * refused for want of the CSRF token.
  */
 const peeks = stage();
 let sender: Page;
@@ -20,6 +22,26 @@ const bob = newcomer('recipient');
 beforeAll(async () => {
   [sender, recipient] = await Promise.all([peeks.page(), peeks.page()]);
 });
+
+/** The signed-in person's coins, in hundredths, as the API counts them. */
+async function coinsOf(page: Page): Promise<number> {
+  const answer = await callFrom(page, 'GET', '/api/account/balance');
+  const { balances } = (JSON.parse(answer.text) as { balance: { balances: { currency: string; balance: number }[] } })
+    .balance;
+  return balances.find((line) => line.currency === 'CON')?.balance ?? 0;
+}
+
+/** Coins as the screen writes them ("200.00 Coins") in hundredths. */
+const shownCoins = (text: string | null) => Math.round(Number((text ?? '').replace(/[^\d.]/g, '')) * 100);
+
+/** The spec's narrowest screen, 360 px: photographed, axe clean, nothing scrolls sideways; back to the laptop after. */
+async function atNarrowest(page: Page, name: string) {
+  await page.setViewportSize({ width: 360, height: 800 });
+  await checkScreen(page, name);
+  const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  expect(overflow, `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  await page.setViewportSize(DESKTOP);
+}
 
 async function signUp(page: Page, who: typeof alice) {
   await page.goto(`${peeks.server.url}/register/personal`);
@@ -73,15 +95,26 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     const fund = sender.getByRole('dialog', { name: 'Add Fund' });
     await fund.getByLabel('Amount').fill('10');
     await fund.getByLabel('Payment Method').selectOption({ label: 'VISA ************4242' });
-    await checkScreen(sender, '23-add-fund');
+    // Issue 35: the coins are on screen, quoted, before the card is charged.
+    const quoted = shownCoins(await fund.getByTestId('quote-get').textContent());
+    expect(quoted, '$10 US at 20 coins a US dollar').toBe(200_00);
+    expect(await fund.getByTestId('quote-pay').textContent()).toBe('$10.00 USD');
+    await fund.getByText('$0.00 USD').waitFor();
+    await atBothWidths(sender, '23-add-fund-quote');
+    await atNarrowest(sender, '23-add-fund-quote-360');
+    const before = await coinsOf(sender);
     await fund.getByRole('button', { name: 'Confirm Deposit' }).click();
-    await sender.getByRole('dialog', { name: 'Success' }).getByText('Fund deposit successfully').waitFor();
+    const success = sender.getByRole('dialog', { name: 'Success' });
+    await success.getByText('Fund deposit successfully').waitFor();
+    expect(await success.getByTestId('charged').textContent()).toBe('Visa •••• 4242 was charged $10.00 USD.');
     await checkScreen(sender, '24-add-fund-success');
+    // The balance grows by exactly the coins quoted.
+    expect((await coinsOf(sender)) - before).toBe(quoted);
 
     await sender.goto(`${peeks.server.url}/`);
     await expect
       .poll(() => sender.getByTestId('balance-available').textContent(), { timeout: 10_000 })
-      .not.toBe('0.00 Coins');
+      .toBe('200.00 Coins');
     await checkScreen(sender, '25-sender-dashboard');
   });
 
@@ -224,5 +257,30 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await sender.goto(`${peeks.server.url}/transfer-fund?gid=00000000-0000-4000-8000-000000000000&uid=1`);
     await sender.getByRole('dialog', { name: 'User not found' }).waitFor();
     await checkScreen(sender, '33-user-not-found');
+  });
+
+  it('12 fresh loads of the money pages, each in a fresh browser context, are never refused (no 403)', async () => {
+    // A fresh context with the session's cookie and its cached user: the app's first reads race its CSRF token.
+    const signedIn = await sender.context().storageState();
+    const screens: Record<string, (page: Page) => Promise<void>> = {
+      '/add-fund': (page) => page.getByRole('dialog', { name: 'Add Fund' }).getByLabel('Payment Method').waitFor(),
+      '/transaction': (page) => page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first().waitFor(),
+      '/payment-method-list': (page) => page.getByText('You have 1 Payment Methods.').waitFor(),
+      '/': (page) => page.getByRole('list', { name: 'Recent activity' }).getByRole('listitem').first().waitFor(),
+    };
+    const routes = Object.keys(screens);
+    const refused: string[] = [];
+    for (let load = 0; load < 12; load += 1) {
+      const route = routes[load % routes.length] ?? '/';
+      const page = await peeks.page(DESKTOP, { storageState: signedIn });
+      page.on('response', (response) => {
+        if (response.status() === 403) refused.push(`${route}: ${response.request().method()} ${response.url()}`);
+      });
+      await page.goto(`${peeks.server.url}${route}`);
+      await screens[route]?.(page);
+      expect(await page.getByText(/could not be loaded/).count(), route).toBe(0);
+      await page.context().close();
+    }
+    expect(refused).toEqual([]);
   });
 });

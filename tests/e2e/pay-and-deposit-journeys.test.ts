@@ -56,6 +56,17 @@ async function userIdOf(username: string): Promise<number> {
   return row.user_id;
 }
 
+/** The signed-in person's coins, in hundredths, as the API counts them. */
+async function coinsOf(page: Page): Promise<number> {
+  const answer = await callFrom(page, 'GET', '/api/account/balance');
+  const { balances } = (JSON.parse(answer.text) as { balance: { balances: { currency: string; balance: number }[] } })
+    .balance;
+  return balances.find((line) => line.currency === 'CON')?.balance ?? 0;
+}
+
+/** Coins as the screen writes them ("780.00 Coins") in hundredths. */
+const shownCoins = (text: string | null) => Math.round(Number((text ?? '').replace(/[^\d.]/g, '')) * 100);
+
 /** Money in a wallet without a deposit flow: a finance correction, as the demo data makes. */
 async function fund(username: string, amount: number, currency: 'USD' | 'CON') {
   await executeLedgerCommand(
@@ -131,9 +142,15 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     await choose.getByRole('button', { name: 'INTERAC EMT' }).click();
     const form = person.getByRole('dialog', { name: 'Email Money Transfer' });
     await form.getByLabel('Amount').fill('50');
-    await form.getByText(/Coin equivalent: \d+ Coins/).waitFor();
+    // Issue 35: the coins the transfer buys are quoted on screen before anything starts.
+    const quoted = shownCoins(await form.getByTestId('quote-get').textContent());
+    expect(quoted, '50 CAD at 15.6 coins a Canadian dollar').toBe(780_00);
+    expect(await form.getByTestId('quote-pay').textContent()).toBe('$50.00 CAD');
+    await form.getByText('1 CAD = 15.6 Coins').waitFor();
+    await atBothWidths(person, '60b-deposit-interac-quote');
     await form.getByRole('button', { name: 'Continue' }).click();
     await form.getByLabel('Security Answer', { exact: true }).waitFor();
+    expect(shownCoins(await form.getByTestId('deposit-coins').textContent())).toBe(quoted);
     await atBothWidths(person, '61-deposit-interac-steps');
     await form.getByRole('button', { name: 'Complete Transfer' }).click();
     await choose.getByRole('button', { name: 'View Pending Deposits' }).click();
@@ -164,10 +181,8 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     // No reload: the live feed moves the row to Cleared.
     await pending.getByText('Cleared', { exact: true }).waitFor({ timeout: 15_000 });
     await atBothWidths(person, '63-deposit-pending-cleared');
-    const balance = await callFrom(person, 'GET', '/api/account/balance');
-    const available = (JSON.parse(balance.text) as { balance: { available_balance: number } }).balance
-      .available_balance;
-    expect(available).toBeGreaterThan(0);
+    // The balance grows by exactly the coins quoted (a newcomer's wallet starts empty).
+    expect(await coinsOf(person)).toBe(quoted);
   });
 
   it('a bitcoin deposit: its QR names the address and amount shown; seen, confirmed and cleared live', async () => {
@@ -182,6 +197,8 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     const quote = person.getByRole('dialog', { name: 'Bitcoin Deposit' });
     await quote.getByLabel('Amount').fill('20');
     await quote.getByText(/1 BTC = /).waitFor();
+    const quoted = shownCoins(await quote.getByTestId('quote-get').textContent());
+    expect(quoted, '$20 US at 20 coins a US dollar').toBe(400_00);
     await atBothWidths(person, '69a-bitcoin-quote');
     await quote.getByRole('button', { name: 'Proceed with Purchase' }).click();
     const send = person.getByRole('dialog', { name: 'Send Bitcoin' });
@@ -217,6 +234,7 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     esplora.mine();
     await pending.getByText('Cleared', { exact: true }).waitFor({ timeout: 20_000 });
     await atBothWidths(person, '69d-bitcoin-cleared');
+    expect(await coinsOf(person), 'the coins quoted, exactly').toBe(quoted);
   });
 
   it("a merchant's counter QR code, filmed by the buyer's camera, pays the merchant, whose modal shows it live", async () => {

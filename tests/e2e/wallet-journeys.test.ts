@@ -1,7 +1,7 @@
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { atBothWidths, checkScreen, newcomer, signUpAsPerson } from './journey.ts';
 import { PHONE, stage } from './stage.ts';
 
 /**
@@ -83,6 +83,8 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     await fund.getByLabel('Amount').fill('10');
     // The only card is chosen already.
     expect(await fund.getByLabel('Payment Method').inputValue()).not.toBe('');
+    // The card is charged only at a quote the person has seen.
+    expect(await fund.getByTestId('quote-get').textContent()).toBe('200.00 Coins');
     await fund.getByRole('button', { name: 'Confirm Deposit' }).click();
     await ann.getByRole('dialog', { name: 'Success' }).getByText('Fund deposit successfully').waitFor();
     await ann.getByRole('heading', { level: 1, name: 'Add Fund' }).waitFor();
@@ -151,13 +153,29 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     await ann.getByRole('button', { name: /^Withdraw Funds/ }).click();
     const dialog = ann.getByRole('dialog', { name: 'Withdraw Funds' });
     await dialog.getByText('Withdrawable: 195.00 Coins').waitFor();
+    // More than the balance, nothing on hold: the reason is the balance, not a hold.
+    await dialog.getByLabel('Amount').fill('400');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('Insufficient funds', { exact: true }).waitFor();
+    expect(await dialog.getByText(/Insufficient withdrawable funds/).count()).toBe(0);
     await dialog.getByLabel('Amount').fill('2');
     await checkScreen(ann, '55-withdraw');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     const confirm = ann.getByRole('dialog', { name: 'Confirm Withdrawal' });
+    // Issue 35: the cash paid out, the rate, the fee and the destination by name, before confirming.
+    expect(await confirm.getByTestId('quote-get').textContent()).toBe('$0.10 USD');
+    expect(await confirm.getByRole('definition').allTextContents()).toEqual([
+      '2.00 Coins',
+      '$0.10 USD',
+      '1 USD = 20 Coins',
+      '0.00 Coins',
+      'Visa •••• 4242',
+    ]);
+    await atBothWidths(ann, '55b-withdraw-quote');
     await confirm.getByRole('button', { name: 'Confirm Withdrawal' }).click();
     const state = ann.getByRole('dialog', { name: 'Withdrawal' });
     await state.waitFor();
+    expect(await state.getByTestId('payout').textContent()).toBe('Visa •••• 4242 receives $0.10 USD.');
     // The sandbox payout runs in the worker; the live feed turns Entered into Processed.
     await state.getByText('Processed', { exact: true }).waitFor({ timeout: 30_000 });
     await checkScreen(ann, '56-withdraw-processed');

@@ -153,10 +153,12 @@ export const withdrawForm = z
         .string({ error: paymentMethodMessages.selectMethod })
         .regex(/^[1-9]\d{0,15}$/, paymentMethodMessages.selectMethod),
       pin: z.string().optional(),
+      /** For coins: the cash they are paid out in. */
+      payout_currency: withdrawRequest.shape.payout_currency,
     },
     invalidArguments,
   )
-  .transform(({ amount, currency, paymentMethodId, pin }, context) => {
+  .transform(({ amount, currency, paymentMethodId, pin, payout_currency }, context) => {
     const minor = typedToMinor(amount, currency);
     if (minor === null) {
       context.addIssue({ code: 'custom', path: ['amount'], message: amountMessages.invalid() });
@@ -167,6 +169,7 @@ export const withdrawForm = z
       currency,
       paymentMethodId: Number(paymentMethodId),
       ...(pin ? { pin } : {}),
+      ...(currency === 'CON' && payout_currency ? { payout_currency } : {}),
     });
     if (checked.success) return checked.data;
     for (const issue of checked.error.issues)

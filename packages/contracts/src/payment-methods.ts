@@ -345,6 +345,25 @@ export const paymentMethod = z.object({
   type_specific: z.record(z.string(), z.unknown()),
 });
 
+/** Card brands as people write them. */
+const cardBrandNames: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  discover: 'Discover',
+};
+
+/**
+ * How a person knows a stored method, as the API's funding labels name it:
+ * "Visa •••• 4242", "Bank •••• 6789", "Wire •••• 7788"; never more than the
+ * last four.
+ */
+export function paymentMethodName(method: Pick<z.infer<typeof paymentMethod>, 'type' | 'brand' | 'number'>): string {
+  const lastFour = method.number.slice(-4);
+  if (method.type === 'CC') return `${cardBrandNames[method.brand.toLowerCase()] ?? 'Card'} •••• ${lastFour}`;
+  return `${method.type === 'WIRE' ? 'Wire' : 'Bank'} •••• ${lastFour}`;
+}
+
 export const paymentMethodResponse = successEnvelope({ payment_method: paymentMethod });
 
 /** POST /api/account/pay-method: `user_id` may be sent, and must then be the caller's own. */

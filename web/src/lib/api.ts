@@ -7,11 +7,14 @@ import { translatedValidation } from '../i18n/validation-texts.ts';
 export class ApiError extends Error {
   readonly status: number;
   readonly errors: readonly ShownError[];
+  /** The refusal's whole body, for the fields some refusals add (a 409's fresh quote). */
+  readonly payload: unknown;
 
-  constructor(status: number, errors: readonly ShownError[]) {
+  constructor(status: number, errors: readonly ShownError[], payload: unknown = null) {
     super(errors.map((error) => error.text).join('; '));
     this.status = status;
     this.errors = errors;
+    this.payload = payload;
     this.name = 'ApiError';
   }
 
@@ -115,5 +118,6 @@ export async function callApi<Schema extends z.ZodType>(
   throw new ApiError(
     response.status,
     errors.map((error) => ({ ...error, text: shownText(error) })),
+    payload,
   );
 }

@@ -52,7 +52,8 @@ export function PendingAgreement() {
   });
 
   if (userId === null || doneFor === userId) return null;
-  const pending = stored && !settled(stored) ? stored.agreement : (fetched.data ?? null);
+  // What is stored wins: the answer still cached from before an accept must not open the modal again.
+  const pending = stored ? (settled(stored) ? null : stored.agreement) : (fetched.data ?? null);
   if (!pending) return null;
   return (
     <AgreementDialog

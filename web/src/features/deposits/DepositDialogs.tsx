@@ -1,16 +1,15 @@
-import {
-  formatBitcoin,
-  interacDepositRequest,
-  type DepositSummary,
-  type EmailTransferDeposit,
-  type SessionUser,
-} from '@peeks/contracts';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { formatBitcoin, interacDepositRequest, type DepositSummary, type SessionUser } from '@peeks/contracts';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { ApiError } from '../../lib/api.ts';
+import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { queryClient } from '../../lib/query.ts';
+import { freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
+import { QueryView } from '../../ui/QueryView.tsx';
+import { QuoteSummary } from '../../ui/QuoteSummary.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
@@ -22,16 +21,13 @@ import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { onLiveMessage, wallet } from '../wallet/index.ts';
 import { banksFor } from './banks.ts';
-import { coinEquivalent, coinsLabel, countdownText, timeLeft } from './deposit-rules.ts';
-import { listDeposits, quoteBitcoin, startBitcoin, startInterac, startZelle } from './deposits-api.ts';
+import { coinsLabel, countdownText, timeLeft } from './deposit-rules.ts';
+import { depositKeys, startBitcoin, startInterac, startZelle, useBitcoinInfo, useDeposits } from './deposits-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { depositsTexts } from './i18n.ts';
 
 // Its own chunk: the texts come with it, not with the first load.
 addLaterTexts(depositsTexts);
-
-/** The rate the forms show until the server's answer says otherwise (spec §9: 0.78). */
-const DEFAULT_RATE_MICROS = 780_000;
 
 /** Which modal is open: one at a time (spec §2), kept in the address (?deposit=…) so Back closes it. */
 export type DepositStep = 'choose' | 'interac' | 'zelle' | 'bitcoin' | 'pending';
@@ -160,50 +156,94 @@ function Copyable({ label, value }: { label: string; value: string }) {
 
 const asWholeAmount = (value: string) => (value === '' ? undefined : Number(value));
 
-/** The amount field of the deposit forms, with the coin equivalent floor(20 × amount × rate) under it. */
-function AmountWithCoins({ amount, rateMicros }: { amount: number | undefined; rateMicros: number }) {
-  const { t } = useTranslation();
-  const coins = amount === undefined ? 0 : coinEquivalent(amount, rateMicros);
-  return (
-    <DigitsField
-      name="amount"
-      label={t('deposits.amount')}
-      hint={
-        <span aria-live="polite">
-          {t('deposits.amount_hint')} · {t('deposits.coins', { coins: coinsLabel(coins) })}
-        </span>
-      }
-      setValueAs={asWholeAmount}
-      autoFocus
-    />
-  );
+/** The whole dollars typed when they are a valid deposit amount (1 to 500), else null. */
+const validAmount = (amount: number | undefined) =>
+  amount !== undefined && interacDepositRequest.shape.amount.safeParse(amount).success ? amount : null;
+
+/** The quote of a deposit of `units` whole dollars of `currency`: cash in, coins out. */
+const depositAsk = (currency: 'CAD' | 'USD', cents: number) =>
+  ({ from_currency: currency, to_currency: 'CON', amount_in: cents }) as const;
+
+/** What a deposit's confirm did: started, or a fresh quote (409) shown to confirm instead. */
+async function confirmAt<T>(
+  ask: QuoteAsk,
+  start: () => Promise<T>,
+  keys: ReturnType<typeof attemptKeys>,
+): Promise<T | 'requoted'> {
+  try {
+    const answer = await start();
+    keys.settled(200);
+    return answer;
+  } catch (error) {
+    if (error instanceof ApiError) keys.settled(error.status);
+    const fresh = freshQuoteIn(error);
+    if (!fresh) throw error;
+    replaceQuote(ask, fresh);
+    return 'requoted';
+  }
 }
 
-/** Interac (Email Money Transfer) and Zelle: the amount, then what to send where, each part with Copy. */
+/** What either network's start answers that the dialog shows: the deposit's instructions and its quote. */
+type EmailTransferAnswer = Pick<Awaited<ReturnType<typeof startZelle>>, 'deposit' | 'quote'>;
+
+/**
+ * Interac (Email Money Transfer, CAD) and Zelle (USD): the amount and its
+ * quote (the dollars sent, the coins they buy, the rate, the fee), then what
+ * to send where, each part with Copy. Continue names the quote shown.
+ */
 function EmailTransferDialog({ method, onClose }: { method: 'interac' | 'zelle'; onClose: () => void }) {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
   const spec = useSpecForm(interacDepositRequest.pick({ amount: true }));
-  const amount = spec.form.watch('amount') as number | undefined;
-  const [deposit, setDeposit] = useState<EmailTransferDeposit | null>(null);
-  const [attempt] = useState(() => crypto.randomUUID());
+  const amount = validAmount(spec.form.watch('amount'));
+  const currency = method === 'interac' ? 'CAD' : 'USD';
+  const [answer, setAnswer] = useState<EmailTransferAnswer | null>(null);
+  // Once started, the quote is spent: no more are asked for.
+  const ask = amount === null || answer ? null : depositAsk(currency, amount * 100);
+  const { quote, isFetching } = useQuote(ask);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [keys] = useState(() => attemptKeys());
   const title = method === 'interac' ? t('deposits.interac_title') : t('deposits.zelle_title');
   const banks = banksFor(user?.country ?? null);
 
-  if (!deposit) {
+  if (!answer) {
     return (
       <Dialog title={title} onClose={onClose}>
         <Form
           spec={spec}
           onSubmit={async (values) => {
-            const answer =
-              method === 'interac'
-                ? await startInterac(values.amount, attempt)
-                : await startZelle(values.amount, attempt);
-            setDeposit(answer.deposit);
+            const wanted = depositAsk(currency, values.amount * 100);
+            const confirmed = await quoteShownFor(wanted, quote);
+            if (!confirmed) return;
+            setNotice(null);
+            // The quote is how the attempt is shown: a resend after no answer keeps the attempt's key.
+            const key = keys.keyFor({ method, amount: values.amount });
+            const outcome = await confirmAt<EmailTransferAnswer>(
+              wanted,
+              () =>
+                method === 'interac'
+                  ? startInterac(values.amount, confirmed.quote_id, key)
+                  : startZelle(values.amount, confirmed.quote_id, key),
+              keys,
+            );
+            if (outcome === 'requoted') setNotice(t('quote.changed'));
+            else setAnswer(outcome);
           }}
         >
-          <AmountWithCoins amount={amount} rateMicros={DEFAULT_RATE_MICROS} />
+          <DigitsField
+            name="amount"
+            label={t('deposits.amount')}
+            hint={currency === 'CAD' ? t('deposits.amount_hint_cad') : t('deposits.amount_hint_usd')}
+            setValueAs={asWholeAmount}
+            autoFocus
+          />
+          <QuoteSummary
+            quote={quote}
+            pending={ask !== null && isFetching}
+            notice={notice}
+            payLabel={t('deposits.you_send')}
+            getLabel={t('deposits.coin_equivalent')}
+          />
           <p className="notice">{t('deposits.within_60')}</p>
           <div className="buttons">
             <button type="button" className="button" onClick={onClose}>
@@ -215,7 +255,7 @@ function EmailTransferDialog({ method, onClose }: { method: 'interac' | 'zelle';
       </Dialog>
     );
   }
-  const whole = deposit.amount / 100;
+  const { deposit } = answer;
   return (
     <Dialog
       title={title}
@@ -252,69 +292,72 @@ function EmailTransferDialog({ method, onClose }: { method: 'interac' | 'zelle';
         <dt>{t('deposits.amount')}</dt>
         <dd>{formatMoney(deposit.amount, deposit.currency)}</dd>
         <dt>{t('deposits.total_coins')}</dt>
-        <dd>{coinsLabel(coinEquivalent(whole, deposit.rate_micros))}</dd>
+        <dd data-testid="deposit-coins">{formatMoney(answer.quote.amount_out, 'CON')}</dd>
       </dl>
       <p className="notice">{t('deposits.within_60')}</p>
     </Dialog>
   );
 }
 
-type Quote = Awaited<ReturnType<typeof quoteBitcoin>>;
 type BitcoinDeposit = Awaited<ReturnType<typeof startBitcoin>>;
 
+/**
+ * Bitcoin step 1: the amount in dollars, the bitcoin rate and what is due,
+ * and the coin quote (the dollars to coins) the deposit is credited at;
+ * Proceed names both.
+ */
 function BitcoinDialog({ onClose, onViewPending }: { onClose: () => void; onViewPending: () => void }) {
   const { t } = useTranslation();
   const spec = useSpecForm(interacDepositRequest.pick({ amount: true }));
-  const amount = spec.form.watch('amount') as number | undefined;
-  const valid = interacDepositRequest.shape.amount.safeParse(amount).success;
-  const [quote, setQuote] = useState<{ amount: number; quote: Quote } | null>(null);
+  const amount = validAmount(spec.form.watch('amount'));
+  const { info, isFetching: rating } = useBitcoinInfo(amount);
   const [deposit, setDeposit] = useState<BitcoinDeposit | null>(null);
-  const [attempt] = useState(() => crypto.randomUUID());
-
-  useEffect(() => {
-    if (!valid || amount === undefined) return;
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      quoteBitcoin(amount, controller.signal)
-        .then((answer) => {
-          setQuote({ amount, quote: answer });
-        })
-        .catch(() => undefined);
-    }, 250);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [amount, valid]);
+  const ask = info && !deposit ? depositAsk('USD', info.USDAmount) : null;
+  const { quote, isFetching } = useQuote(ask);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [keys] = useState(() => attemptKeys());
 
   if (deposit) return <BitcoinPayment deposit={deposit} onClose={onClose} onViewPending={onViewPending} />;
-  const shown = valid && quote && quote.amount === amount ? quote.quote : null;
   return (
     <Dialog title={t('deposits.bitcoin_title')} onClose={onClose}>
       <Form
         spec={spec}
         onSubmit={async (values) => {
-          const fresh = shown ?? (await quoteBitcoin(values.amount));
-          setDeposit(await startBitcoin(fresh, attempt));
+          // Nothing is started before the rate and the coin quote for this amount have shown.
+          if (!info || info.USDAmount !== values.amount * 100) return;
+          const wanted = depositAsk('USD', info.USDAmount);
+          const confirmed = await quoteShownFor(wanted, quote);
+          if (!confirmed) return;
+          setNotice(null);
+          const key = keys.keyFor({ hash: info.hash });
+          const outcome = await confirmAt(wanted, () => startBitcoin(info, confirmed.quote_id, key), keys);
+          if (outcome === 'requoted') setNotice(t('quote.changed'));
+          else setDeposit(outcome);
         }}
       >
         <DigitsField
           name="amount"
           label={t('deposits.amount')}
-          hint={t('deposits.amount_hint')}
+          hint={t('deposits.amount_hint_usd')}
           setValueAs={asWholeAmount}
           autoFocus
         />
-        <dl className="summary" aria-live="polite">
-          <dt>{t('deposits.rate')}</dt>
-          <dd>{shown ? t('deposits.rate_value', { usd: formatMoney(shown.BTCtoUSD, 'USD') }) : '—'}</dd>
-          <dt>{t('deposits.cost_btc')}</dt>
-          <dd>{shown ? `${formatBitcoin(shown.totalBitcoinAmount)} BTC` : '—'}</dd>
-          <dt>{t('deposits.cost_usd')}</dt>
-          <dd>{shown ? formatMoney(shown.USDAmount, 'USD') : '—'}</dd>
-          <dt>{t('deposits.total_coins')}</dt>
-          <dd>{shown ? coinsLabel(Math.floor(shown.peeksCoins / 100)) : '—'}</dd>
-        </dl>
+        <QuoteSummary
+          quote={quote}
+          pending={amount !== null && (rating || isFetching)}
+          notice={notice}
+          payLabel={t('deposits.cost_usd')}
+          getLabel={t('deposits.total_coins')}
+        >
+          {info && (
+            <>
+              <dt>{t('deposits.rate')}</dt>
+              <dd>{t('deposits.rate_value', { usd: formatMoney(info.BTCtoUSD, 'USD') })}</dd>
+              <dt>{t('deposits.cost_btc')}</dt>
+              <dd>{`${formatBitcoin(info.totalBitcoinAmount)} BTC`}</dd>
+            </>
+          )}
+        </QuoteSummary>
         <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('deposits.close')}
@@ -402,76 +445,70 @@ function StatusText({ deposit }: { deposit: DepositSummary }) {
 function PendingDeposits({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { live } = useSnapshot(wallet);
-  const [deposits, setDeposits] = useState<DepositSummary[] | 'failed' | null>(null);
-  const [errors, setErrors] = useState<readonly string[]>([]);
+  const list = useDeposits();
 
   useEffect(
     () =>
       onLiveMessage((message) => {
         if (message.type !== 'deposit') return;
-        setDeposits((current) => {
-          if (!Array.isArray(current)) return current;
+        queryClient.setQueryData<DepositSummary[]>(depositKeys.list(), (current) => {
+          if (!current) return current;
           const others = current.filter((deposit) => deposit.tx_id !== message.deposit.tx_id);
           return [message.deposit, ...others].sort((a, b) => b.created_at.localeCompare(a.created_at));
         });
       }),
     [],
   );
-  useEffect(() => {
-    if (!live && deposits !== null) return;
-    const controller = new AbortController();
-    listDeposits(controller.signal)
-      .then(setDeposits)
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        setDeposits('failed');
-        setErrors(error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')]);
-      });
-    return () => {
-      controller.abort();
-    };
-    // Read again when the feed (re)connects: messages sent while it was down are gone.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [live]);
+  // Read again when the feed reconnects: messages sent while it was down are gone.
+  const [wasLive, setWasLive] = useState(live);
+  if (live !== wasLive) {
+    setWasLive(live);
+    if (live) void queryClient.invalidateQueries({ queryKey: depositKeys.list() });
+  }
 
-  let body: ReactNode;
-  if (deposits === null) body = <PageLoader label={t('app.loading')} />;
-  else if (deposits === 'failed') body = <ServerErrors texts={errors} />;
-  else if (deposits.length === 0) body = <p className="empty">{t('deposits.pending_empty')}</p>;
-  else
-    body = (
-      <div className="table-scroll">
-        <table className="deposits">
-          <caption>{t('deposits.pending_caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('deposits.date')}</th>
-              <th scope="col">{t('deposits.method')}</th>
-              <th scope="col">{t('deposits.amount')}</th>
-              <th scope="col">{t('deposits.reference')}</th>
-              <th scope="col">{t('deposits.status')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {deposits.map((deposit) => (
-              <tr key={deposit.tx_id} data-testid={`deposit-${deposit.tx_id}`}>
-                <td>{deposit.created_at.slice(0, 16).replace('T', ' ')}</td>
-                <td>{t(`deposits.methods.${deposit.method}`)}</td>
-                <td>
-                  {formatMoney(deposit.amount, deposit.currency)}
-                  <br />
-                  <small>{coinsLabel(Math.floor(deposit.coins / 100))}</small>
-                </td>
-                <td className="break">{deposit.reference}</td>
-                <td data-status={deposit.status}>
-                  <StatusText deposit={deposit} />
-                </td>
+  const body = (
+    <QueryView
+      query={list}
+      loading={<PageLoader label={t('app.loading')} />}
+      failed={(texts) => <ServerErrors texts={texts} />}
+      isEmpty={(deposits) => deposits.length === 0}
+      empty={<p className="empty">{t('deposits.pending_empty')}</p>}
+    >
+      {(deposits) => (
+        <div className="table-scroll">
+          <table className="deposits">
+            <caption>{t('deposits.pending_caption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('deposits.date')}</th>
+                <th scope="col">{t('deposits.method')}</th>
+                <th scope="col">{t('deposits.amount')}</th>
+                <th scope="col">{t('deposits.reference')}</th>
+                <th scope="col">{t('deposits.status')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    );
+            </thead>
+            <tbody>
+              {deposits.map((deposit) => (
+                <tr key={deposit.tx_id} data-testid={`deposit-${deposit.tx_id}`}>
+                  <td>{deposit.created_at.slice(0, 16).replace('T', ' ')}</td>
+                  <td>{t(`deposits.methods.${deposit.method}`)}</td>
+                  <td>
+                    {formatMoney(deposit.amount, deposit.currency)}
+                    <br />
+                    <small>{coinsLabel(Math.floor(deposit.coins / 100))}</small>
+                  </td>
+                  <td className="break">{deposit.reference}</td>
+                  <td data-status={deposit.status}>
+                    <StatusText deposit={deposit} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </QueryView>
+  );
   return (
     <Dialog title={t('deposits.pending_title')} onClose={onClose}>
       {body}

@@ -2,6 +2,7 @@ import type { Currency, DepositSummary } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { quoteApi, quoteFor as priceListQuote, staleQuote } from '../../testing/quotes.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { readBitcoinUri } from './deposit-rules.ts';
 
@@ -67,7 +68,9 @@ const quoteFor = (currency: 'USD' | 'CAD', cents: number) => {
 };
 
 function depositApi(handlers: Record<string, Handler> = {}) {
-  return fakeApi({
+  const quotes = quoteApi();
+  const api = fakeApi({
+    'POST /api/account/quote': quotes.handler,
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
     'GET /api/account/balance': () => ok({ balance }),
     'POST /api/account/deposit-interac': (body) => {
@@ -97,7 +100,7 @@ function depositApi(handlers: Record<string, Handler> = {}) {
     'POST /api/account/get-bitcoin-info': (body) => {
       const { amount } = body as { amount: number };
       return ok({
-        peeksCoins: Math.floor(20 * amount * 0.78) * 100,
+        peeksCoins: 20 * amount * 100,
         BTCtoUSD: 5_000_000,
         totalBitcoinAmount: amount * 2_000,
         USDAmount: amount * 100,
@@ -122,6 +125,7 @@ function depositApi(handlers: Record<string, Handler> = {}) {
     'GET /api/account/deposits': () => ok({ deposits: [summary()] }),
     ...handlers,
   });
+  return { ...api, quotes };
 }
 
 const openDeposit = async () => {
@@ -153,7 +157,7 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     const { dialog, user } = await openDeposit();
     await user.click(within(dialog).getByRole('button', { name: 'INTERAC EMT' }));
     const form = await screen.findByRole('dialog', { name: 'Email Money Transfer' });
-    expect(within(form).getByText(/Coin equivalent: 0 Coins/)).toBeTruthy();
+    expect(within(form).getByText('Enter an amount to see the quote.')).toBeTruthy();
     expect(within(form).getByText('Your deposit should complete within 60 minutes of your transfer.')).toBeTruthy();
     await user.click(within(form).getByRole('button', { name: 'Continue' }));
     expect(await within(form).findAllByText('Please enter amount')).not.toHaveLength(0);
@@ -161,14 +165,23 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     expect(await within(form).findAllByText('Please enter amount should be less 500')).not.toHaveLength(0);
     await user.clear(within(form).getByLabelText('Amount'));
     await user.type(within(form).getByLabelText('Amount'), '1');
-    expect(within(form).getByText(/Coin equivalent: 15 Coins/)).toBeTruthy();
+    expect((await within(form).findByTestId('quote-get')).textContent).toBe('15.60 Coins');
     await user.type(within(form).getByLabelText('Amount'), '0');
-    expect(within(form).getByText(/Coin equivalent: 156 Coins/)).toBeTruthy();
+    await waitFor(() => {
+      expect(within(form).getByTestId('quote-get').textContent).toBe('156.00 Coins');
+    });
+    expect(within(form).getByTestId('quote-pay').textContent).toBe('$10.00 CAD');
+    expect(within(form).getByText('1 CAD = 15.6 Coins')).toBeTruthy();
+    expect(within(form).getByText('$0.00 CAD'), 'the fee, shown as such').toBeTruthy();
+    expect(api.sent('POST', '/api/account/deposit-interac'), 'nothing started before Continue').toHaveLength(0);
+    const shown = api.quotes.last()?.quote_id;
     await user.click(within(form).getByRole('button', { name: 'Continue' }));
 
     const steps = await screen.findByRole('dialog', { name: 'Email Money Transfer' });
     await within(steps).findByLabelText('Security Answer');
-    expect(api.sent('POST', '/api/account/deposit-interac').map((call) => call.body)).toEqual([{ amount: 10 }]);
+    expect(api.sent('POST', '/api/account/deposit-interac').map((call) => call.body)).toEqual([
+      { amount: 10, quote_id: shown },
+    ]);
     expect(api.sent('POST', '/api/account/deposit-interac')[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     const read = (label: string) => within(steps).getByLabelText<HTMLInputElement>(label).value;
     expect(read('Recipient Name')).toBe('Peeks Wallet');
@@ -179,7 +192,7 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     for (const what of ['Recipient Name', 'Recipient E-mail', 'Security Question', 'Security Answer', 'Memo'])
       expect(within(steps).getByRole('button', { name: `Copy ${what}` })).toBeTruthy();
     expect(within(steps).getByText('Wait for Transfer.')).toBeTruthy();
-    expect(within(steps).getByText('156 Coins')).toBeTruthy();
+    expect(within(steps).getByTestId('deposit-coins').textContent).toBe('156.00 Coins');
     // A Canadian user gets Canadian banks.
     expect(within(steps).getByRole('link', { name: 'RBC Royal Bank' })).toBeTruthy();
 
@@ -197,7 +210,9 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     await user.click(within(dialog).getByRole('button', { name: 'ZELL PAY' }));
     const form = await screen.findByRole('dialog', { name: 'Zelle' });
     await user.type(within(form).getByLabelText('Amount'), '2');
-    expect(within(form).getByText(/Coin equivalent: 31 Coins/)).toBeTruthy();
+    expect((await within(form).findByTestId('quote-get')).textContent, 'US dollars buy 20 coins each').toBe(
+      '40.00 Coins',
+    );
     await user.click(within(form).getByRole('button', { name: 'Continue' }));
     const steps = await screen.findByRole('dialog', { name: 'Zelle' });
     expect((await within(steps).findByLabelText<HTMLInputElement>('Memo')).value).toBe('PKS-AB12-CD34');
@@ -215,14 +230,21 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     await user.type(within(step1).getByLabelText('Amount'), '25');
     expect(await within(step1).findByText('1 BTC = $50,000.00 USD')).toBeTruthy();
     expect(within(step1).getByText('0.00050000 BTC')).toBeTruthy();
-    expect(within(step1).getByText('$25.00 USD')).toBeTruthy();
-    expect(within(step1).getByText('390 Coins')).toBeTruthy();
+    expect((await within(step1).findByTestId('quote-pay')).textContent).toBe('$25.00 USD');
+    expect(within(step1).getByTestId('quote-get').textContent).toBe('500.00 Coins');
+    const shown = api.quotes.last()?.quote_id;
     await user.click(within(step1).getByRole('button', { name: 'Proceed with Purchase' }));
 
     const step2 = await screen.findByRole('dialog', { name: 'Send Bitcoin' });
     expect(api.sent('POST', '/api/account/deposit-coins')[0]?.body).toMatchObject({
       paymentMethodId: 'CRYPTO:BTC',
       totalBitcoinAmount: 50_000,
+      quote_id: shown,
+    });
+    expect(api.sent('POST', '/api/account/quote').at(-1)?.body).toEqual({
+      from_currency: 'USD',
+      to_currency: 'CON',
+      amount_in: 2_500,
     });
     await waitFor(() => {
       expect(within(step2).getByRole('img', { name: 'QR code of the bitcoin payment' }).getAttribute('src')).toMatch(
@@ -301,5 +323,60 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     renderApp('/?deposit=pending');
     const view = await screen.findByRole('dialog', { name: 'Pending Deposits' });
     expect(await within(view).findByText('No records found')).toBeTruthy();
+  });
+});
+
+describe('the deposit dialogs quote before they start (issue 35)', () => {
+  beforeEach(resetSession);
+
+  it('Interac: an expired quote (409) shows the fresh quote and asks again; Continue then names it', async () => {
+    const fresh = priceListQuote({ from_currency: 'CAD', to_currency: 'CON', amount_in: 1_000 }, 90, {
+      amount_out: 15_000,
+    });
+    let first = true;
+    const api = depositApi();
+    const interac = api.handlers['POST /api/account/deposit-interac'];
+    api.handlers['POST /api/account/deposit-interac'] = (body, url) => {
+      if (!first) return interac?.(body, url) ?? ok();
+      first = false;
+      return staleQuote(fresh);
+    };
+    const { dialog, user } = await openDeposit();
+    await user.click(within(dialog).getByRole('button', { name: 'INTERAC EMT' }));
+    const form = await screen.findByRole('dialog', { name: 'Email Money Transfer' });
+    await user.type(within(form).getByLabelText('Amount'), '10');
+    await within(form).findByTestId('quote-get');
+    await user.click(within(form).getByRole('button', { name: 'Continue' }));
+    expect(await within(form).findByText('The quote changed. Check the new one and confirm again.')).toBeTruthy();
+    expect(within(form).getByTestId('quote-get').textContent).toBe('150.00 Coins');
+    await user.click(within(form).getByRole('button', { name: 'Continue' }));
+    const steps = await screen.findByRole('dialog', { name: 'Email Money Transfer' });
+    await within(steps).findByLabelText('Security Answer');
+    const [stale, confirmed] = api.sent('POST', '/api/account/deposit-interac');
+    expect(stale?.body).toEqual({ amount: 10, quote_id: 'qt_1' });
+    expect(confirmed?.body).toEqual({ amount: 10, quote_id: 'qt_90' });
+  });
+
+  it('Bitcoin: an expired coin quote (409) shows the fresh one; Proceed then names it', async () => {
+    let first = true;
+    const api = depositApi();
+    const start = api.handlers['POST /api/account/deposit-coins'];
+    api.handlers['POST /api/account/deposit-coins'] = (body, url) => {
+      if (!first) return start?.(body, url) ?? ok();
+      first = false;
+      return staleQuote(priceListQuote({ from_currency: 'USD', to_currency: 'CON', amount_in: 2_500 }, 91));
+    };
+    const { dialog, user } = await openDeposit();
+    await user.click(within(dialog).getByRole('button', { name: 'BITCOIN DEPOSIT' }));
+    const step1 = await screen.findByRole('dialog', { name: 'Bitcoin Deposit' });
+    await user.type(within(step1).getByLabelText('Amount'), '25');
+    await within(step1).findByTestId('quote-get');
+    await user.click(within(step1).getByRole('button', { name: 'Proceed with Purchase' }));
+    expect(await within(step1).findByText('The quote changed. Check the new one and confirm again.')).toBeTruthy();
+    await user.click(within(step1).getByRole('button', { name: 'Proceed with Purchase' }));
+    await screen.findByRole('dialog', { name: 'Send Bitcoin' });
+    expect(
+      api.sent('POST', '/api/account/deposit-coins').map((call) => (call.body as { quote_id: string }).quote_id),
+    ).toEqual(['qt_1', 'qt_91']);
   });
 });

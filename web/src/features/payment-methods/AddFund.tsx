@@ -1,10 +1,20 @@
-import { addFundForm, coinCountLabel, coinsBoughtWith, type AddFundForm, type PaymentMethod } from '@peeks/contracts';
+import {
+  addFundForm,
+  coinCountLabel,
+  coinsBoughtWith,
+  type Currency,
+  type Funding,
+  type PaymentMethod,
+  type PurchaseRequest,
+} from '@peeks/contracts';
 import { useEffect, useRef, useState } from 'react';
-import { useFormContext } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
+import { formatMoney } from '../../lib/money.ts';
+import { freshQuoteIn, quoteShownFor, replaceQuote, useQuote, type QuoteAsk } from '../../lib/quotes.ts';
+import { QuoteSummary } from '../../ui/QuoteSummary.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
@@ -17,15 +27,28 @@ import { purchase, useCoinRate, usePaymentMethods, type CoinRate } from './payme
 /** Coins are bought in US dollars, the purchase call's default currency. */
 const CURRENCY = 'USD';
 
-type Outcome = { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | { kind: 'success'; coins: number };
+type Outcome =
+  { kind: 'form' } | { kind: 'error'; texts: readonly string[] } | { kind: 'success'; coins: number; funding: Funding };
+
+/** What the form asks to buy: the purchase, and the quote (the card's currency to coins) it confirms. */
+export interface Purchase {
+  request: PurchaseRequest;
+  ask: QuoteAsk;
+}
+
+/** What a buy came to: done (or refused, shown by the page), or a fresh quote to confirm instead. */
+type Bought = 'done' | 'requoted';
 
 /**
  * /add-fund, the Add Fund page (spec §2, §4, §8): a static-backdrop modal
  * with an amount and a card, Confirm Deposit and Go Back. The amount buys
- * coins at the rate with the card. Failure shows 'Error' with Try Again
- * (a fresh form) or Cancel; success shows 'Success' and reloads the balance.
- * Each attempt carries an Idempotency-Key, so a double click or a retry
- * after a lost answer is charged once.
+ * coins with the card at a quote shown before Confirm (what the card is
+ * charged, the coins, the rate and the fee); the purchase names that quote,
+ * and an expired one is shown afresh to confirm again (409). Failure shows
+ * 'Error' with Try Again (a fresh form) or Cancel; success shows 'Success'
+ * with what the card was charged, and reloads the balance. Each attempt
+ * carries an Idempotency-Key, so a double click or a retry after a lost
+ * answer is charged once.
  */
 export default function AddFund() {
   const { t } = useTranslation();
@@ -37,25 +60,29 @@ export default function AddFund() {
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'form' });
   const [round, setRound] = useState(0);
   const [keys] = useState(() => attemptKeys());
-  const pending = useRef<Promise<void> | null>(null);
+  const pending = useRef<Promise<Bought> | null>(null);
 
-  const buy = (values: AddFundForm, forex: CoinRate) => {
+  const buy = ({ request, ask }: Purchase) => {
     // A second submit while the first runs (a double click) waits for the first instead of buying again.
-    pending.current ??= (async () => {
-      const request = {
-        payment_method_id: values.payment_method_id,
-        coin_amt: coinsBoughtWith(values.amount, forex),
-        currency: CURRENCY,
-      } as const;
+    pending.current ??= (async (): Promise<Bought> => {
+      // The quote is how this attempt is shown, not a new attempt: a retry after a lost answer keeps its key.
+      const key = keys.keyFor({ ...request, quote_id: undefined });
       try {
-        await purchase(request, keys.keyFor(request));
+        const answer = await purchase(request, key);
         keys.settled(200);
         void refreshBalance();
-        setOutcome({ kind: 'success', coins: request.coin_amt });
+        setOutcome({ kind: 'success', coins: answer.quote.amount_out, funding: answer.funding });
+        return 'done';
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         keys.settled(error.status);
+        const fresh = freshQuoteIn(error);
+        if (fresh) {
+          replaceQuote(ask, fresh);
+          return 'requoted';
+        }
         setOutcome({ kind: 'error', texts: error.texts });
+        return 'done';
       } finally {
         pending.current = null;
       }
@@ -118,6 +145,12 @@ export default function AddFund() {
         >
           <p role="status">{t('add_fund.deposited')}</p>
           <p>{t('add_fund.added', { coins: coinCountLabel(outcome.coins) })}</p>
+          <p data-testid="charged">
+            {t('add_fund.charged', {
+              label: outcome.funding.label,
+              amount: formatMoney(outcome.funding.amount, outcome.funding.currency as Currency),
+            })}
+          </p>
         </Dialog>
       </section>
     );
@@ -157,16 +190,48 @@ function FundForm({
 }: {
   cards: PaymentMethod[];
   forex: CoinRate;
-  onBuy: (values: AddFundForm, forex: CoinRate) => Promise<void>;
+  onBuy: (purchase: Purchase) => Promise<Bought>;
   onGoBack: () => void;
 }) {
   const { t } = useTranslation();
   // The default card is chosen already (spec §4: selecting a method makes it the default).
   const preferred = cards.find((card) => card.is_default) ?? (cards.length === 1 ? cards[0] : undefined);
   const spec = useSpecForm(addFundForm, preferred ? { payment_method_id: preferred.payment_method_id } : undefined);
+  const amount = spec.form.watch('amount') as number | undefined;
+  const coins =
+    addFundForm.shape.amount.safeParse(amount).success && amount !== undefined ? coinsBoughtWith(amount, forex) : null;
+  const ask = coins === null ? null : askFor(coins);
+  const { quote, isFetching } = useQuote(ask);
+  const [notice, setNotice] = useState<string | null>(null);
   return (
-    <Form spec={spec} onSubmit={(values) => onBuy(values, forex)}>
-      <AmountField forex={forex} />
+    <Form
+      spec={spec}
+      onSubmit={async (values) => {
+        const wanted = askFor(coinsBoughtWith(values.amount, forex));
+        // Nothing is charged before the person has seen the quote for this amount.
+        const confirmed = await quoteShownFor(wanted, quote);
+        if (!confirmed) return;
+        setNotice(null);
+        const bought = await onBuy({
+          request: {
+            payment_method_id: values.payment_method_id,
+            coin_amt: confirmed.amount_out,
+            currency: CURRENCY,
+            quote_id: confirmed.quote_id,
+          },
+          ask: wanted,
+        });
+        if (bought === 'requoted') setNotice(t('quote.changed'));
+      }}
+    >
+      <AmountField />
+      <QuoteSummary
+        quote={quote}
+        pending={ask !== null && isFetching}
+        notice={notice}
+        payLabel={t('add_fund.pay_label')}
+        getLabel={t('add_fund.get_label')}
+      />
       <SelectField
         name="payment_method_id"
         label={t('add_fund.payment_method')}
@@ -192,20 +257,18 @@ function FundForm({
   );
 }
 
-/** Whole dollars (spec §5), with the coins they buy at the rate once the amount is valid. */
-function AmountField({ forex }: { forex: CoinRate }) {
+/** The quote a purchase of `coins` needs: the card's currency to coins, the coins fixed. */
+const askFor = (coins: number) => ({ from_currency: CURRENCY, to_currency: 'CON', amount_out: coins }) as const;
+
+/** Whole dollars (spec §5); the quote under it says what they buy. */
+function AmountField() {
   const { t } = useTranslation();
-  const amount = useFormContext<{ amount?: number }>().watch('amount');
-  const coins =
-    addFundForm.shape.amount.safeParse(amount).success && amount !== undefined
-      ? coinCountLabel(coinsBoughtWith(amount, forex))
-      : null;
   // The modal opens on the loading overlay; the amount takes the focus when the form appears.
   return (
     <TextField
       name="amount"
       label={t('add_fund.amount')}
-      hint={coins ? t('add_fund.coins_hint', { coins }) : t('add_fund.amount_hint')}
+      hint={t('add_fund.amount_hint')}
       setValueAs={asWholeAmount}
       inputMode="numeric"
       autoComplete="off"

@@ -1,18 +1,31 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { PurchaseRequest } from '@peeks/contracts';
 import { ok, refused, renderApp, resetSession, type Answer } from '../../testing/app.tsx';
+import { quoteFor, staleQuote } from '../../testing/quotes.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { paymentApi, storedCard } from './testing.ts';
 
-const approved = () => ok({ transaction: purchaseTransaction() });
-/** The transaction a purchase of 156 coins answers (the contract's shape, checked on arrival). */
+/** The API's answer to a purchase: its transaction, the quote it named, and what the card was charged. */
+const approved = (body: unknown) => {
+  const request = body as PurchaseRequest;
+  const quote = quoteFor({ from_currency: 'USD', to_currency: 'CON', amount_out: request.coin_amt }, 0, {
+    quote_id: request.quote_id ?? 'qt_current',
+  });
+  return ok({
+    transaction: purchaseTransaction(),
+    quote,
+    funding: { amount: quote.amount_in, currency: 'USD', label: 'Visa •••• 4242' },
+  });
+};
+/** The transaction a purchase of 200 coins answers (the contract's shape, checked on arrival). */
 function purchaseTransaction() {
   return transactionView({
     tx_id: 'tx-1',
     type: 'purchase',
     tx_class: 'PURCHASE_COINS',
     debit_credit: 'C',
-    amount: 15_600,
+    amount: 20_000,
     payment_method_type: 'CC',
     payment_method: '11',
   });
@@ -31,6 +44,8 @@ async function fill(user: ReturnType<typeof renderApp>['user'], amount: string) 
   const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
   await user.type(await within(modal).findByLabelText('Amount'), amount);
   await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************4242');
+  // The quote for the amount shows before anything can be charged.
+  await within(modal).findByTestId('quote-get');
   return modal;
 }
 
@@ -94,10 +109,10 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     await user.type(amount, '1.50');
     expect(amount.value).toBe('1.50');
     expect(await within(modal).findByText('Please enter valid amount')).toBeTruthy();
-    expect(within(modal).queryByText(/You receive/)).toBeNull();
+    expect(within(modal).queryByTestId('quote'), 'no quote for an amount refused').toBeNull();
     await user.clear(amount);
     await user.type(amount, '10');
-    expect(within(modal).getByText('In US dollars, 1 to 500. You receive 156 Coins.')).toBeTruthy();
+    expect((await within(modal).findByTestId('quote-get')).textContent).toBe('200.00 Coins');
     await waitFor(() => {
       expect(within(modal).queryByText(/^Please enter/)).toBeNull();
     });
@@ -115,10 +130,16 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     expect(within(success).getByText('Fund deposit successfully')).toBeTruthy();
     // Issue 22: the page behind the dialog was blank; it says what happened, and a toast says it too.
     expect(screen.getByRole('heading', { level: 1, name: 'Add Fund' })).toBeTruthy();
-    expect(screen.getAllByText('156 Coins were added to your wallet.')).toHaveLength(2);
+    expect(screen.getAllByText('200 Coins were added to your wallet.')).toHaveLength(2);
     expect(document.querySelector('.toasts')?.textContent).toContain('Fund deposit successfully');
     const [call] = api.sent('POST', '/api/account/purchase');
-    expect(call?.body).toEqual({ payment_method_id: 11, coin_amt: 15_600, currency: 'USD' });
+    expect(call?.body, 'the purchase names the quote shown').toEqual({
+      payment_method_id: 11,
+      coin_amt: 20_000,
+      currency: 'USD',
+      quote_id: api.quotes.last()?.quote_id,
+    });
+    expect(within(success).getByTestId('charged').textContent).toBe('Visa •••• 4242 was charged $10.00 USD.');
     expect(call?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(call?.headers['x-csrf-token']).toBe('csrf-signed-in');
     await waitFor(() => {
@@ -137,6 +158,7 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     let modal = await screen.findByRole('dialog', { name: 'Add Fund' });
     await user.type(await within(modal).findByLabelText('Amount'), '25');
     await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************0002');
+    await within(modal).findByTestId('quote-get');
     await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
 
     const error = await screen.findByRole('dialog', { name: 'Error' });
@@ -151,6 +173,7 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
 
     await user.type(within(modal).getByLabelText('Amount'), '25');
     await user.selectOptions(within(modal).getByLabelText('Payment Method'), 'VISA ************0002');
+    await within(modal).findByTestId('quote-get');
     await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
     const [first, second] = api.sent('POST', '/api/account/purchase');
     expect(second?.headers['idempotency-key'], 'a new attempt after a refusal').not.toBe(
@@ -218,6 +241,7 @@ describe('/add-fund after issue 22', () => {
     const { user, router } = renderApp('/add-fund');
     const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
     await user.type(await within(modal).findByLabelText('Amount'), '10');
+    await within(modal).findByTestId('quote-get');
     await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
     await screen.findByRole('dialog', { name: 'Success' });
     await waitFor(
@@ -244,7 +268,7 @@ describe('/add-fund never charges twice for one attempt', () => {
     await waitFor(() => {
       expect(api.sent('POST', '/api/account/purchase')).toHaveLength(1);
     });
-    answer.resolve(approved());
+    answer.resolve(approved(api.sent('POST', '/api/account/purchase')[0]?.body));
     expect(await screen.findByRole('dialog', { name: 'Success' })).toBeTruthy();
     expect(api.sent('POST', '/api/account/purchase')).toHaveLength(1);
   });
@@ -252,10 +276,10 @@ describe('/add-fund never charges twice for one attempt', () => {
   it('a retry of the same purchase after a lost answer keeps its Idempotency-Key, so the server answers it with the first outcome', async () => {
     let calls = 0;
     const api = paymentApi([storedCard()], {
-      'POST /api/account/purchase': () => {
+      'POST /api/account/purchase': (body) => {
         calls += 1;
         if (calls === 1) throw new TypeError('Failed to fetch');
-        return approved();
+        return approved(body);
       },
     });
     const { user } = renderApp('/add-fund');
@@ -269,5 +293,100 @@ describe('/add-fund never charges twice for one attempt', () => {
     expect(await screen.findByRole('dialog', { name: 'Success' })).toBeTruthy();
     const [lost, retried] = api.sent('POST', '/api/account/purchase');
     expect(retried?.headers['idempotency-key']).toBe(lost?.headers['idempotency-key']);
+  });
+});
+
+describe('/add-fund quotes the coins before the card is charged (issue 35)', () => {
+  beforeEach(resetSession);
+
+  it('shows what the card is charged, the coins, the rate, the fee of 0.00 and the expiry before Confirm; nothing is charged first', async () => {
+    const api = paymentApi([storedCard()], { 'POST /api/account/purchase': approved });
+    const { user } = renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    await user.type(await within(modal).findByLabelText('Amount'), '25');
+    const quote = await within(modal).findByTestId('quote');
+    expect([...quote.querySelectorAll('dt, dd')].map((cell) => cell.textContent)).toEqual([
+      'Your card is charged',
+      '$25.00 USD',
+      'Coins you get',
+      '500.00 Coins',
+      'Rate',
+      '1 USD = 20 Coins',
+      'Fee',
+      '$0.00 USD',
+    ]);
+    expect(within(modal).getByText(/^Good for \d+ s more$/)).toBeTruthy();
+    expect(api.sent('POST', '/api/account/quote').at(-1)?.body).toEqual({
+      from_currency: 'USD',
+      to_currency: 'CON',
+      amount_out: 50_000,
+    });
+    expect(api.sent('POST', '/api/account/purchase'), 'nothing charged before Confirm').toHaveLength(0);
+  });
+
+  it('a Confirm before the quote has shown only shows it: the card is charged on the next Confirm, at that quote', async () => {
+    const api = paymentApi([storedCard()], { 'POST /api/account/purchase': approved });
+    const { user } = renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    await user.type(await within(modal).findByLabelText('Amount'), '10');
+    const form = within(modal).getByRole('button', { name: 'Confirm Deposit' }).closest('form')!;
+    fireEvent.submit(form);
+    expect((await within(modal).findByTestId('quote-get')).textContent).toBe('200.00 Coins');
+    expect(api.sent('POST', '/api/account/purchase')).toHaveLength(0);
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+    await screen.findByRole('dialog', { name: 'Success' });
+    expect((api.sent('POST', '/api/account/purchase')[0]?.body as PurchaseRequest).quote_id).toBe(
+      api.quotes.last()?.quote_id,
+    );
+  });
+
+  it('an expired quote (409) shows the fresh one and asks again instead of an error; the next Confirm names the fresh quote', async () => {
+    let first = true;
+    const fresh = quoteFor({ from_currency: 'USD', to_currency: 'CON', amount_out: 20_000 }, 77, {
+      amount_in: 1_040,
+    });
+    const api = paymentApi([storedCard()], {
+      'POST /api/account/purchase': (body) => {
+        if (!first) return approved(body);
+        first = false;
+        return staleQuote(fresh);
+      },
+    });
+    const { user } = renderApp('/add-fund');
+    const modal = await fill(user, '10');
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+    expect(await within(modal).findByText('The quote changed. Check the new one and confirm again.')).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: 'Error' })).toBeNull();
+    expect(within(modal).getByTestId('quote-pay').textContent, 'the fresh quote is shown').toBe('$10.40 USD');
+    await user.click(within(modal).getByRole('button', { name: 'Confirm Deposit' }));
+    await screen.findByRole('dialog', { name: 'Success' });
+    const [stale, confirmed] = api.sent('POST', '/api/account/purchase');
+    expect((stale?.body as PurchaseRequest).quote_id).toBe('qt_1');
+    expect((confirmed?.body as PurchaseRequest).quote_id).toBe('qt_77');
+    expect(confirmed?.headers['idempotency-key'], 'a new attempt after the 409').not.toBe(
+      stale?.headers['idempotency-key'],
+    );
+  });
+
+  it('asks for a new quote when the one shown expires', async () => {
+    const api = paymentApi([storedCard()], {
+      'POST /api/account/quote': (body) =>
+        ok({
+          quote: quoteFor(body as never, api.sent('POST', '/api/account/quote').length, {
+            expires_at: new Date(Date.now() + 1_200).toISOString(),
+          }),
+        }),
+    });
+    const { user } = renderApp('/add-fund');
+    const modal = await screen.findByRole('dialog', { name: 'Add Fund' });
+    await user.type(await within(modal).findByLabelText('Amount'), '10');
+    await within(modal).findByTestId('quote-get');
+    const asked = api.sent('POST', '/api/account/quote').length;
+    await waitFor(
+      () => {
+        expect(api.sent('POST', '/api/account/quote').length).toBeGreaterThan(asked);
+      },
+      { timeout: 4_000 },
+    );
   });
 });

@@ -4,7 +4,7 @@ import {
   payMethodListResponse,
   paymentMethodResponse,
   providerLookupResponse,
-  transactionResponse,
+  purchaseResponse,
   type addPayMethodRequest,
   type cardPayMethodRequest,
   type forex,
@@ -101,7 +101,7 @@ export const useCoinRate = (currency: 'USD' | 'CAD') =>
       (await callApi('/account/forex-lookup', forexResponse, { body: { currency }, signal })).forex,
   });
 
-/** Buys coins with a stored card; `idempotencyKey` names the attempt, so a retry of it is never charged twice. */
+/** Buys coins with a stored card at the quote named (its transaction, the quote, what the card was charged); `idempotencyKey` names the attempt, so a retry of it is never charged twice. */
 export async function purchase(request: PurchaseRequest, idempotencyKey: string) {
-  return (await callApi('/account/purchase', transactionResponse, { body: request, idempotencyKey })).transaction;
+  return callApi('/account/purchase', purchaseResponse, { body: request, idempotencyKey });
 }

@@ -1,10 +1,13 @@
 import type { PaymentMethod } from '@peeks/contracts';
 export { storedCard } from '../../testing/payment-methods.ts';
 import { fakeApi, ok, sessionUser, type Handler } from '../../testing/app.tsx';
+import { quoteApi } from '../../testing/quotes.ts';
 
 /** The API of a signed-in user whose payment methods are `methods` (changed in place by add, select and delete). */
 export function paymentApi(methods: PaymentMethod[], handlers: Record<string, Handler> = {}) {
-  return fakeApi({
+  const quotes = quoteApi();
+  const api = fakeApi({
+    'POST /api/account/quote': quotes.handler,
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf-signed-in' }),
     'POST /api/account/pay-method': () => ok({ methods, total: methods.length }),
     'GET /api/wallet/payment-provider-lookup': () =>
@@ -23,13 +26,14 @@ export function paymentApi(methods: PaymentMethod[], handlers: Record<string, Ha
         forex: {
           currency: 'USD',
           target: 'CON',
-          rate_micros: 780_000,
+          rate_micros: 1_000_000,
           coins_per_unit: 20,
-          coin_micros_per_unit: 15_600_000,
+          coin_micros_per_unit: 20_000_000,
         },
       }),
     'GET /api/account/balance': () =>
       ok({ balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] } }),
     ...handlers,
   });
+  return { ...api, quotes };
 }

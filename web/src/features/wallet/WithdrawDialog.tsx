@@ -1,8 +1,9 @@
 import {
   errorCodes,
+  paymentMethodName,
   withdrawForm,
   type Currency,
-  type PaymentMethod,
+  type Funding,
   type TransactionView,
   type WithdrawRequest,
 } from '@peeks/contracts';
@@ -12,28 +13,36 @@ import { Link } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { attemptKeys } from '../../lib/attempts.ts';
 import { formatMoney } from '../../lib/money.ts';
+import { errorTexts } from '../../lib/query.ts';
+import { freshQuoteIn, replaceQuote, useQuote } from '../../lib/quotes.ts';
 import { StatusPill } from '../../ui/Badge.tsx';
 import { Button, buttonClass } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Input, Select } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
+import { QuoteSummary } from '../../ui/QuoteSummary.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { cardFundsNote } from './card-funds.ts';
 import { onLiveMessage, refreshBalance, useBalance } from './wallet-store.ts';
-import { pinIsSet, withdraw, withdrawDestinations } from './withdraw-api.ts';
+import { usePinIsSet, useWithdrawDestinations, withdraw } from './withdraw-api.ts';
 
 const CURRENCIES: readonly Exclude<Currency, 'IMP'>[] = ['CON', 'USD', 'CAD'];
+const PAYOUT_CURRENCIES = ['USD', 'CAD'] as const;
 
 interface Typed {
   currency: Exclude<Currency, 'IMP'>;
   amount: string;
-  paymentMethodId: string;
+  /** Null until chosen: the default method. */
+  paymentMethodId: string | null;
   pin: string;
+  payout_currency: (typeof PAYOUT_CURRENCIES)[number];
 }
 type FieldErrors = Partial<Record<keyof Typed, string | undefined>>;
 
 type Stage =
-  { stage: 'form' } | { stage: 'confirm'; request: WithdrawRequest } | { stage: 'sent'; transaction: TransactionView };
+  | { stage: 'form' }
+  | { stage: 'confirm'; request: WithdrawRequest }
+  | { stage: 'sent'; transaction: TransactionView; payout: Funding };
 
 const SHOWN_STATES: Partial<
   Record<
@@ -46,46 +55,54 @@ const SHOWN_STATES: Partial<
   failed: { key: 'failed', tone: 'failed', note: 'failed_note' },
 };
 
-const methodLabel = (method: PaymentMethod) =>
-  method.type === 'CC' ? `${method.brand} ${method.number}` : `${method.type} ${method.number}`;
-
 /**
  * Withdraw Funds (issue 22, spec §2's Withdraw Funds tile): withdrawable
  * money (not on hold) to a stored card or bank account. The amount is
  * checked against what is withdrawable before anything is sent; the PIN is
- * asked for once one is set; a confirmation step; then the withdrawal's
- * state, Entered until a payout worker or an operator settles it, updated
- * live to Processed or Failed.
+ * asked for once one is set; a confirmation step stating the cash paid out,
+ * the rate and fee of coins (a quote, refreshed as it expires, whose id the
+ * withdrawal carries; a 409 shows the fresh one) and the destination by name;
+ * then the withdrawal's state, Entered until a payout worker or an operator
+ * settles it, updated live to Processed or Failed.
  */
 export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const { data: balance } = useBalance();
-  const [loaded, setLoaded] = useState<{ methods: PaymentMethod[]; pinSet: boolean } | null>(null);
-  const [typed, setTyped] = useState<Typed>({ currency: 'CON', amount: '', paymentMethodId: '', pin: '' });
+  const destinations = useWithdrawDestinations();
+  const pinSetting = usePinIsSet();
+  const loadError = destinations.error ?? pinSetting.error;
+  const loaded =
+    destinations.data !== undefined && pinSetting.data !== undefined
+      ? { methods: destinations.data, pinSet: pinSetting.data }
+      : loadError
+        ? { methods: [], pinSet: false }
+        : null;
+  const [typed, setTyped] = useState<Typed>({
+    currency: 'CON',
+    amount: '',
+    paymentMethodId: null,
+    pin: '',
+    payout_currency: 'USD',
+  });
   const [errors, setErrors] = useState<FieldErrors>({});
   const [serverErrors, setServerErrors] = useState<readonly string[]>([]);
+  const [notice, setNotice] = useState<string | null>(null);
   const [stage, setStage] = useState<Stage>({ stage: 'form' });
   const [busy, setBusy] = useState(false);
   const keys = useRef(attemptKeys());
-
-  useEffect(() => {
-    const controller = new AbortController();
-    Promise.all([withdrawDestinations(controller.signal), pinIsSet(controller.signal)]).then(
-      ([methods, pinSet]) => {
-        const preferred = methods.find((method) => method.is_default) ?? methods[0];
-        setTyped((before) => ({ ...before, paymentMethodId: preferred ? String(preferred.payment_method_id) : '' }));
-        setLoaded({ methods, pinSet });
-      },
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        setServerErrors(error instanceof ApiError ? error.texts : [t('errors.something_went_wrong')]);
-        setLoaded({ methods: [], pinSet: false });
-      },
-    );
-    return () => {
-      controller.abort();
-    };
-  }, [t]);
+  const preferred = loaded?.methods.find((method) => method.is_default) ?? loaded?.methods[0];
+  const chosenMethod = typed.paymentMethodId ?? (preferred ? String(preferred.payment_method_id) : '');
+  // Coins are paid out as cash at a quote, shown on the confirmation before anything moves.
+  const confirming = stage.stage === 'confirm' ? stage.request : null;
+  const ask =
+    confirming?.currency === 'CON'
+      ? ({
+          from_currency: 'CON',
+          to_currency: confirming.payout_currency ?? 'USD',
+          amount_in: confirming.amount,
+        } as const)
+      : null;
+  const { quote, isFetching: quoting } = useQuote(ask);
 
   // The live feed tells when the payout settles the withdrawal.
   const sentId = stage.stage === 'sent' ? stage.transaction.tx_id : null;
@@ -93,7 +110,7 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
     if (sentId === null) return;
     return onLiveMessage((message) => {
       if (message.type === 'activity' && message.transaction.tx_id === sentId)
-        setStage({ stage: 'sent', transaction: message.transaction });
+        setStage((before) => (before.stage === 'sent' ? { ...before, transaction: message.transaction } : before));
     });
   }, [sentId]);
 
@@ -110,12 +127,14 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   const edit = (field: keyof Typed) => (event: { target: { value: string } }) => {
     setTyped((before) => ({ ...before, [field]: event.target.value }));
     setServerErrors([]);
+    setNotice(null);
     setErrors((before) => ({ ...before, [field]: undefined }));
   };
 
   const review = (event: SyntheticEvent) => {
     event.preventDefault();
-    const parsed = withdrawForm.safeParse(loaded?.pinSet ? typed : { ...typed, pin: '' });
+    const entered = { ...typed, paymentMethodId: chosenMethod };
+    const parsed = withdrawForm.safeParse(loaded?.pinSet ? entered : { ...entered, pin: '' });
     const found: FieldErrors = {};
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
@@ -138,16 +157,29 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   };
 
   const send = async (request: WithdrawRequest) => {
+    // Coins go at the quote shown, never at one the person has not seen.
+    if (ask && !quote) return;
     setBusy(true);
     setServerErrors([]);
+    setNotice(null);
     try {
-      const transaction = await withdraw(request, keys.current.keyFor(request));
+      // The quote is how this attempt is shown: a resend after no answer keeps the attempt's key.
+      const answer = await withdraw(
+        quote ? { ...request, quote_id: quote.quote_id } : request,
+        keys.current.keyFor(request),
+      );
       keys.current.settled(200);
-      setStage({ stage: 'sent', transaction });
+      setStage({ stage: 'sent', transaction: answer.transaction, payout: answer.payout });
       void refreshBalance();
     } catch (error) {
       if (error instanceof ApiError) {
         keys.current.settled(error.status);
+        const fresh = freshQuoteIn(error);
+        if (fresh && ask) {
+          replaceQuote(ask, fresh);
+          setNotice(t('quote.changed'));
+          return;
+        }
         setServerErrors(error.texts);
         // A wrong PIN is fixed on the form.
         if (error.has(errorCodes.pinWrong) || error.has(errorCodes.pinNeeded)) setStage({ stage: 'form' });
@@ -158,7 +190,7 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   };
 
   if (stage.stage === 'sent') {
-    const { transaction } = stage;
+    const { transaction, payout } = stage;
     // The ledger's states in the words of a payout: pending is entered, completed processed.
     const known = SHOWN_STATES[transaction.state];
     return (
@@ -183,6 +215,12 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
             </StatusPill>{' '}
             {formatMoney(transaction.amount, transaction.currency)}
           </p>
+          <p data-testid="payout">
+            {t('wallet.withdraw.paid_out', {
+              amount: formatMoney(payout.amount, payout.currency as Currency),
+              destination: payout.label,
+            })}
+          </p>
           {known && <p>{t(`wallet.withdraw.${known.note}`)}</p>}
         </div>
       </Dialog>
@@ -192,6 +230,12 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
   if (stage.stage === 'confirm') {
     const { request } = stage;
     const method = loaded?.methods.find((each) => each.payment_method_id === request.paymentMethodId);
+    const destination = (
+      <>
+        <dt>{t('wallet.withdraw.to')}</dt>
+        <dd data-testid="destination">{method ? paymentMethodName(method) : ''}</dd>
+      </>
+    );
     return (
       <Dialog
         title={t('wallet.withdraw.confirm_title')}
@@ -205,23 +249,30 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
             >
               {t('wallet.withdraw.go_back')}
             </Button>
-            <Button variant="primary" busy={busy} onClick={() => void send(request)}>
+            <Button variant="primary" busy={busy} disabled={ask !== null && !quote} onClick={() => void send(request)}>
               {t('wallet.withdraw.confirm')}
             </Button>
           </>
         }
       >
         <ServerErrors texts={serverErrors} title={null} />
-        <dl className="summary">
-          <div>
-            <dt>{t('wallet.withdraw.amount')}</dt>
+        {ask ? (
+          <QuoteSummary
+            quote={quote}
+            pending={quoting}
+            notice={notice}
+            payLabel={t('wallet.withdraw.you_withdraw')}
+            getLabel={t('wallet.withdraw.paid_out_label')}
+          >
+            {destination}
+          </QuoteSummary>
+        ) : (
+          <dl className="summary">
+            <dt>{t('wallet.withdraw.paid_out_label')}</dt>
             <dd>{formatMoney(request.amount, request.currency)}</dd>
-          </div>
-          <div>
-            <dt>{t('wallet.withdraw.to')}</dt>
-            <dd>{method ? methodLabel(method) : request.paymentMethodId}</dd>
-          </div>
-        </dl>
+            {destination}
+          </dl>
+        )}
       </Dialog>
     );
   }
@@ -240,7 +291,7 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
         </>
       }
     >
-      <ServerErrors texts={serverErrors} title={null} />
+      <ServerErrors texts={loadError ? errorTexts(loadError) : serverErrors} title={null} />
       {loaded === null ? (
         <Skeleton lines={4} label={t('wallet.withdraw.loading')} />
       ) : noDestinations ? (
@@ -258,8 +309,16 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
             value={typed.currency}
             onChange={edit('currency')}
             error={errors.currency}
-            options={CURRENCIES.map((code) => ({ value: code, label: code }))}
+            options={CURRENCIES.map((code) => ({ value: code, label: t(`currencies.${code}`) }))}
           />
+          {typed.currency === 'CON' && (
+            <Select
+              label={t('wallet.withdraw.payout_currency')}
+              value={typed.payout_currency}
+              onChange={edit('payout_currency')}
+              options={PAYOUT_CURRENCIES.map((code) => ({ value: code, label: code }))}
+            />
+          )}
           <Input
             label={t('wallet.withdraw.amount')}
             inputMode="decimal"
@@ -276,14 +335,14 @@ export function WithdrawDialog({ onClose }: { onClose: () => void }) {
           />
           <Select
             label={t('wallet.withdraw.destination')}
-            value={typed.paymentMethodId}
+            value={chosenMethod}
             onChange={edit('paymentMethodId')}
             error={errors.paymentMethodId}
             options={[
               { value: '', label: t('wallet.withdraw.choose_destination') },
               ...loaded.methods.map((method) => ({
                 value: String(method.payment_method_id),
-                label: methodLabel(method),
+                label: paymentMethodName(method),
               })),
             ]}
           />

@@ -75,6 +75,10 @@ export const walletTexts = dictionary({
         failed_note: 'The payout failed; the money is back in your wallet.',
         view_transactions: 'View in Transactions',
         loading: 'Loading your payment methods…',
+        payout_currency: 'Paid out in',
+        you_withdraw: 'You withdraw',
+        paid_out_label: 'Paid out',
+        paid_out: '{{destination}} receives {{amount}}.',
       },
       table: {
         caption: 'Balances by currency',
@@ -183,6 +187,10 @@ export const walletTexts = dictionary({
         failed_note: '支払いに失敗しました。お金はウォレットに戻っています。',
         view_transactions: '取引で見る',
         loading: '支払い方法を読み込んでいます…',
+        payout_currency: '受け取る通貨',
+        you_withdraw: '出金額',
+        paid_out_label: '受取額',
+        paid_out: '{{destination}} に {{amount}} が支払われます。',
       },
       table: {
         caption: '通貨別の残高',
@@ -290,6 +298,10 @@ export const walletTexts = dictionary({
         failed_note: 'पेआउट अयशस्वी झाले; पैसे तुमच्या वॉलेटमध्ये परत आले आहेत.',
         view_transactions: 'व्यवहारांमध्ये पहा',
         loading: 'तुमच्या पेमेंट पद्धती लोड होत आहेत…',
+        payout_currency: 'या चलनात मिळेल',
+        you_withdraw: 'तुम्ही काढता',
+        paid_out_label: 'मिळणारी रक्कम',
+        paid_out: '{{destination}} ला {{amount}} मिळतील.',
       },
       table: {
         caption: 'चलननिहाय शिल्लक',

@@ -17,6 +17,8 @@ export const walletKeys = {
   all: ['wallet'] as const,
   balance: () => [...walletKeys.all, 'balance'] as const,
   recent: () => [...walletKeys.all, 'recent'] as const,
+  withdrawDestinations: () => [...walletKeys.all, 'withdraw-destinations'] as const,
+  pinSet: () => [...walletKeys.all, 'pin-set'] as const,
   coinPages: () => [...walletKeys.all, 'coins'] as const,
   coins: (page: number) => [...walletKeys.coinPages(), page] as const,
 };

@@ -12,6 +12,7 @@ import {
   type Handler,
 } from '../../testing/app.tsx';
 import { storedCard } from '../../testing/payment-methods.ts';
+import { quoteApi, quoteFor, staleQuote } from '../../testing/quotes.ts';
 import { transactionView } from '../../testing/transactions.ts';
 
 const line = (currency: string, available: number, withdrawable: number) => ({
@@ -41,16 +42,40 @@ const withdrawal = (state: string, amount = 2_500) =>
     payment_method_type: 'CC',
   });
 
+/** The API's answer to a withdrawal: the transaction, the quote of coins, the payout by name. */
+function withdrawn(body: unknown, state = 'pending') {
+  const request = body as { amount: number; currency: string; payout_currency?: 'USD' | 'CAD'; quote_id?: string };
+  const quote =
+    request.currency === 'CON'
+      ? quoteFor(
+          { from_currency: 'CON', to_currency: request.payout_currency ?? 'USD', amount_in: request.amount },
+          0,
+          { quote_id: request.quote_id ?? 'qt_current' },
+        )
+      : null;
+  return ok({
+    transaction: withdrawal(state, request.amount),
+    quote,
+    payout: {
+      amount: quote ? quote.amount_out : request.amount,
+      currency: quote ? quote.to_currency : request.currency,
+      label: 'Visa •••• 4242',
+    },
+  });
+}
+
 function withdrawApi({ pinSet = false, methods = [debitCard] } = {}, handlers: Record<string, Handler> = {}) {
-  return fakeApi({
+  const quotes = quoteApi();
+  const api = fakeApi({
+    'POST /api/account/quote': quotes.handler,
     'GET /api/session': () => ok({ user: sessionUser(), csrfToken: 'csrf' }),
     'GET /api/account/balance': () => ok({ balance }),
     'POST /api/account/pay-method': () => ok({ methods, total: methods.length }),
     'GET /api/user/security-settings': () => ok({ pin_set: pinSet, pin_locked_until: null, security_questions: [] }),
-    'POST /api/account/withdraw': (body) =>
-      ok({ transaction: withdrawal('pending', (body as { amount: number }).amount) }),
+    'POST /api/account/withdraw': (body) => withdrawn(body),
     ...handlers,
   });
+  return { ...api, quotes };
 }
 
 async function openWithdraw() {
@@ -128,19 +153,34 @@ describe('Withdraw Funds', () => {
     await user.type(within(dialog).getByLabelText('Amount'), '25');
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
     const confirm = screen.getByRole('dialog', { name: 'Confirm Withdrawal' });
+    // Issue 35: the cash paid out, the rate, the fee and the destination by name, before anything moves.
+    await within(confirm).findByTestId('quote-get');
     expect(
       within(confirm)
         .getAllByRole('definition')
         .map((each) => each.textContent),
-    ).toEqual(['25.00 Coins', 'visa ************4242']);
+    ).toEqual(['25.00 Coins', '$1.25 USD', '1 USD = 20 Coins', '0.00 Coins', 'Visa •••• 4242']);
+    expect(api.sent('POST', '/api/account/quote')[0]?.body).toEqual({
+      from_currency: 'CON',
+      to_currency: 'USD',
+      amount_in: 2_500,
+    });
+    const shown = api.quotes.last()?.quote_id;
     await user.dblClick(within(confirm).getByRole('button', { name: 'Confirm Withdrawal' }));
     expect(api.sent('POST', '/api/account/withdraw')).toHaveLength(1);
     const [call] = api.sent('POST', '/api/account/withdraw');
-    expect(call?.body).toEqual({ amount: 2_500, currency: 'CON', paymentMethodId: 11 });
+    expect(call?.body).toEqual({
+      amount: 2_500,
+      currency: 'CON',
+      paymentMethodId: 11,
+      payout_currency: 'USD',
+      quote_id: shown,
+    });
     expect(call?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
-    answer.release(ok({ transaction: withdrawal('pending') }));
+    answer.release(withdrawn(call?.body));
     const state = await screen.findByRole('dialog', { name: 'Withdrawal' });
     expect(await within(state).findByText('Entered')).toBeTruthy();
+    expect(within(state).getByTestId('payout').textContent).toBe('Visa •••• 4242 receives $1.25 USD.');
     FakeLiveSocket.push({ type: 'activity', transaction: withdrawal('completed') });
     expect(await within(state).findByText('Processed')).toBeTruthy();
     expect(within(state).getByText('The payout was sent.')).toBeTruthy();
@@ -159,6 +199,7 @@ describe('Withdraw Funds', () => {
     await user.clear(within(dialog).getByLabelText('PIN'));
     await user.type(within(dialog).getByLabelText('PIN'), '4821');
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await screen.findByTestId('quote-get');
     await user.click(screen.getByRole('button', { name: 'Confirm Withdrawal' }));
     await waitFor(() => {
       expect(api.sent('POST', '/api/account/withdraw')[0]?.body).toEqual({
@@ -166,6 +207,8 @@ describe('Withdraw Funds', () => {
         currency: 'CON',
         paymentMethodId: 11,
         pin: '4821',
+        payout_currency: 'USD',
+        quote_id: api.quotes.last()?.quote_id,
       });
     });
   });
@@ -181,6 +224,7 @@ describe('Withdraw Funds', () => {
     await user.type(within(dialog).getByLabelText('Amount'), '10');
     await user.type(within(dialog).getByLabelText('PIN'), '0000');
     await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    await screen.findByTestId('quote-get');
     await user.click(screen.getByRole('button', { name: 'Confirm Withdrawal' }));
     const form = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
     expect(await within(form).findByText('PIN is incorrect')).toBeTruthy();
@@ -195,5 +239,71 @@ describe('Withdraw Funds', () => {
     expect(within(dialog).getByRole('link', { name: 'Payment Methods' }).getAttribute('href')).toBe(
       '/payment-method-list',
     );
+  });
+
+  it('an expired quote (409) shows the fresh one and asks again; Confirm then names it', async () => {
+    let first = true;
+    const fresh = quoteFor({ from_currency: 'CON', to_currency: 'CAD', amount_in: 2_500 }, 66);
+    const api = withdrawApi(
+      {},
+      {
+        'POST /api/account/withdraw': (body) => {
+          if (!first) return withdrawn(body);
+          first = false;
+          return staleQuote(fresh);
+        },
+      },
+    );
+    const { user, dialog } = await openWithdraw();
+    await user.selectOptions(within(dialog).getByLabelText('Paid out in'), 'CAD');
+    await user.type(within(dialog).getByLabelText('Amount'), '25');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const confirm = screen.getByRole('dialog', { name: 'Confirm Withdrawal' });
+    expect((await within(confirm).findByTestId('quote-get')).textContent).toBe('$1.61 CAD');
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm Withdrawal' }));
+    expect(await within(confirm).findByText('The quote changed. Check the new one and confirm again.')).toBeTruthy();
+    expect(within(confirm).queryByText(/expired/), 'no error for a quote that changed').toBeNull();
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm Withdrawal' }));
+    await screen.findByRole('dialog', { name: 'Withdrawal' });
+    expect(
+      api.sent('POST', '/api/account/withdraw').map((call) => (call.body as { quote_id: string }).quote_id),
+    ).toEqual(['qt_1', 'qt_66']);
+    expect((api.sent('POST', '/api/account/withdraw')[1]?.body as { payout_currency: string }).payout_currency).toBe(
+      'CAD',
+    );
+  });
+
+  it('a cash withdrawal needs no quote: the amount and the destination by name', async () => {
+    const api = withdrawApi();
+    const { user, dialog } = await openWithdraw();
+    await user.selectOptions(within(dialog).getByLabelText('Currency'), 'USD');
+    expect(within(dialog).queryByLabelText('Paid out in')).toBeNull();
+    await user.type(within(dialog).getByLabelText('Amount'), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    const confirm = screen.getByRole('dialog', { name: 'Confirm Withdrawal' });
+    expect(
+      within(confirm)
+        .getAllByRole('definition')
+        .map((each) => each.textContent),
+    ).toEqual(['$5.00 USD', 'Visa •••• 4242']);
+    await user.click(within(confirm).getByRole('button', { name: 'Confirm Withdrawal' }));
+    await screen.findByRole('dialog', { name: 'Withdrawal' });
+    expect(api.sent('POST', '/api/account/quote')).toHaveLength(0);
+    expect(api.sent('POST', '/api/account/withdraw')[0]?.body).toEqual({
+      amount: 500,
+      currency: 'USD',
+      paymentMethodId: 11,
+    });
+  });
+
+  it('says why the destinations could not be loaded', async () => {
+    withdrawApi(
+      {},
+      { 'POST /api/account/pay-method': () => refused(503, [{ code: 50300, message: 'Service unavailable' }]) },
+    );
+    const { user } = renderApp('/wallet');
+    await user.click(await screen.findByRole('button', { name: /^Withdraw Funds/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
+    expect((await within(dialog).findByText('Service unavailable')).closest('[role="alert"]')).toBeTruthy();
   });
 });
