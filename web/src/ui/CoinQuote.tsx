@@ -1,9 +1,9 @@
-import { errorCodes, quoteResponse, type Currency, type Quote } from '@peeks/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { errorCodes, type Currency, type Quote } from '@peeks/contracts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, callApi } from '../lib/api.ts';
+import { ApiError } from '../lib/api.ts';
 import { formatMoney } from '../lib/money.ts';
+import { useQuote } from '../lib/quotes.ts';
 
 /**
  * A dollar price paid from coins, as the pay screens (a merchant's QR,
@@ -17,28 +17,16 @@ export type CashPrice = { amount: number; currency: Extract<Currency, 'USD' | 'C
 export const isCashPrice = (price: { amount: number; currency: Currency }): price is CashPrice =>
   price.currency === 'USD' || price.currency === 'CAD';
 
-export const coinQuoteKeys = {
-  all: ['coin-quote'] as const,
-  price: (price: CashPrice) => [...coinQuoteKeys.all, price.currency, price.amount] as const,
-};
-
-/** The quote for paying `price` from coins; none asked for while `price` is null. */
+/**
+ * The quote for paying `price` from coins (none asked for while `price` is
+ * null): the quotes' one hook (lib/quotes.ts), so it is asked, refreshed as
+ * it runs out and dropped as the other screens' quotes are.
+ */
 export function useCoinQuote(price: CashPrice | null) {
-  return useQuery({
-    queryKey: coinQuoteKeys.price(price ?? { amount: 0, currency: 'USD' }),
-    queryFn: async ({ signal }) =>
-      (
-        await callApi('/account/quote', quoteResponse, {
-          body: { from_currency: 'CON', to_currency: price?.currency, amount_out: price?.amount },
-          signal,
-        })
-      ).quote,
-    enabled: price !== null,
-    // A quote holds about a minute: a new one is asked for as it runs out.
-    staleTime: Infinity,
-    refetchInterval: (query) =>
-      query.state.data ? Math.max(Date.parse(query.state.data.expires_at) - Date.now(), 1_000) : false,
-  });
+  const { quote, isError } = useQuote(
+    price === null ? null : { from_currency: 'CON', to_currency: price.currency, amount_out: price.amount },
+  );
+  return { data: quote ?? undefined, isError };
 }
 
 /** Whether a refusal says the quote expired or was not the payer's to use: show the fresh one and ask again. */

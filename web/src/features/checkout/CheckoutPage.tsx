@@ -24,7 +24,8 @@ import { Money } from '../../ui/Money.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { logIn, session } from '../session/index.ts';
 import { refreshBalance, useBalance } from '../wallet/index.ts';
-import { CoinQuoteLine, coinQuoteKeys, isCashPrice, isStaleQuote, useCoinQuote } from '../../ui/CoinQuote.tsx';
+import { quoteKeys } from '../../lib/quotes.ts';
+import { CoinQuoteLine, isCashPrice, isStaleQuote, useCoinQuote } from '../../ui/CoinQuote.tsx';
 import { checkoutKeys, checkoutLink, payCheckout, useCheckoutSession, useSavedCards } from './checkout-api.ts';
 import './checkout.css';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
@@ -275,7 +276,7 @@ function PayPanel({
       if (error.has(errorCodes.transactionNotFound)) onGone();
       else if (isStaleQuote(error)) {
         // The quote ran out before the payment reached the server: a fresh one is shown, to confirm again.
-        void queryClient.invalidateQueries({ queryKey: coinQuoteKeys.all });
+        void queryClient.invalidateQueries({ queryKey: quoteKeys.all });
         setErrors([t('checkout.quote_changed')]);
       } else if (error.has(errorCodes.insufficientFunds)) {
         void refreshBalance();

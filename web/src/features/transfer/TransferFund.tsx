@@ -20,7 +20,8 @@ import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
-import { CoinQuoteLine, coinQuoteKeys, isCashPrice, isStaleQuote, useCoinQuote } from '../../ui/CoinQuote.tsx';
+import { quoteKeys } from '../../lib/quotes.ts';
+import { CoinQuoteLine, isCashPrice, isStaleQuote, useCoinQuote } from '../../ui/CoinQuote.tsx';
 import { useSnapshot } from 'valtio';
 import { session } from '../session/index.ts';
 import { refreshBalance, useBalance } from '../wallet/index.ts';
@@ -119,7 +120,7 @@ export default function TransferFund() {
     } catch (error) {
       if (isStaleQuote(error)) {
         // The quote ran out before the confirm reached the server: show a fresh one, and confirm again as a new attempt.
-        void queryClient.invalidateQueries({ queryKey: coinQuoteKeys.all });
+        void queryClient.invalidateQueries({ queryKey: quoteKeys.all });
         setStage({
           stage: 'confirm',
           attempt: { ...attempt, idempotencyKey: crypto.randomUUID() },
