@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { openDatabaseServer } from '@peeks/db';
 import { createLogger, readConfig } from '@peeks/runtime';
@@ -14,10 +15,13 @@ import { createScratchDatabase } from './bench-kit.ts';
  * database (DATABASE_URL's server, or an embedded one under
  * .data/lighthouse). Prints performance, accessibility and best practices
  * for each run and their medians; LIGHTHOUSE_RUNS sets the runs per page
- * (default 3). Each run's full report is kept in .data/lighthouse/.
+ * (default 3), LIGHTHOUSE_PAGES one page (sign-in, dashboard). Each run's
+ * full report is kept in .data/lighthouse/.
  * Debian's Chromium at /usr/bin/chromium, or CHROMIUM_PATH.
  */
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+/** LIGHTHOUSE_PAGES=sign-in or dashboard audits that page alone. */
+const ONLY = process.env.LIGHTHOUSE_PAGES?.split(',');
 const ROOT = path.resolve(import.meta.dirname, '..');
 const REPORTS = path.join(ROOT, '.data', 'lighthouse');
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'] as const;
@@ -178,7 +182,7 @@ async function main(): Promise<void> {
     const pages = [
       { name: 'sign-in', path: '/login', headers: {} },
       { name: 'dashboard', path: '/', headers: { Cookie: cookie } },
-    ];
+    ].filter((page) => ONLY?.includes(page.name) ?? true);
     say(`Lighthouse ${RUNS}x per page, mobile, simulated throttling, against npm start at ${peeks.url}`);
     for (const page of pages) {
       // A browser of its own per page: the sign-in page's guest cookie would otherwise stand beside the signed-in one.
@@ -201,7 +205,10 @@ async function main(): Promise<void> {
           await writeFile(path.join(REPORTS, `${page.name}-${run}.json`), JSON.stringify(result.lhr));
           const scores = CATEGORIES.map((category) => `${category} ${score(result, category)}`).join(', ');
           const metrics = METRICS.map(([audit, label]) => `${label} ${shown(audit, metric(result, audit))}`).join(', ');
-          say(`  ${page.path} run ${run}: ${scores}; ${metrics}`);
+          // Lighthouse's own measure of the machine's speed: its simulated times scale what it saw, so a busy machine
+          // (a low index) reads slower.
+          const machine = `benchmark index ${Math.round(result.lhr.environment.benchmarkIndex)}, load ${loadavg()[0]?.toFixed(1) ?? '?'}`;
+          say(`  ${page.path} run ${run}: ${scores}; ${metrics} (${machine})`);
           for (const category of CATEGORIES)
             if (score(result, category) < 100) say(`    ${category} misses: ${misses(result, category).join(', ')}`);
         }
