@@ -1,6 +1,7 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
 import { matchRoutes, Navigate, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
+import { offerDrawer } from '../features/shell/drawer.ts';
 import { PublicLayout } from '../features/shell/PublicLayout.tsx';
 import { session } from '../features/session/session-store.ts';
 import { PageLoader } from '../ui/PageLoader.tsx';
@@ -84,6 +85,7 @@ const screen = (element: ReactNode) => <Suspense fallback={<PageLoader />}>{elem
 function RequireSignIn() {
   const { status, user } = useSnapshot(session);
   const location = useLocation();
+  useLayoutEffect(offerDrawer, []);
   if (user) return <Outlet />;
   if (status === 'unknown') return <PageLoader />;
   return <Navigate to="/login" replace state={{ from: `${location.pathname}${location.search}` }} />;

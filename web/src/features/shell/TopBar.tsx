@@ -12,11 +12,12 @@ import { drawer, toggleDrawer } from './drawer.ts';
  */
 export function TopBar() {
   const { t } = useTranslation();
-  const { user } = useSnapshot(session);
+  const { status, user } = useSnapshot(session);
   const { available, open } = useSnapshot(drawer);
+  // A user remembered from the last visit keeps the button's place until the session answers, so nothing shifts.
   return (
     <header className="top-bar">
-      {user && available && (
+      {user && (available || status === 'unknown') && (
         <button
           type="button"
           className="button ghost menu-button"
