@@ -1,4 +1,12 @@
-import { lazy, Suspense, useLayoutEffect, type ComponentType, type ReactNode } from 'react';
+import {
+  createElement,
+  lazy,
+  Suspense,
+  useLayoutEffect,
+  type ComponentProps,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { matchRoutes, Navigate, Outlet, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { offerDrawer } from '../features/shell/drawer.ts';
@@ -12,11 +20,26 @@ interface Chunk {
   preload: () => Promise<unknown>;
 }
 
+/**
+ * A screen in a chunk of its own. Once its chunk is in (fetched ahead by
+ * `preloadRoute`), it renders straight away: React.lazy would suspend on
+ * its first render even then, and React holds a revealed fallback for
+ * 300 ms, which the dashboard spent waiting before it asked for the balance.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- screens take their own props
 function chunk<T extends ComponentType<any>>(load: () => Promise<{ default: T }>) {
+  let loaded: T | undefined;
   let loading: Promise<{ default: T }> | undefined;
-  const once = () => (loading ??= load());
-  return Object.assign(lazy(once), { preload: once });
+  const once = () =>
+    (loading ??= load().then((module) => {
+      loaded = module.default;
+      return module;
+    }));
+  const Lazy = lazy(once);
+  function Screen(props: ComponentProps<T>) {
+    return createElement(loaded ?? Lazy, props);
+  }
+  return Object.assign(Screen, { preload: once });
 }
 
 /** What a route's screen needs, fetched ahead by `preloadRoute` (its `handle`). */
