@@ -26,6 +26,7 @@ import { coinEquivalent, coinsLabel, countdownText, timeLeft } from './deposit-r
 import { listDeposits, quoteBitcoin, startBitcoin, startInterac, startZelle } from './deposits-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { depositsTexts } from './i18n.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 // Its own chunk: the texts come with it, not with the first load.
 addLaterTexts(depositsTexts);
@@ -455,7 +456,7 @@ function PendingDeposits({ onClose }: { onClose: () => void }) {
           <tbody>
             {deposits.map((deposit) => (
               <tr key={deposit.tx_id} data-testid={`deposit-${deposit.tx_id}`}>
-                <td>{deposit.created_at.slice(0, 16).replace('T', ' ')}</td>
+                <td>{formatDateTime(deposit.created_at)}</td>
                 <td>{t(`deposits.methods.${deposit.method}`)}</td>
                 <td>
                   {formatMoney(deposit.amount, deposit.currency)}

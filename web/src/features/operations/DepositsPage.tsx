@@ -21,6 +21,7 @@ import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { actionsColumn } from './RowActions.tsx';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 /** Typed money ("50" or "50.00") as minor units; NaN when it is not an amount, which the API refuses in words. */
 const typedMinor = (typed: string) => (/^\d+(\.\d{1,2})?$/.test(typed.trim()) ? Math.round(Number(typed) * 100) : NaN);
@@ -259,7 +260,7 @@ export default function DepositsPage() {
                 },
                 {
                   header: t('operations.deposits.entered'),
-                  cell: ({ row }) => new Date(row.original.entry_date).toLocaleString(),
+                  cell: ({ row }) => formatDateTime(row.original.entry_date),
                 },
                 actionsColumn(
                   t('operations.deposits.actions'),

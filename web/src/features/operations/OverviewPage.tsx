@@ -10,6 +10,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 /** Series colours from the design tokens, so the charts follow light and dark. */
 const palette = [
@@ -168,7 +169,7 @@ function Verification() {
       setStarting(false);
     }
   };
-  const started = run?.started_at ? new Date(run.started_at).toLocaleString() : '';
+  const started = run?.started_at ? formatDateTime(run.started_at) : '';
   return (
     <Card
       title={t('operations.overview.verify')}
@@ -226,7 +227,7 @@ export default function OverviewPage() {
             <>
               <p className="help">
                 {sheet.as_of
-                  ? t('operations.overview.as_of', { time: new Date(sheet.as_of).toLocaleString() })
+                  ? t('operations.overview.as_of', { time: formatDateTime(sheet.as_of) })
                   : t('operations.overview.never_caught_up')}
               </p>
               <div className="tiles">

@@ -16,6 +16,7 @@ import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { PendingBans } from './PendingBans.tsx';
 import { useLoad } from './use-load.ts';
+import { formatDateTime, formatRelative } from '../../lib/dates.ts';
 
 function Amount({ minor, currency }: { minor: number; currency: string }) {
   const known = currencyCode.safeParse(currency);
@@ -155,7 +156,7 @@ function Person({ initial }: { initial: View }) {
             {view.holds.map((hold) => (
               <li key={hold.tx_id}>
                 <Amount minor={hold.amount} currency={hold.currency} /> ·{' '}
-                {t('operations.people.release_at', { time: new Date(hold.release_at).toLocaleString() })}
+                {t('operations.people.release_at', { time: formatDateTime(hold.release_at) })}
               </li>
             ))}
           </ul>
@@ -168,7 +169,7 @@ function Person({ initial }: { initial: View }) {
           rowKey={(row) => row.tx_id}
           empty={t('operations.people.no_transactions')}
           columns={[
-            { header: 'Date', cell: ({ row }) => new Date(row.original.entry_date).toLocaleString() },
+            { header: 'Date', cell: ({ row }) => formatDateTime(row.original.entry_date) },
             { header: 'Type', cell: ({ row }) => row.original.type },
             { header: 'State', cell: ({ row }) => <StatusPill status={row.original.state} /> },
             {
@@ -192,7 +193,7 @@ function Person({ initial }: { initial: View }) {
               <li key={item.session_id}>
                 <span>
                   <code>{item.session_id}</code> ·{' '}
-                  {t('operations.people.last_seen', { time: new Date(item.last_seen_at).toLocaleString() })}
+                  {t('operations.people.last_seen', { time: formatRelative(item.last_seen_at) })}
                 </span>
                 <Button
                   variant="ghost"
@@ -253,7 +254,7 @@ function Audit() {
           <ul>
             {actions.map((action) => (
               <li key={action.position}>
-                {new Date(action.created_at).toLocaleString()} · {action.operator_username} · {action.type}
+                {formatDateTime(action.created_at)} · {action.operator_username} · {action.type}
                 {action.reason ? ` · ${action.reason}` : ''}
               </li>
             ))}

@@ -109,7 +109,7 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     expect(master.className).not.toContain('default');
 
     const wired = screen.getByRole('listitem', { name: 'WIRE Account ******7788' });
-    expect(within(wired).getByText('Added Nov 2nd, 2026')).toBeTruthy();
+    expect(within(wired).getByText('Added Nov 2, 2026')).toBeTruthy();
   });
 
   it('Select makes a method the default and Delete removes it, each reloading the list', async () => {

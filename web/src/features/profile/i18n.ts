@@ -73,6 +73,10 @@ export const profileTexts = dictionary({
       avatar_uploaded: uploadMessages.avatarUploaded,
       merchant: {
         setting: 'Merchant Setting',
+        business: 'Business',
+        address: 'Address',
+        support: 'Support',
+        contact: 'Contact',
         details: 'Merchant Details',
         name: 'Name',
         dba: 'DBA',
@@ -212,6 +216,10 @@ export const profileTexts = dictionary({
       avatar_uploaded: 'アバターを更新しました。',
       merchant: {
         setting: '加盟店の設定',
+        business: '事業者',
+        address: '住所',
+        support: 'サポート',
+        contact: '担当者',
         details: '加盟店の詳細',
         name: '名称',
         dba: '屋号',
@@ -346,6 +354,10 @@ export const profileTexts = dictionary({
       avatar_uploaded: 'अवतार यशस्वीरित्या अद्यतनित केला.',
       merchant: {
         setting: 'व्यापारी सेटिंग',
+        business: 'व्यवसाय',
+        address: 'पत्ता',
+        support: 'सहाय्य',
+        contact: 'संपर्क',
         details: 'व्यापारी तपशील',
         name: 'नाव',
         dba: 'व्यापारी नाव (DBA)',

@@ -19,18 +19,20 @@ const merchantInfo = {
   },
   support_url: 'https://coffee.example.com/help',
   support_phone: '6135550101',
+  support_phone_region: '+1',
   support_email: 'help@coffee.example.com',
   contact_name: 'Jean Roy',
   contact_email: 'jean@coffee.example.com',
   contact_phone: '6135550102',
+  contact_phone_region: '+1',
   perms: [],
 };
 
-function profileApi(merchant: boolean, handlers: Record<string, Handler> = {}) {
+function profileApi(merchant: boolean, handlers: Record<string, Handler> = {}, shop: object = merchantInfo) {
   return fakeApi({
     'GET /api/session': () =>
       ok({ user: sessionUser(merchant ? { merchant_id: 5, user_type: 'business' } : {}), csrfToken: 'csrf' }),
-    'GET /api/user/merchant-lookup': () => ok({ merchantInfo }),
+    'GET /api/user/merchant-lookup': () => ok({ merchantInfo: shop }),
     'GET /api/user/address-list': () => ok({ address: [], total: 0 }),
     'GET /api/merchant-terminal/list': () => ok({ merchantTerminalList: [] }),
     'POST /api/user/get-user-prefs': () =>
@@ -101,6 +103,42 @@ describe('/profile (spec §2 Profile page)', () => {
         .getAllByRole('button', { name: 'Close' })
         .map((button) => button.textContent),
     ).toContain('Close');
+  });
+
+  it('Merchant Details keeps the saved dialling codes of the support and contact phones, and shows them dialled', async () => {
+    const abroad = {
+      ...merchantInfo,
+      address: { ...merchantInfo.address, address2: 'Suite 200' },
+      support_phone: '2079460958',
+      support_phone_region: '+44',
+      contact_phone: '9820012345',
+      contact_phone_region: '+91',
+    };
+    const api = profileApi(
+      true,
+      {
+        'POST /api/merchant/update-merchant': () =>
+          ok({ merchantInfo: abroad, message: 'Merchant Details Updated successfully.' }),
+      },
+      abroad,
+    );
+    const { user } = renderApp('/profile');
+    await user.click(await screen.findByRole('tab', { name: 'Merchant' }));
+    expect(await screen.findByText('+44 207 946 0958')).toBeTruthy();
+    expect(screen.getByText('+91 982 001 2345')).toBeTruthy();
+    expect(screen.getByText('+1 613 555 0100')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Merchant Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save Merchant' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/merchant/update-merchant')).toHaveLength(1);
+    });
+    expect(api.sent('POST', '/api/merchant/update-merchant')[0]?.body).toMatchObject({
+      support_phone: '2079460958',
+      support_phone_region: '+44',
+      contact_phone: '9820012345',
+      contact_phone_region: '+91',
+    });
   });
 
   it('Notifications: toggles labelled by key flip at once and send the change', async () => {

@@ -6,6 +6,7 @@ import { formatMoney } from '../../lib/money.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Paginator } from '../../ui/Paginator.tsx';
+import { formatDate } from '../../lib/dates.ts';
 
 interface CoinPage {
   coins: { serial: string; value: number }[];
@@ -45,7 +46,7 @@ export function CoinBreakdownDialog({ coinBalance, onClose }: { coinBalance: num
     };
   }, [page]);
 
-  const today = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date());
+  const today = formatDate(new Date(), i18n.language);
   return (
     <Dialog
       title={t('wallet.coin_breakdown.title')}

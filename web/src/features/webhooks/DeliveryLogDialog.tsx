@@ -7,6 +7,7 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { DELIVERIES_SHOWN, replayDelivery, sendTestEvent, useDeliveries } from './webhooks-api.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 const RESPONSE_SHOWN = 120;
 
@@ -29,7 +30,6 @@ export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onCl
   const [offset, setOffset] = useState(0);
   const deliveries = useDeliveries(webhook.webhook_id, offset);
   const action = useApiAction();
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
 
   const replay = (delivery: WebhookDelivery) =>
     action.run(async () => {
@@ -88,7 +88,7 @@ export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onCl
                     const last = lastAttempt(delivery);
                     return (
                       <tr key={delivery.delivery_id} data-delivery={delivery.delivery_id}>
-                        <td data-label={t('webhooks.time')}>{when.format(new Date(delivery.created_at))}</td>
+                        <td data-label={t('webhooks.time')}>{formatDateTime(delivery.created_at, i18n.language)}</td>
                         <td data-label={t('webhooks.event')}>
                           {t(`webhooks.event_names.${delivery.event}`)}
                           {isTest(delivery) && <span className="badge">{t('webhooks.test_mark')}</span>}
