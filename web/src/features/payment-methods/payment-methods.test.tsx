@@ -398,6 +398,24 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     expect(within(modal).getByText(/Card ready/)).toBeTruthy();
   });
 
+  it("shows the tokenizer's refusals under the card once, one a line", async () => {
+    paymentApi([]);
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openCardModal(user);
+    postFromTokenizer({
+      type: 'card-token-error',
+      errors: [
+        { code: 4001, field: 'card_number', message: 'Please enter valid Card Number' },
+        { code: 4001, field: 'cvv', message: 'Please enter CVV' },
+        { code: 4001, field: 'card_number', message: 'Please enter valid Card Number' },
+      ],
+    });
+    const first = await within(modal).findByText('Please enter valid Card Number');
+    const lines = [...(first.parentElement?.children ?? [])].map((line) => line.textContent);
+    expect(lines).toEqual(['Please enter valid Card Number', 'Please enter CVV']);
+    expect(within(modal).getAllByText('Please enter valid Card Number')).toHaveLength(1);
+  });
+
   it("lists the server's refusal in the modal and keeps it open", async () => {
     paymentApi([], { 'POST /api/wallet/add-pay-method': () => refused(409, [{ code: 10503, message: 'exists' }]) });
     const { user } = renderApp('/payment-method-list');

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 
 const merchantInfo = {
   merchant_id: 5,
@@ -141,13 +141,26 @@ describe('/profile (spec §2 Profile page)', () => {
     });
   });
 
-  it('Notifications: toggles labelled by key flip at once and send the change', async () => {
+  it('Notifications: toggles named in words flip at once and send the change', async () => {
     const api = profileApi(false, {
       'POST /api/user/user-config-update': () => ok({ preferences: { notifications: { newsletter: true } } }),
     });
     const { user } = renderApp('/profile');
     await user.click(await screen.findByRole('tab', { name: 'Notifications' }));
-    const toggle = await screen.findByRole('switch', { name: 'newsletter' });
+    const toggle = await screen.findByRole('switch', { name: 'News and offers' });
+    expect(screen.getAllByRole('switch').map((each) => each.closest('.toggle')?.textContent)).toEqual([
+      'Deposits',
+      'Withdrawals',
+      'Money you send',
+      'Money you receive',
+      'Purchases',
+      'Sign-ins to your account',
+      'News and offers',
+      'E-mail',
+      'Text message (SMS)',
+      'Push notifications',
+    ]);
+    expect(screen.queryByText(/send-fund|receive-fund/)).toBeNull();
     await user.click(toggle);
     expect((toggle as HTMLInputElement).checked).toBe(true);
     await waitFor(() => {
@@ -156,6 +169,21 @@ describe('/profile (spec §2 Profile page)', () => {
         config: { newsletter: true },
       });
     });
+  });
+
+  it('Notifications: a refused change flips back and says why', async () => {
+    profileApi(false, {
+      'POST /api/user/user-config-update': () => refused(400, [{ code: 4001, message: 'Invalid argument(s)' }]),
+    });
+    const { user } = renderApp('/profile');
+    await user.click(await screen.findByRole('tab', { name: 'Notifications' }));
+    const toggle = await screen.findByRole<HTMLInputElement>('switch', { name: 'Deposits' });
+    expect(toggle.checked).toBe(true);
+    await user.click(toggle);
+    await waitFor(() => {
+      expect(screen.getByRole<HTMLInputElement>('switch', { name: 'Deposits' }).checked).toBe(true);
+    });
+    expect(await screen.findByRole('alert')).toBeTruthy();
   });
 
   it('Security: Change Password, Change Pin and Security Questions rows; the password modal says the spec texts', async () => {
