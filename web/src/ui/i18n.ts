@@ -8,6 +8,14 @@ const catalogue: Record<`${ErrorCode}`, string> = errorCatalogue;
 export const uiTexts = dictionary({
   en: {
     dialog: { close: 'Close' },
+    password_rules: {
+      title: 'Your password needs',
+      length: '8 to 12 characters',
+      mixed_case: 'Upper and lower case letters',
+      digit: 'At least one digit',
+      met: '(done)',
+      not_met: '(not yet)',
+    },
     query: { try_again: 'Try Again' },
     form: { problems: 'Please fix the following:', submitting: 'Please wait…' },
     paginator: { previous: 'Previous', next: 'Next', page: 'Page {{number}}' },
@@ -28,6 +36,14 @@ export const uiTexts = dictionary({
   },
   ja: {
     dialog: { close: '閉じる' },
+    password_rules: {
+      title: 'パスワードの条件',
+      length: '8～12文字',
+      mixed_case: '英大文字と英小文字',
+      digit: '数字を1つ以上',
+      met: '(満たしています)',
+      not_met: '(まだです)',
+    },
     query: { try_again: '再試行' },
     form: { problems: '次の点を修正してください:', submitting: 'お待ちください…' },
     paginator: { previous: '前へ', next: '次へ', page: '{{number}} ページ' },
@@ -162,6 +178,14 @@ export const uiTexts = dictionary({
   },
   mr: {
     dialog: { close: 'बंद करा' },
+    password_rules: {
+      title: 'तुमच्या पासवर्डमध्ये हवे',
+      length: '8 ते 12 अक्षरे',
+      mixed_case: 'मोठी आणि लहान अक्षरे',
+      digit: 'किमान एक अंक',
+      met: '(पूर्ण)',
+      not_met: '(अजून नाही)',
+    },
     query: { try_again: 'पुन्हा प्रयत्न करा' },
     form: { problems: 'कृपया पुढील गोष्टी दुरुस्त करा:', submitting: 'कृपया थांबा…' },
     paginator: { previous: 'मागील', next: 'पुढील', page: 'पान {{number}}' },

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot, type Snapshot } from 'valtio';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { PhoneField, SelectField, TextField } from '../../ui/fields.tsx';
+import { NewPasswordField, PhoneField, SelectField, TextField } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices, countryName, DEFAULT_DIALLING_CODE } from '../../ui/geo.ts';
@@ -123,7 +123,7 @@ export function ChangePasswordDialog({ userId, onClose }: { userId: number; onCl
           type="password"
           autoComplete="current-password"
         />
-        <TextField name="new_password" label={t('profile.new_password')} type="password" autoComplete="new-password" />
+        <NewPasswordField name="new_password" label={t('profile.new_password')} />
         <TextField
           name="new_password_repeat"
           label={t('profile.confirm_password')}
