@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { stateWord } from './words.ts';
 
 export type Tone = 'neutral' | 'success' | 'warning' | 'danger' | 'info';
 
@@ -16,7 +18,9 @@ export function statusTone(status: string): Tone {
   return 'neutral';
 }
 
-/** A state as a pill: its words, in the tone of what it means. */
+/** A state as a pill: its words (the shared dictionary's unless given), in the tone of what it means. */
 export function StatusPill({ status, children }: { status: string; children?: ReactNode }) {
-  return <Badge tone={statusTone(status)}>{children ?? status}</Badge>;
+  // Read for its language: a language change re-renders the pill.
+  useTranslation();
+  return <Badge tone={statusTone(status)}>{children ?? stateWord(status)}</Badge>;
 }

@@ -17,6 +17,7 @@ import { operationsApi } from './operations-api.ts';
 import { PendingBans } from './PendingBans.tsx';
 import { useLoad } from './use-load.ts';
 import { formatDateTime, formatRelative } from '../../lib/dates.ts';
+import { transactionTypeWord } from '../../ui/words.ts';
 
 function Amount({ minor, currency }: { minor: number; currency: string }) {
   const known = currencyCode.safeParse(currency);
@@ -141,8 +142,8 @@ function Person({ initial }: { initial: View }) {
                 <Amount minor={wallet.total} currency={wallet.currency} />
               </span>
               <span className="help">
-                available <Amount minor={wallet.available} currency={wallet.currency} /> · withdrawable{' '}
-                <Amount minor={wallet.withdrawable} currency={wallet.currency} />
+                {t('operations.people.available')} <Amount minor={wallet.available} currency={wallet.currency} /> ·{' '}
+                {t('operations.people.withdrawable')} <Amount minor={wallet.withdrawable} currency={wallet.currency} />
               </span>
             </div>
           ))}
@@ -169,11 +170,14 @@ function Person({ initial }: { initial: View }) {
           rowKey={(row) => row.tx_id}
           empty={t('operations.people.no_transactions')}
           columns={[
-            { header: 'Date', cell: ({ row }) => formatDateTime(row.original.entry_date) },
-            { header: 'Type', cell: ({ row }) => row.original.type },
-            { header: 'State', cell: ({ row }) => <StatusPill status={row.original.state} /> },
+            { header: t('operations.people.columns.date'), cell: ({ row }) => formatDateTime(row.original.entry_date) },
+            { header: t('operations.people.columns.type'), cell: ({ row }) => transactionTypeWord(row.original.type) },
             {
-              header: 'Amount',
+              header: t('operations.people.columns.state'),
+              cell: ({ row }) => <StatusPill status={row.original.state} />,
+            },
+            {
+              header: t('operations.people.columns.amount'),
               cell: ({ row }) => (
                 <>
                   {row.original.debit_credit === 'D' ? '−' : '+'}

@@ -175,6 +175,9 @@ export const operationsTexts = dictionary({
       },
       people: {
         description: 'Find a user: wallets, holds, transactions, sessions.',
+        columns: { date: 'Date', type: 'Type', state: 'State', amount: 'Amount' },
+        available: 'available',
+        withdrawable: 'withdrawable',
         search: 'Username or E-mail',
         find: 'Find',
         empty: 'Nobody found',
@@ -399,6 +402,9 @@ export const operationsTexts = dictionary({
       },
       people: {
         description: 'ユーザーを検索: ウォレット、保留、取引、セッション。',
+        columns: { date: '日時', type: '種類', state: '状態', amount: '金額' },
+        available: '利用可能',
+        withdrawable: '出金可能',
         search: 'ユーザー名またはメールアドレス',
         find: '検索',
         empty: '見つかりませんでした',
@@ -622,6 +628,9 @@ export const operationsTexts = dictionary({
       },
       people: {
         description: 'वापरकर्ता शोधा: वॉलेट, रोखलेल्या रकमा, व्यवहार, सत्रे.',
+        columns: { date: 'दिनांक', type: 'प्रकार', state: 'स्थिती', amount: 'रक्कम' },
+        available: 'उपलब्ध',
+        withdrawable: 'काढता येण्याजोगे',
         search: 'वापरकर्तानाव किंवा ई-मेल',
         find: 'शोधा',
         empty: 'कोणीही सापडले नाही',
