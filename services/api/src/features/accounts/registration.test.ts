@@ -49,7 +49,7 @@ describe('POST /api/user/user-register, the other name the spec gives personal r
     expect(answered(short)).toEqual(answered(shortTwin));
   });
 
-  it('is described in the OpenAPI document beside /api/register/personal, with the same request body', async () => {
+  it('is described in the OpenAPI document beside /api/register/personal, with the same request body', () => {
     const document = subject.app.swagger() as {
       paths: Record<string, { post?: { operationId: string; requestBody?: unknown } }>;
     };
