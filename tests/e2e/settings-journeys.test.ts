@@ -63,6 +63,9 @@ async function picture(page: Page, type: 'image/jpeg' | 'image/png'): Promise<Bu
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true }).click();
 
+/** The screens this file finishes, at a desk (1280 px) and on a phone (390 px). */
+const atDeskAndPhone = (page: Page, name: string) => atBothWidths(page, name, [1280, 390]);
+
 describe('profile, merchant settings, webhooks, agreements and languages in the browser', { timeout: 240_000 }, () => {
   it('a merchant edits the user and merchant details and uploads an avatar', async () => {
     merchant = await peeks.page();
@@ -79,10 +82,18 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await details.getByLabel('First Name').fill('Claire');
     await details.getByLabel('Last Name').fill('Fortin');
     await details.getByLabel('Phone', { exact: true }).fill('6135550123');
-    await atBothWidths(merchant, '80-profile-user-details');
+    await atDeskAndPhone(merchant, '80-profile-user-details');
     await details.getByRole('button', { name: 'Save User' }).click();
     await merchant.getByText('Profile Updated successfully.').waitFor();
     await merchant.getByRole('heading', { name: 'Claire Fortin' }).waitFor();
+    // The profile as a card of facts, the phone as dialled; the tabs on one line that scrolls, never wrapped.
+    await merchant.getByText('+1 613 555 0123').waitFor();
+    await atDeskAndPhone(merchant, '80b-profile-card');
+    await merchant.setViewportSize({ width: 1280, height: 900 });
+    const strip = await merchant.getByRole('tablist').boundingBox();
+    const oneTab = await merchant.getByRole('tab', { name: 'Profile', exact: true }).boundingBox();
+    expect(strip && oneTab && strip.height < oneTab.height * 1.5, 'the profile tabs wrap').toBe(true);
+    await merchant.setViewportSize({ width: 1366, height: 900 });
 
     await merchant.getByLabel('Change photo (.jpg or .jpeg)').setInputFiles({
       name: 'me.jpg',
@@ -103,10 +114,18 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const dialog = merchant.getByRole('dialog', { name: 'Merchant Details' });
     expect(await dialog.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     await dialog.getByLabel('Website').fill('https://maple.example.com');
-    await atBothWidths(merchant, '82-profile-merchant-details');
+    await atDeskAndPhone(merchant, '82-profile-merchant-details');
     await dialog.getByRole('button', { name: 'Save Merchant' }).click();
     await merchant.getByText('Merchant Details Updated successfully.').waitFor();
     await merchant.getByText('https://maple.example.com').first().waitFor();
+    // The merchant's details as described groups, every phone dialled.
+    const setting = merchant.getByRole('region', { name: 'Merchant Setting' });
+    for (const group of ['Business', 'Support', 'Contact'])
+      await setting.getByRole('heading', { name: group, exact: true }).waitFor();
+    const phones = await setting.locator('dd').filter({ hasText: /^\+\d/ }).allInnerTexts();
+    expect(phones.length).toBe(3);
+    for (const phone of phones) expect(phone.trim()).toMatch(/^\+\d{1,4} \d{3} \d{3} \d{4}$/);
+    await atDeskAndPhone(merchant, '82b-merchant-setting');
   });
 
   it('the merchant adds and deletes a terminal, uploads a document, toggles a notification and adds an address', async () => {
@@ -147,6 +166,9 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await atBothWidths(merchant, '84-profile-document');
 
     await tab(merchant, 'Notifications');
+    // Each switch is named in words, never by its key.
+    await merchant.getByRole('switch', { name: 'Money you receive' }).waitFor();
+    expect(await merchant.getByText(/send-fund|receive-fund/).count()).toBe(0);
     const toggle = merchant.getByRole('switch').first();
     await toggle.waitFor();
     const before = await toggle.isChecked();
@@ -155,7 +177,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await merchant.reload();
     await tab(merchant, 'Notifications');
     await expect.poll(() => merchant.getByRole('switch').first().isChecked(), { timeout: 10_000 }).toBe(!before);
-    await atBothWidths(merchant, '85-profile-notifications');
+    await atDeskAndPhone(merchant, '85-profile-notifications');
 
     await tab(merchant, 'Address');
     await merchant.getByText('You have 0 Address').waitFor();
@@ -186,7 +208,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const secretDialog = merchant.getByRole('dialog', { name: 'Signing secret' });
     const secret = (await secretDialog.getByTestId('signing-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^whsec_/);
-    await atBothWidths(merchant, '88-webhook-secret');
+    await atDeskAndPhone(merchant, '88-webhook-secret');
     await secretDialog.getByRole('button', { name: 'Close' }).first().click();
     await merchant.getByRole('cell', { name: url }).first().waitFor();
 
@@ -229,8 +251,19 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
 
     await merchant.getByRole('button', { name: `Delivery log ${url}` }).click();
     const log = merchant.getByRole('dialog', { name: `Delivery log: ${url}` });
-    await log.getByRole('cell', { name: 'delivered' }).first().waitFor();
-    await atBothWidths(merchant, '89-webhook-delivery-log');
+    await log.getByText('delivered', { exact: true }).first().waitFor();
+    await atDeskAndPhone(merchant, '89-webhook-delivery-log');
+    // Replay sits inside the dialog at both widths.
+    for (const width of [1280, 390]) {
+      await merchant.setViewportSize({ width, height: 900 });
+      const box = await log.boundingBox();
+      const replay = await log.getByRole('button', { name: 'Replay' }).first().boundingBox();
+      expect(box && replay, 'the dialog and its Replay are shown').toBeTruthy();
+      if (!box || !replay) continue;
+      expect(replay.x, `Replay at ${String(width)} px`).toBeGreaterThanOrEqual(box.x);
+      expect(replay.x + replay.width, `Replay at ${String(width)} px`).toBeLessThanOrEqual(box.x + box.width);
+    }
+    await merchant.setViewportSize({ width: 1366, height: 900 });
     await log.getByRole('button', { name: 'Replay' }).first().click();
     await expect.poll(() => ofSale().length, { timeout: 30_000, interval: 250 }).toBe(2);
     const [first, replayed] = ofSale();
@@ -238,6 +271,12 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     expect(replayed && signedBy(secret, replayed)).toBe(true);
     expect(replayed?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
     expect(replayed?.body).toBe(first?.body);
+
+    await merchant.keyboard.press('Escape');
+    await merchant.goto(`${peeks.server.url}/setting`);
+    await merchant.getByRole('tab', { name: 'Webhook' }).waitFor();
+    await merchant.getByRole('cell', { name: url }).first().waitFor();
+    await atDeskAndPhone(merchant, '88b-settings');
   });
 
   it('a newcomer cannot use the dashboard until the pending agreement is accepted', async () => {
@@ -309,7 +348,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       .waitFor();
 
     // Every English text of these screens that Japanese words differently; none may show on them. Event
-    // names ('purchase') are keys, and the notification toggles are labelled by key (spec §2).
+    // names ('purchase') are keys in English.
     const english = [profileTexts, agreementsTexts, webhooksTexts].flatMap((texts) =>
       differing(texts.en, texts.ja).filter(
         (text) => !text.includes('{{') && text.length >= 4 && !/^[a-z-]+$/.test(text),

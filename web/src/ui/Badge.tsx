@@ -12,7 +12,7 @@ export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: R
 /** The tone of a state the ledger or a payment goes through (entered, processed, failed…). */
 export function statusTone(status: string): Tone {
   const word = status.toLowerCase();
-  if (/(processed|completed|settled|succeeded|paid|released|active|verified)/.test(word)) return 'success';
+  if (/(processed|completed|settled|succeeded|paid|released|active|verified|delivered)/.test(word)) return 'success';
   if (/(failed|rejected|declined|cancel|reversed|refused|disabled)/.test(word)) return 'danger';
   if (/(entered|pending|hold|waiting|processing|queued)/.test(word)) return 'warning';
   return 'neutral';
