@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 import { merchantInfo } from '../../testing/merchants.ts';
 import { transactionView } from '../../testing/transactions.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const merchantUser = sessionUser({ merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Book Nook' } });
 
@@ -189,7 +190,7 @@ describe('the merchant space', () => {
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
     ).toEqual([
-      new Date(batch.entry_date).toLocaleDateString(),
+      formatDate(batch.entry_date),
       '$6.00 USD',
       '$10.00 USD',
       '$4.00 USD',
