@@ -15,6 +15,7 @@ import { legalTexts } from '../../web/src/features/legal/i18n.ts';
 import { qrCodesTexts } from '../../web/src/features/qr-codes/i18n.ts';
 import { recoveryTexts } from '../../web/src/features/recovery/i18n.ts';
 import { dictionaries } from '../../web/src/app/texts.ts';
+import { uiTexts } from '../../web/src/ui/i18n.ts';
 import {
   acceptPendingAgreement,
   atBothWidths,
@@ -339,7 +340,27 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
   it('a person who chooses Japanese reads no English on any built screen', async () => {
     const page = await peeks.page();
     await page.goto(`${peeks.server.url}/register/personal`);
-    await signUpAsPerson(page, newcomer('nihongo'));
+    const reader = newcomer('nihongo');
+    await signUpAsPerson(page, reader);
+    // A transaction of theirs, so the history has a state and a type to show.
+    const { user_id } = await peeks.server.database.db
+      .selectFrom('users')
+      .select('user_id')
+      .where('username', '=', reader.username)
+      .executeTakeFirstOrThrow();
+    await executeLedgerCommand(
+      peeks.server.database.db,
+      {
+        type: 'CorrectBalance',
+        txId: `journey-funds-${reader.username}`,
+        ownerId: userOwnerId(user_id),
+        amount: 5_00,
+        currency: 'USD',
+        reason: 'journey funds',
+        operatorId: 'test',
+      },
+      { holdHours: 24 },
+    );
     await page.getByRole('button', { name: /Account menu/ }).click();
     await page.getByLabel('Language').selectOption('ja');
     await page
@@ -422,6 +443,21 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       const lines = text.split('\n').filter((line) => found.some((each) => line.includes(each)));
       expect(found, `English on ${route}, in: ${JSON.stringify(lines)}`).toEqual([]);
     }
+
+    // The history's states and types are codes the API sends: in Japanese, none shows in English.
+    const { words } = uiTexts.en;
+    const codeWords = [
+      ...Object.values(words.states),
+      ...Object.values(words.transaction_types),
+      ...Object.values(words.ledger_types),
+    ];
+    await page.goto(`${peeks.server.url}/transaction`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 10_000 }).toMatch(/訂正|完了|保留中/);
+    const history = await page.locator('main').innerText();
+    const inEnglish = codeWords.filter((word) => new RegExp(`(^|[^A-Za-z_])${word}([^A-Za-z_]|$)`).test(history));
+    expect(inEnglish, `English states or types on /transaction: ${history}`).toEqual([]);
   });
 });
 
