@@ -34,8 +34,9 @@ export function ProfileTab() {
     setChanging(true);
   };
   const none = <span className="muted">{t('profile.not_set')}</span>;
-  const update = (
-    <button type="button" className="link-button" onClick={open}>
+  // Three Update links open the one password modal (spec §2); each names what it is beside.
+  const update = (what: string) => (
+    <button type="button" className="link-button" aria-label={`${t('profile.update')}: ${what}`} onClick={open}>
       {t('profile.update')}
     </button>
   );
@@ -66,13 +67,13 @@ export function ProfileTab() {
         details={[
           { label: t('profile.first_name'), value: user.name_first },
           { label: t('profile.last_name'), value: user.name_last },
-          { label: t('profile.email'), value: user.email, action: update },
+          { label: t('profile.email'), value: user.email, action: update(t('profile.email')) },
           {
             label: t('profile.phone'),
             value: user.phone === null ? null : formatPhone(user.phone, user.phone_region),
-            action: update,
+            action: update(t('profile.phone')),
           },
-          { label: t('profile.password'), value: '••••••••', action: update },
+          { label: t('profile.password'), value: '••••••••', action: update(t('profile.password')) },
           { label: t('profile.description'), value: user.description },
         ]}
       />

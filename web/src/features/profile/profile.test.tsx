@@ -186,6 +186,18 @@ describe('/profile (spec §2 Profile page)', () => {
     expect(await screen.findByRole('alert')).toBeTruthy();
   });
 
+  it('Profile: the facts as a described list, the phone as dialled, each Update link naming its fact', async () => {
+    profileApi(false, {
+      'GET /api/session': () =>
+        ok({ user: sessionUser({ phone: '2079460958', phone_region: '+44' }), csrfToken: 'csrf' }),
+    });
+    const { user } = renderApp('/profile');
+    expect(await screen.findByText('+44 207 946 0958')).toBeTruthy();
+    expect(screen.getByText('Phone').tagName).toBe('DT');
+    await user.click(screen.getByRole('button', { name: 'Update: Phone' }));
+    expect(screen.getByRole('dialog', { name: 'Change Password' })).toBeTruthy();
+  });
+
   it('Security: Change Password, Change Pin and Security Questions rows; the password modal says the spec texts', async () => {
     profileApi(false);
     const { user } = renderApp('/profile');
