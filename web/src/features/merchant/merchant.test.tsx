@@ -189,13 +189,7 @@ describe('the merchant space', () => {
       within(row!)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual([
-      formatDate(batch.entry_date),
-      '$6.00 USD',
-      '$10.00 USD',
-      '$4.00 USD',
-      'Show 2 payments',
-    ]);
+    ).toEqual([formatDate(batch.entry_date), '$6.00 USD', '$10.00 USD', '$4.00 USD', 'Show 2 payments']);
     expect(row!.getAttribute('aria-current')).toBeNull();
     await user.click(show);
     expect(await screen.findByRole('table', { name: 'Payments' })).toBeTruthy();
