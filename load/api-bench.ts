@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { connectDatabase, newDatabaseClient, openDatabaseServer, type Database } from '@peeks/db';
+import { connectDatabase, lagMs, newDatabaseClient, openDatabaseServer, parseLsn, type Database } from '@peeks/db';
+import { startScratchServer, startScratchStandby } from '@peeks/db/scratch-server';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
 import {
   executeLedgerCommand,
@@ -24,6 +25,7 @@ import {
   processCpu,
   startProductProcess,
 } from './bench-kit.ts';
+import { openLoopLine, runOpenLoop } from './open-loop.ts';
 
 /**
  * `npm run bench:api`: send-fund over HTTP, sessions and CSRF included,
@@ -47,6 +49,14 @@ import {
  * key is one more committed INSERT per request, which the in-process side
  * does not do).
  *
+ * Then, over HTTP, requests on a fixed schedule at 50% and 80% of the
+ * closed-loop rate for BENCH_OPEN_LOOP_SECONDS each (10; 0 leaves them
+ * out), latency counted from each request's scheduled start (load/open-loop.ts).
+ *
+ * BENCH_READS=1 runs the read-heavy form instead (see readHeavy): list
+ * reads with a few sends, against one API process reading from the primary
+ * only and one reading from a streaming standby, side by side.
+ *
  * BENCH_SERVE=1 stops after the set-up instead: the API keeps running and
  * the users' guser_id, session cookie and CSRF token are written to
  * .data/bench/send-fund-users.json for `k6 run load/k6/send-fund.js`, the
@@ -67,6 +77,8 @@ const TARGET = { ratio: 0.8, p99Ms: 50, serverMb: 300 };
 const TWO_PROCESSES = process.env.BENCH_API_PROCESSES !== '1';
 const SERVE = process.env.BENCH_SERVE === '1';
 const IDEMPOTENCY_KEYS = process.env.BENCH_IDEMPOTENCY_KEYS !== 'off';
+/** Seconds of open-loop sends at 50% and 80% of the closed-loop peak over HTTP; 0 leaves them out. */
+const OPEN_LOOP_SECONDS = Number(process.env.BENCH_OPEN_LOOP_SECONDS ?? 10);
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -315,8 +327,9 @@ function startWorker(databaseUrl: string) {
   return startProductProcess('services/worker/src/main.ts', { DATABASE_URL: databaseUrl, LOG_LEVEL });
 }
 
-function startServer(databaseUrl: string, port: number) {
+function startServer(databaseUrl: string, port: number, env: NodeJS.ProcessEnv = {}) {
   return startProductProcess('services/server/src/main.ts', {
+    ...env,
     DATABASE_URL: databaseUrl,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -600,6 +613,21 @@ async function main(): Promise<void> {
     ] as const;
     for (const [text, met] of checks) console.warn(`${met ? 'met    ' : 'NOT met'}  ${text}`);
     if (total !== purchased || viaHttp.failed > 0) process.exitCode = 1;
+    if (OPEN_LOOP_SECONDS > 0) {
+      console.warn('');
+      for (const share of [0.5, 0.8]) {
+        const rate = viaHttp.perSecond * share;
+        const result = await runOpenLoop({
+          rate,
+          seconds: OPEN_LOOP_SECONDS,
+          send: async () => {
+            if ((await overHttp()) === 'failed') throw new Error('failed');
+          },
+        });
+        console.warn(openLoopLine(share, result, rate));
+        if (result.errors > 0) process.exitCode = 1;
+      }
+    }
     if (TWO_PROCESSES) {
       const spread = await acrossTwoProcesses(scratch.url, handle.db, port, users, others);
       console.warn('');
@@ -626,4 +654,249 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// ---------------------------------------------------------------------------
+// The read-heavy form (BENCH_READS=1)
+
+/** Of the read-heavy form's calls, the share that are list reads; the rest are sends. */
+const READ_SHARE = 0.9;
+/** Transfers per user made before the run, so that lists have pages to read. */
+const HISTORY_PER_USER = 20;
+const READ_USERS = Number(process.env.BENCH_USERS ?? 100);
+const READ_MAX_LAG_MS = Number(process.env.DATABASE_READ_MAX_LAG_MS ?? 1_000);
+
+interface MixMeasurement {
+  readsPerSecond: number;
+  sendsPerSecond: number;
+  readLatenciesMs: number[];
+  failed: number;
+  /** CPU seconds the bench database's backends spent, on the primary and on the standby. */
+  primaryCpuS: number;
+  standbyCpuS: number;
+}
+
+/** One call of the mix: a page of the caller's transactions or ledger entries, or now and then a send. */
+function readMix(port: number, users: readonly User[]): () => Promise<{ read: boolean; ok: boolean }> {
+  return async () => {
+    const [from, to] = pickPair(users);
+    const headers = { cookie: from.cookie, 'x-csrf-token': from.csrfToken };
+    if (Math.random() >= READ_SHARE) {
+      const answer = await request(port, 'POST', '/api/account/send-fund', headers, {
+        guser_id: to.guserId,
+        amount: randomAmount(),
+      });
+      return { read: false, ok: answer.status === 200 || answer.status === 422 };
+    }
+    const route = Math.random() < 0.5 ? '/api/account/transactions' : '/api/account/ledger';
+    const answer = await request(port, 'POST', route, headers, { limit: 20 });
+    return { read: true, ok: answer.status === 200 };
+  };
+}
+
+async function measureMix(
+  databases: { primary: Kysely<Database>; standby: Kysely<Database> },
+  seconds: number,
+  call: () => Promise<{ read: boolean; ok: boolean }>,
+): Promise<MixMeasurement> {
+  const backends = async () => ({
+    primary: postgresCpuByPid(await backendsOf(databases.primary)),
+    standby: postgresCpuByPid(await backendsOf(databases.standby)),
+  });
+  const before = await backends();
+  const readLatenciesMs: number[] = [];
+  let sends = 0;
+  let failed = 0;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < deadline) {
+        const at = performance.now();
+        const { read, ok } = await call();
+        if (!ok) failed++;
+        else if (read) readLatenciesMs.push(performance.now() - at);
+        else sends++;
+      }
+    }),
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  const after = await backends();
+  return {
+    readsPerSecond: readLatenciesMs.length / elapsedS,
+    sendsPerSecond: sends / elapsedS,
+    readLatenciesMs: readLatenciesMs.sort((a, b) => a - b),
+    failed,
+    primaryCpuS: postgresCpuSpent(before.primary, after.primary) / 1000,
+    standbyCpuS: postgresCpuSpent(before.standby, after.standby) / 1000,
+  };
+}
+
+const combineMix = (parts: readonly MixMeasurement[]): MixMeasurement => {
+  const mean = (pick: (part: MixMeasurement) => number) =>
+    parts.reduce((sum, part) => sum + pick(part), 0) / parts.length;
+  const sum = (pick: (part: MixMeasurement) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  return {
+    readsPerSecond: mean((part) => part.readsPerSecond),
+    sendsPerSecond: mean((part) => part.sendsPerSecond),
+    readLatenciesMs: parts.flatMap((part) => part.readLatenciesMs).sort((a, b) => a - b),
+    failed: sum((part) => part.failed),
+    primaryCpuS: sum((part) => part.primaryCpuS),
+    standbyCpuS: sum((part) => part.standbyCpuS),
+  };
+};
+
+/**
+ * The standby's lag as the API's router computes it (lagMs of @peeks/db),
+ * sampled every 100 ms while `on()` says so: the primary's WAL insert
+ * position and the standby's replay position.
+ */
+function sampleLag(
+  databases: { primary: Kysely<Database>; standby: Kysely<Database> },
+  on: () => boolean,
+): { seen: number[]; stop: () => void } {
+  const primary: { at: number; lsn: bigint }[] = [];
+  const seen: number[] = [];
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy || !on()) return;
+    busy = true;
+    const at = performance.now();
+    void Promise.all([
+      sql<{ lsn: string }>`SELECT pg_current_wal_insert_lsn()::text AS lsn`.execute(databases.primary),
+      sql<{ lsn: string | null }>`SELECT pg_last_wal_replay_lsn()::text AS lsn`.execute(databases.standby),
+    ])
+      .then(([written, replayed]) => {
+        primary.push({ at, lsn: parseLsn(written.rows[0]?.lsn ?? '0/0') });
+        if (primary.length > 200) primary.shift();
+        const replay = replayed.rows[0]?.lsn ?? null;
+        seen.push(lagMs(primary, { at: performance.now(), replayLsn: replay === null ? null : parseLsn(replay) }));
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        busy = false;
+      });
+  }, 100);
+  return {
+    seen,
+    stop: () => {
+      clearInterval(timer);
+    },
+  };
+}
+
+/** The same server's URL for another database (multi-host URLs included, which new URL() cannot take). */
+function onDatabaseOf(serverUrl: string, databaseUrl: string): string {
+  const database = /^[a-z]+:\/\/[^/?#]*(\/[^?#]*)/.exec(databaseUrl)?.[1] ?? '/postgres';
+  return serverUrl.replace(/^([a-z]+:\/\/[^/?#]*)(\/[^?#]*)?/, `$1${database}`);
+}
+
+const mixRow = (name: string, m: MixMeasurement) =>
+  `${name.padEnd(26)} |${format(m.readsPerSecond)} |${format(percentile(m.readLatenciesMs, 50), 2)} |${format(percentile(m.readLatenciesMs, 99), 2)} |${format(m.sendsPerSecond)} |${String(m.failed).padStart(7)} |${format(m.primaryCpuS, 1)} |${format(m.standbyCpuS, 1)}`;
+
+/**
+ * BENCH_READS=1: the read-heavy form. Two API processes on one database:
+ * one reads everything from the primary (no DATABASE_READ_URL), the other
+ * sends lag-tolerant reads to a streaming standby. BENCH_CONNECTIONS
+ * connections make calls of which 90% read a page of the caller's
+ * transactions or ledger entries and 10% send funds (so callers keep
+ * writing, and read-your-writes keeps some of their reads on the primary).
+ * The two processes alternate in halves of BENCH_SECONDS. The standby is
+ * BENCH_READ_URL's (DATABASE_URL then names its primary: a db:cluster
+ * formation's URLs, for instance), or else a scratch primary and a
+ * streaming standby of it started here with PostgreSQL's own tools.
+ */
+async function readHeavy(): Promise<void> {
+  const stops: (() => Promise<void>)[] = [];
+  let primaryUrl: string;
+  let readUrl: string;
+  const given = process.env.BENCH_READ_URL;
+  if (given === undefined || given === '') {
+    const primary = await startScratchServer();
+    stops.unshift(primary.stop);
+    const standby = await startScratchStandby(primary);
+    stops.unshift(standby.stop);
+    primaryUrl = primary.url;
+    readUrl = `${standby.url}?target_session_attrs=standby`;
+  } else {
+    if (process.env.DATABASE_URL === undefined) throw new Error('BENCH_READ_URL needs DATABASE_URL, its primary');
+    primaryUrl = process.env.DATABASE_URL;
+    readUrl = given;
+  }
+  const scratch = await createScratchDatabase(primaryUrl);
+  const benchReadUrl = onDatabaseOf(readUrl, scratch.url);
+  const primary = connectDatabase(scratch.url, { preparedStatements: true });
+  const children: ChildProcess[] = [];
+  let standby: ReturnType<typeof connectDatabase> | null = null;
+  try {
+    const plainPort = await freePort();
+    const plain = startServer(scratch.url, plainPort);
+    children.push(plain.child);
+    await waitForHealth(plainPort, plain.child, plain.output);
+    const replicaPort = await freePort();
+    const replicated = startServer(scratch.url, replicaPort, {
+      DATABASE_READ_URL: benchReadUrl,
+      DATABASE_READ_MAX_LAG_MS: String(READ_MAX_LAG_MS),
+    });
+    children.push(replicated.child);
+    await waitForHealth(replicaPort, replicated.child, replicated.output);
+    standby = connectDatabase(benchReadUrl, { max: 2 });
+    const databases = { primary: primary.db, standby: standby.db };
+
+    const started = performance.now();
+    const users = await forEachConcurrently(READ_USERS, SIGN_UP_CONCURRENCY, (index) => signUp(plainPort, index));
+    await fundAll(primary.db, users);
+    const history = ledgerSendFund(primary.db, users, { holdHours: 24 });
+    await forEachConcurrently(READ_USERS * HISTORY_PER_USER, 16, () => history());
+    console.warn(
+      `${READ_USERS} users signed up and given ${HISTORY_PER_USER} transfers each in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+
+    let replicaPhase = false;
+    const lag = sampleLag(databases, () => replicaPhase);
+    const run = async (port: number, seconds: number, withReplica: boolean) => {
+      replicaPhase = withReplica;
+      try {
+        return await measureMix(databases, seconds, readMix(port, users));
+      } finally {
+        replicaPhase = false;
+      }
+    };
+    console.warn(
+      `${READ_SHARE * 100}% list reads, ${100 - READ_SHARE * 100}% sends at ${CONNECTIONS} connections; each side ${SECONDS} s after ${WARM_UP_SECONDS} s warm-up; lag bound ${READ_MAX_LAG_MS} ms`,
+    );
+    await run(plainPort, WARM_UP_SECONDS, false);
+    await run(replicaPort, WARM_UP_SECONDS, true);
+    lag.seen.length = 0;
+    const plainParts = [await run(plainPort, SECONDS / 2, false)];
+    const replicaParts = [await run(replicaPort, SECONDS / 2, true), await run(replicaPort, SECONDS / 2, true)];
+    plainParts.push(await run(plainPort, SECONDS / 2, false));
+    lag.stop();
+    const [withoutReplica, withReplica] = [combineMix(plainParts), combineMix(replicaParts)];
+    const seen = lag.seen.sort((a, b) => a - b);
+
+    console.warn('');
+    console.warn(
+      'read-heavy                 | reads/s   | read p50  | read p99  | sends/s   | failed | pg CPU s primary | standby',
+    );
+    console.warn(mixRow('primary only', withoutReplica));
+    console.warn(mixRow('DATABASE_READ_URL standby', withReplica));
+    console.warn(
+      `with / without the standby: ${((withReplica.readsPerSecond / withoutReplica.readsPerSecond) * 100).toFixed(1)}% of the reads per second`,
+    );
+    console.warn(
+      `standby lag seen while reading from it (${seen.length} samples): p50 ${percentile(seen, 50).toFixed(0)} ms, p99 ${percentile(seen, 99).toFixed(0)} ms, max ${(seen.at(-1) ?? Number.NaN).toFixed(0)} ms; over the bound: ${seen.filter((each) => each > READ_MAX_LAG_MS).length}`,
+    );
+    if (withoutReplica.failed + withReplica.failed > 0) process.exitCode = 1;
+  } finally {
+    agent.destroy();
+    for (const child of children) {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    }
+    await standby?.close();
+    await primary.close();
+    await scratch.drop();
+    for (const stop of stops) await stop();
+  }
+}
+
+await (process.env.BENCH_READS === '1' ? readHeavy() : main());

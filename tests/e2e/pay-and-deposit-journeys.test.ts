@@ -220,7 +220,7 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
   });
 
   it("a merchant's counter QR code, filmed by the buyer's camera, pays the merchant, whose modal shows it live", async () => {
-    const { page: merchant, username: shop } = await merchantOf('counter');
+    const { page: merchant } = await merchantOf('counter');
     await merchant.goto(`${peeks.server.url}/generate-qr-code`);
     await merchant.getByRole('heading', { name: 'Generate QR code', level: 1 }).waitFor();
     await atBothWidths(merchant, '64-generate-qr-form');
@@ -261,8 +261,8 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
       expect(link.searchParams.get('amt')).toBe('7.5');
       expect(link.searchParams.get('cur')).toBe('USD');
       const amount = buyer.getByRole('dialog', { name: 'Send A Money Transfer' });
-      // The recipient is the merchant's user, whose code it was.
-      await amount.getByText(shop).first().waitFor();
+      // The code was the merchant user's; the payment goes to the shop, named by its display name.
+      await amount.getByText('Maple Coffee').first().waitFor();
       expect(await amount.getByLabel(/Amount/).inputValue()).toBe('7.5');
       await checkScreen(buyer, '66-scan-to-transfer-390');
       await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
@@ -279,6 +279,54 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
     // The merchant's modal, open all along, hears the payment.
     await modal.getByText('Payment received: $7.50 USD').waitFor({ timeout: 15_000 });
     await atBothWidths(merchant, '67-generate-qr-paid');
+  });
+
+  it("a merchant's USD QR is paid from coins, at the quote shown before confirming", async () => {
+    const { page: merchant } = await merchantOf('dollars');
+    await merchant.goto(`${peeks.server.url}/generate-qr-code`);
+    await merchant.getByLabel('Amount').fill('4.75');
+    await merchant.getByLabel('Order / Sales / ID').fill('Table 9');
+    await merchant.getByRole('button', { name: 'Create A Transaction' }).click();
+    const modal = merchant.getByRole('dialog', { name: 'Scan To Pay' });
+    const code = modal.locator('img.qr-code');
+    await code.waitFor();
+    const photo = await code.screenshot();
+
+    // Someone who holds coins only: the shop's dollars are paid from them.
+    const buyerName = newcomer('coins');
+    const buyer = await peeks.page();
+    await buyer.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(buyer, buyerName);
+    await fund(buyerName.username, 200_00, 'CON');
+    await buyer.goto(`${peeks.server.url}/scan-qr-code`);
+    await buyer.getByLabel('Pick an image of a QR code').setInputFiles({
+      name: 'code.png',
+      mimeType: 'image/png',
+      buffer: photo,
+    });
+    await buyer.waitForURL(/\/transfer-fund\?.*cur=USD/);
+    const amount = buyer.getByRole('dialog', { name: 'Send A Money Transfer' });
+    await amount.getByText('Maple Coffee').first().waitFor();
+    await amount.getByRole('button', { name: 'Send Money Transfer' }).click();
+    const confirm = buyer.getByRole('dialog', { name: 'Confirm Transfer' });
+    await confirm.getByText('Table 9').waitFor();
+    const quote = confirm.getByTestId('coin-quote');
+    await quote.waitFor();
+    // $4.75 at 20 coins a dollar, no fee, about a minute to confirm.
+    expect(await quote.textContent()).toMatch(
+      /^\$4\.75 USD = 95\.00 Coins · 20 Coins per USD · fee \$0\.00 USD · expires in \d+ s$/,
+    );
+    await atBothWidths(buyer, '66a-qr-paid-from-coins-quote');
+    await confirm.getByRole('button', { name: 'Complete Transfer' }).click();
+    await buyer.getByRole('dialog', { name: 'Transfer Completed' }).waitFor({ timeout: 15_000 });
+    await atBothWidths(buyer, '66b-qr-paid-from-coins-done');
+
+    // The shop hears dollars; the buyer's coins went down by the quote's 95.
+    await modal.getByText('Payment received: $4.75 USD').waitFor({ timeout: 15_000 });
+    const balance = await callFrom(buyer, 'GET', '/api/account/balance');
+    const lines = (JSON.parse(balance.text) as { balance: { balances: { currency: string; balance: number }[] } })
+      .balance.balances;
+    expect(lines.find((line) => line.currency === 'CON')?.balance).toBe(200_00 - 95_00);
   });
 
   it('a picked image of a QR code works where there is no camera', async () => {
@@ -308,6 +356,36 @@ describe('deposits, QR codes and the hosted checkout in the browser', { timeout:
         .getByLabel(/Amount/)
         .inputValue(),
     ).toBe('3');
+  });
+
+  it('a USD checkout paid from coins, at the quote shown beside Process My Payment', async () => {
+    const { page: merchant } = await merchantOf('coincheckout');
+    const created = await callFrom(merchant, 'POST', '/api/checkout/create-session', {
+      cart: [{ sku: 'LATTE', name: 'Latte', price: 4_75 }],
+      total: 4_75,
+      currency: 'USD',
+      success_url: 'https://shop.example.com/thanks',
+    });
+    expect(created.status, created.text).toBe(200);
+    const { id, token } = JSON.parse(created.text) as { id: number; token: string };
+
+    const who = newcomer('coinpayer');
+    const buyer = await peeks.page();
+    await buyer.goto(`${peeks.server.url}/register/personal`);
+    await signUpAsPerson(buyer, who);
+    await fund(who.username, 100_00, 'CON');
+    await buyer.goto(`${peeks.server.url}/checkout?id=${String(id)}&token=${token}`);
+    await buyer.getByRole('radio', { name: /Wallet balance 100\.00 Coins/ }).waitFor();
+    await buyer.getByText('Paid from your coins at this quote, to Maple Coffee:').waitFor();
+    const quote = buyer.getByTestId('coin-quote');
+    await quote.waitFor();
+    expect(await quote.textContent()).toMatch(/^\$4\.75 USD = 95\.00 Coins · 20 Coins per USD · fee \$0\.00 USD/);
+    await atBothWidths(buyer, '71a-checkout-from-coins');
+    await buyer.getByRole('button', { name: 'Process My Payment' }).click();
+    const receipt = buyer.getByRole('region', { name: 'Payment received' });
+    await receipt.getByText('$4.75 USD paid to Maple Coffee.').waitFor();
+    await receipt.getByText('95.00 Coins').waitFor();
+    await atBothWidths(buyer, '72a-checkout-from-coins-receipt');
   });
 
   it('a guest signs in on the checkout page, pays from the wallet once, and the webhook hears it, signed', async () => {

@@ -3,6 +3,7 @@ import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { httpUrl, say, text } from './fields.ts';
 import { minorAmount, storedMethodId, withinTransferLimit } from './payments.ts';
+import { quoteIdField } from './quotes.ts';
 import { cartLine, currencyCode } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -102,6 +103,8 @@ export const payCheckoutRequest = z.object(
       .max(Number.MAX_SAFE_INTEGER, say.valid('id')),
     token: checkoutToken,
     paymentMethodId: storedMethodId.optional(),
+    /** A USD or CAD total paid from coins at this quote (CON to the total's currency, `amount_out` the total). */
+    quote_id: quoteIdField,
   },
   invalidArguments,
 );

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { optionalText, positiveId, say, text } from './fields.ts';
-import { currencyCode, transaction } from './transactions.ts';
+import { typedToMinor } from './payments.ts';
+import { currencyCode, transaction, type Currency } from './transactions.ts';
 
 /**
  * The operations console's calls (platform §6, issue 5 item 7): finance
@@ -83,7 +84,10 @@ export const pendingDepositsResponse = successEnvelope({ deposits: z.array(pendi
 /** A whole number of minor units, with the catalogue's amount codes (4040, 4041) for what is wrong with it. */
 const minorUnits = (isAllowed: (value: number) => boolean, notAllowed: { code: number; message: string }) =>
   z
-    .number({ error: say.enter('amount') })
+    // NaN is what a form makes of typed text that is no amount (JSON cannot carry it): invalid, not missing.
+    .number({
+      error: (issue) => (Number.isNaN(issue.input) ? errorCatalogue[errorCodes.invalidAmount] : say.enter('amount')),
+    })
     .refine(Number.isSafeInteger, {
       error: errorCatalogue[errorCodes.invalidAmount],
       params: { code: errorCodes.invalidAmount },
@@ -100,7 +104,13 @@ const receivedAmount = minorUnits((value) => value > 0, {
  * notice of the transfer. It must match the deposit, or nothing is credited.
  */
 export const clearDepositRequest = z.object(
-  { tx_id: txId(), amount_received: receivedAmount, currency: currencyCode, reference: text('Reference', { max: 64 }) },
+  {
+    tx_id: txId(),
+    amount_received: receivedAmount,
+    currency: currencyCode,
+    /** The memo the sender typed with the transfer: the deposit's reference. */
+    reference: text('Memo', { max: 64 }),
+  },
   invalidArguments,
 );
 export type ClearDepositRequest = z.infer<typeof clearDepositRequest>;
@@ -168,6 +178,37 @@ export const correctBalanceRequest = z
     path: ['user_id'],
   });
 export type CorrectBalanceRequest = z.infer<typeof correctBalanceRequest>;
+
+/** A signed amount as typed in units of `currency` ("-1.50" CAD is -150); NaN when it is not a number of that currency. */
+export function signedTypedToMinor(typed: string, currency: Currency): number {
+  const match = /^\s*([-−+]?)\s*(\d+(?:\.\d*)?|\.\d+)\s*$/.exec(typed);
+  const minor = match ? typedToMinor(match[2] ?? '', currency) : null;
+  if (minor === null) return Number.NaN;
+  return match?.[1] === '-' || match?.[1] === '−' ? -minor : minor;
+}
+
+/**
+ * The console's correction form: the amount typed in units of the chosen
+ * currency, turned into minor units, then the route's own request schema,
+ * so the form refuses what the route refuses, in its words.
+ */
+export const correctBalanceForm = z
+  .object({
+    user_id: z.unknown().optional(),
+    merchant_id: z.unknown().optional(),
+    currency: z.unknown().optional(),
+    amount: z.unknown().optional(),
+    reason: z.unknown().optional(),
+  })
+  .transform(({ amount, ...rest }) => {
+    const currency = currencyCode.safeParse(rest.currency);
+    const typed = typeof amount === 'string' && amount.trim() !== '' ? amount : undefined;
+    return {
+      ...rest,
+      amount: typed === undefined ? undefined : signedTypedToMinor(typed, currency.success ? currency.data : 'CON'),
+    };
+  })
+  .pipe(correctBalanceRequest);
 
 /** An operator's answer about one ledger transaction: as the wallet it concerns sees it. */
 export const operationResponse = successEnvelope({ transaction });
@@ -478,6 +519,7 @@ export const personSummary = z.object({
   is_banned: z.boolean(),
   created_at: z.string(),
 });
+export type PersonSummary = z.infer<typeof personSummary>;
 export const peopleResponse = successEnvelope({ people: z.array(personSummary) });
 
 /** GET /api/operations/person?user_id=: what support needs to answer "where is my money?". */

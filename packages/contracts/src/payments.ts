@@ -3,7 +3,9 @@ import { amountMessages } from './amount-messages.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
 import { paymentMethodMessages } from './payment-methods.ts';
-import { currencyCode, type Currency } from './transactions.ts';
+import { successEnvelope } from './envelope.ts';
+import { quote, quoteIdField } from './quotes.ts';
+import { currencyCode, transaction, type Currency } from './transactions.ts';
 
 /**
  * Transfer fund amount (spec §5, §9): up to 500 units of its currency, and
@@ -105,12 +107,20 @@ export const sendFundRequest = withinTransferLimit(
       comment: paymentComment.optional(),
       /** A stored card of the caller's to charge instead of paying from the wallet. */
       paymentMethodId: storedMethodId.optional(),
+      /** A USD or CAD amount paid from coins at this quote (CON to the currency, `amount_out` the amount). */
+      quote_id: quoteIdField,
     },
     invalidArguments,
   ),
   'amount',
   'CON',
 );
+
+/**
+ * A payment's answer (send-fund, checkout/pay): the transaction, and the
+ * quote its coins paid a USD or CAD price at (null when nothing was converted).
+ */
+export const paymentResponse = successEnvelope({ transaction, quote: quote.nullable() });
 
 export type SendFundRequest = z.infer<typeof sendFundRequest>;
 

@@ -38,6 +38,8 @@ export const recipient = z.object({
   city: z.string().nullable(),
   country: z.string(),
   email: z.string().optional(),
+  /** The shop a merchant's user is paid as (a scanned merchant QR code): its display name, to show instead of theirs. */
+  shop_name: z.string().nullable().optional(),
 });
 
 export const userListResponse = successEnvelope({ users: z.array(recipient) });

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { openDatabaseServer } from './database-server.ts';
 import { migrateToLatest } from './migrator.ts';
 import { connectDatabase } from './pool.ts';
+import { ReadReplica } from './read-replica.ts';
 import type { Database } from './schema.ts';
 
 export interface DatabaseProcess {
@@ -12,6 +13,8 @@ export interface DatabaseProcess {
   shutdown: Shutdown;
   db: Kysely<Database>;
   databaseUrl: string;
+  /** DATABASE_READ_URL's standbys and the rule that routes lag-tolerant reads to them; null without it or unasked. */
+  readReplica: ReadReplica | null;
 }
 
 /**
@@ -25,6 +28,7 @@ export interface DatabaseProcess {
 export function runDatabaseProcess(
   applicationName: string,
   body: (process: DatabaseProcess) => Promise<number | undefined>,
+  options: { readReplica?: boolean } = {},
 ): void {
   const run = async () => {
     const config = readConfig();
@@ -45,7 +49,29 @@ export function runDatabaseProcess(
       shutdown.add('database pool', () => database.close());
       log.info({ migration: await migrateToLatest(database.db) }, 'database is at the latest migration');
 
-      const exitCode = await body({ config, log, shutdown, db: database.db, databaseUrl: server.url });
+      let readReplica: ReadReplica | null = null;
+      // Only a process that serves reads asks for it (the API); workers read what they are about to write.
+      if (options.readReplica === true && config.DATABASE_READ_URL !== undefined) {
+        const replica = new ReadReplica(database.db, config.DATABASE_READ_URL, {
+          maxLagMs: config.DATABASE_READ_MAX_LAG_MS,
+          applicationName: `${applicationName}-reader`,
+          onError: (error) => {
+            log.warn({ reason: error.message }, 'read replica not reachable; reads go to the primary');
+          },
+        });
+        shutdown.add('read replica', () => replica.close());
+        await replica.start();
+        readReplica = replica;
+      }
+
+      const exitCode = await body({
+        config,
+        log,
+        shutdown,
+        db: database.db,
+        databaseUrl: server.url,
+        readReplica,
+      });
       if (exitCode !== undefined) {
         await shutdown.run();
         process.exit(exitCode);

@@ -2,6 +2,8 @@ export type * from './schema.ts';
 export { schemaColumns } from './schema.ts';
 export { NoSuitableHost, newDatabaseClient, poolConnection } from './session-target.ts';
 export { connectDatabase, type DatabaseHandle, type PoolOptions } from './pool.ts';
+export { ReadReplica, type ReadReplicaOptions } from './read-replica.ts';
+export { formatLsn, lagMs, parseLsn, positionAfter, readTarget, type ReadTarget } from './read-routing.ts';
 export { isDatabaseUnavailable } from './unavailable.ts';
 export { openDatabaseServer, type DatabaseServer } from './database-server.ts';
 export {

@@ -60,7 +60,6 @@ export interface Database {
   secret_tries: SecretTriesTable;
   exchange_rates: ExchangeRatesTable;
   quotes: QuotesTable;
-  transaction_funding: TransactionFundingTable;
 }
 
 /** A rate the price list has used, from `valid_from` on (migration 0220). */
@@ -96,17 +95,6 @@ export interface QuotesTable {
   expires_at: Date;
   /** The transaction that used the quote. */
   tx_id: string | null;
-}
-
-/** What a card or bank paid, or was paid, for a transaction, and the quote it used (migration 0220). */
-export interface TransactionFundingTable {
-  tx_id: string;
-  quote_id: string | null;
-  amount: number;
-  currency: string;
-  /** "Visa •••• 4242", "Bank •••• 6789", "Interac e-Transfer". */
-  label: string;
-  recorded_at: Date;
 }
 
 export interface SandboxRefundsTable {
@@ -197,6 +185,8 @@ export interface LedgerTransactionsTable {
   parent_tx_id: string | null;
   returned_amount: number;
   return_date: Date | null;
+  /** A deposit's cash, `{amount, currency}`; null for every other transaction. */
+  payment: ColumnType<{ amount: number; currency: string } | null, string | null, string | null>;
 }
 
 export interface LedgerEntriesTable {
@@ -830,14 +820,6 @@ export const schemaColumns = {
     'expires_at',
     'tx_id',
   ]),
-  transaction_funding: columnsOf<TransactionFundingTable>()([
-    'tx_id',
-    'quote_id',
-    'amount',
-    'currency',
-    'label',
-    'recorded_at',
-  ]),
   ledger_verifications: columnsOf<LedgerVerificationsTable>()([
     'verification_id',
     'state',
@@ -928,6 +910,7 @@ export const schemaColumns = {
     'parent_tx_id',
     'returned_amount',
     'return_date',
+    'payment',
   ]),
   ledger_entries: columnsOf<LedgerEntriesTable>()([
     'ledger_id',

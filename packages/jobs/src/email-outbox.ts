@@ -13,13 +13,25 @@ export interface OutgoingEmail {
   payload: Record<string, unknown>;
 }
 
-/** The message's text: a greeting, then each field the template fills in, one per line. */
+/**
+ * The message's text: the subject, then each field the template fills in,
+ * one per line, under its name in the reader's language where the payload
+ * gives one (`labels`), else under its key in words. A field without a
+ * value is left out.
+ */
 export function renderEmail(subject: string, payload: Record<string, unknown>): string {
-  const lines = Object.entries(payload).map(
-    ([key, value]) => `${key.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase())}: ${String(value)}`,
-  );
+  const { labels, ...fields } = payload;
+  const named = (key: string) =>
+    (isTexts(labels) ? labels[key] : undefined) ??
+    key.replaceAll('_', ' ').replace(/^./, (first) => first.toUpperCase());
+  const lines = Object.entries(fields)
+    .filter(([, value]) => value !== null && value !== undefined)
+    .map(([key, value]) => `${named(key)}: ${String(value)}`);
   return [subject, '', ...lines, '', 'Peeks Wallet'].join('\n');
 }
+
+const isTexts = (value: unknown): value is Record<string, string | undefined> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function emailSendJob(emailId: number): LedgerJob {
   return { queue: EMAIL_SEND_QUEUE.name, id: jobId('email-send', emailId), data: { emailId } };

@@ -11,7 +11,7 @@ export {
 export { newCoinSerial } from './decide.ts';
 export type { LedgerJob, LedgerJobs, LedgerOutcome, LedgerSettings } from './types.ts';
 export { projectTransactionEvent, projectWalletEvent, transactionRow } from './inline-projection.ts';
-export { loadTransaction } from './transactions.ts';
+export { loadTransaction, requestedPayoutOf } from './transactions.ts';
 export { closeWallet, lockWallets, openWallets, walletStateOf } from './wallets.ts';
 export { coinsOf, coinTrail, maturingCoinsOf, transactionAudit, walletsOf, type CoinTrailStep } from './queries.ts';
 export { platformBalances } from './platform-balances.ts';

@@ -42,6 +42,7 @@ export function transactionRow(record: TransactionRecord) {
     reserved_coins: record.reservedCoins,
     version: record.version,
     parent_tx_id: record.parentTxId,
+    payment: record.payment,
     // A sale's returns are added to its row by their own commits (saleReturn below), never written whole.
     returned_amount: 0,
     return_date: null,

@@ -83,6 +83,8 @@ const step = fc.oneof(
       transfer: fc.constantFrom('P2P', 'P2P', 'ACCT_TO_ACCT', 'PURCHASE'),
       // Paid by a card charge instead of the payer's wallet, some of the time.
       byCard: fc.constantFrom(false, false, true),
+      // A USD or CAD amount paid from the payer's coins at a quote, some of the time.
+      fromCoins: fc.constantFrom(false, false, true),
     }),
   },
   {
@@ -127,8 +129,28 @@ const everyCommandOnce: Step[] = [
   { kind: 'enterDeposit', owner: 2, cash: 100_00, method: 'zelle' },
   { kind: 'clearDeposit', pick: 1 },
   { kind: 'rejectDeposit', pick: 2 },
-  { kind: 'transfer', from: 0, to: 1, amount: 1_000, fee: 25, currency: 'CON', transfer: 'P2P', byCard: false },
-  { kind: 'transfer', from: 2, to: 3, amount: 1_050, fee: 0, currency: 'CON', transfer: 'PURCHASE', byCard: true },
+  {
+    kind: 'transfer',
+    from: 0,
+    to: 1,
+    amount: 1_000,
+    fee: 25,
+    currency: 'CON',
+    transfer: 'P2P',
+    byCard: false,
+    fromCoins: false,
+  },
+  {
+    kind: 'transfer',
+    from: 2,
+    to: 3,
+    amount: 1_050,
+    fee: 0,
+    currency: 'CON',
+    transfer: 'PURCHASE',
+    byCard: true,
+    fromCoins: false,
+  },
   { kind: 'advanceClock', hours: 25 },
   { kind: 'expireDeposit', pick: 0 },
   { kind: 'releaseHold', pick: 0 },
@@ -139,16 +161,44 @@ const everyCommandOnce: Step[] = [
   { kind: 'settle', owner: 2, amount: 1_000, fee: 10, currency: 'CON' },
   { kind: 'fee', owner: 3, amount: 100, currency: 'USD' },
   { kind: 'correct', owner: 4, amount: -100, currency: 'CON' },
-  { kind: 'transfer', from: 4, to: 3, amount: 2_000, fee: 0, currency: 'USD', transfer: 'PURCHASE', byCard: false },
+  {
+    kind: 'transfer',
+    from: 4,
+    to: 3,
+    amount: 2_000,
+    fee: 0,
+    currency: 'USD',
+    transfer: 'PURCHASE',
+    byCard: false,
+    fromCoins: false,
+  },
   { kind: 'returnSale', pick: 0, amount: 500 },
   { kind: 'returnSale', pick: 1, amount: 700 },
   { kind: 'confirmCardRefund', pick: 0 },
   { kind: 'returnSale', pick: 0, amount: 300 },
   { kind: 'failCardRefund', pick: 1 },
   { kind: 'retry', pick: 0 },
+  // A shop's dollar price paid from coins (owner 1 holds the coins its cleared deposit bought).
+  {
+    kind: 'transfer',
+    from: 1,
+    to: 3,
+    amount: 475,
+    fee: 0,
+    currency: 'USD',
+    transfer: 'PURCHASE',
+    byCard: false,
+    fromCoins: true,
+  },
 ];
 
 /** What a card is charged for a payment: the payment itself in cash, the cash price of coins (IMP, which no card buys, is charged in USD and refused). */
+/** The fewest coins (hundredths) that sell for `amount` of a cash currency at its rate, 20 coins a dollar. */
+function coinsFor(amount: number, currency: 'USD' | 'CAD') {
+  const rateMicros = currency === 'USD' ? 1_000_000 : DEFAULT_RATE_MICROS;
+  return { coins: Math.ceil((amount * 20 * rateMicros) / 1_000_000), rateMicros, quoteId: 'quote-1' };
+}
+
 function cardCharge(total: number, currency: Currency): CardFunding {
   const paymentMethod = { id: 'card-1', type: 'CC' };
   if (currency === 'CON')
@@ -171,6 +221,8 @@ let runNumber = 0;
 const appliedTypes = new Set<string>();
 /** Batches decided on wallets known from earlier batches, without a read: the path the property must reach too. */
 let batchesOnKnownWallets = 0;
+/** Dollar prices paid from coins that the ledger took, so the property reaches that path too. */
+let paidFromCoins = 0;
 
 type ModelBalance = { total: number; available: number; withdrawable: number; reserved: number };
 
@@ -234,7 +286,8 @@ class BalanceModel {
         return;
       case 'Transfer': {
         const to = walletOf(command.toOwnerId, command.currency);
-        if (!command.fundedBy)
+        if (command.paidFromCoins) this.debit(walletOf(command.fromOwnerId, 'CON'), command.paidFromCoins.coins);
+        else if (!command.fundedBy)
           this.debit(walletOf(command.fromOwnerId, command.currency), command.amount + command.fee);
         this.credit(to, command.amount, command.kind === 'ACCT_TO_ACCT');
         if (command.kind !== 'ACCT_TO_ACCT') this.holds.set(command.txId, { walletId: to, amount: command.amount });
@@ -349,6 +402,7 @@ describe('the ledger under generated command sequences', () => {
       'Transfer',
     ]);
     expect(batchesOnKnownWallets).toBeGreaterThan(0);
+    expect(paidFromCoins).toBeGreaterThan(0);
   }, 180_000);
 });
 
@@ -461,6 +515,9 @@ async function runSequence(steps: Step[]): Promise<void> {
           currency: item.currency,
           memo: null,
           ...(item.byCard ? { fundedBy: cardCharge(item.amount + item.fee, item.currency) } : {}),
+          ...(item.fromCoins && !item.byCard && (item.currency === 'USD' || item.currency === 'CAD')
+            ? { paidFromCoins: coinsFor(item.amount, item.currency) }
+            : {}),
         };
       case 'withdraw':
         return {
@@ -551,6 +608,7 @@ async function runSequence(steps: Step[]): Promise<void> {
       if (command.type === 'RequestWithdrawal')
         expect(await unmaturedAmong(outcome.record.reservedCoins, clock)).toEqual([]);
       appliedTypes.add(command.type);
+      if (command.type === 'Transfer' && command.paidFromCoins) paidFromCoins += 1;
       model.apply(command, (id, walletCurrency) => `wallet:${id}:${walletCurrency}`);
       opened.push(command);
       if (command.type === 'EnterDeposit') txIds.deposits.push(command.txId);

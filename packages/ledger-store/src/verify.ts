@@ -298,6 +298,19 @@ const invariants: { rule: string; query: ReturnType<typeof sql<{ subject: string
       WHERE e.type = 'WithdrawalRequested' AND step->>'action' = 'reserve' AND c.matures_at > e.created_at`,
   },
   {
+    rule: 'a cleared deposit converts the cash it was entered with, through the exchange of that currency',
+    query: sql`
+      SELECT c.data->>'txId' AS subject, format('cleared %s into %s, entered %s', c.data->'payment', x.postings, e.data->'payment') AS detail
+      FROM events c
+      JOIN events e ON e.stream_id = c.stream_id AND e.stream_version = 1
+      CROSS JOIN LATERAL (
+        SELECT jsonb_agg(p) AS postings, coalesce(sum((p->>'amount')::bigint), 0) AS amount FROM jsonb_array_elements(c.data->'postings') p
+        WHERE p->>'account' = 'platform:exchange:' || (c.data->'payment'->>'currency')
+      ) x
+      WHERE c.type = 'DepositCleared' AND c.data ? 'payment'
+        AND (e.type <> 'DepositEntered' OR c.data->'payment' <> e.data->'payment' OR x.amount <> (c.data->'payment'->>'amount')::bigint)`,
+  },
+  {
     rule: 'platform balances equal the postings up to their checkpoint',
     query: sql`
       WITH checkpoint AS (

@@ -65,3 +65,12 @@ export function cashPriceOfCoins(coins: number, currency: Currency, rateMicros: 
   const denominator = BigInt(COINS_PER_UNIT) * BigInt(minorUnitsPerMajor.CON) * BigInt(rateMicros);
   return Number((numerator + denominator - 1n) / denominator);
 }
+
+/** Cash in `currency` (minor units) that `coins` CON minor units sell for at the rate: rounded down to the cent. */
+export function cashForCoins(coins: number, currency: Currency, rateMicros: RateMicros): number {
+  if (!Number.isSafeInteger(rateMicros) || rateMicros <= 0)
+    refuse('invalid_amount', `rate ${String(rateMicros)} is not a positive number of millionths`);
+  const numerator = BigInt(coins) * BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE);
+  const denominator = BigInt(COINS_PER_UNIT) * BigInt(minorUnitsPerMajor.CON) * BigInt(rateMicros);
+  return Number(numerator / denominator);
+}

@@ -1,6 +1,7 @@
 import type {
   CardFunding,
   Cash,
+  CoinPayment,
   DepositMethod,
   PaymentMethodRef,
   TransferKind,
@@ -43,6 +44,8 @@ export type LedgerCommand =
       rateMicros: RateMicros;
       reference: string;
       expiresAt: string | null;
+      /** The quote the person was shown, for the history to explain the rate. */
+      quoteId?: string;
     }
   | { type: 'ClearDeposit'; txId: string; clearedBy: string }
   | { type: 'RejectDeposit'; txId: string; reason: string; rejectedBy: string }
@@ -56,6 +59,12 @@ export type LedgerCommand =
       sats: number;
       coins: number;
       creditedBy: string;
+      /**
+       * What the satoshis were worth at the deposit's quote: with it the
+       * credit is a conversion through the exchange accounts, as a cleared
+       * deposit is; without it, coins minted from the bitcoin-funding account.
+       */
+      payment?: Cash;
     }
   | {
       type: 'Transfer';
@@ -69,6 +78,8 @@ export type LedgerCommand =
       memo: string | null;
       /** Charged to a card: the payer's wallet is untouched and the card-funding account pays. */
       fundedBy?: CardFunding;
+      /** A USD or CAD price paid from the payer's coins at a quote: the coins are converted through the exchange. */
+      paidFromCoins?: CoinPayment;
     }
   | { type: 'ReleaseHold'; txId: string }
   | {

@@ -26,6 +26,12 @@ export type WithdrawalDestination = { kind: 'card' | 'bank'; paymentMethodId: st
  * (the coins are minted to the payee).
  */
 export type CardFunding = { paymentMethod: PaymentMethodRef; charge: Cash; rateMicros: RateMicros | null };
+/**
+ * A cash price paid from the payer's coins: `coins` CON minor units, at
+ * `rateMicros` (the cash currency's rate to the US dollar) and the quote
+ * `quoteId` the payer confirmed or the current price made.
+ */
+export type CoinPayment = { coins: number; rateMicros: RateMicros; quoteId: string };
 
 /** What every money event carries: its transaction, its postings and what it did to coin serials. */
 type Movement = { txId: string; postings: Posting[]; coins: CoinStep[] };
@@ -70,9 +76,20 @@ export type TransactionEvent =
         rateMicros: number;
         reference: string;
         expiresAt: string | null;
+        /** The quote the person was shown (absent before deposits were quoted). */
+        quoteId?: string;
       };
     }
-  | { type: 'DepositCleared'; data: Movement & { walletId: AccountId; amount: number; clearedBy: string } }
+  | {
+      type: 'DepositCleared';
+      data: Movement & {
+        walletId: AccountId;
+        amount: number;
+        clearedBy: string;
+        /** The cash that cleared, converted through the exchange accounts (absent before it was). */
+        payment?: Cash;
+      };
+    }
   | { type: 'DepositRejected'; data: Movement & { reason: string; rejectedBy: string } }
   | { type: 'DepositExpired'; data: Movement }
   | {
@@ -86,6 +103,8 @@ export type TransactionEvent =
         /** Coins minted, CON minor units. */
         amount: number;
         creditedBy: string;
+        /** The dollars the satoshis were worth at the deposit's quote, converted through the exchange (absent before). */
+        payment?: Cash;
       };
     }
   | {
@@ -104,6 +123,8 @@ export type TransactionEvent =
         memo: string | null;
         /** Absent for a payment from the payer's wallet (and in events stored before card funding existed). */
         fundedBy?: CardFunding;
+        /** A cash price paid from coins: `fromWalletId` is the payer's CON wallet, which gave `coins`. */
+        paidFromCoins?: CoinPayment;
       };
     }
   | { type: 'HoldReleased'; data: Movement & { walletId: AccountId; amount: number } }

@@ -15,9 +15,20 @@ export type ConversionSide = { account: AccountId; amount: number; currency: Cur
  * the platform's position in each currency.
  */
 export function conversionLegs(from: ConversionSide, to: ConversionSide, type: LedgerType): Posting[] {
+  return [...intoExchange(from, type), ...outOfExchange(to, type)];
+}
+
+/** A conversion's first leg: `from` pays into the exchange account of its currency. */
+export function intoExchange(from: ConversionSide, type: LedgerType): Posting[] {
   return [
     { account: from.account, currency: from.currency, amount: -from.amount, type },
     { account: platformAccount('exchange', from.currency), currency: from.currency, amount: from.amount, type },
+  ];
+}
+
+/** A conversion's second leg: the exchange account of `to`'s currency pays it. */
+function outOfExchange(to: ConversionSide, type: LedgerType): Posting[] {
+  return [
     { account: platformAccount('exchange', to.currency), currency: to.currency, amount: -to.amount, type },
     { account: to.account, currency: to.currency, amount: to.amount, type },
   ];

@@ -57,3 +57,72 @@ describe('history facts', () => {
     });
   });
 });
+
+describe('history facts of deposits', () => {
+  const entered: TransactionEvent = {
+    type: 'DepositEntered',
+    data: {
+      txId: 'd-1',
+      walletId: 'wallet:user-1:CON',
+      ownerId: 'user-1',
+      method: 'interac',
+      payment: { amount: 40_00, currency: 'CAD' },
+      amount: 624_00,
+      rateMicros: 780_000,
+      reference: 'PKS-ABCD-EFGH',
+      expiresAt: null,
+      quoteId: 'qt_9',
+      postings: [],
+      coins: [],
+    },
+  };
+  const credited = (payment?: { amount: number; currency: 'USD' }): TransactionEvent => ({
+    type: 'BitcoinPaymentCredited',
+    data: {
+      txId: 'd-2-credit',
+      walletId: 'wallet:user-1:CON',
+      ownerId: 'user-1',
+      depositTxId: 'd-2',
+      sats: 12_000,
+      amount: 150_00,
+      creditedBy: 'ops',
+      ...(payment ? { payment } : {}),
+      postings: [],
+      coins: [],
+    },
+  });
+
+  it("names an e-mail deposit's cash and the quote it was entered at", () => {
+    expect(outsideMoneyOf(entered, 'user-1')).toEqual({
+      amount: 40_00,
+      currency: 'CAD',
+      source: { depositMethod: 'interac' },
+    });
+    expect(conversionOf(entered)).toEqual({
+      quoteId: 'qt_9',
+      from: 'CAD',
+      to: 'CON',
+      amountIn: 40_00,
+      amountOut: 624_00,
+      rate: 15.6,
+      fee: 0,
+    });
+  });
+
+  it("names a credited bitcoin payment's dollars, and nothing for one credited before it had them", () => {
+    expect(outsideMoneyOf(credited({ amount: 7_50, currency: 'USD' }), 'user-1')).toEqual({
+      amount: 7_50,
+      currency: 'USD',
+      source: { depositMethod: 'bitcoin' },
+    });
+    expect(conversionOf(credited({ amount: 7_50, currency: 'USD' }))).toMatchObject({
+      from: 'USD',
+      to: 'CON',
+      amountIn: 7_50,
+      amountOut: 150_00,
+      rate: 20,
+    });
+    expect(outsideMoneyOf(credited(), 'user-1')).toBeNull();
+    expect(conversionOf(credited())).toBeNull();
+  });
+});

@@ -58,6 +58,10 @@ export function outsideMoneyOf(opening: TransactionEvent, viewerOwnerId: string)
       return opening.data.ownerId === viewerOwnerId
         ? { ...opening.data.payment, source: { depositMethod: opening.data.method } }
         : null;
+    case 'BitcoinPaymentCredited':
+      return opening.data.ownerId === viewerOwnerId && opening.data.payment
+        ? { ...opening.data.payment, source: { depositMethod: 'bitcoin' } }
+        : null;
     case 'FundsTransferred': {
       const { fundedBy, fromOwnerId } = opening.data;
       return fundedBy && fromOwnerId === viewerOwnerId
@@ -104,7 +108,7 @@ const RATE_SCALE = 1_000_000;
 const coinsPerUnitAt = (rateMicros: number) => (COINS_PER_UNIT * rateMicros) / RATE_SCALE;
 const quoteIdOf = (data: object) => ('quoteId' in data && typeof data.quoteId === 'string' ? data.quoteId : null);
 
-/** The conversion a transaction made, where cash became coins; null for every other transaction. */
+/** The conversion a transaction made, where cash became coins or coins paid a cash price; null for every other transaction. */
 export function conversionOf(opening: TransactionEvent): Conversion | null {
   switch (opening.type) {
     case 'CoinsPurchased': {
@@ -115,8 +119,26 @@ export function conversionOf(opening: TransactionEvent): Conversion | null {
       const { payment, amount, rateMicros } = opening.data;
       return conversion(opening.data, payment, amount, rateMicros);
     }
+    case 'BitcoinPaymentCredited': {
+      const { payment, amount } = opening.data;
+      if (!payment) return null;
+      // Credited at the deposit's quote: the coins its satoshis' dollars bought, whatever the rounding.
+      return { ...conversion(opening.data, payment, amount, 0), rate: amount / payment.amount };
+    }
     case 'FundsTransferred': {
-      const { fundedBy, currency, amount, fee } = opening.data;
+      const { fundedBy, paidFromCoins, currency, amount, fee } = opening.data;
+      if (paidFromCoins) {
+        // Coins in, the price out: the rate is the price's currency per coin.
+        return {
+          quoteId: paidFromCoins.quoteId,
+          from: 'CON',
+          to: currency,
+          amountIn: paidFromCoins.coins,
+          amountOut: amount,
+          rate: 1 / coinsPerUnitAt(paidFromCoins.rateMicros),
+          fee,
+        };
+      }
       if (!fundedBy || fundedBy.rateMicros === null || fundedBy.charge.currency === currency) return null;
       return conversion(opening.data, fundedBy.charge, amount + fee, fundedBy.rateMicros);
     }

@@ -27,8 +27,10 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
       const { data } = event;
       const received = data.hold ? balanceChange.creditedOnHold(data.amount) : balanceChange.credited(data.amount);
       if (data.fundedBy) return [[data.toWalletId, received]];
+      // Paid from coins: the CON wallet gave the coins the price cost.
+      const paid = data.paidFromCoins ? data.paidFromCoins.coins : data.amount + data.fee;
       return [
-        [data.fromWalletId, balanceChange.debited(data.amount + data.fee)],
+        [data.fromWalletId, balanceChange.debited(paid)],
         [data.toWalletId, received],
       ];
     }

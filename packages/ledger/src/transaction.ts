@@ -1,7 +1,7 @@
 import type { AccountId } from './accounts.ts';
 import type { Coin } from './coins.ts';
 import { reservedBy } from './coins.ts';
-import type { TransactionEvent } from './events.ts';
+import type { Cash, TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
 import type { TransactionState, TransactionType } from './words.ts';
 
@@ -40,6 +40,8 @@ export type TransactionRecord = {
   expiresAt: string | null;
   /** The sale a return gives back; null for every other transaction. */
   parentTxId: string | null;
+  /** What a deposit is paid in outside the ledger, which its clearing converts to coins; null for every other transaction. */
+  payment: Cash | null;
   /** Serials set aside by a pending withdrawal; not a column of the read model. */
   reservedCoins: Coin[];
   /** The stream version this record reflects. */
@@ -63,6 +65,7 @@ const blank = {
   holdReleasedAt: null,
   expiresAt: null,
   parentTxId: null,
+  payment: null,
   reservedCoins: [],
 } satisfies Partial<TransactionRecord>;
 
@@ -130,6 +133,7 @@ export function evolveTransaction(
         paymentMethodType: data.method,
         reference: data.reference,
         expiresAt: data.expiresAt,
+        payment: data.payment,
       });
     }
     case 'DepositCleared':
@@ -149,6 +153,7 @@ export function evolveTransaction(
         payeeWalletId: data.walletId,
         paymentMethodType: 'bitcoin',
         reference: data.depositTxId,
+        payment: data.payment ?? null,
       });
     }
     case 'FundsTransferred': {

@@ -71,6 +71,26 @@ describe('readConfig', () => {
     expect(urlProblem).not.toContain('hunter2');
   });
 
+  it('reads standbys for lists from DATABASE_READ_URL, skipped beyond a lag of 1 s unless told', () => {
+    expect(readConfig({}).DATABASE_READ_URL).toBeUndefined();
+    expect(readConfig({}).DATABASE_READ_MAX_LAG_MS).toBe(1_000);
+    const url = 'postgres://reader:p@db2:5432,db3:5432/peeks?target_session_attrs=prefer-standby';
+    expect(readConfig({ DATABASE_READ_URL: url, DATABASE_READ_MAX_LAG_MS: '250' })).toMatchObject({
+      DATABASE_READ_URL: url,
+      DATABASE_READ_MAX_LAG_MS: 250,
+    });
+    let error: unknown;
+    try {
+      readConfig({ DATABASE_READ_URL: 'postgres://reader:hunter2@db2/peeks?target_session_attrs=replica' });
+    } catch (caught) {
+      error = caught;
+    }
+    const [problem] = (error as ConfigError).problems;
+    expect(problem).toMatch(/^DATABASE_READ_URL: target_session_attrs must be one of/);
+    expect(problem).not.toContain('hunter2');
+    expect(() => readConfig({ DATABASE_READ_MAX_LAG_MS: '-5' })).toThrow(/DATABASE_READ_MAX_LAG_MS/);
+  });
+
   it('reads the card processor settings: this server unless a URL is given, 10 s to answer', () => {
     expect(readConfig({}).CARD_PROCESSOR_URL).toBeUndefined();
     expect(readConfig({}).CARD_PROCESSOR_TIMEOUT_MS).toBe(10_000);

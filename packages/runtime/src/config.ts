@@ -59,6 +59,11 @@ const environment = z
       .default('127.0.0.1'),
     PORT: integer(0, 65535).default(3000),
     DATABASE_URL: postgresUrl,
+    // Standbys for reads that tolerate a little lag (lists, details, reports); unset, every read goes to DATABASE_URL.
+    // One or more hosts as libpq reads them, usually with target_session_attrs=standby or prefer-standby.
+    DATABASE_READ_URL: postgresUrl,
+    // A standby further behind the primary than this is skipped: its reads go to the primary until it catches up.
+    DATABASE_READ_MAX_LAG_MS: integer(0, 600_000).default(1_000),
     DATA_DIR: z.string().min(1).default('.data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // The session cookie is __Host- and Secure (browsers take it on http://localhost); off only for plain HTTP elsewhere.
@@ -212,10 +217,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   );
 }
 
-// A malformed DATABASE_URL or SMTP_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
+// A malformed DATABASE_URL, DATABASE_READ_URL or SMTP_URL may still carry a password, and a malformed BITCOIN_XPUB may be a private key: never echo them.
 function isSecret(name: string): boolean {
   return (
     name === 'DATABASE_URL' ||
+    name === 'DATABASE_READ_URL' ||
     name === 'BITCOIN_XPUB' ||
     name === 'SMTP_URL' ||
     name === 'CARD_PROCESSOR_SECRET' ||

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { openJobQueue, resolveWithDns, type ResolveHost } from '@peeks/jobs';
+import { resolveWithDns, type ResolveHost } from '@peeks/jobs';
 import { DEFAULT_CARD_FUNDS_HOLD_HOURS } from '@peeks/ledger';
 import type { LedgerJobs } from '@peeks/ledger-store';
-import websocket from '@fastify/websocket';
-import { newDatabaseClient, type Database } from '@peeks/db';
+import type { Database, ReadReplica } from '@peeks/db';
 import { readConfig, type Logger } from '@peeks/runtime';
-import fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import fastify, { type RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { CardProcessorUnavailable, sandboxCardCharges, type CardCharges } from '@peeks/card-processor';
@@ -14,20 +13,12 @@ import { defaultCorrectionLimits, type CorrectionLimits } from './features/opera
 import type { LiveOptions } from './features/wallet/index.ts';
 import { apiFeatures } from './features/routes.ts';
 import { configuredRates, type ExchangeRateSource } from './features/pricing/index.ts';
-import { access, noControlCharacters } from './plugins/access.ts';
-import { apiReferenceRoutes } from './plugins/api-reference.ts';
-import { csrf } from './plugins/csrf.ts';
-import { clientError, errorEnvelope, frameworkError } from './plugins/error-envelope.ts';
-import { jsonBody } from './plugins/json-body.ts';
-import { ledger } from './plugins/ledger.ts';
-import { openApi } from './plugins/openapi.ts';
-import { defaultRateLimits, rateLimits, type RateLimits } from './plugins/rate-limits.ts';
-import { RequestLog, requestIdFor, requestIdHeader } from './plugins/request-log.ts';
-import { DatabaseNotifications } from './plugins/database-notifications.ts';
-import { securityHeaders } from './plugins/security-headers.ts';
-import { sessions } from './plugins/sessions.ts';
+import { clientError, frameworkError } from './plugins/error-envelope.ts';
+import { platform } from './plugins/platform.ts';
+import { defaultRateLimits, type RateLimits } from './plugins/rate-limits.ts';
+import { RequestLog, requestIdFor } from './plugins/request-log.ts';
+import type { DatabaseNotifications } from './plugins/database-notifications.ts';
 import { webApp } from './plugins/web-app.ts';
-import { zodSchemas } from './plugins/zod-schemas.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,6 +38,8 @@ export interface AppOptions {
   db: Kysely<Database>;
   /** The same database as `db`, for the one LISTEN connection. */
   databaseUrl: string;
+  /** DATABASE_READ_URL's standbys: lag-tolerant reads go there (see `app.reader`); all reads go to `db` without it. */
+  readReplica?: ReadReplica | null;
   /** Live update timings; tests shorten them. */
   live?: LiveOptions;
   /** The first wait before the LISTEN connection is reopened after a loss; 250 ms unless given. */
@@ -130,47 +123,21 @@ export async function buildApp(options: AppOptions) {
     }),
   );
 
-  await app.register(zodSchemas);
-  await app.register(requestIdHeader);
-  await app.register(errorEnvelope);
-  await app.register(jsonBody);
-  await app.register(securityHeaders, {
-    production: options.production ?? false,
-    ...(options.webRoot === undefined ? {} : { webRoot: options.webRoot }),
-  });
-  await app.register(openApi);
-  const notifications = new DatabaseNotifications({
-    newClient: () => newDatabaseClient(options.databaseUrl, { application_name: 'peeks-notifications' }),
-    log: options.log,
-    retryMs: options.notificationRetryMs ?? 250,
-  });
-  app.decorate('notifications', notifications);
-  app.addHook('onClose', () => notifications.close());
-  await app.register(sessions, {
+  await app.register(platform, {
     db: options.db,
+    databaseUrl: options.databaseUrl,
+    log: options.log,
     clock,
-    secureCookie: options.insecureCookies !== true,
-    notifications,
-  });
-  await app.register(csrf);
-  await app.register(access);
-  await app.register(noControlCharacters);
-  let jobs = options.jobs;
-  if (!jobs) {
-    // Without a queue given, one of its own that only sends, closed with the app.
-    const own = await openJobQueue(options.databaseUrl, options.log);
-    app.addHook('onClose', own.close);
-    jobs = own.jobs;
-  }
-  app.decorate('jobs', jobs);
-  await app.register(ledger, {
+    production: options.production ?? false,
+    webRoot: options.webRoot,
+    insecureCookies: options.insecureCookies === true,
+    notificationRetryMs: options.notificationRetryMs ?? 250,
+    jobs: options.jobs ?? null,
+    readReplica: options.readReplica ?? null,
     holdHours: options.holdHours ?? 24,
     cardFundsHoldHours: options.cardFundsHoldHours ?? DEFAULT_CARD_FUNDS_HOLD_HOURS,
-    jobs,
+    rateLimits: { ...defaultRateLimits, ...options.rateLimits },
   });
-  await app.register(websocket, { options: { maxPayload: 4096 }, preClose: closeLiveSockets });
-  await app.register(rateLimits, { db: options.db, clock, limits: { ...defaultRateLimits, ...options.rateLimits } });
-  await app.register(apiReferenceRoutes);
   const deposits = options.deposits ?? depositSettingsFrom(readConfig({}));
   await app.register(apiFeatures, {
     live: options.live ?? {},
@@ -185,6 +152,7 @@ export async function buildApp(options: AppOptions) {
       resolve: options.webhooks?.resolve ?? resolveWithDns,
     },
   });
+  // Last: for any path no route above answers it serves the web app.
   if (options.webRoot) await app.register(webApp, { root: options.webRoot });
   return app;
 }
@@ -195,18 +163,6 @@ export function ownAddress(address: ReturnType<App['server']['address']>): strin
     throw new CardProcessorUnavailable('the app is not listening, and CARD_PROCESSOR_URL is not set');
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   return `http://${address.family === 'IPv6' && host !== '127.0.0.1' ? `[${host}]` : host}:${address.port}`;
-}
-
-/**
- * Shutdown: every live socket is told the server is going away (1001), so
- * browsers reconnect to another process, and the upgrade listener is gone
- * before the HTTP server closes. A peer that does not answer the close is cut
- * off by ws after its own timeout, which does not hold app.close().
- */
-function closeLiveSockets(this: FastifyInstance, done: () => void): void {
-  for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
-  this.websocketServer.close(() => undefined);
-  done();
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -19,62 +19,67 @@ import {
  * the web app on one port, and the workers in the same process
  * unless WORKERS=off.
  */
-runDatabaseProcess('peeks-api', async ({ config, log, shutdown, db, databaseUrl }) => {
-  if (config.LEDGER_QUEUE_LIMIT !== undefined) limitLedgerQueue(db, config.LEDGER_QUEUE_LIMIT);
-  if (config.DEMO_DATA === 'on') {
-    const demoAccounts = await createDemoData(db, { holdHours: config.HOLD_HOURS }, new Date());
-    // Straight to the console, never through the logger: the log keeps no passwords.
-    if (demoAccounts) process.stdout.write(`${describeDemoAccounts(demoAccounts)}\n`);
-  }
-  // One credential for the sandbox processor this app serves and the workers that call it.
-  const processorSecret = config.CARD_PROCESSOR_SECRET ?? randomBytes(32).toString('base64url');
-  let ownUrl = '';
-  // The ledger log's key: the workers sign checkpoints with it, the API hands out its verifier key.
-  const ledgerLog = await ledgerLogSettingsFrom(config, log);
-  // The workers first: in this process the app enqueues through their queue.
-  const workers =
-    config.WORKERS === 'on'
-      ? await startWorkers({
-          databaseUrl,
-          db,
-          config,
-          log,
-          ledgerLog,
-          cardProcessor: { baseUrl: () => config.CARD_PROCESSOR_URL ?? ownUrl, credential: processorSecret },
-        })
-      : null;
-  if (workers) shutdown.add('workers', () => workers.stop());
-  const app = await buildApp({
-    ...(workers ? { jobs: workers.jobs } : {}),
-    db,
-    databaseUrl,
-    log,
-    webRoot: WEB_DIST,
-    insecureCookies: config.COOKIE_SECURE === 'off',
-    production: config.NODE_ENV === 'production',
-    // Development without a mail server: operators read the outbox's texts, codes included.
-    outboxBodies: config.NODE_ENV === 'development' && config.SMTP_URL === undefined,
-    webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
-    trustProxyHops: config.TRUST_PROXY_HOPS,
-    holdHours: config.HOLD_HOURS,
-    cardFundsHoldHours: config.CARD_FUNDS_HOLD_HOURS,
-    settlementCron: config.SETTLEMENT_CRON,
-    corrections: { maxMinor: config.CORRECTION_MAX_MINOR, approvalMinor: config.CORRECTION_APPROVAL_MINOR },
-    cardProcessor: {
-      timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
-      ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),
-      secret: processorSecret,
-    },
-    // The sandbox processor is a stand-in for a real party: production serves it only when told to.
-    sandboxProcessor: serveSandboxProcessor(config),
-    deposits: depositSettingsFrom(config),
-    ledgerLogKey: ledgerLog.key.vkey,
-    exchangeRates: configuredRates(config.CAD_USD_RATE),
-  });
-  shutdown.add('http server', () => app.close());
-  await app.listen({ port: config.PORT, host: config.HOST });
-  const { port } = app.server.address() as { port: number };
-  ownUrl = ownAddress(app.server.address());
-  log.info({ url: `http://localhost:${port}` }, 'Peeks Wallet is up');
-  return undefined;
-});
+runDatabaseProcess(
+  'peeks-api',
+  async ({ config, log, shutdown, db, databaseUrl, readReplica }) => {
+    if (config.LEDGER_QUEUE_LIMIT !== undefined) limitLedgerQueue(db, config.LEDGER_QUEUE_LIMIT);
+    if (config.DEMO_DATA === 'on') {
+      const demoAccounts = await createDemoData(db, { holdHours: config.HOLD_HOURS }, new Date());
+      // Straight to the console, never through the logger: the log keeps no passwords.
+      if (demoAccounts) process.stdout.write(`${describeDemoAccounts(demoAccounts)}\n`);
+    }
+    // One credential for the sandbox processor this app serves and the workers that call it.
+    const processorSecret = config.CARD_PROCESSOR_SECRET ?? randomBytes(32).toString('base64url');
+    let ownUrl = '';
+    // The ledger log's key: the workers sign checkpoints with it, the API hands out its verifier key.
+    const ledgerLog = await ledgerLogSettingsFrom(config, log);
+    // The workers first: in this process the app enqueues through their queue.
+    const workers =
+      config.WORKERS === 'on'
+        ? await startWorkers({
+            databaseUrl,
+            db,
+            config,
+            log,
+            ledgerLog,
+            cardProcessor: { baseUrl: () => config.CARD_PROCESSOR_URL ?? ownUrl, credential: processorSecret },
+          })
+        : null;
+    if (workers) shutdown.add('workers', () => workers.stop());
+    const app = await buildApp({
+      ...(workers ? { jobs: workers.jobs } : {}),
+      db,
+      databaseUrl,
+      readReplica,
+      log,
+      webRoot: WEB_DIST,
+      insecureCookies: config.COOKIE_SECURE === 'off',
+      production: config.NODE_ENV === 'production',
+      // Development without a mail server: operators read the outbox's texts, codes included.
+      outboxBodies: config.NODE_ENV === 'development' && config.SMTP_URL === undefined,
+      webhooks: { allowPrivate: config.WEBHOOK_ALLOW_PRIVATE },
+      trustProxyHops: config.TRUST_PROXY_HOPS,
+      holdHours: config.HOLD_HOURS,
+      cardFundsHoldHours: config.CARD_FUNDS_HOLD_HOURS,
+      settlementCron: config.SETTLEMENT_CRON,
+      corrections: { maxMinor: config.CORRECTION_MAX_MINOR, approvalMinor: config.CORRECTION_APPROVAL_MINOR },
+      cardProcessor: {
+        timeoutMs: config.CARD_PROCESSOR_TIMEOUT_MS,
+        ...(config.CARD_PROCESSOR_URL === undefined ? {} : { url: config.CARD_PROCESSOR_URL }),
+        secret: processorSecret,
+      },
+      // The sandbox processor is a stand-in for a real party: production serves it only when told to.
+      sandboxProcessor: serveSandboxProcessor(config),
+      deposits: depositSettingsFrom(config),
+      ledgerLogKey: ledgerLog.key.vkey,
+      exchangeRates: configuredRates(config.CAD_USD_RATE),
+    });
+    shutdown.add('http server', () => app.close());
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const { port } = app.server.address() as { port: number };
+    ownUrl = ownAddress(app.server.address());
+    log.info({ url: `http://localhost:${port}` }, 'Peeks Wallet is up');
+    return undefined;
+  },
+  { readReplica: true },
+);

@@ -43,6 +43,13 @@ export const uiTexts = dictionary({
     form: { problems: 'Please fix the following:', submitting: 'Please wait…' },
     paginator: { previous: 'Previous', next: 'Next', page: 'Page {{number}}' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'Coins', IMP: 'Impressions' },
+    coin_quote: {
+      pays: '{{price}} = {{coins}}',
+      rate: '{{rate}} Coins per {{currency}}',
+      fee: 'fee {{fee}}',
+      expires_in: 'expires in {{seconds}} s',
+      renewing: 'getting a new quote…',
+    },
     toasts: {
       signed_in: 'Welcome back, {{username}}.',
       signed_up: 'Your account is ready.',
@@ -116,6 +123,13 @@ export const uiTexts = dictionary({
     form: { problems: '次の点を修正してください:', submitting: 'お待ちください…' },
     paginator: { previous: '前へ', next: '次へ', page: '{{number}} ページ' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'コイン', IMP: 'インプレッション' },
+    coin_quote: {
+      pays: '{{price}} = {{coins}}',
+      rate: '1 {{currency}} あたり {{rate}} コイン',
+      fee: '手数料 {{fee}}',
+      expires_in: '有効期限まで {{seconds}} 秒',
+      renewing: '新しい見積もりを取得しています…',
+    },
     toasts: {
       signed_in: 'おかえりなさい、{{username}} さん。',
       signed_up: 'アカウントの準備ができました。',
@@ -303,6 +317,13 @@ export const uiTexts = dictionary({
     form: { problems: 'कृपया पुढील गोष्टी दुरुस्त करा:', submitting: 'कृपया थांबा…' },
     paginator: { previous: 'मागील', next: 'पुढील', page: 'पान {{number}}' },
     currencies: { USD: 'USD', CAD: 'CAD', CON: 'कॉइन', IMP: 'इम्प्रेशन्स' },
+    coin_quote: {
+      pays: '{{price}} = {{coins}}',
+      rate: 'प्रति {{currency}} {{rate}} कॉइन',
+      fee: 'शुल्क {{fee}}',
+      expires_in: '{{seconds}} सेकंदांत संपेल',
+      renewing: 'नवीन दर मिळवत आहे…',
+    },
     toasts: {
       signed_in: 'पुन्हा स्वागत आहे, {{username}}.',
       signed_up: 'तुमचे खाते तयार आहे.',

@@ -71,4 +71,4 @@ export async function tamper(db: Kysely<Database>, statement: ReturnType<typeof 
     await statement.execute(trx);
   });
 }
-export { startScratchServer, type ScratchServer } from './scratch-server.ts';
+export { startScratchServer, startScratchStandby, type ScratchServer, type ScratchStandby } from './scratch-server.ts';

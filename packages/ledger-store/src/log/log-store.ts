@@ -1,11 +1,14 @@
 import type { Database } from '@peeks/db';
 import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { leafHash } from '@peeks/log-verify';
 import {
   completeSubtrees,
   consistencyProofRanges,
+  foldComplete,
   foldSubtrees,
   inclusionProofRanges,
+  storedCover,
   type LeafRange,
   type TreeNode,
 } from './tree-shape.ts';
@@ -21,18 +24,42 @@ export async function logSize(db: Kysely<Database>): Promise<number> {
 
 const keyOf = (node: TreeNode) => `${node.level}/${node.index}`;
 
-/** The stored hashes of these complete subtrees, in one query; throws if one is missing. */
+/**
+ * The hashes of these complete subtrees, in two queries: each is read where
+ * its level is stored, or folded from the stored nodes or leaves it covers;
+ * throws if one is missing.
+ */
 async function subtreeHashes(db: Kysely<Database>, nodes: readonly TreeNode[]): Promise<Map<string, Buffer>> {
   const found = new Map<string, Buffer>();
   if (nodes.length === 0) return found;
-  const { rows } = await sql<{ level: number; node_index: number; hash: Buffer }>`
-    SELECT n.level, n.node_index, n.hash
-    FROM unnest(${nodes.map((node) => node.level)}::smallint[], ${nodes.map((node) => node.index)}::bigint[]) AS w(level, node_index)
-    JOIN ledger_log_nodes n ON n.level = w.level AND n.node_index = w.node_index
-  `.execute(db);
-  for (const row of rows) found.set(keyOf({ level: row.level, index: row.node_index }), row.hash);
-  for (const node of nodes)
-    if (!found.has(keyOf(node))) throw new Error(`the ledger log lacks node ${node.index} of level ${node.level}`);
+  const covers = nodes.map((node) => ({ node, ...storedCover(node) }));
+  const wantedNodes = covers.flatMap(({ base, start, count }) =>
+    base === 0 ? [] : Array.from({ length: count }, (_, offset) => ({ level: base, index: start + offset })),
+  );
+  const wantedLeaves = covers.flatMap(({ base, start, count }) =>
+    base === 0 ? Array.from({ length: count }, (_, offset) => start + offset) : [],
+  );
+  const stored = new Map<string, Buffer>();
+  if (wantedNodes.length > 0) {
+    const { rows } = await sql<{ level: number; node_index: number; hash: Buffer }>`
+      SELECT n.level, n.node_index, n.hash
+      FROM unnest(${wantedNodes.map((node) => node.level)}::smallint[], ${wantedNodes.map((node) => node.index)}::bigint[]) AS w(level, node_index)
+      JOIN ledger_log_nodes n ON n.level = w.level AND n.node_index = w.node_index
+    `.execute(db);
+    for (const row of rows) stored.set(keyOf({ level: row.level, index: row.node_index }), row.hash);
+  }
+  if (wantedLeaves.length > 0) {
+    const { rows } = await sql<{ log_index: number; leaf_data: Buffer }>`
+      SELECT log_index, leaf_data FROM ledger_log_leaves WHERE log_index = ANY(${wantedLeaves}::bigint[])
+    `.execute(db);
+    for (const row of rows) stored.set(keyOf({ level: 0, index: row.log_index }), leafHash(row.leaf_data));
+  }
+  for (const { node, base, start, count } of covers) {
+    const run = Array.from({ length: count }, (_, offset) => stored.get(keyOf({ level: base, index: start + offset })));
+    if (run.some((hash) => hash === undefined))
+      throw new Error(`the ledger log lacks node ${String(node.index)} of level ${String(node.level)}`);
+    found.set(keyOf(node), foldComplete(run as Buffer[]));
+  }
   return found;
 }
 

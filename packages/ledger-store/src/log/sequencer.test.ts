@@ -1,6 +1,5 @@
 import { appendToStream, catchUp, readAll, type Database } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
-import { leafHash } from '@peeks/log-verify';
 import { referenceConsistencyProof, referenceInclusionProof, referenceRoot } from '@peeks/log-verify/testing';
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +51,8 @@ describe('the sequencer', () => {
     await sequenceAll(db);
     await appendMany(db, 3, 4);
     await sequenceAll(db);
+    await appendMany(db, 8, 30);
+    await sequenceAll(db);
 
     const { events } = await readAll(db, { limit: 10_000 });
     const leaves = await db.selectFrom('ledger_log_leaves').selectAll().orderBy('log_index').execute();
@@ -69,14 +70,16 @@ describe('the sequencer', () => {
       expect(await inclusionProof(db, leaf, size)).toEqual(referenceInclusionProof(leaf, tree));
       expect(await consistencyProof(db, leaf, size)).toEqual(referenceConsistencyProof(leaf, tree));
     }
-    // Level 0 holds the leaf hashes themselves.
-    const firstLeaf = await db
+    // Only every fourth level is kept; the rest is folded from it or from the leaf data.
+    const levels = await db.selectFrom('ledger_log_nodes').select('level').distinct().orderBy('level').execute();
+    expect(levels.map((row) => row.level)).toEqual(data.length >= 256 ? [4, 8] : [4]);
+    const firstNode = await db
       .selectFrom('ledger_log_nodes')
       .select('hash')
-      .where('level', '=', 0)
+      .where('level', '=', 4)
       .where('node_index', '=', 0)
       .executeTakeFirstOrThrow();
-    expect(firstLeaf.hash).toEqual(leafHash(data[0] ?? Buffer.alloc(0)));
+    expect(firstNode.hash).toEqual(referenceRoot(data.slice(0, 16)));
   });
 
   it('two sequencers at once give no index twice and skip none', async () => {

@@ -1,7 +1,7 @@
 import type { AsyncProjection } from '@peeks/db';
 import { leafHash } from '@peeks/log-verify';
 import { frontierAt, logSize } from './log-store.ts';
-import { appendLeaves } from './tree-shape.ts';
+import { appendLeaves, isStoredLevel } from './tree-shape.ts';
 
 /**
  * The ledger log's sequencer: an async projection, so it reads events in the
@@ -20,7 +20,7 @@ export const ledgerLog: AsyncProjection = {
     const size = await logSize(trx);
     const frontier = await frontierAt(trx, size);
     const leafData = events.map((event) => Buffer.from(event.hash, 'hex'));
-    const nodes = appendLeaves(size, frontier, leafData.map(leafHash));
+    const nodes = appendLeaves(size, frontier, leafData.map(leafHash)).filter((node) => isStoredLevel(node.level));
     const now = new Date();
     await trx
       .insertInto('ledger_log_leaves')
@@ -34,9 +34,10 @@ export const ledgerLog: AsyncProjection = {
         })),
       )
       .execute();
-    await trx
-      .insertInto('ledger_log_nodes')
-      .values(nodes.map((node) => ({ level: node.level, node_index: node.index, hash: node.hash })))
-      .execute();
+    if (nodes.length > 0)
+      await trx
+        .insertInto('ledger_log_nodes')
+        .values(nodes.map((node) => ({ level: node.level, node_index: node.index, hash: node.hash })))
+        .execute();
   },
 };

@@ -6,32 +6,49 @@ import {
   appendLeaves,
   completeSubtrees,
   consistencyProofRanges,
+  foldComplete,
   foldSubtrees,
   inclusionProofRanges,
+  isStoredLevel,
+  storedCover,
   type LeafRange,
+  type TreeNode,
 } from './tree-shape.ts';
 
-/** A tree grown in the given chunks through appendLeaves, as the store keeps it. */
+/**
+ * A tree grown in the given chunks through appendLeaves, as the store keeps
+ * it: the leaf data, and the nodes of the stored levels only; every other
+ * hash is folded from what it covers.
+ */
 function grow(chunks: number[]) {
   const stored = new Map<string, Buffer>();
   const data: Buffer[] = [];
+  const hashOfNode = (node: TreeNode) => {
+    const { base, start, count } = storedCover(node);
+    return foldComplete(
+      Array.from({ length: count }, (_, offset) =>
+        base === 0
+          ? leafHash(data[start + offset] as Buffer)
+          : (stored.get(`${String(base)}/${String(start + offset)}`) as Buffer),
+      ),
+    );
+  };
   for (const chunk of chunks) {
     const size = data.length;
-    const frontier = completeSubtrees({ start: 0, end: size }).map(
-      (node) => stored.get(`${node.level}/${node.index}`) as Buffer,
-    );
-    const added = Array.from({ length: chunk }, (_, offset) => Buffer.from(`event ${size + offset}`));
+    const frontier = completeSubtrees({ start: 0, end: size }).map(hashOfNode);
+    const added = Array.from({ length: chunk }, (_, offset) => Buffer.from(`event ${String(size + offset)}`));
     data.push(...added);
     for (const node of appendLeaves(size, frontier, added.map(leafHash))) {
-      expect(stored.has(`${node.level}/${node.index}`)).toBe(false);
-      stored.set(`${node.level}/${node.index}`, node.hash);
+      if (!isStoredLevel(node.level)) continue;
+      expect(stored.has(`${String(node.level)}/${String(node.index)}`)).toBe(false);
+      stored.set(`${String(node.level)}/${String(node.index)}`, node.hash);
     }
   }
-  const hashOf = (range: LeafRange) =>
-    foldSubtrees(completeSubtrees(range).map((node) => stored.get(`${node.level}/${node.index}`) as Buffer));
-  return { data, hashOf };
+  const hashOf = (range: LeafRange) => foldSubtrees(completeSubtrees(range).map(hashOfNode));
+  return { data, hashOf, stored };
 }
 
+// Up to 320 leaves: stored nodes of levels 4 and 8 and folds from both.
 const chunks = fc.array(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 8 });
 
 describe('the tree as stored', () => {
@@ -58,6 +75,13 @@ describe('the tree as stored', () => {
         expect(consistencyProofRanges(leaf, size).map(hashOf)).toEqual(referenceConsistencyProof(leaf, tree));
       }),
     );
+  });
+
+  it('stores about one node for 15 leaves', () => {
+    const { stored } = grow([300]);
+    // 18 nodes of level 4 and one of level 8 cover 300 leaves.
+    expect([...stored.keys()].sort()).toHaveLength(19);
+    expect([...stored.keys()].filter((key) => key.startsWith('8/'))).toEqual(['8/0']);
   });
 
   it('splits a range into aligned complete subtrees', () => {

@@ -90,6 +90,39 @@ export function consistencyProofRanges(m: number, n: number): LeafRange[] {
   return outer.reverse();
 }
 
+/**
+ * Which levels the store keeps: every fourth above the leaves. A leaf hash
+ * is recomputed from its leaf data and any other node from at most 8 stored
+ * nodes or leaves below it, so an append writes about one node row for 15
+ * leaves instead of two per leaf, and a proof still reads a bounded handful.
+ */
+export const STORED_LEVEL_STRIDE = 4;
+
+export function isStoredLevel(level: number): boolean {
+  return level > 0 && level % STORED_LEVEL_STRIDE === 0;
+}
+
+/** The stored nodes (level > 0) or leaves (level 0) a node is made of: a run of 2^(level − base) at `base`. */
+export function storedCover(node: TreeNode): { base: number; start: number; count: number } {
+  const base = node.level - (node.level % STORED_LEVEL_STRIDE);
+  const count = 2 ** (node.level - base);
+  return { base, start: node.index * count, count };
+}
+
+/** The root of a complete subtree from its 2^k nodes at one level, left to right. */
+export function foldComplete(hashes: readonly Buffer[]): Buffer {
+  let level = [...hashes];
+  while (level.length > 1) {
+    if (level.length % 2 !== 0) throw new RangeError('a complete subtree has a power-of-two width');
+    level = Array.from({ length: level.length / 2 }, (_, at) =>
+      nodeHash(level[2 * at] as Buffer, level[2 * at + 1] as Buffer),
+    );
+  }
+  const [root] = level;
+  if (!root) throw new RangeError('an empty run has no subtree hash');
+  return root;
+}
+
 export interface HashedNode extends TreeNode {
   hash: Buffer;
 }
@@ -97,7 +130,8 @@ export interface HashedNode extends TreeNode {
 /**
  * Appends leaf hashes to a tree of `size` leaves whose complete subtrees
  * (`completeSubtrees({ start: 0, end: size })`) have the hashes `frontier`:
- * returns every node completed on the way, leaves included, to be stored.
+ * returns every node completed on the way, leaves included (the store keeps
+ * those of `isStoredLevel`).
  */
 export function appendLeaves(size: number, frontier: readonly Buffer[], leaves: readonly Buffer[]): HashedNode[] {
   const shape = completeSubtrees({ start: 0, end: size });

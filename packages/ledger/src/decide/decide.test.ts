@@ -149,6 +149,98 @@ describe('Transfer', () => {
   });
 });
 
+describe('Transfer of a cash price paid from coins', () => {
+  // $4.75 at 20 coins a dollar: 95 coins.
+  const fromCoins = { coins: 9_500, rateMicros: 1_000_000, quoteId: 'qt_1' };
+  const pay = (fields: Partial<Extract<LedgerCommand, { type: 'Transfer' }>> = {}) =>
+    send({ kind: 'PURCHASE', toOwnerId: 'shop', amount: 475, currency: 'USD', paidFromCoins: fromCoins, ...fields });
+  const shopAndAnn = (coins = 10_000) =>
+    given([wallet('ann', 'CON', coins), wallet('shop', 'USD', 0)], [{ serial: 'A', value: coins }]);
+
+  it('takes the coins from Ann’s CON wallet into the exchange and pays the shop dollars, each currency balancing', () => {
+    const [event] = decide(pay(), shopAndAnn(), context());
+    if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
+    expect(sumsByCurrency(event)).toEqual({ CON: 0, USD: 0 });
+    expect(event.data.postings).toEqual([
+      { account: 'wallet:ann:CON', currency: 'CON', amount: -9_500, type: 'PURCHASE' },
+      { account: 'platform:exchange:CON', currency: 'CON', amount: 9_500, type: 'PURCHASE' },
+      { account: 'platform:exchange:USD', currency: 'USD', amount: -475, type: 'PURCHASE' },
+      { account: 'wallet:shop:USD', currency: 'USD', amount: 475, type: 'PURCHASE' },
+    ]);
+    // The coins are retired, as coins converted to cash are; the change stays Ann's.
+    expect(event.data.coins).toEqual([
+      {
+        action: 'split',
+        serial: 'A',
+        value: 10_000,
+        holder: 'wallet:ann:CON',
+        into: [
+          { serial: 'S1', value: 9_500 },
+          { serial: 'S2', value: 500 },
+        ],
+      },
+      { action: 'burn', serial: 'S1', value: 9_500, from: 'wallet:ann:CON' },
+    ]);
+    expect(event.data.fromWalletId).toBe('wallet:ann:CON');
+    expect(event.data.hold?.amount).toBe(475);
+    expect(balanceChangesOf(event).map(([walletId, change]) => [walletId, change.available])).toEqual([
+      ['wallet:ann:CON', -9_500],
+      ['wallet:shop:USD', 475],
+    ]);
+    const tx = evolveTransaction(null, event, now);
+    expect([tx.type, tx.amount, tx.currency, tx.payerWalletId]).toEqual(['sale', 475, 'USD', 'wallet:ann:CON']);
+  });
+
+  it('needs Ann’s CON wallet with coins for the price and the shop’s wallet in the price’s currency', () => {
+    expect(needsOf(pay(), null)).toEqual({
+      wallets: ['wallet:ann:CON', 'wallet:shop:USD'],
+      coins: { walletId: 'wallet:ann:CON', amount: 9_500 },
+    });
+  });
+
+  it.each([
+    ['coins short of the price', pay({ paidFromCoins: { ...fromCoins, coins: 9_499 } }), 'invalid_amount'],
+    [
+      'coins short of a CAD price at its rate',
+      pay({ currency: 'CAD', paidFromCoins: { coins: 7_409, rateMicros: 780_000, quoteId: 'qt_2' } }),
+      'invalid_amount',
+    ],
+    ['a price in coins', pay({ currency: 'CON', amount: 9_500 }), 'currency_mismatch'],
+    ['a fee', pay({ fee: 5 }), 'invalid_amount'],
+    [
+      'a card as well',
+      pay({
+        fundedBy: {
+          paymentMethod: { id: '7', type: 'CC' },
+          charge: { amount: 475, currency: 'USD' },
+          rateMicros: null,
+        },
+      }),
+      'payment_method_wrong_use',
+    ],
+  ])('refuses %s', (_name, command, code) => {
+    const state = given(
+      [wallet('ann', 'CON', 10_000), wallet('shop', 'USD', 0), wallet('shop', 'CAD', 0), wallet('shop', 'CON', 0)],
+      [{ serial: 'A', value: 10_000 }],
+    );
+    expect(refusalOf(command, state)).toBe(code);
+  });
+
+  it('refuses when Ann has fewer coins than the price costs', () => {
+    expect(refusalOf(pay(), shopAndAnn(9_000))).toBe('insufficient_funds');
+  });
+
+  it('pays a CAD price at its rate: $4.75 CAD at 0.78 is 74.10 coins', () => {
+    const [event] = decide(
+      pay({ currency: 'CAD', paidFromCoins: { coins: 7_410, rateMicros: 780_000, quoteId: 'qt_2' } }),
+      given([wallet('ann', 'CON', 10_000), wallet('shop', 'CAD', 0)], [{ serial: 'A', value: 10_000 }]),
+      context(),
+    );
+    if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
+    expect(sumsByCurrency(event)).toEqual({ CON: 0, CAD: 0 });
+  });
+});
+
 describe('Transfer funded by a card', () => {
   const card = {
     paymentMethod: { id: '7', type: 'CC' },
@@ -183,16 +275,19 @@ describe('Transfer funded by a card', () => {
     expect(needsOf(cardSend({ currency: 'CON' }), null)).toEqual({ wallets: ['wallet:ben:CON'], coins: null });
   });
 
-  it('mints the coins of a CON payment to the payee and the fee, against CON card funding, maturing as bought ones do', () => {
+  it('mints the coins of a CON payment to the payee and the fee, through the exchange, maturing as bought ones do', () => {
     // 7.05 coins at 0.78: 705 / (2000 × 0.78) dollars = 0.4519… → 46 cents.
     const funding = { ...card, charge: { amount: 46, currency: 'USD' as const }, rateMicros: 780_000 };
     const [event] = decide(send({ fundedBy: funding, fee: 5 }), given([wallet('ben', 'CON', 0)]), context());
     if (event?.type !== 'FundsTransferred') throw new Error('expected FundsTransferred');
-    expect(sumsByCurrency(event)).toEqual({ CON: 0 });
+    // The card's dollars and the coins balance apart: the charge enters in USD, the coins leave the CON exchange.
+    expect(sumsByCurrency(event)).toEqual({ USD: 0, CON: 0 });
     expect(event.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
-      ['platform:card-funding:CON', -700],
+      ['platform:card-funding:USD', -46],
+      ['platform:exchange:USD', 46],
+      ['platform:exchange:CON', -700],
       ['wallet:ben:CON', 700],
-      ['platform:card-funding:CON', -5],
+      ['platform:exchange:CON', -5],
       ['platform:fees:CON', 5],
     ]);
     expect(event.data.coins).toEqual([
@@ -359,9 +454,12 @@ describe('Deposits', () => {
     );
     if (cleared?.type !== 'DepositCleared') throw new Error('expected DepositCleared');
     expect(cleared.data.postings.map((posting) => [posting.account, posting.amount])).toEqual([
+      ['platform:email-transfer-funding:CAD', -12_34],
+      ['platform:exchange:CAD', 12_34],
+      ['platform:exchange:CON', -192_00],
       ['wallet:ann:CON', 192_00],
-      ['platform:email-transfer-funding:CON', -192_00],
     ]);
+    expect(sumsByCurrency(cleared)).toEqual({ CAD: 0, CON: 0 });
     expect(refusalOf({ type: 'ExpireDeposit', txId: 'd-1' }, given([], [], tx))).toBe('transaction_state_invalid');
   });
 });

@@ -1,9 +1,9 @@
-import { platformAccount, walletIdOf } from '../accounts.ts';
+import { platformAccount, walletIdOf, type AccountId } from '../accounts.ts';
 import { amountLimits, checkAmount, coinsForCash } from '../amounts.ts';
 import { mintCoin } from '../coins.ts';
 import { conversionLegs } from '../exchange.ts';
 import { refuse } from '../errors.ts';
-import type { DepositMethod } from '../events.ts';
+import type { Cash, DepositMethod, Posting } from '../events.ts';
 import type { TransactionRecord } from '../transaction.ts';
 import type { CommandRules } from './rule.ts';
 import { noCoins } from './rule.ts';
@@ -109,6 +109,7 @@ export const fundingRules: Pick<
             rateMicros: command.rateMicros,
             reference: command.reference,
             expiresAt: command.expiresAt,
+            ...(command.quoteId === undefined ? {} : { quoteId: command.quoteId }),
             postings: [],
             coins: [],
           },
@@ -122,7 +123,6 @@ export const fundingRules: Pick<
     decide(command, state, { newSerial }) {
       const tx = pendingDeposit(command.txId, state.tx);
       const wallet = openWallet(state, tx.walletId);
-      const funding = platformAccount(fundingAccountOf(tx.method), 'CON');
       return [
         {
           type: 'DepositCleared',
@@ -131,10 +131,8 @@ export const fundingRules: Pick<
             walletId: wallet.walletId,
             amount: tx.amount,
             clearedBy: command.clearedBy,
-            postings: [
-              { account: wallet.walletId, currency: 'CON', amount: tx.amount, type: 'DEP_CON' },
-              { account: funding, currency: 'CON', amount: -tx.amount, type: 'DEP_CON' },
-            ],
+            payment: tx.payment,
+            postings: depositLegs(tx.method, tx.payment, wallet.walletId, tx.amount),
             coins: [mintCoin(tx.amount, wallet.walletId, newSerial)],
           },
         },
@@ -176,7 +174,11 @@ export const fundingRules: Pick<
         refuse('amount_not_positive', `${command.sats} sats is nothing to credit`);
       checkAmount(command.coins, 'CON', amountLimits.unlimited);
       const wallet = openWallet(state, walletIdOf(command.ownerId, 'CON'));
-      const funding = platformAccount('bitcoin-funding', 'CON');
+      const { payment } = command;
+      if (payment !== undefined) {
+        requireCashCurrency(payment.currency);
+        checkAmount(payment.amount, payment.currency, amountLimits.unlimited, 'payment');
+      }
       return [
         {
           type: 'BitcoinPaymentCredited',
@@ -188,10 +190,19 @@ export const fundingRules: Pick<
             sats: command.sats,
             amount: command.coins,
             creditedBy: command.creditedBy,
-            postings: [
-              { account: wallet.walletId, currency: 'CON', amount: command.coins, type: 'DEP_CON' },
-              { account: funding, currency: 'CON', amount: -command.coins, type: 'DEP_CON' },
-            ],
+            ...(payment === undefined ? {} : { payment }),
+            postings:
+              payment === undefined
+                ? [
+                    { account: wallet.walletId, currency: 'CON', amount: command.coins, type: 'DEP_CON' },
+                    {
+                      account: platformAccount('bitcoin-funding', 'CON'),
+                      currency: 'CON',
+                      amount: -command.coins,
+                      type: 'DEP_CON',
+                    },
+                  ]
+                : depositLegs('bitcoin', payment, wallet.walletId, command.coins),
             coins: [mintCoin(command.coins, wallet.walletId, newSerial)],
           },
         },
@@ -200,13 +211,28 @@ export const fundingRules: Pick<
   },
 };
 
+/**
+ * A deposit's cash buying its coins: the cash enters through the deposit
+ * method's funding account of its currency and meets the coins in the
+ * exchange, so each currency balances on its own (as a purchase does). A
+ * bitcoin payment enters as the dollars its satoshis were quoted at.
+ */
+function depositLegs(method: DepositMethod, payment: Cash, walletId: AccountId, coins: number): Posting[] {
+  return conversionLegs(
+    { account: platformAccount(fundingAccountOf(method), payment.currency), ...payment },
+    { account: walletId, amount: coins, currency: 'CON' },
+    'DEP_CON',
+  );
+}
+
 function pendingDeposit(txId: string, record: TransactionRecord | null) {
   const tx = requireTransaction(record, txId);
   if (
     tx.txClass !== 'DepositEntered' ||
     tx.state !== 'pending' ||
     tx.payeeWalletId === null ||
-    tx.paymentMethodType === null
+    tx.paymentMethodType === null ||
+    tx.payment === null
   ) {
     return refuse('transaction_state_invalid', `${txId} is not a pending deposit (${tx.txClass}, ${tx.state})`);
   }
@@ -215,5 +241,6 @@ function pendingDeposit(txId: string, record: TransactionRecord | null) {
     amount: tx.amount,
     method: tx.paymentMethodType as DepositMethod,
     expiresAt: tx.expiresAt,
+    payment: tx.payment,
   };
 }

@@ -1,4 +1,4 @@
-import { platformAccount } from '../accounts.ts';
+import { platformAccount, walletParts } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
 import { cardRefundOf } from '../card-refunds.ts';
 import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
@@ -43,6 +43,9 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
         refuse('return_exceeds_sale', `${amount} is more than the ${leftToReturn(sale)} left of ${command.saleTxId}`);
       if (command.reason.trim() === '') refuse('required_field', 'a return needs a reason');
 
+      // A price paid from coins was converted at its quote; giving it back would convert again, at a rate not yet priced.
+      if (record.payerWalletId !== null && walletParts(record.payerWalletId)?.currency !== currency)
+        refuse('payment_method_wrong_use', `${command.saleTxId} was paid from coins and cannot be returned yet`);
       const paidByCard = record.paymentMethodType === 'CC';
       if (paidByCard !== (command.cardCharge !== null))
         refuse(

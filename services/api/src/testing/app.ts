@@ -37,6 +37,7 @@ type TestAppOptions = Pick<
   | 'outboxBodies'
   | 'production'
   | 'ledgerLogKey'
+  | 'readReplica'
 > & { extend?: (app: App) => void; database?: TestDatabase };
 
 /** The processor credential test apps use, so tests can call the sandbox processor as the platform does. */

@@ -280,11 +280,7 @@ describe('withdrawal payouts', () => {
     );
     const txId = randomUUID();
     const payout = { amount: 3_20, currency: 'CAD' as const };
-    // As POST /api/account/withdraw records it before the ledger enqueues the payout: 50 coins at 15.6 a CAD.
-    await database.db
-      .insertInto('transaction_funding')
-      .values({ tx_id: txId, quote_id: null, ...payout, label: 'Visa •••• 4242', recorded_at: new Date() })
-      .execute();
+    // As POST /api/account/withdraw requests it: 50 coins at 15.6 a CAD, the payout in the request's event.
     await executeLedgerCommand(
       database.db,
       {

@@ -1,6 +1,6 @@
 import type { Database } from '@peeks/db';
-import { LedgerRuleViolation, isCurrency, type Cash, type LedgerCommand } from '@peeks/ledger';
-import { executeLedgerCommand, loadTransaction, type LedgerSettings } from '@peeks/ledger-store';
+import { LedgerRuleViolation, type LedgerCommand } from '@peeks/ledger';
+import { executeLedgerCommand, loadTransaction, requestedPayoutOf, type LedgerSettings } from '@peeks/ledger-store';
 import type { Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import type { PgBoss } from 'pg-boss';
@@ -40,7 +40,7 @@ export async function payOutWithdrawal(
 
   const destination = await destinationOf(db, tx.paymentMethodId, tx.paymentMethodType);
   // What the person was told they would get: coins go out as the cash of their quote.
-  const cash = await cashOf(db, txId);
+  const cash = await requestedPayoutOf(db, txId);
   const outcome = destination
     ? await provider.payout({
         idempotencyKey: payoutKeyOf(txId),
@@ -69,20 +69,6 @@ export async function payOutWithdrawal(
     return 'left to the operator';
   }
   return outcome.status === 'paid' ? 'processed' : 'failed';
-}
-
-/**
- * The cash a withdrawal pays out, as its request recorded it (the amount
- * of its quote for coins); null for a withdrawal requested before payouts
- * were recorded, which pays out its own amount.
- */
-async function cashOf(db: Kysely<Database>, txId: string): Promise<Cash | null> {
-  const row = await db
-    .selectFrom('transaction_funding')
-    .select(['amount', 'currency'])
-    .where('tx_id', '=', txId)
-    .executeTakeFirst();
-  return row && isCurrency(row.currency) ? { amount: row.amount, currency: row.currency } : null;
 }
 
 /** Where the withdrawal goes: the card's processor token, or the bank account's number. */

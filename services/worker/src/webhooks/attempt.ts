@@ -320,7 +320,8 @@ async function disableWebhook(
       recipient: owner.email,
       template: 'webhook-disabled',
       subject: 'Your webhook has been disabled',
-      payload: { webhook_id: webhookId, url: disabled.url, reason },
+      // The person knows the webhook by its address, not by its id.
+      payload: { url: disabled.url, reason },
     },
     at,
   );

@@ -188,7 +188,7 @@ describe('webhook delivery', () => {
     expect(await emailsTo(shop.email)).toEqual([
       {
         template: 'webhook-disabled',
-        payload: { webhook_id: shop.webhookId, url: shop.receiver.url, reason: 'The endpoint answered 410 Gone.' },
+        payload: { url: shop.receiver.url, reason: 'The endpoint answered 410 Gone.' },
       },
     ]);
 

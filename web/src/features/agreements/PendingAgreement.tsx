@@ -1,10 +1,11 @@
 import type { Agreement } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { cached } from '../../lib/cache.ts';
 import { session } from '../session/index.ts';
 import { AgreementDialog } from './AgreementDialog.tsx';
-import { listAgreements, lookUpAgreement } from './agreements-api.ts';
+import { agreementKeys, firstPendingAgreement } from './agreements-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { agreementsTexts } from './i18n.ts';
 
@@ -33,37 +34,25 @@ const settled = (stored: Stored) => stored.is_accepted && stored.is_skipped;
 export function PendingAgreement() {
   const { user } = useSnapshot(session);
   const userId = user?.user_id ?? null;
-  const [fetched, setFetched] = useState<Agreement | null>(null);
   const [doneFor, setDoneFor] = useState<number | null>(null);
   const stored = userId === null ? null : storeOf(userId).read();
-
-  useEffect(() => {
-    if (userId === null || storeOf(userId).read()) return;
-    const live = { current: true };
-    const store = storeOf(userId);
-    void (async () => {
-      const [first] = await listAgreements({ valid_only: true, agreed_to: false });
-      if (!first) {
-        store.write({ agreement: null, is_accepted: true, is_skipped: true });
-        return;
-      }
-      const agreement = await lookUpAgreement(first.agreement_id);
-      if (agreement.agreed_to !== null) {
-        store.write({ agreement, is_accepted: true, is_skipped: true });
-        return;
-      }
-      store.write({ agreement, is_accepted: false, is_skipped: false });
-      if (live.current) setFetched(agreement);
-    })().catch(() => {
-      // Not knowing is not blocking: the flow runs again on the next visit.
-    });
-    return () => {
-      live.current = false;
-    };
-  }, [userId]);
+  // Asked only while nothing is stored for this user; the answer is stored as it comes, so the flow runs once.
+  // A failure is not blocking: nothing opens, and the flow runs again on the next visit.
+  const fetched = useQuery({
+    queryKey: agreementKeys.pending(userId ?? 0),
+    enabled: userId !== null && stored === null,
+    queryFn: async ({ signal }) => {
+      const agreement = await firstPendingAgreement(signal);
+      if (userId === null) return null;
+      if (agreement === null) storeOf(userId).write({ agreement: null, is_accepted: true, is_skipped: true });
+      else if (agreement.agreed_to !== null) storeOf(userId).write({ agreement, is_accepted: true, is_skipped: true });
+      else storeOf(userId).write({ agreement, is_accepted: false, is_skipped: false });
+      return agreement?.agreed_to === null ? agreement : null;
+    },
+  });
 
   if (userId === null || doneFor === userId) return null;
-  const pending = stored && !settled(stored) ? stored.agreement : fetched;
+  const pending = stored && !settled(stored) ? stored.agreement : (fetched.data ?? null);
   if (!pending) return null;
   return (
     <AgreementDialog

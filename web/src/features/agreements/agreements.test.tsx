@@ -71,6 +71,27 @@ describe('/agreement (spec §2 Agreements page and modal)', () => {
     });
   });
 
+  it('reads the list again after an agreement is accepted, and shows it Accepted', async () => {
+    let agreed: string | null = null;
+    const api = agreementsApi([], {
+      'POST /api/agreement/agreement-list': () => ok({ agreements: [terms({ agreed_to: agreed })] }),
+      'POST /api/agreement/update-agreement': () => {
+        agreed = '2026-11-25T10:00:00.000Z';
+        return ok({ agreement: terms({ agreed_to: agreed, is_accepted: true }) });
+      },
+    });
+    const { user } = renderApp('/agreement');
+    await user.click(await screen.findByRole('button', { name: 'Accept Terms and Conditions' }));
+    const dialog = screen.getByRole('dialog', { name: 'Terms and Conditions (version 1)' });
+    await user.click(within(dialog).getByRole('checkbox'));
+    await user.click(within(dialog).getByRole('button', { name: 'Accept' }));
+    expect(await screen.findByText('Agreement accepted.')).toBeTruthy();
+    const table = await screen.findByRole('table');
+    expect(await within(table).findByRole('button', { name: 'View Terms and Conditions' })).toBeTruthy();
+    expect(within(table).getByText('Accepted')).toBeTruthy();
+    expect(api.sent('POST', '/api/agreement/agreement-list')).toHaveLength(2);
+  });
+
   it('offers no Skip once agree_by has passed', async () => {
     agreementsApi([terms({ agree_by: '2020-01-01T00:00:00.000Z' })]);
     const { user } = renderApp('/agreement');

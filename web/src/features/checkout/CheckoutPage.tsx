@@ -5,7 +5,8 @@ import {
   type PaymentMethod,
   type TransactionView,
 } from '@peeks/contracts';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
@@ -23,7 +24,8 @@ import { Money } from '../../ui/Money.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { logIn, session } from '../session/index.ts';
 import { refreshBalance, useBalance } from '../wallet/index.ts';
-import { checkoutLink, loadCheckout, payCheckout, savedCards } from './checkout-api.ts';
+import { CoinQuoteLine, coinQuoteKeys, isCashPrice, isStaleQuote, useCoinQuote } from '../../ui/CoinQuote.tsx';
+import { checkoutKeys, checkoutLink, payCheckout, useCheckoutSession, useSavedCards } from './checkout-api.ts';
 import './checkout.css';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { checkoutTexts } from './i18n.ts';
@@ -36,6 +38,17 @@ type Loaded =
   | { status: 'missing' }
   | { status: 'failed'; errors: readonly string[] }
   | { status: 'ready'; checkout: CheckoutSession };
+
+/** The session read as the page draws it: a refusal (a wrong link, someone else's purchase) is 'No such a transaction'. */
+function loadedOf(query: ReturnType<typeof useCheckoutSession>, hasLink: boolean, gone: boolean): Loaded {
+  if (!hasLink || gone) return { status: 'missing' };
+  if (query.isError) {
+    const error = query.error;
+    if (error instanceof ApiError && error.status < 500 && error.status !== 0) return { status: 'missing' };
+    return { status: 'failed', errors: error instanceof ApiError ? error.texts : [] };
+  }
+  return query.data ? { status: 'ready', checkout: query.data } : { status: 'loading' };
+}
 
 /** Wallet, or the id of a saved card. */
 type Source = 'wallet' | number;
@@ -53,33 +66,13 @@ export default function CheckoutPage() {
   const titleId = useId();
   const [params] = useSearchParams();
   const link = checkoutLink(params.get('id'), params.get('token'));
-  const [loaded, setLoaded] = useState<Loaded>({ status: link ? 'loading' : 'missing' });
   const [receipt, setReceipt] = useState<TransactionView | null>(null);
-  const [loads, setLoads] = useState(0);
+  const [gone, setGone] = useState(false);
   const { user } = useSnapshot(session);
-  const linkId = link?.id;
-  const linkToken = link?.token;
-
-  useEffect(() => {
-    if (linkId === undefined || linkToken === undefined) return;
-    const controller = new AbortController();
-    loadCheckout({ id: linkId, token: linkToken }, controller.signal)
-      .then((checkout) => {
-        setLoaded({ status: 'ready', checkout });
-      })
-      .catch((error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status < 500 && error.status !== 0) setLoaded({ status: 'missing' });
-        else setLoaded({ status: 'failed', errors: error instanceof ApiError ? error.texts : [] });
-      });
-    return () => {
-      controller.abort();
-    };
-  }, [linkId, linkToken, loads]);
-
+  const sessionQuery = useCheckoutSession(link);
+  const loaded = loadedOf(sessionQuery, link !== null, gone);
   const reload = () => {
-    setLoaded({ status: 'loading' });
-    setLoads((count) => count + 1);
+    void sessionQuery.refetch();
   };
 
   return (
@@ -119,7 +112,7 @@ export default function CheckoutPage() {
               token={link.token}
               onPaid={setReceipt}
               onGone={() => {
-                setLoaded({ status: 'missing' });
+                setGone(true);
               }}
             />
           ) : (
@@ -234,28 +227,31 @@ function PayPanel({
   const { t } = useTranslation();
   const { data: balanceRead, status } = useBalance();
   const balance = balanceRead ?? null;
-  const [cards, setCards] = useState<PaymentMethod[] | null>(null);
+  const cardsQuery = useSavedCards(true);
+  // A card list that cannot be read leaves the wallet to pay with.
+  const cards: PaymentMethod[] | null = cardsQuery.isError ? [] : (cardsQuery.data ?? null);
   const [source, setSource] = useState<Source>('wallet');
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<readonly string[]>([]);
   const keys = useRef(attemptKeys());
   const groupId = useId();
+  const queryClient = useQueryClient();
 
-  useEffect(() => {
-    const controller = new AbortController();
-    savedCards(controller.signal)
-      .then(setCards)
-      .catch(() => {
-        if (!controller.signal.aborted) setCards([]);
-      });
-    return () => {
-      controller.abort();
-    };
-  }, []);
-
-  const available = balance?.balances.find((line) => line.currency === checkout.currency)?.available_balance ?? 0;
+  const availableIn = (currency: CheckoutSession['currency']) =>
+    balance?.balances.find((line) => line.currency === currency)?.available_balance ?? 0;
+  const available = availableIn(checkout.currency);
   const balanceKnown = balance !== null;
-  const short = source === 'wallet' && balanceKnown && available < checkout.total;
+  // A dollar total the dollars do not cover is paid from coins, at a quote shown before Process My Payment.
+  const price = { amount: checkout.total, currency: checkout.currency };
+  const coins = availableIn('CON');
+  const fromCoins =
+    source === 'wallet' && balanceKnown && isCashPrice(price) && available < checkout.total && coins > 0;
+  const quote = useCoinQuote(fromCoins && isCashPrice(price) ? price : null);
+  const short =
+    source === 'wallet' &&
+    balanceKnown &&
+    (fromCoins ? quote.data !== undefined && quote.data.amount_in > coins : available < checkout.total);
+  const waitingForQuote = fromCoins && quote.data === undefined;
 
   const pay = async () => {
     if (busy) return;
@@ -263,6 +259,7 @@ function PayPanel({
       id: checkout.id,
       token,
       ...(source === 'wallet' ? {} : { paymentMethodId: source }),
+      ...(fromCoins && quote.data ? { quote_id: quote.data.quote_id } : {}),
     };
     const key = keys.current.keyFor(request);
     setBusy(true);
@@ -271,12 +268,17 @@ function PayPanel({
       const transaction = await payCheckout(request, key);
       keys.current.settled(200);
       void refreshBalance();
+      void queryClient.invalidateQueries({ queryKey: checkoutKeys.all });
       onPaid(transaction);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       keys.current.settled(error.status);
       if (error.has(errorCodes.transactionNotFound)) onGone();
-      else if (error.has(errorCodes.insufficientFunds)) {
+      else if (isStaleQuote(error)) {
+        // The quote ran out before the payment reached the server: a fresh one is shown, to confirm again.
+        void queryClient.invalidateQueries({ queryKey: coinQuoteKeys.all });
+        setErrors([t('checkout.quote_changed')]);
+      } else if (error.has(errorCodes.insufficientFunds)) {
         void refreshBalance();
         setErrors([t('checkout.insufficient_funds')]);
       } else setErrors(error.texts);
@@ -303,7 +305,7 @@ function PayPanel({
             {t('checkout.wallet_balance')}{' '}
             <span className="muted">
               {balanceKnown ? (
-                <Money minor={available} currency={checkout.currency} />
+                <Money minor={fromCoins ? coins : available} currency={fromCoins ? 'CON' : checkout.currency} />
               ) : status === 'error' ? (
                 t('checkout.balance_unknown')
               ) : (
@@ -334,11 +336,27 @@ function PayPanel({
           {t('checkout.add_card')}
         </Link>
       </fieldset>
+      {fromCoins && (
+        <div className="checkout-coin-quote">
+          <span>{t('checkout.paid_from_coins', { merchant: checkout.merchant_name })}</span>
+          {quote.data ? (
+            <CoinQuoteLine quote={quote.data} />
+          ) : quote.isError ? (
+            <span role="alert">{t('checkout.quote_failed')}</span>
+          ) : (
+            <Skeleton lines={1} label={t('checkout.quote_loading')} />
+          )}
+        </div>
+      )}
       {short && (
         <div id={`${groupId}-short`} className="insufficient" role="alert">
           <strong>{t('checkout.insufficient_funds')}</strong>
           <span>
-            {t('checkout.insufficient_body', { missing: formatMoney(checkout.total - available, checkout.currency) })}
+            {fromCoins && quote.data
+              ? t('checkout.insufficient_body', { missing: formatMoney(quote.data.amount_in - coins, 'CON') })
+              : t('checkout.insufficient_body', {
+                  missing: formatMoney(checkout.total - available, checkout.currency),
+                })}
           </span>
           <Link to="/?deposit=choose" className={buttonClass()}>
             {t('checkout.add_funds')}
@@ -350,7 +368,13 @@ function PayPanel({
         <summary>{t('checkout.email_transfer')}</summary>
         <p>{t('checkout.email_transfer_signed_in')}</p>
       </details>
-      <Button variant="primary" busy={busy} disabled={short} onClick={() => void pay()} className="process">
+      <Button
+        variant="primary"
+        busy={busy}
+        disabled={short || waitingForQuote}
+        onClick={() => void pay()}
+        className="process"
+      >
         {t('checkout.process')}
       </Button>
     </Card>
@@ -379,7 +403,7 @@ function Receipt({ checkout, transaction }: { checkout: CheckoutSession; transac
       <p role="status">
         <Badge tone="success">{t('checkout.paid')}</Badge>{' '}
         {t('checkout.paid_body', {
-          amount: formatMoney(transaction.amount, transaction.currency),
+          amount: formatMoney(checkout.total, checkout.currency),
           merchant: checkout.merchant_name,
         })}
       </p>
@@ -388,8 +412,17 @@ function Receipt({ checkout, transaction }: { checkout: CheckoutSession; transac
         <dd>{checkout.merchant_name}</dd>
         <dt>{t('checkout.amount')}</dt>
         <dd>
-          <Money minor={transaction.amount} currency={transaction.currency} />
+          <Money minor={checkout.total} currency={checkout.currency} />
         </dd>
+        {/* A dollar total paid from coins: what left the wallet. */}
+        {transaction.currency !== checkout.currency && (
+          <>
+            <dt>{t('checkout.paid_with')}</dt>
+            <dd>
+              <Money minor={transaction.amount} currency={transaction.currency} />
+            </dd>
+          </>
+        )}
         <dt>{t('checkout.transaction')}</dt>
         <dd className="tx-id">{transaction.tx_id}</dd>
         <dt>{t('checkout.date')}</dt>

@@ -77,7 +77,7 @@ function signedInApi(handlers: Record<string, Handler> = {}) {
     'GET /api/checkout/session': () => ok({ checkout: checkout() }),
     'GET /api/account/balance': () => ok({ balance: balanceOf(10_000) }),
     'POST /api/account/pay-method': () => ok({ methods: [card], total: 1 }),
-    'POST /api/checkout/pay': () => ok({ transaction: paid(775) }),
+    'POST /api/checkout/pay': () => ok({ transaction: paid(775), quote: null }),
     ...handlers,
   });
 }
@@ -177,7 +177,7 @@ describe('the Checkout page (spec §2 "Checkout page (id, token)")', () => {
     expect(sent?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent?.headers['x-csrf-token']).toBe('csrf-signed-in');
 
-    payment.release(ok({ transaction: paid(775) }));
+    payment.release(ok({ transaction: paid(775), quote: null }));
     const receipt = await screen.findByRole('region', { name: 'Payment received' });
     expect(within(receipt).getByRole('status').textContent).toContain('$7.75 USD paid to Demo Coffee.');
     expect(within(receipt).getByText('checkout_abc123')).toBeTruthy();
@@ -194,7 +194,7 @@ describe('the Checkout page (spec §2 "Checkout page (id, token)")', () => {
         answers += 1;
         return answers === 1
           ? refused(503, [{ code: 50300, message: 'Service unavailable' }])
-          : ok({ transaction: paid(775) });
+          : ok({ transaction: paid(775), quote: null });
       },
     });
     const { user } = renderApp(PATH);
@@ -206,6 +206,53 @@ describe('the Checkout page (spec §2 "Checkout page (id, token)")', () => {
     const [first, second] = api.sent('POST', '/api/checkout/pay');
     expect(first?.body).toEqual({ id: 41, token: TOKEN, paymentMethodId: 9 });
     expect(second?.headers['idempotency-key']).toBe(first?.headers['idempotency-key']);
+  });
+
+  it('a USD total with coins and no dollars: the quote in coins before paying, sent with its quote_id; a 409 shows a fresh quote', async () => {
+    const quote = (quoteId: string) => ({
+      quote_id: quoteId,
+      from_currency: 'CON',
+      to_currency: 'USD',
+      amount_in: 155_00,
+      amount_out: 7_75,
+      fee: 0,
+      rate: '20',
+      rate_micros: 20_000_000,
+      usd_rate_micros: 1_000_000,
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    let quotes = 0;
+    let pays = 0;
+    const api = signedInApi({
+      'GET /api/account/balance': () =>
+        ok({ balance: { ...balanceOf(0), balances: [line('CON', 200_00), line('USD', 0)] } }),
+      'POST /api/account/quote': () => ok({ quote: quote(`qt_${String(++quotes)}`) }),
+      'POST /api/checkout/pay': () =>
+        ++pays === 1
+          ? refused(409, [{ code: 40930, field: 'quote_id', message: 'The quote has expired' }])
+          : ok({ transaction: { ...paid(155_00), currency: 'CON' }, quote: quote('qt_2') }),
+    });
+    const { user } = renderApp(PATH);
+    expect(await screen.findByRole('radio', { name: /Wallet balance 200\.00 Coins/ })).toBeTruthy();
+    expect(await screen.findByText('Paid from your coins at this quote, to Demo Coffee:')).toBeTruthy();
+    const line1 = await screen.findByTestId('coin-quote');
+    expect(line1.textContent).toMatch(
+      /^\$7\.75 USD = 155\.00 Coins · 20 Coins per USD · fee \$0\.00 USD · expires in \d+ s$/,
+    );
+    expect(screen.queryByText('Insufficient funds')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Process My Payment' }));
+    expect(await screen.findByText(/The quote changed before you confirmed/)).toBeTruthy();
+    await waitFor(() => {
+      expect(quotes).toBe(2);
+    });
+    await user.click(screen.getByRole('button', { name: 'Process My Payment' }));
+    const receipt = await screen.findByRole('region', { name: 'Payment received' });
+    // The price paid, and what left the wallet for it.
+    expect(within(receipt).getByRole('status').textContent).toContain('$7.75 USD paid to Demo Coffee.');
+    expect(within(receipt).getByText('Paid with').nextElementSibling?.textContent).toBe('155.00 Coins');
+    const [first, second] = api.sent('POST', '/api/checkout/pay');
+    expect(first?.body).toEqual({ id: 41, token: TOKEN, quote_id: 'qt_1' });
+    expect(second?.body).toEqual({ id: 41, token: TOKEN, quote_id: 'qt_2' });
   });
 
   it('with too little in the wallet says Insufficient funds and offers Add Funds; a card can still pay', async () => {

@@ -1,12 +1,13 @@
 import { type AuditEntry, type LedgerEntry, type TransactionView } from '@peeks/contracts';
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusPill } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Money } from '../../ui/Money.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
-import { auditOf } from './history-api.ts';
+import { useAudit } from './history-api.ts';
 import { LedgerReceipt } from './LedgerReceipt.tsx';
 import { counterpartyLabel, formatWhen, transactionTypeLabel } from './labels.ts';
 import { ledgerTypeWord } from '../../ui/words.ts';
@@ -120,24 +121,22 @@ export function parseAuditSerial(fromSerial: string) {
 
 function AuditList({ txId }: { txId: string }) {
   const { t } = useTranslation();
-  const [audit, setAudit] = useState<AuditEntry[] | 'loading' | 'failed'>('loading');
-  useEffect(() => {
-    let current = true;
-    auditOf(txId).then(
-      (entries) => {
-        if (current) setAudit(entries);
-      },
-      () => {
-        if (current) setAudit('failed');
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [txId]);
-  if (audit === 'loading') return <Skeleton lines={2} />;
-  if (audit === 'failed') return <p role="alert">{t('history.failed')}</p>;
-  if (audit.length === 0) return <p className="empty-title">{t('history.no_audit')}</p>;
+  const audit = useAudit(txId);
+  return (
+    <QueryView
+      query={audit}
+      loading={<Skeleton lines={2} />}
+      failed={() => <p role="alert">{t('history.failed')}</p>}
+      isEmpty={(entries) => entries.length === 0}
+      empty={<p className="empty-title">{t('history.no_audit')}</p>}
+    >
+      {(entries) => <AuditTable entries={entries} />}
+    </QueryView>
+  );
+}
+
+function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
+  const { t } = useTranslation();
   return (
     <table className="table audit-table">
       <caption>{t('history.audit.title')}</caption>
@@ -150,7 +149,7 @@ function AuditList({ txId }: { txId: string }) {
         </tr>
       </thead>
       <tbody>
-        {audit.map((step, index) => {
+        {entries.map((step, index) => {
           // Another wallet's coin comes without its serial (from_serial null): only that it was another wallet's.
           const { serial, value, currency } = parseAuditSerial(step.from_serial ?? '');
           const known = currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';

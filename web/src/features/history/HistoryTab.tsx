@@ -1,17 +1,20 @@
+import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { currencyCode } from '@peeks/contracts';
+import { queryClient } from '../../lib/query.ts';
 import { Button } from '../../ui/Button.tsx';
 import { DataTable } from '../../ui/DataTable.tsx';
 import { Input, Select } from '../../ui/fields.tsx';
 import { Paginator } from '../../ui/Paginator.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { onLiveMessage } from '../wallet/index.ts';
 import { download } from './history-csv.ts';
-import { PAGE_SIZE } from './history-api.ts';
+import { historyKeys, PAGE_SIZE } from './history-api.ts';
 
 /** What the filter form holds: strings, as the controls give them; '' is "all". */
 export interface FilterValues {
@@ -29,7 +32,9 @@ export interface HistoryTabProps<Row, Filter> {
   /** The contracts' schema the route checks too, so the form says what the server would. */
   schema: z.ZodType<Filter>;
   typeOptions: readonly { value: string; label: string }[];
-  load: (filter: Filter, offset: number) => Promise<{ rows: Row[]; total: number }>;
+  /** The page's key in the history's query-key factory. */
+  queryKey: (filter: Filter, page: number) => QueryKey;
+  load: (filter: Filter, offset: number, signal: AbortSignal) => Promise<{ rows: Row[]; total: number }>;
   loadAll: (filter: Filter) => Promise<Row[]>;
   csv: (rows: readonly Row[]) => string;
   fileName: string;
@@ -38,57 +43,35 @@ export interface HistoryTabProps<Row, Filter> {
   details: (row: Row, close: () => void) => ReactNode;
 }
 
-/** The last answer, and which request (filter, page, reload) it answers: another key means it is loading. */
-interface Answered<Row> {
-  key: string;
-  failed: boolean;
-  rows?: Row[];
-  total?: number;
-}
-
 /**
  * One tab of /transaction: the filters, the page of rows (15, newest first,
  * the server filtering and paging), the paginator, the export of everything
  * the filters let through, and a row's Details. A commit that touches the
- * user's money (the live feed's `activity`) reloads the page shown.
+ * user's money (the live feed's `activity`) reads the history again.
  */
 export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
   const { t } = useTranslation();
-  const { schema, load } = props;
+  const { schema, load, queryKey } = props;
   const [values, setValues] = useState<FilterValues>(NO_FILTER);
   const [errors, setErrors] = useState<FilterErrors>({});
   const [filter, setFilter] = useState<Filter>(() => schema.parse(NO_FILTER));
   const [page, setPage] = useState(1);
-  const [version, setVersion] = useState(0);
-  const [answered, setAnswered] = useState<Answered<Row>>({ key: '', failed: false });
-  const key = JSON.stringify([filter, page, version]);
   const [open, setOpen] = useState<Row | null>(null);
   const [exporting, setExporting] = useState(false);
+  const rows = useQuery({
+    queryKey: queryKey(filter, page),
+    queryFn: ({ signal }) => load(filter, (page - 1) * PAGE_SIZE, signal),
+    // The page shown stays while the next one loads, so the paginator keeps focus.
+    placeholderData: keepPreviousData,
+  });
 
   useEffect(
     () =>
       onLiveMessage((message) => {
-        if (message.type === 'activity') setVersion((each) => each + 1);
+        if (message.type === 'activity') void queryClient.invalidateQueries({ queryKey: historyKeys.all });
       }),
     [],
   );
-
-  useEffect(() => {
-    let current = true;
-    load(filter, (page - 1) * PAGE_SIZE).then(
-      ({ rows, total }) => {
-        if (current) setAnswered({ key, failed: false, rows, total });
-      },
-      () => {
-        // The rows shown before stay, under the failure notice.
-        if (current) setAnswered((before) => ({ ...before, key, failed: true }));
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [load, filter, page, key]);
-  const loading = answered.key !== key;
 
   const apply = (event: SyntheticEvent) => {
     event.preventDefault();
@@ -179,38 +162,29 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
           </Button>
         </div>
       </form>
-      {answered.failed && !loading && (
-        <div className="notice" role="alert">
-          <p>{t('history.failed')}</p>
-          <Button
-            onClick={() => {
-              setVersion((each) => each + 1);
-            }}
-          >
-            {t('history.retry')}
-          </Button>
-        </div>
-      )}
-      {answered.rows === undefined ? (
-        loading && <Skeleton lines={6} />
-      ) : (
-        <div aria-busy={loading}>
-          <DataTable
-            caption={props.caption}
-            columns={props.columns(setOpen)}
-            rows={answered.rows}
-            rowKey={props.rowKey}
-            empty={t('history.no_records')}
-          />
-          <Paginator
-            page={page}
-            total={answered.total ?? 0}
-            pageSize={PAGE_SIZE}
-            onPage={setPage}
-            label={props.caption}
-          />
-        </div>
-      )}
+      <QueryView
+        query={rows}
+        loading={<Skeleton lines={6} />}
+        failed={(_texts, retry) => (
+          <div className="notice" role="alert">
+            <p>{t('history.failed')}</p>
+            <Button onClick={retry}>{t('history.retry')}</Button>
+          </div>
+        )}
+      >
+        {(answer) => (
+          <div aria-busy={rows.isFetching}>
+            <DataTable
+              caption={props.caption}
+              columns={props.columns(setOpen)}
+              rows={answer.rows}
+              rowKey={props.rowKey}
+              empty={t('history.no_records')}
+            />
+            <Paginator page={page} total={answer.total} pageSize={PAGE_SIZE} onPage={setPage} label={props.caption} />
+          </div>
+        )}
+      </QueryView>
       {open !== null &&
         props.details(open, () => {
           setOpen(null);

@@ -16,7 +16,14 @@ import { Button } from '../../ui/Button.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import { everyLedgerEntry, everyTransaction, listLedger, listTransactions } from './history-api.ts';
+import {
+  everyLedgerEntry,
+  everyTransaction,
+  historyKeys,
+  listLedger,
+  listTransactions,
+  PAGE_SIZE,
+} from './history-api.ts';
 import { ledgerCsv, transactionsCsv } from './history-csv.ts';
 import { LedgerDetails, TransactionDetails } from './HistoryDetails.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
@@ -87,13 +94,12 @@ function detailsColumn<Row>(header: string, open: (row: Row) => void, idOf: (row
   };
 }
 
-// Stable identities: the tab reloads when its loader changes.
-const loadTransactions = async (filter: TransactionFilter, offset: number) => {
-  const page = await listTransactions(filter, offset);
+const loadTransactions = async (filter: TransactionFilter, offset: number, signal: AbortSignal) => {
+  const page = await listTransactions(filter, offset, PAGE_SIZE, signal);
   return { rows: page.transactions, total: page.total };
 };
-const loadLedger = async (filter: LedgerFilter, offset: number) => {
-  const page = await listLedger(filter, offset);
+const loadLedger = async (filter: LedgerFilter, offset: number, signal: AbortSignal) => {
+  const page = await listLedger(filter, offset, PAGE_SIZE, signal);
   return { rows: page.ledgers, total: page.total };
 };
 
@@ -122,6 +128,7 @@ function TransactionsTab() {
       caption={t('history.tabs.transactions')}
       schema={transactionFilter}
       typeOptions={transactionTypes.map((type) => ({ value: type, label: transactionTypeLabel(type) }))}
+      queryKey={historyKeys.transactions}
       load={loadTransactions}
       loadAll={everyTransaction}
       csv={transactionsCsv}
@@ -151,6 +158,7 @@ function LedgerTab() {
       caption={t('history.tabs.ledger')}
       schema={ledgerFilter}
       typeOptions={Object.keys(ledgerTypeLabels).map((code) => ({ value: code, label: ledgerTypeWord(code) }))}
+      queryKey={historyKeys.ledger}
       load={loadLedger}
       loadAll={everyLedgerEntry}
       csv={ledgerCsv}

@@ -6,6 +6,7 @@ import {
   fakeApi,
   held,
   ok,
+  refused,
   renderApp,
   resetSession,
   sessionUser,
@@ -313,6 +314,23 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     await waitFor(() => {
       expect(api.sent('POST', '/api/account/transactions').length).toBe(before + 1);
     });
+  });
+
+  it('says the list could not be loaded, and Try again reads it again', async () => {
+    let calls = 0;
+    historyApi({
+      'POST /api/account/transactions': () =>
+        ++calls === 1
+          ? refused(500, [{ code: 9999, message: 'Something went wrong' }])
+          : ok({ transactions: [transaction()], total: 1 }),
+    });
+    const { user } = renderApp('/transaction');
+    expect((await screen.findByRole('alert')).textContent).toContain('The list could not be loaded.');
+    expect(screen.queryByRole('table')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('table', { name: 'Transactions' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(calls).toBe(2);
   });
 
   it('exports every filtered record as CSV, a hundred a call', async () => {

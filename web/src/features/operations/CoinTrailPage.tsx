@@ -3,6 +3,7 @@ import type { coinTrailStep } from '@peeks/contracts';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
+import { formatMoney } from '../../lib/money.ts';
 import { Button } from '../../ui/Button.tsx';
 import { Card } from '../../ui/Card.tsx';
 import { Input } from '../../ui/fields.tsx';
@@ -26,11 +27,14 @@ function Lineage({ serial, steps }: { serial: string; steps: readonly Step[] }) 
     <Card title={t('operations.coins.lineage', { serial })}>
       <ol className="coin-lineage">
         {steps.map((step) => (
-          <li key={`${step.event_position}-${step.serial}-${step.action}`} className={`coin-step coin-${step.action}`}>
+          <li
+            key={`${step.event_position}-${step.serial}-${step.action}`}
+            className={`coin-step coin-${step.action.toLowerCase()}`}
+          >
             <strong>
               {t('operations.coins.step', {
-                action: step.action,
-                value: step.value,
+                action: t(`operations.coins.actions.${step.action}`, { defaultValue: step.action }),
+                value: formatMoney(step.value, 'CON'),
                 type: step.event_type,
                 position: step.event_position,
                 time: formatDateTime(step.event_time),
@@ -75,7 +79,7 @@ export default function CoinTrailPage() {
   return (
     <>
       <PageHeader title={t('operations.nav.coins')} description={t('operations.coins.description')} />
-      <form className="filters" onSubmit={search}>
+      <form className="filters" role="search" onSubmit={search}>
         <Input
           label={t('operations.coins.serial')}
           value={typed}

@@ -17,6 +17,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { ActionDialog, useFieldErrors } from './ActionDialog.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
+import { useDataLabel } from './labels.ts';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { actionsColumn } from './RowActions.tsx';
@@ -24,7 +25,13 @@ import { useLoad } from './use-load.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 
 /** Typed money ("50" or "50.00") as minor units; NaN when it is not an amount, which the API refuses in words. */
-const typedMinor = (typed: string) => (/^\d+(\.\d{1,2})?$/.test(typed.trim()) ? Math.round(Number(typed) * 100) : NaN);
+/** Typed cents as minor units: nothing typed is missing (undefined), anything else not an amount is NaN (invalid). */
+const typedMinor = (typed: string) =>
+  typed.trim() === ''
+    ? undefined
+    : /^\d+(\.\d{1,2})?$/.test(typed.trim())
+      ? Math.round(Number(typed) * 100)
+      : Number.NaN;
 
 /** What a deposit step's dialog gets: the deposit, and what to do when the step is done or the dialog closed. */
 interface StepDialogProps<Deposit> {
@@ -53,7 +60,7 @@ function ClearDialog({ deposit, onDone, onClose }: StepDialogProps<PendingDeposi
           initial: deposit.payment.currency,
           options: ['CAD', 'USD'].map((code) => ({ value: code, label: code })),
         },
-        { name: 'reference', label: t('operations.deposits.reference') },
+        { name: 'reference', label: t('operations.deposits.memo'), hint: t('operations.deposits.memo_hint') },
       ]}
       toRequest={({ amount, currency, reference }) => ({
         tx_id: deposit.tx_id,
@@ -165,6 +172,7 @@ type Open =
 
 export default function DepositsPage() {
   const { t } = useTranslation();
+  const label = useDataLabel();
   const [method, setMethod] = useState('');
   const [pending, reloadPending] = useLoad(() =>
     operationsApi.pendingDeposits({ limit: 200, ...(method === '' ? {} : { method }) }),
@@ -227,8 +235,8 @@ export default function DepositsPage() {
             }}
             options={[
               { value: '', label: t('operations.deposits.all_methods') },
-              { value: 'interac', label: 'Interac' },
-              { value: 'zelle', label: 'Zelle' },
+              { value: 'interac', label: label('methods', 'interac') },
+              { value: 'zelle', label: label('methods', 'zelle') },
             ]}
           />
         }
@@ -242,7 +250,7 @@ export default function DepositsPage() {
               empty={t('operations.deposits.empty')}
               columns={[
                 { header: t('operations.deposits.reference'), cell: ({ row }) => row.original.reference },
-                { header: t('operations.deposits.method'), cell: ({ row }) => row.original.method },
+                { header: t('operations.deposits.method'), cell: ({ row }) => label('methods', row.original.method) },
                 {
                   header: t('operations.deposits.user'),
                   cell: ({ row }) =>

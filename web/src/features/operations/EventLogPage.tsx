@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { loggedEvent } from '@peeks/contracts';
-import { useState, type SyntheticEvent } from 'react';
+import { Fragment, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
@@ -11,10 +11,24 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 type LoggedEvent = z.infer<typeof loggedEvent>;
 
 const toIso = (local: string) => (local === '' ? undefined : new Date(local).toISOString());
+
+/** Where positions jump between two rows of an unfiltered page (newest first): none appended there, which is no loss. */
+function Gap({ newer, older }: { newer: number; older: number }) {
+  const { t } = useTranslation();
+  if (newer - older <= 1) return null;
+  const from = older + 1;
+  const to = newer - 1;
+  return (
+    <li className="event-gap">
+      {from === to ? t('operations.events.gap_single', { from }) : t('operations.events.gap', { from, to })}
+    </li>
+  );
+}
 
 function EventRow({ event }: { event: LoggedEvent }) {
   const { t } = useTranslation();
@@ -22,7 +36,9 @@ function EventRow({ event }: { event: LoggedEvent }) {
     <li className="event-row">
       <details>
         <summary>
-          <span>#{event.position}</span> <strong>{event.type}</strong> <span>{event.stream_id}</span>{' '}
+          <span className="event-position">#{event.position}</span>{' '}
+          <time dateTime={event.created_at}>{formatDateTime(event.created_at)}</time> <strong>{event.type}</strong>{' '}
+          <span className="event-stream">{event.stream_id}</span>{' '}
           <Badge tone={event.link_verifies ? 'success' : 'danger'}>
             {event.link_verifies ? t('operations.events.verifies') : t('operations.events.broken')}
           </Badge>
@@ -50,6 +66,8 @@ export default function EventLogPage() {
       ...(before.length > 0 ? { before: before[before.length - 1] ?? 0 } : {}),
     };
   };
+  // A filter leaves positions out by design: gaps are only worth naming on the whole log.
+  const unfiltered = !filters.stream && !filters.type && !filters.from && !filters.to;
   const [page, reload] = useLoad(() => operationsApi.events(query()));
   const apply = (event: SyntheticEvent) => {
     event.preventDefault();
@@ -66,7 +84,7 @@ export default function EventLogPage() {
   return (
     <>
       <PageHeader title={t('operations.nav.events')} description={t('operations.events.description')} />
-      <form className="filters" onSubmit={apply}>
+      <form className="filters" role="search" onSubmit={apply}>
         <Input label={t('operations.events.stream')} {...field('stream')} />
         <Input label={t('operations.events.type')} {...field('type')} />
         <Input label={t('operations.events.from')} type="datetime-local" {...field('from')} />
@@ -82,10 +100,17 @@ export default function EventLogPage() {
               <EmptyState title={t('operations.events.empty')} />
             ) : (
               <>
+                <p className="console-note">{t('operations.events.gap_note')}</p>
                 <ol className="event-list">
-                  {events.map((event) => (
-                    <EventRow key={event.position} event={event} />
-                  ))}
+                  {events.map((event, index) => {
+                    const newer = events[index - 1];
+                    return (
+                      <Fragment key={event.position}>
+                        {newer && unfiltered && <Gap newer={newer.position} older={event.position} />}
+                        <EventRow event={event} />
+                      </Fragment>
+                    );
+                  })}
                 </ol>
                 {next !== null && (
                   <Button

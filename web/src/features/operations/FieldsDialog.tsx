@@ -9,6 +9,8 @@ export interface StepField<Name extends string> {
   /** The request's name for it, when not `name`: the API names a refused field so. */
   sentAs?: string;
   label: string;
+  /** Says what to type when the label alone may not. */
+  hint?: string;
   initial?: string;
   inputMode?: 'decimal' | 'numeric';
   options?: readonly { value: string; label: string }[];
@@ -84,7 +86,7 @@ export function FieldsDialog<Name extends string, Request, Answer = void>({
         return field.options ? (
           <Select key={field.name} {...control} options={field.options} />
         ) : (
-          <Input key={field.name} {...control} inputMode={field.inputMode} required />
+          <Input key={field.name} {...control} hint={field.hint} inputMode={field.inputMode} required />
         );
       })}
     </ActionDialog>

@@ -1,15 +1,26 @@
-import { currencyCode, type LedgerVerification, type OperationsOverview } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import {
+  currencyCode,
+  minorUnitsPerUnit,
+  type Currency,
+  type LedgerVerification,
+  type OperationsOverview,
+} from '@peeks/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { i18n } from '../../i18n/i18n.ts';
+import { queryClient } from '../../lib/query.ts';
+import { formatMoney } from '../../lib/money.ts';
 import { Button } from '../../ui/Button.tsx';
-import { Card, StatTile } from '../../ui/Card.tsx';
+import { Card } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
+import { useDataLabel } from './labels.ts';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
-import { useLoad } from './use-load.ts';
+import { operationsKeys, useLoad } from './use-load.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 
 /** Series colours from the design tokens, so the charts follow light and dark. */
@@ -40,9 +51,27 @@ export function volumeRows(overview: Pick<OperationsOverview, 'days' | 'daily_vo
   return { types, rows };
 }
 
-function Chart({ children, label }: { children: React.ReactElement; label: string }) {
+/** Holds releasing per currency, each an hour's amount in minor units: one series (and axis) per currency. */
+export function holdsByCurrency(holds: OperationsOverview['holds_releasing']) {
+  const currencies = [...new Set(holds.map((row) => row.currency))].sort();
+  return currencies.flatMap((code) => {
+    const known = currencyCode.safeParse(code);
+    if (!known.success) return [];
+    const rows = holds
+      .filter((row) => row.currency === code)
+      .map((row) => ({ hour: row.hour.slice(11, 16), amount: row.amount }));
+    return [{ currency: known.data, rows }];
+  });
+}
+
+/** An axis tick in units of the currency, without its name (the axis carries it once). */
+const unitsOf = (minor: number, currency: Currency) =>
+  new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 }).format(minor / minorUnitsPerUnit[currency]);
+
+function Chart({ children, label, caption }: { children: React.ReactElement; label: string; caption?: string }) {
   return (
     <figure className="chart" aria-label={label}>
+      {caption && <figcaption>{caption}</figcaption>}
       <ResponsiveContainer width="100%" height={220}>
         {children}
       </ResponsiveContainer>
@@ -60,10 +89,8 @@ function Charts({ overview }: { overview: OperationsOverview }) {
     ),
   }));
   const methods = [...new Set(overview.deposits_by_state.map((row) => row.method))];
-  const holds = overview.holds_releasing.map((row) => ({
-    hour: `${row.hour.slice(11, 16)} ${row.currency}`,
-    amount: row.amount / 100,
-  }));
+  const holds = holdsByCurrency(overview.holds_releasing);
+  const label = useDataLabel();
   return (
     <div className="chart-grid">
       <Card title={t('operations.overview.volume')}>
@@ -78,7 +105,7 @@ function Charts({ overview }: { overview: OperationsOverview }) {
               <Tooltip />
               <Legend />
               {volume.types.map((type, index) => (
-                <Bar key={type} dataKey={type} stackId="volume" fill={colour(index)} />
+                <Bar key={type} dataKey={type} name={label('types', type)} stackId="volume" fill={colour(index)} />
               ))}
             </BarChart>
           </Chart>
@@ -88,12 +115,18 @@ function Charts({ overview }: { overview: OperationsOverview }) {
         <Chart label={t('operations.overview.deposits')}>
           <BarChart data={deposits}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="state" />
+            <XAxis dataKey="state" tickFormatter={(state: string) => label('states', state)} />
             <YAxis allowDecimals={false} width={32} />
             <Tooltip />
             <Legend />
             {methods.map((method, index) => (
-              <Bar key={method} dataKey={method} stackId="deposits" fill={colour(index)} />
+              <Bar
+                key={method}
+                dataKey={method}
+                name={label('methods', method)}
+                stackId="deposits"
+                fill={colour(index)}
+              />
             ))}
           </BarChart>
         </Chart>
@@ -102,15 +135,27 @@ function Charts({ overview }: { overview: OperationsOverview }) {
         {holds.length === 0 ? (
           <EmptyState title={t('operations.overview.no_holds')} />
         ) : (
-          <Chart label={t('operations.overview.holds')}>
-            <BarChart data={holds}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="hour" fontSize={11} />
-              <YAxis width={40} />
-              <Tooltip />
-              <Bar dataKey="amount" fill={colour(0)} />
-            </BarChart>
-          </Chart>
+          // One chart per currency: coins and dollars never share an axis.
+          holds.map(({ currency, rows }) => {
+            const name = currency === 'USD' || currency === 'CAD' ? currency : t(`currencies.${currency}`);
+            const title = t('operations.overview.holds_chart', { currency: name });
+            return (
+              <Chart key={currency} label={title} caption={title}>
+                <BarChart data={rows}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis dataKey="hour" fontSize={11} />
+                  <YAxis
+                    width={56}
+                    fontSize={11}
+                    tickFormatter={(minor: number) => unitsOf(minor, currency)}
+                    label={{ value: name, angle: -90, position: 'insideLeft', fontSize: 11 }}
+                  />
+                  <Tooltip formatter={(minor) => formatMoney(Number(minor), currency)} />
+                  <Bar dataKey="amount" name={name} fill={colour(0)} />
+                </BarChart>
+              </Chart>
+            );
+          })
         )}
       </Card>
       <Card title={t('operations.overview.webhooks')}>
@@ -143,28 +188,21 @@ const seconds = (run: LedgerVerification) =>
 /** The last ledger:verify run, Run, and its progress polled twice a second while it runs. */
 function Verification() {
   const { t } = useTranslation();
-  const [run, setRun] = useState<LedgerVerification | null>(null);
+  const verification = useQuery({
+    queryKey: operationsKeys.read('verification'),
+    queryFn: async () => (await operationsApi.verification()).verification,
+    // While a run goes on, its progress is read twice a second.
+    refetchInterval: (query) => (query.state.data?.state === 'running' ? 500 : false),
+  });
+  const run = verification.data ?? null;
   const [starting, setStarting] = useState(false);
-  useEffect(() => {
-    void operationsApi.verification().then((answer) => {
-      setRun(answer.verification);
-    });
-  }, []);
-  useEffect(() => {
-    if (run?.state !== 'running') return;
-    const timer = setTimeout(() => {
-      void operationsApi.verification().then((answer) => {
-        setRun(answer.verification);
-      });
-    }, 500);
-    return () => {
-      clearTimeout(timer);
-    };
-  }, [run]);
   const start = async () => {
     setStarting(true);
     try {
-      setRun((await operationsApi.startVerification()).verification);
+      queryClient.setQueryData(
+        operationsKeys.read('verification'),
+        (await operationsApi.startVerification()).verification,
+      );
     } finally {
       setStarting(false);
     }
@@ -218,6 +256,7 @@ export default function OverviewPage() {
   const { t } = useTranslation();
   const [overview, reloadOverview] = useLoad(operationsApi.overview);
   const [balances, reloadBalances] = useLoad(operationsApi.platformBalances);
+  const label = useDataLabel();
   return (
     <>
       <PageHeader title={t('operations.nav.overview')} description={t('operations.overview.description')} />
@@ -225,20 +264,24 @@ export default function OverviewPage() {
         <Loading loaded={balances} retry={reloadBalances}>
           {(sheet) => (
             <>
-              <p className="help">
+              <p className="console-note">
                 {sheet.as_of
                   ? t('operations.overview.as_of', { time: formatDateTime(sheet.as_of) })
                   : t('operations.overview.never_caught_up')}
               </p>
-              <div className="tiles">
-                {sheet.balances.map((balance) => (
-                  <StatTile
-                    key={balance.account_id}
-                    label={balance.account_id.replace(/^platform:/, '')}
-                    value={<BalanceFigure minor={balance.balance} currency={balance.currency} />}
-                  />
-                ))}
-              </div>
+              <dl className="balance-sheet">
+                {sheet.balances.map((balance) => {
+                  const kind = balance.account_id.split(':')[1] ?? balance.account_id;
+                  return (
+                    <div key={balance.account_id}>
+                      <dt>{label('accounts', kind)}</dt>
+                      <dd>
+                        <BalanceFigure minor={balance.balance} currency={balance.currency} />
+                      </dd>
+                    </div>
+                  );
+                })}
+              </dl>
             </>
           )}
         </Loading>

@@ -12,12 +12,12 @@ import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { FieldsDialog } from './FieldsDialog.tsx';
+import { useDataLabel } from './labels.ts';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { PendingBans } from './PendingBans.tsx';
 import { useLoad } from './use-load.ts';
 import { formatDateTime, formatRelative } from '../../lib/dates.ts';
-import { transactionTypeWord } from '../../ui/words.ts';
 
 function Amount({ minor, currency }: { minor: number; currency: string }) {
   const known = currencyCode.safeParse(currency);
@@ -60,6 +60,7 @@ function ReasonDialog({
 
 function Person({ initial }: { initial: View }) {
   const { t } = useTranslation();
+  const label = useDataLabel();
   const [view, setView] = useState(initial);
   const [open, setOpen] = useState<{ kind: 'ban' | 'unban' } | { kind: 'revoke'; session: string } | null>(null);
   const { username } = view.person;
@@ -170,11 +171,16 @@ function Person({ initial }: { initial: View }) {
           rowKey={(row) => row.tx_id}
           empty={t('operations.people.no_transactions')}
           columns={[
-            { header: t('operations.people.columns.date'), cell: ({ row }) => formatDateTime(row.original.entry_date) },
-            { header: t('operations.people.columns.type'), cell: ({ row }) => transactionTypeWord(row.original.type) },
+            {
+              header: t('operations.people.columns.date'),
+              cell: ({ row }) => formatDateTime(row.original.entry_date),
+            },
+            { header: t('operations.people.columns.type'), cell: ({ row }) => label('types', row.original.type) },
             {
               header: t('operations.people.columns.state'),
-              cell: ({ row }) => <StatusPill status={row.original.state} />,
+              cell: ({ row }) => (
+                <StatusPill status={row.original.state}>{label('states', row.original.state)}</StatusPill>
+              ),
             },
             {
               header: t('operations.people.columns.amount'),
@@ -282,7 +288,7 @@ export default function PeoplePage() {
   return (
     <>
       <PageHeader title={t('operations.nav.people')} description={t('operations.people.description')} />
-      <form className="filters" onSubmit={find}>
+      <form className="filters" role="search" onSubmit={find}>
         <Input
           label={t('operations.people.search')}
           value={typed}

@@ -5,7 +5,7 @@ import { consoleApi } from './testing.ts';
 
 const step = (overrides: Record<string, unknown>) => ({
   serial: 'SER-CHILD',
-  action: 'mint',
+  action: 'MINT',
   value: 1000,
   from_account: null,
   to_account: 'user-9',
@@ -20,7 +20,7 @@ const step = (overrides: Record<string, unknown>) => ({
 
 const mintStep = step({ serial: 'SER-PARENT', from_serial: 'SER-PARENT', tx_id: 'tx-mint' });
 const splitStep = step({
-  action: 'split',
+  action: 'SPLIT',
   value: 400,
   parent_serial: 'SER-PARENT',
   from_account: 'user-9',
@@ -37,7 +37,7 @@ const trails: Record<string, unknown[]> = {
     splitStep,
     step({
       serial: 'SER-OTHER',
-      action: 'split',
+      action: 'SPLIT',
       value: 600,
       parent_serial: 'SER-PARENT',
       event_position: 25,
@@ -60,7 +60,7 @@ function trailApi() {
 describe('/operations/coins: a coin serial back to its mint', () => {
   beforeEach(resetSession);
 
-  it('searches a serial and shows its lineage, each step with its event, walkable to parents and children', async () => {
+  it('searches a serial (one search form with its button) and shows its lineage, each step with its event, walkable to parents and children', async () => {
     const api = trailApi();
     const { user, router } = renderApp('/operations/coins');
     await user.type(await screen.findByLabelText('Serial'), '  SER-CHILD ');
@@ -70,8 +70,9 @@ describe('/operations/coins: a coin serial back to its mint', () => {
     const steps = within(lineage).getAllByRole('listitem');
     expect(steps).toHaveLength(2);
     const [mint, split] = steps as [HTMLElement, HTMLElement];
-    expect(mint.textContent).toMatch(/^mint 1000 · CoinsMinted #11 · /);
-    expect(split.textContent).toMatch(/^split 400 · CoinsSplit #25 · /);
+    // Steps in words and coin amounts in units, never the ledger's action codes and minor units ("MINT 1000").
+    expect(mint.textContent).toMatch(/^Minted 10\.00 Coins · CoinsMinted #11 · /);
+    expect(split.textContent).toMatch(/^Split 4\.00 Coins · CoinsSplit #25 · /);
     expect(split.textContent).toMatch(/from user-9 · to user-12/);
     expect(within(split).getByText('Transaction tx-split')).toBeTruthy();
     expect(api.sent('GET', '/api/operations/coin-trail')).toHaveLength(1);

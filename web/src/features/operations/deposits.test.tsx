@@ -73,7 +73,7 @@ describe('/operations/deposits: matching incoming transfers', () => {
     const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
     expect(within(dialog).getByLabelText<HTMLSelectElement>('Currency').value).toBe('CAD');
     await user.type(within(dialog).getByLabelText('Amount received'), '50.00');
-    await user.type(within(dialog).getByLabelText('Reference'), 'PKSDEMO1');
+    await user.type(within(dialog).getByLabelText('Memo'), 'PKSDEMO1');
     await user.dblClick(within(dialog).getByRole('button', { name: 'Clear' }));
     answer.release(ok({ transaction: transaction('tx-interac-1') }));
     expect(await screen.findByText('Deposit cleared')).toBeTruthy();
@@ -106,7 +106,7 @@ describe('/operations/deposits: matching incoming transfers', () => {
     await user.click(within(await rowOf('PKSDEMO1')).getByRole('button', { name: 'Clear' }));
     const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
     await user.type(within(dialog).getByLabelText('Amount received'), '49');
-    await user.type(within(dialog).getByLabelText('Reference'), 'WRONG');
+    await user.type(within(dialog).getByLabelText('Memo'), 'WRONG');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
     await within(dialog).findByRole('alert');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
@@ -131,13 +131,15 @@ describe('/operations/deposits: matching incoming transfers', () => {
     await user.click(within(await rowOf('PKSDEMO1')).getByRole('button', { name: 'Clear' }));
     const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
     const amount = within(dialog).getByLabelText('Amount received');
-    const reference = within(dialog).getByLabelText('Reference');
+    const reference = within(dialog).getByLabelText('Memo');
     await user.type(amount, '49');
     await user.type(reference, 'WRONG');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
     await within(dialog).findByText('The reference does not match the deposit');
     expect(describedBy(amount)).toBe('The amount received does not match the deposit');
-    expect(describedBy(reference)).toBe('The reference does not match the deposit');
+    expect(describedBy(reference)).toBe(
+      "The transfer's message, as the bank's notice shows it The reference does not match the deposit",
+    );
     expect(reference.getAttribute('aria-invalid')).toBe('true');
     expect(within(dialog).getByLabelText<HTMLSelectElement>('Currency').getAttribute('aria-invalid')).toBe('false');
     // Each said once, announced where it stands: the transaction's state has no field here, so the alert says it.
@@ -162,19 +164,20 @@ describe('/operations/deposits: matching incoming transfers', () => {
     await user.click(within(await rowOf('PKSDEMO1')).getByRole('button', { name: 'Clear' }));
     const dialog = screen.getByRole('dialog', { name: 'Clear deposit PKSDEMO1' });
     const amount = within(dialog).getByLabelText('Amount received');
-    const reference = within(dialog).getByLabelText('Reference');
+    const reference = within(dialog).getByLabelText('Memo');
+    // Text that is no amount is invalid, not missing.
     await user.type(amount, 'fifty');
     await user.click(within(dialog).getByRole('button', { name: 'Clear' }));
-    await within(dialog).findByText('Please enter Reference');
+    await within(dialog).findByText('Please enter Memo');
     // Under the fields they are about, each announced once, and no alert above them repeats them.
-    expect(describedBy(amount)).toBe('Please enter amount');
-    expect(describedBy(reference)).toBe('Please enter Reference');
+    expect(describedBy(amount)).toBe('Invalid amount');
+    expect(describedBy(reference)).toBe("The transfer's message, as the bank's notice shows it Please enter Memo");
     expect(amount.getAttribute('aria-invalid')).toBe('true');
     expect(
       within(dialog)
         .getAllByRole('alert')
         .map((alert) => alert.textContent),
-    ).toEqual(['Please enter amount', 'Please enter Reference']);
+    ).toEqual(['Invalid amount', 'Please enter Memo']);
     expect(api.sent('POST', '/api/operations/clear-deposit')).toHaveLength(0);
 
     await user.type(reference, 'PKSDEMO1');

@@ -2,7 +2,7 @@ import type { LedgerVerification } from '@peeks/contracts';
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ok, renderApp, resetSession } from '../../testing/app.tsx';
-import { volumeRows } from './OverviewPage.tsx';
+import { holdsByCurrency, volumeRows } from './OverviewPage.tsx';
 import { consoleApi } from './testing.ts';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -37,8 +37,8 @@ function overviewApi(verification: () => LedgerVerification, handlers: Parameter
     'GET /api/operations/platform-balances': () =>
       ok({
         balances: [
-          { account_id: 'platform:cash:CAD', currency: 'CAD', balance: 1_234_56, entries: 12 },
-          { account_id: 'platform:issued:CON', currency: 'CON', balance: -500_00, entries: 7 },
+          { account_id: 'platform:fees:CAD', currency: 'CAD', balance: 1_234_56, entries: 12 },
+          { account_id: 'platform:card-funding:CON', currency: 'CON', balance: -500_00, entries: 7 },
         ],
         as_of: '2026-11-25T11:00:00.000Z',
       }),
@@ -53,9 +53,9 @@ describe('/operations: the overview', () => {
   it('shows the platform balances with when they were caught up, and the charts from the history', async () => {
     overviewApi(() => run({}));
     renderApp('/operations');
-    const cash = (await screen.findByText('cash:CAD')).parentElement;
-    expect(cash?.textContent).toMatch(/1,234\.56/);
-    expect(screen.getByText('issued:CON').parentElement?.textContent).toMatch(/500\.00/);
+    // Each account by its name from the dictionary, its figure in its own currency beside it.
+    expect((await screen.findByText('Fees')).parentElement?.textContent).toBe('Fees+$1,234.56 CAD');
+    expect(screen.getByText('Card funding').parentElement?.textContent).toBe('Card funding−500.00 Coins');
     expect(screen.getByText(/^Caught up at /)).toBeTruthy();
     expect(
       await screen.findByRole('figure', { name: 'Daily volume by movement type (last 30 days, count)' }),
@@ -66,6 +66,23 @@ describe('/operations: the overview', () => {
     expect(screen.getByText('No webhook deliveries in the last 30 days')).toBeTruthy();
     expect(screen.queryByRole('figure', { name: 'Holds releasing in the next 24 hours' })).toBeNull();
     expect(screen.getByText(/^Passed: started .*, took 2\.5 s$/)).toBeTruthy();
+  });
+
+  it('draws holds releasing as one chart per currency, never coins and dollars on one axis', async () => {
+    overviewApi(() => run({}), {
+      'GET /api/operations/overview': () =>
+        ok({
+          ...overview,
+          holds_releasing: [
+            { hour: '2026-11-25T12:00:00.000Z', currency: 'CON', count: 2, amount: 1_525_00 },
+            { hour: '2026-11-25T12:00:00.000Z', currency: 'USD', count: 1, amount: 38_50 },
+          ],
+        }),
+    });
+    renderApp('/operations');
+    expect(await screen.findByRole('figure', { name: 'Coins releasing, by hour' })).toBeTruthy();
+    expect(screen.getByRole('figure', { name: 'USD releasing, by hour' })).toBeTruthy();
+    expect(screen.queryByText('No holds release in the next 24 hours')).toBeNull();
   });
 
   it('runs the verification: live progress, then the report when it fails', async () => {
@@ -122,6 +139,27 @@ describe('volumeRows: the daily volume chart’s shape', () => {
       { day: '11-23', deposit: 0, transfer: 2 },
       { day: '11-24', deposit: 0, transfer: 0 },
       { day: '11-25', deposit: 5, transfer: 0 },
+    ]);
+  });
+});
+
+describe('holdsByCurrency: the holds charts’ shape', () => {
+  it('splits the hours by currency, one series each, amounts left in minor units of that currency', () => {
+    expect(
+      holdsByCurrency([
+        { hour: '2026-11-25T12:00:00.000Z', currency: 'USD', count: 1, amount: 38_50 },
+        { hour: '2026-11-25T12:00:00.000Z', currency: 'CON', count: 2, amount: 1_525_00 },
+        { hour: '2026-11-25T13:00:00.000Z', currency: 'CON', count: 1, amount: 5_00 },
+      ]),
+    ).toEqual([
+      {
+        currency: 'CON',
+        rows: [
+          { hour: '12:00', amount: 1_525_00 },
+          { hour: '13:00', amount: 5_00 },
+        ],
+      },
+      { currency: 'USD', rows: [{ hour: '12:00', amount: 38_50 }] },
     ]);
   });
 });

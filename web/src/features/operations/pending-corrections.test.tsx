@@ -111,12 +111,28 @@ describe('/operations/corrections: pending corrections (four eyes)', () => {
         pending = [correction({ requested_by: 'user-7', requested_by_username: 'fin_anne' })];
         return { status: 202, body: { response: 'success', correction: pending[0] } };
       },
+      'GET /api/operations/people': () =>
+        ok({
+          people: [
+            {
+              user_id: 42,
+              username: 'demo_personal',
+              email: 'personal@example.com',
+              user_type: 'personal',
+              role: 'user',
+              account_status: 'active',
+              is_banned: false,
+              created_at: '2026-11-01T10:00:00.000Z',
+            },
+          ],
+        }),
       'GET /api/operations/person': () => refused(404, [{ code: 2501, message: "User doesn't exist" }]),
     });
     const { user } = renderApp('/operations/corrections');
     expect(await screen.findByText('No corrections waiting for approval')).toBeTruthy();
-    await user.type(screen.getByLabelText('User or merchant id'), '42');
-    await user.type(screen.getByLabelText('Signed amount (minor units: 150 is 1.50)'), '25000');
+    await user.type(screen.getByLabelText('Person (username or e-mail)'), 'demo');
+    await user.click(await screen.findByRole('button', { name: /demo_personal/ }));
+    await user.type(screen.getByLabelText('Amount in Coins'), '250');
     await user.type(screen.getByLabelText('Reason'), 'Refund of a double charge');
     await user.click(screen.getByRole('button', { name: 'Review' }));
     const dialog = screen.getByRole('dialog', { name: 'Confirm the correction' });

@@ -1,6 +1,7 @@
 import type { PersonView } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { i18n } from '../../i18n/i18n.ts';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 
 const operator = sessionUser({ user_id: 1, username: 'demo_finance', role: 'finance' });
@@ -55,6 +56,45 @@ describe('/operations/people: a person support can act on', () => {
     expect(screen.getByText('No live sessions')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Unban' })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("names the transactions' columns, types and states from the dictionary, in Japanese too", async () => {
+    fakeApi({
+      'GET /api/session': () => ok({ user: operator, csrfToken: 'csrf' }),
+      'GET /api/operations/person': () =>
+        ok({
+          ...view(),
+          transactions: [
+            {
+              tx_id: 'tx-1',
+              entry_date: '2026-11-25T10:00:00.000Z',
+              type: 'deposit',
+              state: 'completed',
+              amount: 50_00,
+              currency: 'CON',
+              debit_credit: 'C',
+              payment_method_type: null,
+              reference: null,
+              reason: null,
+            },
+          ],
+        }),
+    });
+    await i18n.changeLanguage('ja');
+    try {
+      renderApp('/operations/people?user=9');
+      const table = await screen.findByRole('table', { name: '最近の取引' });
+      expect(
+        within(table)
+          .getAllByRole('columnheader')
+          .map((header) => header.textContent),
+      ).toEqual(['日時', '種類', '状態', '金額']);
+      expect(within(table).getByText('入金')).toBeTruthy();
+      expect(within(table).getByText('完了')).toBeTruthy();
+      expect(within(table).queryByText('deposit')).toBeNull();
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it("revokes one session, and shows the API's words when it is already gone", async () => {

@@ -1,14 +1,15 @@
 import { cardPayMethodRequest, type CardPayMethodRequest } from '@peeks/contracts';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { LoadingOverlay } from '../../ui/feedback.tsx';
 import { TextField } from '../../ui/fields.tsx';
 import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
+import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { AddressFields, emptyAddress } from './AddressFields.tsx';
 import { CardEntry } from './CardEntry.tsx';
-import { addPaymentMethod, cardTokenizer, type CardForm } from './payment-methods-api.ts';
+import { addPaymentMethod, useCardTokenizer, type CardForm } from './payment-methods-api.ts';
 
 /** The shipping address is the billing one, under its shipping_ names (spec §3). */
 const asShipping = (billing: CardPayMethodRequest['billing_address']) =>
@@ -26,23 +27,13 @@ const asShipping = (billing: CardPayMethodRequest['billing_address']) =>
  */
 export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const [tokenizer, setTokenizer] = useState<{ url: string } | { failed: true } | null>(null);
+  const tokenizer = useCardTokenizer();
   const [sameShipping, setSameShipping] = useState(true);
   const spec = useSpecForm(cardPayMethodRequest, {
     type: 'CC',
     billing_address: emptyAddress,
     type_specific: { token: '', token_type: 'sandbox', cardholder_name: '', card_expiry: { month: '', year: '' } },
   } satisfies CardForm);
-
-  useEffect(() => {
-    cardTokenizer()
-      .then((detail) => {
-        setTokenizer({ url: detail.tokenizer_url });
-      })
-      .catch(() => {
-        setTokenizer({ failed: true });
-      });
-  }, []);
 
   const submit = async (request: CardPayMethodRequest) => {
     const { month, year } = request.type_specific.card_expiry;
@@ -84,13 +75,17 @@ export function AddCreditCardDialog({ onClose }: { onClose: () => void }) {
           label={t('payment_methods.cardholder_name')}
           autoComplete="cc-name"
         />
-        {tokenizer === null && <LoadingOverlay />}
-        {tokenizer !== null && 'url' in tokenizer && <CardEntry tokenizerUrl={tokenizer.url} />}
-        {tokenizer !== null && 'failed' in tokenizer && (
-          <p role="alert" className="server-errors">
-            {t('payment_methods.tokenizer_failed')}
-          </p>
-        )}
+        <QueryView
+          query={tokenizer}
+          loading={<LoadingOverlay />}
+          failed={() => (
+            <p role="alert" className="server-errors">
+              {t('payment_methods.tokenizer_failed')}
+            </p>
+          )}
+        >
+          {(detail) => <CardEntry tokenizerUrl={detail.tokenizer_url} />}
+        </QueryView>
         <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('payment_methods.cancel')}

@@ -32,6 +32,7 @@ export const paymentMethodKeys = {
   all: ['payment-methods'] as const,
   list: () => [...paymentMethodKeys.all, 'list'] as const,
   coinRate: (currency: 'USD' | 'CAD') => [...paymentMethodKeys.all, 'coin-rate', currency] as const,
+  tokenizer: () => [...paymentMethodKeys.all, 'tokenizer'] as const,
 };
 
 /** A change to the methods, refused or not, has the list read again (spec §4: "the list reloads"). */
@@ -77,11 +78,18 @@ export async function deletePaymentMethod(paymentMethodId: number) {
   );
 }
 
-export async function cardTokenizer() {
-  return (
-    await callApi('/wallet/payment-provider-lookup', providerLookupResponse, { query: { provider: CARD_PROVIDER } })
-  ).detail;
-}
+/** The card tokenizer's page, framed by the Add Credit Card modal. */
+export const useCardTokenizer = () =>
+  useQuery({
+    queryKey: paymentMethodKeys.tokenizer(),
+    queryFn: async ({ signal }) =>
+      (
+        await callApi('/wallet/payment-provider-lookup', providerLookupResponse, {
+          query: { provider: CARD_PROVIDER },
+          signal,
+        })
+      ).detail,
+  });
 
 export type CoinRate = z.infer<typeof forex>;
 

@@ -259,6 +259,18 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     expect(within(modal).getByLabelText('Province').tagName, 'other countries type the province').toBe('INPUT');
   });
 
+  it('says the card entry could not be loaded when the tokenizer lookup is refused, with no card frame', async () => {
+    paymentApi([], {
+      'GET /api/wallet/payment-provider-lookup': () => refused(503, [{ code: 9999, message: 'Unavailable' }]),
+    });
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openCardModal(user);
+    expect(
+      await within(modal).findByText('The card entry could not be loaded. Close this window and try again.'),
+    ).toBeTruthy();
+    expect(within(modal).queryByTitle('Card details')).toBeNull();
+  });
+
   it('takes the card from the tokenizer iframe only, and saves it with the billing address as shipping too; the modal closes and the list reloads', async () => {
     const methods: ReturnType<typeof storedCard>[] = [];
     const api = paymentApi(methods, {

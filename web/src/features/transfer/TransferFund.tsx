@@ -9,6 +9,7 @@ import {
   type Recipient,
   type TransferAmount,
 } from '@peeks/contracts';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -19,6 +20,7 @@ import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryName } from '../../ui/geo.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Avatar } from '../../ui/Avatar.tsx';
+import { CoinQuoteLine, coinQuoteKeys, isCashPrice, isStaleQuote, useCoinQuote } from '../../ui/CoinQuote.tsx';
 import { useSnapshot } from 'valtio';
 import { session } from '../session/index.ts';
 import { refreshBalance, useBalance } from '../wallet/index.ts';
@@ -47,10 +49,10 @@ interface Typed {
 /** The process modal's states (spec §4 Funds). */
 type Process =
   | { stage: 'sending'; attempt: Attempt }
-  | { stage: 'completed'; attempt: Attempt }
+  | { stage: 'completed'; attempt: Attempt; paid: { amount: number; currency: Currency } }
   | { stage: 'failed'; attempt: Attempt; errors: readonly string[] };
 
-type Stage = { stage: 'amount'; typed: Typed } | { stage: 'confirm'; attempt: Attempt } | Process;
+type Stage = { stage: 'amount'; typed: Typed } | { stage: 'confirm'; attempt: Attempt; notice?: string } | Process;
 
 /**
  * The page's `amt` and `cur` as the amount form's first values. `amt` is in
@@ -94,6 +96,7 @@ export default function TransferFund() {
   const [comment] = useState(() => commentFromQuery(params.get('comment')));
   const [stage, setStage] = useState<Stage>({ stage: 'amount', typed: first.typed });
   const sending = useRef(false);
+  const queryClient = useQueryClient();
 
   const leave = () => {
     // Go Back: where the user came from (Contacts, a scanned code), or the dashboard when the page was opened directly.
@@ -101,15 +104,29 @@ export default function TransferFund() {
     else void navigate(-1);
   };
 
-  const send = async (recipient: Recipient, attempt: Attempt) => {
+  const send = async (recipient: Recipient, attempt: Attempt, quoteId: string | null) => {
     if (sending.current) return;
     sending.current = true;
     setStage({ stage: 'sending', attempt });
     try {
-      await sendFund({ guser_id: recipient.guser_id, ...attempt.transfer, ...comment }, attempt.idempotencyKey);
-      setStage({ stage: 'completed', attempt });
+      const transaction = await sendFund(
+        { guser_id: recipient.guser_id, ...attempt.transfer, ...comment, ...(quoteId ? { quote_id: quoteId } : {}) },
+        attempt.idempotencyKey,
+      );
+      // What left the wallet: the coins, for a dollar amount paid from them.
+      setStage({ stage: 'completed', attempt, paid: { amount: transaction.amount, currency: transaction.currency } });
       void refreshBalance();
     } catch (error) {
+      if (isStaleQuote(error)) {
+        // The quote ran out before the confirm reached the server: show a fresh one, and confirm again as a new attempt.
+        void queryClient.invalidateQueries({ queryKey: coinQuoteKeys.all });
+        setStage({
+          stage: 'confirm',
+          attempt: { ...attempt, idempotencyKey: crypto.randomUUID() },
+          notice: t('transfer.quote_changed'),
+        });
+        return;
+      }
       setStage({
         stage: 'failed',
         attempt,
@@ -161,6 +178,8 @@ export default function TransferFund() {
             <ConfirmDialog
               recipient={lookup.recipient}
               transfer={stage.attempt.transfer}
+              memo={comment.comment ?? null}
+              notice={stage.notice ?? null}
               onBack={() => {
                 setStage({
                   stage: 'amount',
@@ -170,7 +189,7 @@ export default function TransferFund() {
                   },
                 });
               }}
-              onComplete={() => void send(lookup.recipient, stage.attempt)}
+              onComplete={(quoteId) => void send(lookup.recipient, stage.attempt, quoteId)}
             />
           )}
           {(stage.stage === 'sending' || stage.stage === 'completed' || stage.stage === 'failed') && (
@@ -187,7 +206,8 @@ export default function TransferFund() {
   );
 }
 
-const recipientName = (recipient: Recipient) => recipient.fullname ?? recipient.username;
+/** A merchant's QR pays the shop: its display name, not its user's. */
+const recipientName = (recipient: Recipient) => recipient.shop_name ?? recipient.fullname ?? recipient.username;
 
 function RecipientCard({ recipient }: { recipient: Recipient }) {
   const { i18n } = useTranslation();
@@ -229,7 +249,9 @@ function AmountDialog({
       <Form
         spec={spec}
         onSubmit={(transfer) => {
-          if (transfer.amount > available(transfer.currency)) {
+          // A dollar amount the dollars do not cover can be paid from coins: the confirmation quotes it.
+          const coinsMayPay = isCashPrice(transfer) && available('CON') > 0;
+          if (transfer.amount > available(transfer.currency) && !coinsMayPay) {
             spec.form.setError('amount', { type: 'server', message: errorCatalogue[errorCodes.insufficientFunds] });
           } else onNext(transfer);
           return Promise.resolve();
@@ -264,15 +286,27 @@ function AmountDialog({
 function ConfirmDialog({
   recipient,
   transfer,
+  memo,
+  notice,
   onBack,
   onComplete,
 }: {
   recipient: Recipient;
   transfer: TransferAmount;
+  memo: string | null;
+  notice: string | null;
   onBack: () => void;
-  onComplete: () => void;
+  onComplete: (quoteId: string | null) => void;
 }) {
   const { t } = useTranslation();
+  const { data: balance } = useBalance();
+  const available = (currency: Currency) =>
+    balance?.balances.find((line) => line.currency === currency)?.available_balance ?? 0;
+  // A dollar price the dollars do not cover is paid from coins, at the quote shown here.
+  const price = isCashPrice(transfer) && transfer.amount > available(transfer.currency) ? transfer : null;
+  const quote = useCoinQuote(price);
+  const coinsShort = price !== null && quote.data !== undefined && quote.data.amount_in > available('CON');
+  const ready = price === null || (quote.data !== undefined && !coinsShort);
   return (
     <Dialog
       title={t('transfer.confirm_title')}
@@ -282,22 +316,59 @@ function ConfirmDialog({
           <button type="button" className="button" onClick={onBack}>
             {t('transfer.go_back')}
           </button>
-          <button type="button" className="button primary" onClick={onComplete}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={!ready}
+            onClick={() => {
+              onComplete(price ? (quote.data?.quote_id ?? null) : null);
+            }}
+          >
             {t('transfer.complete')}
           </button>
         </>
       }
     >
+      {notice && (
+        <p role="alert" className="notice">
+          {notice}
+        </p>
+      )}
       <dl className="summary">
         <dt>{t('transfer.recipient')}</dt>
         <dd>{recipientName(recipient)}</dd>
+        {memo && (
+          <>
+            <dt>{t('transfer.memo')}</dt>
+            <dd>{memo}</dd>
+          </>
+        )}
         <dt>{t('transfer.amount')}</dt>
         <dd>{formatMoney(transfer.amount, transfer.currency)}</dd>
         <dt>{t('transfer.fee')}</dt>
         <dd>{formatFee(TRANSFER_FEE)}</dd>
         <dt>{t('transfer.total')}</dt>
         <dd>{formatMoney(transfer.amount + TRANSFER_FEE, transfer.currency)}</dd>
+        {price && (
+          <>
+            <dt>{t('transfer.paid_from_coins')}</dt>
+            <dd>
+              {quote.data ? (
+                <CoinQuoteLine quote={quote.data} />
+              ) : quote.isError ? (
+                t('transfer.quote_failed')
+              ) : (
+                t('transfer.quote_loading')
+              )}
+            </dd>
+          </>
+        )}
       </dl>
+      {coinsShort && (
+        <p role="alert" className="notice">
+          {t('transfer.coins_short')}
+        </p>
+      )}
     </Dialog>
   );
 }
@@ -336,6 +407,8 @@ function ProcessDialog({
             amount: formatMoney(transfer.amount, transfer.currency),
             recipient: recipientName(recipient),
           })}
+          {stage.paid.currency !== transfer.currency &&
+            ` ${t('transfer.paid_with', { amount: formatMoney(stage.paid.amount, stage.paid.currency) })}`}
         </p>
       </Dialog>
     );

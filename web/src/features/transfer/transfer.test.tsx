@@ -250,7 +250,11 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
   });
 
   it('a transfer above the available balance is stopped at the amount, in the spec words, before any confirmation', async () => {
-    const api = transferApi();
+    // No coins either: a dollar amount above the dollars could otherwise be paid from coins at a quote.
+    const api = transferApi({
+      'GET /api/account/balance': () =>
+        ok({ balance: { ...balance, balances: [line('CON', 0), line('USD', 50_000), line('CAD', 2_000)] } }),
+    });
     const { user } = renderApp(`/transfer-fund?gid=${GID}&uid=12`);
     const dialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
     await waitFor(() => {
@@ -320,5 +324,66 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
     const keys = idempotencyKeys(api);
     expect(keys).toHaveLength(2);
     expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it("a shop's USD QR paid from coins: the shop's name, the memo, the amount and the quote before confirming; a 409 shows a fresh quote to confirm again", async () => {
+    const quote = (quoteId: string) => ({
+      quote_id: quoteId,
+      from_currency: 'CON',
+      to_currency: 'USD',
+      amount_in: 95_00,
+      amount_out: 4_75,
+      fee: 0,
+      rate: '20',
+      rate_micros: 20_000_000,
+      usd_rate_micros: 1_000_000,
+      expires_at: new Date(Date.now() + 60_000).toISOString(),
+    });
+    let quotes = 0;
+    let sends = 0;
+    const api = transferApi({
+      'GET /api/user/recipient-lookup': () => ok({ user: { ...marie, shop_name: 'Demo Coffee' } }),
+      'GET /api/account/balance': () =>
+        ok({ balance: { ...balance, balances: [line('CON', 100_00), line('USD', 0), line('CAD', 0)] } }),
+      'POST /api/account/quote': () => ok({ quote: quote(`qt_${String(++quotes)}`) }),
+      'POST /api/account/send-fund': () =>
+        ++sends === 1
+          ? refused(409, [{ code: 40930, field: 'quote_id', message: 'The quote has expired' }])
+          : ok({ transaction: transaction(95_00, 'CON'), quote: quote('qt_2') }),
+    });
+    const { user } = renderApp(`/transfer-fund?gid=${GID}&amt=4.75&cur=USD&comment=Order%207`);
+    const amountDialog = await screen.findByRole('dialog', { name: 'Send A Money Transfer' });
+    expect(within(amountDialog).getByText('Demo Coffee')).toBeTruthy();
+    await waitFor(() => {
+      expect(queryClient.getQueryState(walletKeys.balance())?.status).toBe('success');
+    });
+    await user.click(within(amountDialog).getByRole('button', { name: 'Send Money Transfer' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Confirm Transfer' });
+    expect(within(confirm).getByText('Demo Coffee')).toBeTruthy();
+    expect(within(confirm).getByText('Order 7')).toBeTruthy();
+    const line1 = await within(confirm).findByTestId('coin-quote');
+    expect(line1.textContent).toMatch(
+      /^\$4\.75 USD = 95\.00 Coins · 20 Coins per USD · fee \$0\.00 USD · expires in \d+ s$/,
+    );
+    expect(api.sent('POST', '/api/account/quote')[0]?.body).toEqual({
+      from_currency: 'CON',
+      to_currency: 'USD',
+      amount_out: 4_75,
+    });
+    await user.click(within(confirm).getByRole('button', { name: 'Complete Transfer' }));
+    // The quote ran out: a fresh one is shown, and nothing is paid until the person confirms again.
+    const again = await screen.findByRole('dialog', { name: 'Confirm Transfer' });
+    expect(await within(again).findByText(/The quote changed before you confirmed/)).toBeTruthy();
+    await waitFor(() => {
+      expect(quotes).toBe(2);
+    });
+    await user.click(within(again).getByRole('button', { name: 'Complete Transfer' }));
+    const done = await screen.findByRole('dialog', { name: 'Transfer Completed' });
+    expect(within(done).getByRole('status').textContent).toBe('$4.75 USD sent to Demo Coffee. Paid with 95.00 Coins.');
+    const [first, second] = api.sent('POST', '/api/account/send-fund');
+    expect(first?.body).toMatchObject({ amount: 4_75, currency: 'USD', comment: 'Order 7', quote_id: 'qt_1' });
+    expect(second?.body).toMatchObject({ quote_id: 'qt_2' });
+    // A new quote is a new request: a new key, so the server does not take it for the first one replayed.
+    expect(second?.headers['idempotency-key']).not.toBe(first?.headers['idempotency-key']);
   });
 });

@@ -1,11 +1,13 @@
 import {
+  COIN_PAGE_SIZE,
+  coinListResponse,
   balanceResponse,
   transactionListResponse,
   LIVE_SESSION_ENDED,
   liveMessage,
   type LiveMessage,
 } from '@peeks/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { proxy } from 'valtio';
 import { callApi } from '../../lib/api.ts';
 import { queryClient } from '../../lib/query.ts';
@@ -15,6 +17,8 @@ export const walletKeys = {
   all: ['wallet'] as const,
   balance: () => [...walletKeys.all, 'balance'] as const,
   recent: () => [...walletKeys.all, 'recent'] as const,
+  coinPages: () => [...walletKeys.all, 'coins'] as const,
+  coins: (page: number) => [...walletKeys.coinPages(), page] as const,
 };
 
 /** The dashboard shows this many of the newest transactions. */
@@ -31,6 +35,18 @@ export const useRecentActivity = () =>
           signal,
         })
       ).transactions,
+  });
+
+/** One page of the coins the wallet holds (the Coin Breakdown); the page shown stays while the next loads. */
+export const useCoinPage = (page: number) =>
+  useQuery({
+    queryKey: walletKeys.coins(page),
+    queryFn: ({ signal }) =>
+      callApi('/wallet/list-coins', coinListResponse, {
+        query: { offset: (page - 1) * COIN_PAGE_SIZE, limit: COIN_PAGE_SIZE },
+        signal,
+      }),
+    placeholderData: keepPreviousData,
   });
 
 /**
@@ -55,7 +71,11 @@ export const loadBalance = () =>
 
 /** After money moved: the balance is read again, whether or not a screen shows it now. */
 export const refreshBalance = () =>
-  queryClient.invalidateQueries({ queryKey: walletKeys.balance(), refetchType: 'all' });
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: walletKeys.balance(), refetchType: 'all' }),
+    // The coins held moved with it; a breakdown on screen reads its page again.
+    queryClient.invalidateQueries({ queryKey: walletKeys.coinPages() }),
+  ]);
 
 /** Whether the live feed is connected: client state, shown beside the figures. */
 export const wallet = proxy({ live: false });
@@ -79,8 +99,10 @@ export function applyLiveMessage(text: string) {
   }
   const message = liveMessage.safeParse(data);
   if (message.success) for (const listener of liveListeners) listener(message.data);
-  if (message.success && message.data.type === 'balance')
+  if (message.success && message.data.type === 'balance') {
     queryClient.setQueryData(walletKeys.balance(), message.data.balance);
+    void queryClient.invalidateQueries({ queryKey: walletKeys.coinPages() });
+  }
 }
 
 /** Reconnects after a drop with a growing delay (1 s doubling to 30 s); stops when the session ended (4401) or on the returned stop(). */

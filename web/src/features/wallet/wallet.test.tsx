@@ -172,6 +172,24 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     });
   });
 
+  it('an open Coin Breakdown reads its page again when the live feed pushes a balance', async () => {
+    const api = signedInWith(balanceOf({ balance: 12_000, available: 12_000, withdrawable: 12_000 }), 120);
+    const { user } = renderApp('/wallet');
+    await screen.findByText('Live');
+    await user.click(await screen.findByRole('button', { name: 'Coin Breakdown of 120.00 Coins' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Coin Breakdown' });
+    expect(await within(dialog).findByText('C-0000')).toBeTruthy();
+    expect(api.sent('GET', '/api/wallet/list-coins')).toHaveLength(1);
+    FakeLiveSocket.push({
+      type: 'balance',
+      balance: balanceOf({ balance: 12_500, available: 12_500, withdrawable: 12_000 }),
+    });
+    await waitFor(() => {
+      expect(api.sent('GET', '/api/wallet/list-coins')).toHaveLength(2);
+    });
+    expect(within(dialog).getByText('C-0000')).toBeTruthy();
+  });
+
   it("an empty coin wallet's breakdown says 'No coin breakdowns'", async () => {
     signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
     const { user } = renderApp('/wallet');

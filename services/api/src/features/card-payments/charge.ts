@@ -16,7 +16,6 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import { chargeKeyFor } from '@peeks/card-processor';
 import { idempotencyKeyOf, runLedgerCommand, transactionIdFor } from '../payments/index.ts';
 import { cardTokenOf, findPaymentMethod, notFound } from '../payment-methods/index.ts';
-import { methodLabel, recordFunding } from '../pricing/index.ts';
 
 /**
  * Paying with a stored card: find the caller's card, charge it, record the
@@ -102,8 +101,8 @@ export interface ChargeIds {
  * a retry with the same Idempotency-Key (after a crash between the two
  * steps, a timeout, or a duplicate in flight) gets the first charge back and
  * the ledger's first outcome, and never charges or mints twice. A declined
- * card writes nothing to the ledger. What the card paid is recorded with
- * the transaction (`transaction_funding`). A charge is refunded, so no money is
+ * card writes nothing to the ledger. What the card paid is in the ledger's
+ * event (the history reads it there). A charge is refunded, so no money is
  * taken unrecorded, when the ledger refuses the command (the wallet was
  * closed meanwhile), or when the transaction turns out recorded already
  * without this card (someone else paid the checkout first); the caller
@@ -141,13 +140,6 @@ export async function chargeThenRecord(
   }
   if (outcome.record.paymentMethodId !== String(card.payment_method_id))
     await refundUnrecorded(request, chargeKey, 'refunded a charge for a transaction recorded without it');
-  // What the card paid, for the history: a purchase recorded it with its quote already, which stays.
-  else
-    await recordFunding(
-      request.server.db,
-      { tx_id: outcome.record.txId, quote_id: null, ...charge, label: methodLabel(card) },
-      request.server.clock(),
-    );
   return outcome;
 }
 

@@ -14,7 +14,7 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { confirmPin, hasPin } from '../credentials/index.ts';
-import { fundingView, methodLabel, quoteForCommand, quoteView, recordFunding } from '../pricing/index.ts';
+import { fundingView, methodLabel, quoteForCommand, quoteView } from '../pricing/index.ts';
 import { chargeThenRecord, ownCard, ownMethod, paymentMethodRef } from './charge.ts';
 import { purchasableCoins } from './pricing.ts';
 
@@ -64,7 +64,6 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
         });
       const charge = { amount: quote.amount_in, currency };
       const funding = { amount: charge.amount, currency, label: methodLabel(card) };
-      await recordFunding(app.db, { tx_id: txId, quote_id: quote.quote_id, ...funding }, app.clock());
       const outcome = await chargeThenRecord(
         request,
         { ownerId, card, charge, field: 'payment_method_id' },
@@ -171,7 +170,6 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
           : null;
       const payout = quote ? { amount: quote.amount_out, currency: payout_currency ?? 'USD' } : { amount, currency };
       const destination = { ...payout, label: methodLabel(method) };
-      await recordFunding(app.db, { tx_id: txId, quote_id: quote?.quote_id ?? null, ...destination }, app.clock());
       const outcome = await runLedgerCommand(request, ownerId, {
         type: 'RequestWithdrawal',
         txId,

@@ -6,7 +6,7 @@ import {
   createCheckoutResponse,
   errorCodes,
   payCheckoutRequest,
-  transactionResponse,
+  paymentResponse,
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
@@ -20,6 +20,7 @@ import {
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
 import { actingMerchant } from '../merchants/index.ts';
+import { coinPriceFor, payFromCoins, quoteView } from '../pricing/index.ts';
 import { createCheckout, findCheckout, findCheckoutByToken, withCart } from './queries.ts';
 
 /**
@@ -115,7 +116,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
         },
       },
       onRequest: requireSignIn,
-      schema: { body: payCheckoutRequest, response: { 200: transactionResponse } },
+      schema: { body: payCheckoutRequest, response: { 200: paymentResponse } },
     },
     async (request) => {
       const payer = sessionWalletOwner(request);
@@ -132,10 +133,25 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
         currency: checkout.currency,
         memo: `checkout ${checkout.view.id}`,
       };
-      const { paymentMethodId } = request.body;
+      const { paymentMethodId, quote_id } = request.body;
       let outcome;
+      let coinPrice = null;
       if (paymentMethodId === undefined || checkout.view.state === 'paid') {
-        outcome = await runLedgerCommand(request, payer, payeePayment(payment));
+        // A dollar total the payer's dollars do not cover is paid from their coins at a quote.
+        coinPrice =
+          paymentMethodId === undefined
+            ? await coinPriceFor(
+                request,
+                payer,
+                { amount: payment.amount, currency: payment.currency },
+                quote_id,
+                checkout.txId,
+              )
+            : null;
+        const paidFromCoins = coinPrice?.paidFromCoins;
+        outcome = await payFromCoins(request, checkout.txId, quote_id, () =>
+          runLedgerCommand(request, payer, payeePayment({ ...payment, ...(paidFromCoins && { paidFromCoins }) })),
+        );
       } else {
         const card = await ownCard(app.db, signedIn(request).userId, paymentMethodId, 'paymentMethodId');
         const fundedBy = cardFunding(card, payment.amount, payment.currency, 'paymentMethodId');
@@ -152,6 +168,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
       return {
         response: 'success' as const,
         transaction: withCart(await presentTransaction(app.db, payer, outcome.record), checkout),
+        quote: coinPrice ? quoteView(coinPrice.quote) : null,
       };
     },
   );

@@ -10,9 +10,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
 import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
-import { quoteForCommand, quoteView, recordFunding, type StoredQuote } from '../pricing/index.ts';
+import { quoteForCommand, quoteView, type StoredQuote } from '../pricing/index.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
 import { depositView, senderOf, storeInstructions, type DepositInstructions } from './email-transfer-queries.ts';
+import { instructionsEmail, languageOf } from './instructions-email.ts';
 
 interface Transfer {
   method: 'interac' | 'zelle';
@@ -22,8 +23,6 @@ interface Transfer {
   securityAnswer: string | null;
   quoteId: string | undefined;
 }
-
-const networkName = { interac: 'Interac e-Transfer', zelle: 'Zelle' } as const;
 
 /**
  * INTERAC EMT and ZELL PAY in the Deposit dialog: each makes a pending
@@ -83,21 +82,17 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
           rateMicros: instructions.rate_micros,
           reference: instructions.reference,
           expiresAt: null,
+          quoteId: quote.quote_id,
         },
         trx,
       );
-      if (created) await queueEmail(trx, app.jobs, instructionsEmail(instructions), now);
-      await recordFunding(
-        trx,
-        {
-          tx_id: txId,
-          quote_id: quote.quote_id,
-          amount: instructions.amount,
-          currency: instructions.currency,
-          label: networkName[instructions.method],
-        },
-        now,
-      );
+      if (created)
+        await queueEmail(
+          trx,
+          app.jobs,
+          instructionsEmail(instructions, languageOf(request.headers['accept-language'])),
+          now,
+        );
       return { instructions, record, owner, quote };
     });
   }
@@ -177,24 +172,3 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
 
   return Promise.resolve();
 };
-
-/** The e-mail that repeats the dialog's instructions, for the user to follow from the bank's app. */
-function instructionsEmail(instructions: DepositInstructions) {
-  return {
-    recipient: instructions.sender_email,
-    template: 'email-transfer-deposit-instructions',
-    subject: `Your ${networkName[instructions.method]} deposit instructions (${instructions.reference})`,
-    payload: {
-      method: instructions.method,
-      reference: instructions.reference,
-      recipient_name: instructions.recipient_name,
-      recipient_email: instructions.recipient_email,
-      security_question: instructions.security_question,
-      security_answer: instructions.security_answer,
-      amount: instructions.amount,
-      currency: instructions.currency,
-      coin_estimate: instructions.coin_estimate,
-      completion: 'within 60 minutes',
-    },
-  };
-}

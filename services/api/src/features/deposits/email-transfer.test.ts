@@ -5,7 +5,7 @@ import {
   interacDepositResponse,
   zelleDepositResponse,
 } from '@peeks/contracts';
-import { openEmailSecrets } from '@peeks/jobs';
+import { openEmailSecrets, renderEmail } from '@peeks/jobs';
 import { DEFAULT_RATE_MICROS, userOwnerId, walletIdOf } from '@peeks/ledger';
 import { closeWallet, executeLedgerCommand, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,12 @@ const rowsFor = async (txId: string) => ({
     .where('tx_id', '=', txId)
     .execute(),
 });
+/** The e-mail as its reader gets it, its secrets opened; spaces as plain spaces. */
+const emailText = async (email: { subject: string; payload: unknown } | undefined) =>
+  renderEmail(
+    email?.subject ?? '',
+    await openEmailSecrets(subject.database.db, email?.payload as Record<string, unknown>),
+  ).replaceAll('\u00a0', ' ');
 const emailsTo = (recipient: string) =>
   subject.database.db
     .selectFrom('email_outbox')
@@ -102,14 +108,18 @@ describe('POST /api/account/deposit-interac', () => {
     expect(email?.subject).toContain(answer.deposit.reference);
     // The answer is a secret: sealed at rest, opened only to send the e-mail.
     expect(JSON.stringify(email?.payload)).not.toContain(answer.answer);
-    expect(await openEmailSecrets(subject.database.db, email?.payload as Record<string, unknown>)).toMatchObject({
-      reference: answer.deposit.reference,
-      security_answer: answer.answer,
-      recipient_email: 'etransfer@deposits.example',
-      amount: 5_000,
-      currency: 'CAD',
-      coin_estimate: 78_000,
-    });
+    const text = await emailText(email);
+    for (const line of [
+      'Send with: Interac e-Transfer',
+      `Memo: ${answer.deposit.reference}`,
+      'Recipient e-mail: etransfer@deposits.example',
+      `Security answer: ${answer.answer}`,
+      'Amount: CAD 50.00',
+      'Coins you receive: 780 Coins',
+    ])
+      expect(text).toContain(line);
+    // Names and amounts in words, never the method's code or minor units.
+    expect(text).not.toMatch(/\binterac\b|5000|78000/);
 
     const wallet = await conWallet(ann);
     expect([wallet?.available, wallet?.total]).toEqual([1_234, 1_234]);
@@ -133,6 +143,21 @@ describe('POST /api/account/deposit-interac', () => {
     expect(long.json()).toMatchObject({
       errors: [{ field: 'securityQuestion', message: 'Please enter at most 40 characters Security Question' }],
     });
+  });
+
+  it("e-mails the instructions in the language the person's browser asks for", async () => {
+    const ann = await signedUp(subject, 'personal');
+    const response = await ann.browser.request(
+      'POST',
+      INTERAC,
+      { amount: 20 },
+      { 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.8' },
+    );
+    expect(response.statusCode, response.body).toBe(200);
+    const { deposit: made } = interacDepositResponse.parse(response.json());
+    const [email] = await emailsTo(ann.user.email);
+    expect(email?.subject).toBe(`Interac e-Transferでの入金手順（${made.reference}）`);
+    expect(await emailText(email)).toContain('受け取るコイン: 312 コイン');
   });
 
   it('moves Canadian dollars only', async () => {
@@ -170,9 +195,15 @@ describe('POST /api/account/deposit-zell', () => {
       fee: 0,
     });
     expect(answer.transaction).toMatchObject({ state: 'pending', amount: 14_000, payment_method_type: 'zelle' });
-    expect((await emailsTo(bob.user.email)).map((email) => email.payload)).toEqual([
-      expect.objectContaining({ method: 'zelle', reference: answer.memo, security_answer: null }),
-    ]);
+    const [email, ...more] = await emailsTo(bob.user.email);
+    expect(more).toEqual([]);
+    expect(email?.subject).toBe(`Your Zelle deposit instructions (${answer.memo})`);
+    const text = await emailText(email);
+    expect(text).toContain('Send with: Zelle');
+    expect(text).toContain('Amount: USD 7.00');
+    expect(text).toContain('Coins you receive: 140 Coins');
+    // No security question for Zelle, and no line saying so.
+    expect(text).not.toMatch(/: zelle$|Security|null/m);
     expectRefusal(
       await deposit(bob, ZELLE, { amount: 7, currency: 'CAD' }),
       400,

@@ -107,12 +107,12 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
       const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
       const tomorrow = new Date(today.getTime() + DAY);
       const [todays, months, daily, amounts, settlements, recent] = await Promise.all([
-        figuresBetween(app.db, merchant, today, tomorrow),
-        figuresBetween(app.db, merchant, month, tomorrow),
-        dailySales(app.db, merchant, now, DAILY_SALES_DAYS),
-        settleableNow(app.db, merchant, now),
-        settlementsOf(app.db, merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
-        recentPayments(app.db, merchant, RECENT_PAYMENTS),
+        figuresBetween(app.reader(request), merchant, today, tomorrow),
+        figuresBetween(app.reader(request), merchant, month, tomorrow),
+        dailySales(app.reader(request), merchant, now, DAILY_SALES_DAYS),
+        settleableNow(app.reader(request), merchant, now),
+        settlementsOf(app.reader(request), merchant, { offset: 0, limit: LAST_SETTLEMENTS }),
+        recentPayments(app.reader(request), merchant, RECENT_PAYMENTS),
       ]);
       const next = CronExpressionParser.parse(options.settlementCron, { currentDate: now, tz: 'UTC' }).next();
       return {
@@ -143,7 +143,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
     async (request) => ({
       response: 'success' as const,
-      ...(await transfersOf(app.db, await viewer(request), request.query)),
+      ...(await transfersOf(app.reader(request), await viewer(request), request.query)),
     }),
   );
 
@@ -163,7 +163,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
     async (request) => ({
       response: 'success' as const,
-      ...(await returnsOf(app.db, await viewer(request), request.query)),
+      ...(await returnsOf(app.reader(request), await viewer(request), request.query)),
     }),
   );
 
@@ -186,9 +186,9 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
     async (request) => {
       const merchant = await viewer(request);
-      const row = await findSale(app.db, merchant, request.query.tx_id);
+      const row = await findSale(app.reader(request), merchant, request.query.tx_id);
       if (!row) throw refuse(404, errorCodes.transactionNotFound, { field: 'tx_id' });
-      return { response: 'success' as const, transaction: await merchantView(app.db, row, merchant) };
+      return { response: 'success' as const, transaction: await merchantView(app.reader(request), row, merchant) };
     },
   );
 
@@ -208,7 +208,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
     async (request) => ({
       response: 'success' as const,
-      ...(await settlementsOf(app.db, await viewer(request), request.query)),
+      ...(await settlementsOf(app.reader(request), await viewer(request), request.query)),
     }),
   );
 
@@ -227,7 +227,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
       schema: { querystring: settlementQuery, response: { 200: settlementResponse } },
     },
     async (request) => {
-      const found = await settlementOf(app.db, await viewer(request), request.query.batch_id);
+      const found = await settlementOf(app.reader(request), await viewer(request), request.query.batch_id);
       if (!found) throw refuse(404, errorCodes.notFound, { field: 'batch_id' });
       return { response: 'success' as const, ...found };
     },
@@ -249,7 +249,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
     async (request) => ({
       response: 'success' as const,
-      ...(await reportOf(app.db, await viewer(request), request.query.from, request.query.to)),
+      ...(await reportOf(app.reader(request), await viewer(request), request.query.from, request.query.to)),
     }),
   );
 
@@ -270,7 +270,7 @@ export const merchantSpaceRoutes: FastifyPluginAsyncZod<MerchantSpaceOptions> = 
     },
     async (request, reply) => {
       const { from, to } = request.query;
-      const report = await reportOf(app.db, await viewer(request), from, to);
+      const report = await reportOf(app.reader(request), await viewer(request), from, to);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="peeks-report-${from}-to-${to}.csv"`)

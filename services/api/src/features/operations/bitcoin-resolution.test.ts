@@ -1,5 +1,5 @@
 import { bitcoinDepositsResponse, errorCodes, resolveBitcoinDepositResponse } from '@peeks/contracts';
-import { userOwnerId } from '@peeks/ledger';
+import { userOwnerId, walletIdOf } from '@peeks/ledger';
 import { verifyLedger, walletsOf } from '@peeks/ledger-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
@@ -11,7 +11,7 @@ import {
   type FlaggedBitcoinDeposit,
 } from '../../testing/operations.ts';
 import { expectRefusal } from '../../testing/requests.ts';
-import { coinsForSats, creditTransactionId, satsToResolve } from './bitcoin-resolution.ts';
+import { centsForSats, coinsForSats, creditTransactionId, satsToResolve } from './bitcoin-resolution.ts';
 
 let subject: TestApp;
 let operator: SignedIn;
@@ -105,6 +105,21 @@ describe('resolving a flagged bitcoin deposit', () => {
       .where('stream_id', '=', `ledger-${creditTransactionId(deposit.txId)}`)
       .executeTakeFirstOrThrow();
     expect(credit).toMatchObject({ type: 'BitcoinPaymentCredited', metadata: { actor: operatorId } });
+    // The satoshis' dollars at the quote ($13.00 for 20,000: $9.75 for 15,000) buy the coins through the exchange.
+    const cents = centsForSats({ usd_cents: 13_00, amount_sats: deposit.amountSats }, 15_000);
+    expect(cents).toBe(9_75);
+    const entries = await subject.database.db
+      .selectFrom('ledger_entries')
+      .select(['account_id', 'currency', 'amount', 'debit_credit'])
+      .where('tx_id', '=', creditTransactionId(deposit.txId))
+      .orderBy('ledger_id')
+      .execute();
+    expect(entries.map((entry) => [entry.account_id, entry.debit_credit, entry.amount])).toEqual([
+      ['platform:bitcoin-funding:USD', 'D', cents],
+      ['platform:exchange:USD', 'C', cents],
+      ['platform:exchange:CON', 'D', coins],
+      [walletIdOf(deposit.ownerId, 'CON'), 'C', coins],
+    ]);
 
     const workList = bitcoinDepositsResponse.parse(
       (await operator.browser.get(`/api/operations/bitcoin-deposits?state=flagged&resolved=no&limit=200`)).json(),

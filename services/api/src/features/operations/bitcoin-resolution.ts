@@ -30,6 +30,14 @@ export function coinsForSats(deposit: { coins: number; amount_sats: number }, sa
   return Number((BigInt(deposit.coins) * BigInt(sats)) / BigInt(deposit.amount_sats));
 }
 
+/**
+ * The dollars `sats` were worth at the deposit's quote (its cents for
+ * amount_sats), rounded down: what the credit converts to coins.
+ */
+export function centsForSats(deposit: { usd_cents: number; amount_sats: number }, sats: number): number {
+  return Number((BigInt(deposit.usd_cents) * BigInt(sats)) / BigInt(deposit.amount_sats));
+}
+
 /** True when `text` is an address on the platform's bitcoin network. */
 export function isBitcoinAddress(text: string, network: 'mainnet' | 'testnet'): boolean {
   try {
@@ -75,7 +83,7 @@ export async function resolveBitcoinDeposit(
   return inTransaction(db, async (trx) => {
     const deposit = await trx
       .selectFrom('bitcoin_deposits')
-      .select(['tx_id', 'watch_state', 'resolution', 'confirmed_sats', 'amount_sats', 'coins', 'address'])
+      .select(['tx_id', 'watch_state', 'resolution', 'confirmed_sats', 'amount_sats', 'coins', 'usd_cents', 'address'])
       .where('tx_id', '=', request.tx_id)
       .forUpdate()
       .executeTakeFirst();
@@ -92,6 +100,8 @@ export async function resolveBitcoinDeposit(
 
     let creditRecord: TransactionRecord | null = null;
     if (refundAddress === null) {
+      // Worth less than a cent, the satoshis are coins without a dollar leg.
+      const cents = centsForSats(deposit, sats);
       const credited = await executeLedgerCommand(
         trx,
         {
@@ -102,6 +112,7 @@ export async function resolveBitcoinDeposit(
           sats,
           coins,
           creditedBy: operator,
+          ...(cents > 0 ? { payment: { amount: cents, currency: 'USD' as const } } : {}),
         },
         settings,
         metadata,

@@ -75,6 +75,7 @@ describe('the correction threshold', () => {
     expect(atThreshold.statusCode, atThreshold.body).toBe(200);
     expect(operationResponse.parse(atThreshold.json()).transaction.amount).toBe(APPROVAL);
     expect(await balance(customer)).toBe(APPROVAL);
+    await fund(subject, ownerId(customer), 1);
 
     const correction = await requested(alice, customer, -(APPROVAL + 1));
     expect(correction).toMatchObject({
@@ -87,7 +88,7 @@ describe('the correction threshold', () => {
       decided_by: null,
       tx_id: null,
     });
-    expect(await balance(customer)).toBe(APPROVAL);
+    expect(await balance(customer)).toBe(APPROVAL + 1);
     expect(await pendingIds()).toContain(correction.correction_id);
     const [event] = await readStream(subject.database.db, correctionStream(correction.correction_id));
     expect(event).toMatchObject({
@@ -273,9 +274,37 @@ describe('approving a correction', () => {
     expect(posted).toHaveLength(3);
   });
 
-  it('leaves a correction the ledger refuses pending, with nothing written, and posts it once it can', async () => {
+  it('refuses a debit over the available balance when asked, with nothing written', async () => {
     const customer = await signedUp(subject, 'personal');
+    await fund(subject, ownerId(customer), 150_00);
+    const asked = await post(alice, '/api/operations/correct-balance', {
+      user_id: customer.user.user_id,
+      currency: 'CON',
+      amount: -(150_00 + 1),
+      reason: 'Refund of a double charge',
+    });
+    expectRefusal(asked, 422, errorCodes.insufficientFunds, 'amount');
+    const asks = await subject.database.db
+      .selectFrom('correction_requests')
+      .select('correction_id')
+      .where('owner_id', '=', ownerId(customer))
+      .execute();
+    expect(asks).toEqual([]);
+    expect(await balance(customer)).toBe(150_00);
+  });
+
+  it('leaves a correction the ledger refuses at approval pending, with nothing written, and posts it once it can', async () => {
+    const customer = await signedUp(subject, 'personal');
+    await fund(subject, ownerId(customer), 200_00);
     const correction = await requested(alice, customer, -200_00);
+    // Spent in between: by the approval the wallet no longer covers it.
+    const spent = await post(alice, '/api/operations/correct-balance', {
+      user_id: customer.user.user_id,
+      currency: 'CON',
+      amount: -50_00,
+      reason: 'Chargeback',
+    });
+    expect(spent.statusCode, spent.body).toBe(200);
     expectRefusal(await approve(bob, correction.correction_id), 422, errorCodes.insufficientFunds, 'overdraft');
     expect(await pendingIds()).toContain(correction.correction_id);
     expect(await readStream(subject.database.db, correctionStream(correction.correction_id))).toHaveLength(1);
@@ -283,7 +312,7 @@ describe('approving a correction', () => {
     await fund(subject, ownerId(customer), 300_00);
     const response = await approve(bob, correction.correction_id);
     expect(response.statusCode, response.body).toBe(200);
-    expect(await balance(customer)).toBe(100_00);
+    expect(await balance(customer)).toBe(250_00);
   });
 
   it('leaves nothing of an approval that fails at its last step, and posts it once when tried again', async () => {

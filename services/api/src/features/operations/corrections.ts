@@ -130,10 +130,14 @@ export interface CorrectionAsked {
 export async function requestCorrection(db: Kysely<Database>, asked: CorrectionAsked): Promise<CorrectionRequest> {
   return inTransaction(db, async (trx) => {
     const wallets = await walletsOf(trx, asked.ownerId);
-    if (!wallets.some((wallet) => wallet.currency === asked.currency))
+    const wallet = wallets.find((each) => each.currency === asked.currency);
+    if (!wallet)
       throw refuse(404, errorCodes.walletNotFound, {
         field: ownerOf(asked.ownerId)?.kind === 'merchant' ? 'merchant_id' : 'user_id',
       });
+    // An overdraw is refused when asked, as a posted correction's is, not left for the approver to find; the
+    // approval checks again, since the balance may have moved in between.
+    if (wallet.available + asked.amount < 0) throw refuse(422, errorCodes.insufficientFunds, { field: 'amount' });
     const correctionId = `corr_${randomBytes(16).toString('hex')}`;
     await appendToStream(
       trx,

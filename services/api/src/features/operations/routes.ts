@@ -49,7 +49,7 @@ import {
 } from '@peeks/contracts';
 import { IdempotencyKeyReused, runIdempotently, type Database } from '@peeks/db';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
-import { coinTrail, loadTransaction, platformBalances } from '@peeks/ledger-store';
+import { coinTrail, loadTransaction, platformBalances, requestedPayoutOf } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
@@ -65,7 +65,6 @@ import {
   runLedgerCommand,
   transactionIdFor,
 } from '../payments/index.ts';
-import { payoutOf } from '../pricing/index.ts';
 import { resolveBitcoinDeposit } from './bitcoin-resolution.ts';
 import {
   correctionRoute,
@@ -194,7 +193,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     operation: RouteOperation,
     querystring: Query,
     response: z.ZodType<unknown, { response: typeof success } & Page>,
-    read: (query: z.output<Query>) => Promise<Page>,
+    read: (query: z.output<Query>, request: FastifyRequest) => Promise<Page>,
   ) {
     // The call's types tie the schemas to `read`; fastify sees them as schemas only.
     const schema: { querystring: z.ZodType; response: { 200: z.ZodType } } = {
@@ -204,7 +203,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     app.get(path, { config: { operation }, schema }, async (request) => ({
       response: success,
       // The validator has read the query with `querystring`.
-      ...(await read(request.query as z.output<Query>)),
+      ...(await read(request.query as z.output<Query>, request)),
     }));
   }
 
@@ -315,7 +314,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         request,
         async (db) => ({
           ...(await pendingWithdrawal(db, request.body.tx_id)),
-          payout: await payoutOf(db, request.body.tx_id),
+          payout: await requestedPayoutOf(db, request.body.tx_id),
         }),
         (withdrawal) => ({
           type: 'ProcessWithdrawal',
@@ -511,7 +510,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       schema: { querystring: coinTrailQuery, response: { 200: coinTrailResponse } },
     },
     async (request) => {
-      const trail = await coinTrail(app.db, request.query.serial);
+      const trail = await coinTrail(app.reader(request), request.query.serial);
       if (trail.length === 0) throw refuse(404, errorCodes.coinNotFound, { field: 'serial' });
       return {
         response: success,
@@ -544,7 +543,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
     eventLogQuery,
     eventLogResponse,
-    (query) => eventLog(app.db, query),
+    (query, request) => eventLog(app.reader(request), query),
   );
 
   app.get(
@@ -648,9 +647,9 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       },
       schema: { response: { 200: operationsOverviewResponse } },
     },
-    async () => ({
+    async (request) => ({
       response: success,
-      ...(await operationsOverview(app.db, app.clock())),
+      ...(await operationsOverview(app.reader(request), app.clock())),
     }),
   );
 

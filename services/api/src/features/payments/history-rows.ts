@@ -193,8 +193,18 @@ export async function presentTransactions(
     const money = outside.get(record.txId);
     const other = counterpartyOwnerOf(record, viewerOwnerId);
     const conversion = opening ? conversionOf(opening) : null;
+    // A cash price its payer paid from coins moved their CON wallet: their row is in coins, so it adds up to that balance.
+    const paidInCoins =
+      conversion?.from === 'CON' && record.payerOwnerId === viewerOwnerId
+        ? { amount: conversion.amountIn, currency: conversion.from }
+        : null;
     const facts: RowFacts = {
-      walletChange: walletChangeOf(postings.get(record.txId) ?? [], viewerOwnerId, record.currency),
+      walletChange: walletChangeOf(
+        postings.get(record.txId) ?? [],
+        viewerOwnerId,
+        paidInCoins?.currency ?? record.currency,
+      ),
+      paidInCoins,
       funding: money ? fundingOf(money, labels) : null,
       counterparty: other === null ? null : (parties.get(other) ?? null),
       quote: conversion && {

@@ -2,6 +2,7 @@ import {
   merchantOwnerId,
   userOwnerId,
   type CardFunding,
+  type CoinPayment,
   type Currency,
   type LedgerCommand,
   type TransferKind,
@@ -27,7 +28,8 @@ export const personPayee = (userId: number): Payee => ({ userId, ownerId: userOw
  * A payment to a payee: the ledger's Transfer, with the fee (0 today)
  * carried as a field. It comes from the payer's wallet balance, or, with
  * `fundedBy`, from a card charged for it (see card-payments' chargeThenRecord,
- * which charges the card before this command runs).
+ * which charges the card before this command runs), or, with
+ * `paidFromCoins`, a cash amount from the payer's coins converted at a quote.
  */
 export function payeePayment(payment: {
   txId: string;
@@ -37,6 +39,8 @@ export function payeePayment(payment: {
   currency: Currency;
   memo: string | null;
   fundedBy?: CardFunding;
+  /** A USD or CAD amount paid from the payer's coins at a quote (pricing's coinPriceFor). */
+  paidFromCoins?: CoinPayment;
 }): LedgerCommand {
   return {
     type: 'Transfer',
@@ -49,5 +53,6 @@ export function payeePayment(payment: {
     currency: payment.currency,
     memo: payment.memo,
     ...(payment.fundedBy ? { fundedBy: payment.fundedBy } : {}),
+    ...(payment.paidFromCoins ? { paidFromCoins: payment.paidFromCoins } : {}),
   };
 }

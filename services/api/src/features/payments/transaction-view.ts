@@ -1,6 +1,7 @@
 import type { HistoryCounterparty, HistoryFunding, HistoryQuote, TransactionView } from '@peeks/contracts';
 import type { LedgerTransactionsTable } from '@peeks/db';
 import {
+  isCurrency,
   ownerOf,
   type Coin,
   type Currency,
@@ -26,6 +27,8 @@ export interface RowFacts {
   funding: HistoryFunding | null;
   counterparty: HistoryCounterparty | null;
   quote: HistoryQuote | null;
+  /** What the viewer's own wallet paid, when it paid in another currency than the transaction's (coins for a cash price). */
+  paidInCoins?: { amount: number; currency: Currency } | null;
 }
 
 /**
@@ -60,9 +63,9 @@ export function transactionView(
     billing_address: null,
     shipping_address: null,
     debit_credit: viewerPaid ? 'D' : 'C',
-    amount: record.amount,
+    amount: facts.paidInCoins?.amount ?? record.amount,
     fee: record.fee,
-    currency: record.currency,
+    currency: facts.paidInCoins?.currency ?? record.currency,
     terminal_id: null,
     invoice_no: null,
     custom_1: null,
@@ -118,6 +121,10 @@ export function transactionRecordOf(row: Selectable<LedgerTransactionsTable>): T
     holdReleasedAt: instant(row.hold_released_at),
     expiresAt: instant(row.expires_at),
     parentTxId: row.parent_tx_id,
+    payment:
+      row.payment && isCurrency(row.payment.currency)
+        ? { amount: row.payment.amount, currency: row.payment.currency }
+        : null,
     reservedCoins: row.reserved_coins as Coin[],
     version: row.version,
   };

@@ -1,7 +1,6 @@
 import type { Funding } from '@peeks/contracts';
-import type { Database, PaymentMethodsTable, TransactionFundingTable } from '@peeks/db';
-import { isCurrency, type Cash } from '@peeks/ledger';
-import type { Kysely, Selectable } from 'kysely';
+import type { PaymentMethodsTable } from '@peeks/db';
+import type { Selectable } from 'kysely';
 
 const brandNames: Readonly<Record<string, string>> = {
   visa: 'Visa',
@@ -22,36 +21,8 @@ export function methodLabel(method: Pick<Selectable<PaymentMethodsTable>, 'type'
   return `${method.type === 'WIRE' ? 'Wire' : 'Bank'} •••• ${lastFour(details.account_no)}`;
 }
 
-export type FundingRecord = Omit<Selectable<TransactionFundingTable>, 'recorded_at'>;
-
-/**
- * Records what a card or bank paid or was paid for a transaction, once: a
- * retry of the same transaction keeps the first record, whose quote fixed
- * the amount.
- */
-export async function recordFunding(db: Kysely<Database>, record: FundingRecord, now: Date): Promise<void> {
-  await db
-    .insertInto('transaction_funding')
-    .values({ ...record, recorded_at: now })
-    .onConflict((conflict) => conflict.column('tx_id').doNothing())
-    .execute();
-}
-
-/**
- * The cash a withdrawal was recorded to pay out (its quote's amount for
- * coins), for whoever pays it out; null for one requested before payouts
- * were recorded, which pays out its own amount.
- */
-export async function payoutOf(db: Kysely<Database>, txId: string): Promise<Cash | null> {
-  const row = await db
-    .selectFrom('transaction_funding')
-    .select(['amount', 'currency'])
-    .where('tx_id', '=', txId)
-    .executeTakeFirst();
-  return row && isCurrency(row.currency) ? { amount: row.amount, currency: row.currency } : null;
-}
-
-export const fundingView = (record: Pick<FundingRecord, 'amount' | 'currency' | 'label'>): Funding => ({
+/** What a card or bank paid or was paid, by its name, for an answer; the ledger's event is the record of it. */
+export const fundingView = (record: Funding): Funding => ({
   amount: record.amount,
   currency: record.currency,
   label: record.label,

@@ -1,6 +1,7 @@
 import {
   COINS_PER_UNIT,
   RATE_SCALE,
+  cashForCoins,
   cashPriceOfCoins,
   coinsForCash,
   minorUnitsPerMajor,
@@ -41,12 +42,8 @@ export function rateText(micros: number): string {
   return fraction === '' ? String(whole) : `${whole}.${fraction}`;
 }
 
-/** Cash for coins (a withdrawal, a cash price paid from coins): rounded down to the cent. */
-export function cashForCoins(coins: number, currency: CashCurrency, rateMicros: RateMicros): number {
-  const numerator = BigInt(coins) * BigInt(minorUnitsPerMajor[currency]) * BigInt(RATE_SCALE);
-  const denominator = BigInt(COINS_PER_UNIT) * BigInt(minorUnitsPerMajor.CON) * BigInt(rateMicros);
-  return Number(numerator / denominator);
-}
+/** Cash for coins (a withdrawal, a cash price paid from coins): rounded down to the cent, as the ledger checks it. */
+export { cashForCoins };
 
 /** The fewest coins (hundredths) that sell for at least `cash`: the inverse of cashForCoins. */
 export function coinsForCashOut(cash: number, currency: CashCurrency, rateMicros: RateMicros): number {

@@ -141,17 +141,9 @@ describe('a purchase at a quote', () => {
     expect(one.funding).toEqual({ amount: 64_11, currency: 'CAD', label: 'Visa •••• 4242' });
     expect(await chargesOf(card)).toEqual([{ amount: 64_11, currency: 'CAD' }]);
     expect(await coinsOf(who)).toBe(1_000_00);
-    const funding = await subject.database.db
-      .selectFrom('transaction_funding')
-      .selectAll()
-      .where('tx_id', '=', one.transaction.tx_id)
-      .executeTakeFirstOrThrow();
-    expect(funding).toMatchObject({
-      quote_id: quote.quote_id,
-      amount: 64_11,
-      currency: 'CAD',
-      label: 'Visa •••• 4242',
-    });
+    // The history row names the card and the quote, from the purchase's event.
+    expect(one.transaction.funding).toEqual({ amount: 64_11, currency: 'CAD', label: 'Visa •••• 4242' });
+    expect(one.transaction.quote).toMatchObject({ quote_id: quote.quote_id, amount_in: 64_11, amount_out: 1_000_00 });
   });
 
   it('answers an expired quote 409 with a fresh one, and charges nothing', async () => {

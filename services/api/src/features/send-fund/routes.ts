@@ -1,7 +1,14 @@
-import { errorCodes, sendFundRequest, transactionResponse } from '@peeks/contracts';
+import { errorCodes, paymentResponse, sendFundRequest } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { moveMoney, payeePayment, presentTransaction, walletOwnerOfSession } from '../payments/index.ts';
+import {
+  payeePayment,
+  presentTransaction,
+  runLedgerCommand,
+  transactionIdFor,
+  walletOwnerOfSession,
+} from '../payments/index.ts';
+import { coinPriceFor, payFromCoins, quoteView } from '../pricing/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { cardFunding, chargeThenRecord, ownCard } from '../card-payments/index.ts';
 import { cachedPayees, isGlobalIdOf } from './payee.ts';
@@ -9,7 +16,9 @@ import { cachedPayees, isGlobalIdOf } from './payee.ts';
 /**
  * Send Funds and Transfer fund (spec §2, §7): pay another user, or a
  * merchant through one of its users' global id (a scanned QR code), from
- * the signed-in user's wallet or charged to one of their stored cards. An
+ * the signed-in user's wallet or charged to one of their stored cards. A
+ * USD or CAD amount is paid from coins at a quote (`quote_id`, or the
+ * current price when the payer's dollars fall short; the answer's `quote`). An
  * Idempotency-Key makes a retry answer with the first transaction and move
  * (or charge) nothing.
  */
@@ -35,12 +44,12 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
           },
         },
       },
-      schema: { body: sendFundRequest, response: { 200: transactionResponse } },
+      schema: { body: sendFundRequest, response: { 200: paymentResponse } },
     },
     async (request) => {
       const session = signedIn(request);
       const { userId } = session;
-      const { guser_id, amount, currency, from_guser_id, comment, paymentMethodId } = request.body;
+      const { guser_id, amount, currency, from_guser_id, comment, paymentMethodId, quote_id } = request.body;
       if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
         throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
       }
@@ -53,8 +62,14 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
       const payer = walletOwnerOfSession(session);
       const payment = { payerOwnerId: payer, payee, amount, currency, memo: comment ?? null };
       let outcome;
+      let coinPrice = null;
       if (paymentMethodId === undefined) {
-        outcome = await moveMoney(request, payer, (txId) => payeePayment({ txId, ...payment }));
+        const txId = transactionIdFor(request, payer);
+        coinPrice = await coinPriceFor(request, payer, { amount, currency }, quote_id, txId);
+        const paidFromCoins = coinPrice?.paidFromCoins;
+        outcome = await payFromCoins(request, txId, quote_id, () =>
+          runLedgerCommand(request, payer, payeePayment({ txId, ...payment, ...(paidFromCoins && { paidFromCoins }) })),
+        );
       } else {
         const card = await ownCard(app.db, userId, paymentMethodId, 'paymentMethodId');
         const fundedBy = cardFunding(card, amount, currency, 'paymentMethodId');
@@ -64,7 +79,11 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
           (txId) => payeePayment({ txId, ...payment, fundedBy }),
         );
       }
-      return { response: 'success' as const, transaction: await presentTransaction(app.db, payer, outcome.record) };
+      return {
+        response: 'success' as const,
+        transaction: await presentTransaction(app.db, payer, outcome.record),
+        quote: coinPrice ? quoteView(coinPrice.quote) : null,
+      };
     },
   );
 };

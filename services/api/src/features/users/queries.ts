@@ -33,7 +33,21 @@ export async function findRecipient(
   searcherId: number,
   guserId: string,
 ): Promise<Recipient | undefined> {
-  return recipients(db, searcherId).where('guser_id', '=', guserId).executeTakeFirst();
+  // The shop as send-fund pays it (send-fund/payee.ts): the first merchant the user joined.
+  return recipients(db, searcherId)
+    .select((eb) =>
+      eb
+        .selectFrom('merchant_users as mu')
+        .innerJoin('merchants as m', 'm.merchant_id', 'mu.merchant_id')
+        .select('m.name')
+        .whereRef('mu.user_id', '=', 'users.user_id')
+        .orderBy('mu.created_at')
+        .orderBy('mu.merchant_id')
+        .limit(1)
+        .as('shop_name'),
+    )
+    .where('guser_id', '=', guserId)
+    .executeTakeFirst();
 }
 
 /** Users who can be paid by `searcherId`, with the public fields a recipient card shows. */

@@ -1,7 +1,7 @@
 import { recipientResponse, signedInResponse, userListResponse } from '@peeks/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestBrowser } from '../../testing/app.ts';
-import { personalSignUp } from '../../testing/accounts.ts';
+import { businessSignUp, personalSignUp } from '../../testing/accounts.ts';
 import { startsWith } from './queries.ts';
 
 let subject: TestApp;
@@ -119,8 +119,20 @@ describe('GET /api/user/recipient-lookup', () => {
       avatar: null,
       city: null,
       country: 'CA',
+      shop_name: null,
     });
     expect(JSON.stringify(body)).not.toContain('@example.com');
+  });
+
+  it("names the shop a merchant's user is paid as (a scanned merchant QR code), by its display name", async () => {
+    const browser = await subject.browser();
+    const owner = businessSignUp({ username: `shopkeeper_${tag}`, email: `shopkeeper_${tag}@example.com` });
+    const response = await browser.post('/api/register/business', owner);
+    expect(response.statusCode, response.body).toBe(200);
+    const { user } = signedInResponse.parse(response.json());
+    const { statusCode, body } = await lookup(searcher, user.guser_id);
+    expect(statusCode).toBe(200);
+    expect(recipientResponse.parse(body).user.shop_name).toBe(owner.name);
   });
 
   it("answers 'User not found' for nobody, for oneself and for a disabled account", async () => {

@@ -2,10 +2,12 @@ import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import {
   DEFAULT_RATE_MICROS,
   LedgerRuleViolation,
+  RATE_SCALE,
   cashPriceOfCoins,
   type Cash,
   type CardFunding,
   type Currency,
+  type DepositMethod,
   type LedgerCommand,
   type TransactionRecord,
 } from '@peeks/ledger';
@@ -43,7 +45,13 @@ const step = fc.oneof(
     amount,
     currency: fc.constantFrom<Currency>('USD', 'CAD'),
   }),
-  fc.record({ kind: fc.constant('enterDeposit' as const), owner, cash: fc.integer({ min: 100, max: 50_000 }) }),
+  fc.record({
+    kind: fc.constant('enterDeposit' as const),
+    owner,
+    cash: fc.integer({ min: 100, max: 50_000 }),
+    method: fc.constantFrom<DepositMethod>('interac', 'zelle', 'bitcoin'),
+  }),
+  fc.record({ kind: fc.constant('creditBitcoin' as const), owner, cents: fc.integer({ min: 1, max: 50_000 }), pick }),
   fc.record({
     kind: fc.constantFrom('clearDeposit' as const, 'rejectDeposit' as const, 'expireDeposit' as const),
     pick,
@@ -57,6 +65,12 @@ const step = fc.oneof(
     byCard: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('pay' as const), from: owner, amount, currency, byCard: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('payFromCoins' as const),
+    from: owner,
+    amount,
+    currency: fc.constantFrom<Currency>('USD', 'CAD'),
+  }),
   fc.record({ kind: fc.constant('advanceClock' as const), hours: fc.integer({ min: 1, max: 48 }) }),
   fc.record({ kind: fc.constant('releaseHold' as const), pick }),
   fc.record({ kind: fc.constant('withdraw' as const), owner, amount, currency }),
@@ -78,22 +92,31 @@ type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 const everyKindOnce: Step[] = [
   { kind: 'purchase', owner: 0, cash: 10_000 },
   { kind: 'cardDeposit', owner: 1, amount: 5_000, currency: 'USD' },
-  { kind: 'enterDeposit', owner: 2, cash: 2_000 },
-  { kind: 'enterDeposit', owner: 2, cash: 3_000 },
+  { kind: 'enterDeposit', owner: 2, cash: 2_000, method: 'interac' },
+  { kind: 'enterDeposit', owner: 2, cash: 3_000, method: 'zelle' },
+  { kind: 'enterDeposit', owner: 1, cash: 4_000, method: 'bitcoin' },
+  { kind: 'enterDeposit', owner: 0, cash: 1_500, method: 'bitcoin' },
   { kind: 'clearDeposit', pick: 0 },
   { kind: 'rejectDeposit', pick: 1 },
+  { kind: 'clearDeposit', pick: 3 },
+  { kind: 'creditBitcoin', owner: 1, cents: 700, pick: 2 },
   { kind: 'send', from: 0, to: 1, amount: 1_500, currency: 'CON', byCard: false },
   { kind: 'send', from: 0, to: 2, amount: 1_500, currency: 'CON', byCard: true },
   { kind: 'pay', from: 1, amount: 2_500, currency: 'USD', byCard: false },
   { kind: 'pay', from: 0, amount: 3_550, currency: 'USD', byCard: true },
   { kind: 'pay', from: 0, amount: 1_000, currency: 'CON', byCard: false },
   { kind: 'advanceClock', hours: 25 },
+  // The bitcoin deposit nobody paid expires a day on.
+  { kind: 'expireDeposit', pick: 2 },
   { kind: 'releaseHold', pick: 0 },
   { kind: 'returnSale', pick: 0, amount: 500 },
   { kind: 'returnSale', pick: 1, amount: 1_000 },
   { kind: 'confirmCardRefund', pick: 0 },
   { kind: 'returnSale', pick: 1, amount: 500 },
   { kind: 'failCardRefund', pick: 1 },
+  // A shop's dollar price paid from coins: the row is the payer's coins, the shop's is dollars.
+  { kind: 'payFromCoins', from: 2, amount: 4_75, currency: 'USD' },
+  { kind: 'payFromCoins', from: 1, amount: 4_75, currency: 'CAD' },
   // Coins from a cleared deposit: ones bought by card cannot be cashed out until they mature.
   { kind: 'withdraw', owner: 2, amount: 500, currency: 'CON' },
   { kind: 'withdraw', owner: 1, amount: 500, currency: 'USD' },
@@ -156,16 +179,32 @@ async function runHistory(steps: Step[]) {
           currency: item.currency,
           paymentMethod: { id: 'card', type: 'CC' },
         };
-      case 'enterDeposit':
+      case 'enterDeposit': {
+        // Interac moves Canadian dollars; Zelle and bitcoin, US dollars. A bitcoin address is good for a day.
+        const txId = nextTxId();
         return {
           type: 'EnterDeposit',
-          txId: nextTxId(),
+          txId,
           ownerId: ownerId(item.owner),
-          method: 'interac',
-          payment: { amount: item.cash, currency: 'CAD' },
-          rateMicros: DEFAULT_RATE_MICROS,
+          method: item.method,
+          payment: { amount: item.cash, currency: item.method === 'interac' ? 'CAD' : 'USD' },
+          rateMicros: item.method === 'interac' ? DEFAULT_RATE_MICROS : 1_000_000,
           reference: `memo-${String(txNumber)}`,
-          expiresAt: null,
+          expiresAt: item.method === 'bitcoin' ? new Date(clock.getTime() + 24 * 3_600_000).toISOString() : null,
+          quoteId: `qt-${txId}`,
+        };
+      }
+      case 'creditBitcoin':
+        // An operator credits satoshis a flagged deposit received: 20 coins a dollar.
+        return {
+          type: 'CreditBitcoinPayment',
+          txId: nextTxId(),
+          depositTxId: among(made.deposits, item.pick),
+          ownerId: ownerId(item.owner),
+          sats: item.cents * 200,
+          coins: item.cents * 20,
+          creditedBy: 'ops',
+          payment: { amount: item.cents, currency: 'USD' },
         };
       case 'clearDeposit':
         return { type: 'ClearDeposit', txId: among(made.deposits, item.pick), clearedBy: 'ops' };
@@ -187,6 +226,22 @@ async function runHistory(steps: Step[]) {
           currency: item.currency,
           memo: null,
           ...(item.byCard ? { fundedBy: cardCharge(item.amount, item.currency) } : {}),
+        };
+      }
+      case 'payFromCoins': {
+        const rateMicros = item.currency === 'USD' ? RATE_SCALE : DEFAULT_RATE_MICROS;
+        return {
+          type: 'Transfer',
+          txId: nextTxId(),
+          kind: 'PURCHASE',
+          fromOwnerId: ownerId(item.from),
+          toOwnerId: ownerId(SHOP),
+          amount: item.amount,
+          fee: 0,
+          currency: item.currency,
+          memo: null,
+          // The fewest coins that sell for the price: hundredths of a coin, 20 coins a dollar at the rate.
+          paidFromCoins: { coins: Math.ceil((item.amount * 20 * rateMicros) / RATE_SCALE), rateMicros, quoteId: 'qt' },
         };
       }
       case 'advanceClock':
@@ -277,6 +332,11 @@ async function runHistory(steps: Step[]) {
 }
 
 const PAGE = 100;
+const depositNetworks: Partial<Record<string, string>> = {
+  interac: 'Interac e-Transfer',
+  zelle: 'Zelle',
+  bitcoin: 'Bitcoin',
+};
 
 /** Every row of `ownerId`'s history, as the API presents it, and every ledger entry: each adds up to the balance. */
 async function expectReconciled(ownerId: string, now: Date) {
@@ -307,6 +367,17 @@ async function expectReconciled(ownerId: string, now: Date) {
       rows: line.balance,
       ledger: line.balance,
     });
+  }
+  // A deposit's row names its network and its cash; one entered at a quote names the quote.
+  for (const row of rows) {
+    const network = depositNetworks[row.payment_method_type ?? ''];
+    if (row.type !== 'deposit' || network === undefined) continue;
+    expect(row.funding?.label).toBe(network);
+    expect(row.quote?.to_currency).toBe('CON');
+    if (row.state !== 'completed') expect(row.wallet_change).toBe(0);
+    else expect(row.wallet_change).toBe(row.amount);
+    if (!row.tx_id.endsWith('-credit') && row.reference?.startsWith('memo-'))
+      expect(row.quote?.quote_id).toBe(`qt-${row.tx_id}`);
   }
   // What a card paid moved no wallet of the payer's.
   for (const row of rows)
@@ -339,12 +410,15 @@ describe('history rows over random histories', () => {
         'cardDeposit',
         'clearDeposit',
         'confirmCardRefund',
+        'creditBitcoin',
         'correct',
         'enterDeposit',
+        'expireDeposit',
         'failCardRefund',
         'failWithdrawal',
         'fee',
         'pay',
+        'payFromCoins',
         'processWithdrawal',
         'purchase',
         'rejectDeposit',

@@ -181,8 +181,10 @@ export class LiveHub {
       watcher.unanswered += 1;
       socket.ping();
     }
-    const keys = [...new Set([...this.#watchers.values()].map((watcher) => watcher.sessionKey.toString('hex')))].map(
-      (hex) => Buffer.from(hex, 'hex'),
+    // Only the sockets open now are judged by this read: one that joins while it runs is not in it.
+    const checked = [...this.#watchers];
+    const keys = [...new Set(checked.map(([, watcher]) => watcher.sessionKey.toString('hex')))].map((hex) =>
+      Buffer.from(hex, 'hex'),
     );
     if (keys.length === 0) return;
     try {
@@ -198,8 +200,8 @@ export class LiveHub {
           row.user_id === null ? null : walletOwnerOfSession({ userId: row.user_id, merchantId: row.merchant_id }),
         ]),
       );
-      for (const [socket, watcher] of this.#watchers) {
-        if (viewerOf.get(watcher.sessionKey.toString('hex')) !== watcher.ownerId)
+      for (const [socket, watcher] of checked) {
+        if (this.#watchers.has(socket) && viewerOf.get(watcher.sessionKey.toString('hex')) !== watcher.ownerId)
           socket.close(LIVE_SESSION_ENDED, 'session ended');
       }
     } catch (error) {

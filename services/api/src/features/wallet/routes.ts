@@ -62,7 +62,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       schema: { body: ledgerListRequest, response: { 200: ledgerListResponse } },
     },
     async (request) => {
-      return { response: 'success' as const, ...(await ledgerPage(app.db, sessionWalletOwner(request), request.body)) };
+      return {
+        response: 'success' as const,
+        ...(await ledgerPage(app.reader(request), sessionWalletOwner(request), request.body)),
+      };
     },
   );
 
@@ -75,7 +78,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       schema: { body: detailsRequest, response: { 200: ledgerDetailsResponse } },
     },
     async (request) => {
-      const ledger = await findLedgerEntry(app.db, sessionWalletOwner(request), request.body.id);
+      const ledger = await findLedgerEntry(app.reader(request), sessionWalletOwner(request), request.body.id);
       if (!ledger) throw refuse(404, errorCodes.ledgerEntryNotFound, { field: 'id' });
       return { response: 'success' as const, ledger };
     },
@@ -89,10 +92,10 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (request) => {
       const viewer = sessionWalletOwner(request);
-      const { records, total } = await transactionPage(app.db, viewer, request.body);
+      const { records, total } = await transactionPage(app.reader(request), viewer, request.body);
       return {
         response: 'success' as const,
-        transactions: await presentTransactions(app.db, viewer, records),
+        transactions: await presentTransactions(app.reader(request), viewer, records),
         total,
       };
     },
@@ -108,13 +111,13 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
     },
     async (request) => {
       const viewer = sessionWalletOwner(request);
-      const record = await findTransaction(app.db, viewer, request.body.id);
+      const record = await findTransaction(app.reader(request), viewer, request.body.id);
       if (!record) throw transactionNotFound('id');
       return {
         response: 'success' as const,
         transaction: {
-          ...(await presentTransaction(app.db, viewer, record)),
-          cart: await cartPaidBy(app.db, record.txId),
+          ...(await presentTransaction(app.reader(request), viewer, record)),
+          cart: await cartPaidBy(app.reader(request), record.txId),
         },
       };
     },
@@ -164,7 +167,7 @@ export const walletRoutes: FastifyPluginAsyncZod = (app) => {
       schema: { querystring: auditQuery, response: { 200: auditListResponse } },
     },
     async (request) => {
-      const ledgers = await auditOf(app.db, sessionWalletOwner(request), request.query.reference_no);
+      const ledgers = await auditOf(app.reader(request), sessionWalletOwner(request), request.query.reference_no);
       if (!ledgers) throw transactionNotFound('reference_no');
       return { response: 'success' as const, ledgers };
     },

@@ -13,7 +13,7 @@ import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
 import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../payments/index.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
-import { quoteForCommand, quoteView, recordFunding } from '../../pricing/index.ts';
+import { quoteForCommand, quoteView } from '../../pricing/index.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
 import type { BitcoinPriceSource } from './price.ts';
 import { depositKey, findBitcoinDeposit, nextAddressIndex, storeBitcoinDeposit } from './queries.ts';
@@ -153,13 +153,9 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
             rateMicros: coinQuote.rate_micros,
             reference: stored.address,
             expiresAt: stored.expires_at.toISOString(),
+            quoteId: coinQuote.quote_id,
           },
           trx,
-        );
-        await recordFunding(
-          trx,
-          { tx_id: txId, quote_id: coinQuote.quote_id, amount: stored.usd_cents, currency: 'USD', label: 'Bitcoin' },
-          app.clock(),
         );
         return { deposit: stored, record: outcome.record };
       });

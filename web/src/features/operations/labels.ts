@@ -1,0 +1,13 @@
+import { useTranslation } from 'react-i18next';
+
+/** The groups of words the console's data carries. */
+type LabelGroup = 'accounts' | 'types' | 'states' | 'methods';
+
+/**
+ * A word from the data (a movement type, a state, a method, an account
+ * kind) in the reader's language; one the dictionary lacks reads as sent.
+ */
+export function useDataLabel() {
+  const { t } = useTranslation();
+  return (group: LabelGroup, raw: string): string => t(`operations.labels.${group}.${raw}`, { defaultValue: raw });
+}
