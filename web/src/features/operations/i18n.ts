@@ -241,6 +241,8 @@ export const operationsTexts = dictionary({
       },
       people: {
         description: 'Find a user: wallets, holds, transactions, sessions.',
+        available: 'available',
+        withdrawable: 'withdrawable',
         search: 'Username or E-mail',
         find: 'Find',
         empty: 'Nobody found',
@@ -532,6 +534,8 @@ export const operationsTexts = dictionary({
       },
       people: {
         description: 'ユーザーを検索: ウォレット、保留、取引、セッション。',
+        available: '利用可能',
+        withdrawable: '出金可能',
         search: 'ユーザー名またはメールアドレス',
         find: '検索',
         empty: '見つかりませんでした',
@@ -822,6 +826,8 @@ export const operationsTexts = dictionary({
       },
       people: {
         description: 'वापरकर्ता शोधा: वॉलेट, रोखलेल्या रकमा, व्यवहार, सत्रे.',
+        available: 'उपलब्ध',
+        withdrawable: 'काढता येण्याजोगे',
         search: 'वापरकर्तानाव किंवा ई-मेल',
         find: 'शोधा',
         empty: 'कोणीही सापडले नाही',

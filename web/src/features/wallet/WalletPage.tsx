@@ -12,6 +12,7 @@ import { CurrencyTable } from './CurrencyTable.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
 import { WalletCard } from './WalletCard.tsx';
 import { useBalance, wallet } from './wallet-store.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 // Withdraw Funds loads only when opened.
 const WithdrawDialog = lazy(() =>
@@ -79,10 +80,7 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
       {key === 'hold' && amount > 0 && balance.next_hold_release_at && (
         <span className="field-hint">
           {t('wallet.tiles.hold_next', {
-            time: new Date(balance.next_hold_release_at).toLocaleString(i18n.language, {
-              dateStyle: 'medium',
-              timeStyle: 'short',
-            }),
+            time: formatDateTime(balance.next_hold_release_at, i18n.language),
           })}
         </span>
       )}
