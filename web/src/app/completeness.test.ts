@@ -133,7 +133,6 @@ const dataDrivenLabels: [path: string, codes: readonly string[]][] = [
   ['words.states', transactionStates],
   ['words.transaction_types', transactionTypes],
   ['words.ledger_types', Object.keys(ledgerTypeLabels)],
-  ['history.types', transactionTypes],
   ['wallet.activity.kinds', transactionTypes],
   ['profile.notify', [...notificationTypes, ...notifyMethods]],
   ['webhooks.event_names', webhookEvents],
