@@ -152,11 +152,21 @@ function nodesOf(options: ReturnType<typeof settings>): FormationNode[] {
 const accepts = (port: number) =>
   spawnSync(path.join(PG_BIN, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port)]).status === 0;
 
-async function waitFor(what: string, check: () => boolean): Promise<void> {
+async function waitFor(what: string, check: () => boolean, describe: () => string = () => ''): Promise<void> {
   const until = Date.now() + WAIT_MS;
   while (!check()) {
-    if (Date.now() > until) throw new Error(`${what}: not within ${WAIT_MS / 1000} s`);
+    if (Date.now() > until) throw new Error(`${what}: not within ${WAIT_MS / 1000} s${describe()}`);
     await sleep(500);
+  }
+}
+
+/** The monitor's view of each node, for an error: what state a node was stuck in. */
+function stateNow(dir: string): string {
+  try {
+    const nodes = formationState(dir).map((node) => `${node.name} ${node.state} (goal ${node.goal})`);
+    return `; nodes: ${nodes.join(', ')}`;
+  } catch (error) {
+    return `; the monitor did not answer: ${(error as Error).message}`;
   }
 }
 
@@ -307,7 +317,11 @@ export async function restartNode(input: FormationOptions, node: FormationNode):
 /** Waits for one primary and every other node a secondary again. */
 export async function waitForSettled(input: FormationOptions): Promise<void> {
   const options = settings(input);
-  await waitFor('the formation to settle', () => settled(options.dir, options.nodes));
+  await waitFor(
+    'the formation to settle',
+    () => settled(options.dir, options.nodes),
+    () => stateNow(options.dir),
+  );
 }
 
 /** Asks the monitor for a planned switchover and waits until the formation has settled on the other node. */
