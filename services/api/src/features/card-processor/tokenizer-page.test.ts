@@ -1,3 +1,4 @@
+import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { tokenizerPage } from './tokenizer-page.ts';
 
@@ -11,5 +12,13 @@ describe('the tokenizer page', () => {
     const december = tokenizerPage({ nonce: 'n', parentOrigin: null, now: new Date('2026-12-31T23:00:00Z') });
     expect([chosen(december, 'expiry_month'), chosen(december, 'expiry_year')]).toEqual(['01', '2027']);
     expect(december.match(/<option selected>/g)).toHaveLength(2);
+  });
+
+  it('has an inline script that parses, so the card form is handled and not posted', () => {
+    const html = tokenizerPage({ nonce: 'n', parentOrigin: null });
+    const script = /<script nonce="n">([\s\S]*?)<\/script>/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    // A syntax error would leave the form to the browser, which the page's form-action 'none' blocks: nothing happens.
+    expect(() => new Script(script ?? '')).not.toThrow();
   });
 });

@@ -92,7 +92,7 @@ export function tokenizerPage({
     }
     if (answer.response !== 'success') {
       // Framed, the app's form shows the errors under the card, once; alone, this page shows them, one a line.
-      if (window.parent === window) error.textContent = [...new Set(answer.errors.map((each) => each.message))].join('\n');
+      if (window.parent === window) error.textContent = [...new Set(answer.errors.map((each) => each.message))].join('\\n');
       window.parent.postMessage({ type: 'card-token-error', errors: answer.errors }, parentOrigin);
       return;
     }
