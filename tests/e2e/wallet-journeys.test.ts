@@ -124,7 +124,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
   });
 
   it('sends the recipient coins through Send Funds', async () => {
-    await ann.getByRole('button', { name: 'Send Funds' }).click();
+    await ann.getByRole('button', { name: 'Send', exact: true }).click();
     const dialog = ann.getByRole('dialog', { name: 'Sending Funds' });
     await dialog.getByLabel('Recipient').selectOption({ label: 'Bob Gagnon' });
     const card = dialog.getByRole('region', { name: 'Recipient' });
@@ -144,13 +144,13 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
       })
       .toBe('5.00 Coins');
     await onPhone(ann, '/wallet', '54-send-funds-phone', async (phone) => {
-      await phone.getByRole('button', { name: 'Send Funds' }).click();
+      await phone.getByRole('button', { name: 'Send', exact: true }).click();
       await phone.getByRole('dialog', { name: 'Sending Funds' }).getByLabel('Recipient').waitFor();
     });
   });
 
   it('withdraws to the card, sees it processed, and finds it in /transaction', async () => {
-    await ann.getByRole('button', { name: /^Withdraw Funds/ }).click();
+    await ann.getByRole('button', { name: 'Withdraw', exact: true }).click();
     const dialog = ann.getByRole('dialog', { name: 'Withdraw Funds' });
     await dialog.getByText('Withdrawable: 195.00 Coins').waitFor();
     // More than the balance, nothing on hold: the reason is the balance, not a hold.
@@ -187,7 +187,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     expect(await table.locator('tbody tr').first().textContent()).toContain('−2.00 Coins');
     await checkScreen(ann, '57-transactions-withdrawal');
     await onPhone(ann, '/wallet', '55-withdraw-phone', async (phone) => {
-      await phone.getByRole('button', { name: /^Withdraw Funds/ }).click();
+      await phone.getByRole('button', { name: 'Withdraw', exact: true }).click();
       await phone.getByRole('dialog', { name: 'Withdraw Funds' }).getByLabel('Amount').waitFor();
     });
   });
@@ -214,7 +214,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
       .poll(() => bob.getByTestId('balance-withdrawable').textContent(), { timeout: 10_000 })
       .toBe('5.00 Coins');
     expect(await hold.getByText(/^Next release /).count()).toBe(0);
-    await bob.getByRole('button', { name: /^Withdraw Funds/ }).click();
+    await bob.getByRole('button', { name: 'Withdraw', exact: true }).click();
     const dialog = bob.getByRole('dialog', { name: 'Withdraw Funds' });
     await dialog.getByText('Withdrawable: 5.00 Coins').waitFor();
     await dialog.getByLabel('Amount').fill('3');
