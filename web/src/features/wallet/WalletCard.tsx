@@ -61,7 +61,7 @@ export function WalletCard({
       {user && (
         <div className="balance-card-who">
           <Avatar user={user} size={40} />
-          <span>
+          <span className="balance-card-name">
             <strong>{user.fullname ?? user.username}</strong>
             {place && <span className="balance-card-place">{place}</span>}
           </span>
