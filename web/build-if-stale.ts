@@ -23,6 +23,7 @@ function newestSource(dir: string): number {
 const sourcesChanged = () =>
   Math.max(
     newestSource(path.join(root, 'src')),
+    newestSource(path.join(root, 'public')),
     statSync(path.join(root, 'index.html')).mtimeMs,
     statSync(path.join(root, 'vite.config.ts')).mtimeMs,
   ) > statSync(built).mtimeMs;

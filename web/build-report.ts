@@ -1,8 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import type { Plugin } from 'vite';
 
-/** The first load's JavaScript budget (issue 7): what the entry and its static imports weigh, gzipped. */
-export const INITIAL_BUDGET_BYTES = 200 * 1024;
+/**
+ * The first load's JavaScript budget: what the entry and its static imports
+ * weigh, gzipped. 200 KB from issue 7; 180 KB since issue 36 moved the
+ * dashboard's layout out of the first load and left the data router out
+ * (196 KB then 172.5 KB), so a heavy import into the shell fails the build.
+ */
+export const INITIAL_BUDGET_BYTES = 180 * 1024;
 
 interface Chunk {
   fileName: string;

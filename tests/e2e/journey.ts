@@ -89,8 +89,8 @@ export async function callFrom(
 }
 
 /** Photographs `name` at 1366 px and 390 px, each axe clean and without sideways scroll; back at 1366 px after. */
-export async function atBothWidths(page: Page, name: string): Promise<void> {
-  for (const width of [1366, 390]) {
+export async function atBothWidths(page: Page, name: string, widths: readonly number[] = [1366, 390]): Promise<void> {
+  for (const width of widths) {
     await page.setViewportSize({ width, height: 900 });
     await checkScreen(page, `${name}-${String(width)}`);
     // A string runs in the page: the tests compile without the DOM's types.

@@ -120,7 +120,7 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
     // Signed in again as the operator they now are: the sign-in lands on the console.
     await operator.goto(`${server.url}/login/logout`);
     await operator.getByRole('button', { name: 'Access My Account' }).waitFor();
-    await operator.getByLabel('Email').fill(fin.username);
+    await operator.getByLabel('Email or username').fill(fin.username);
     await operator.getByLabel('Password').fill(fin.password);
     await operator.getByRole('button', { name: 'Access My Account' }).click();
     await operator.waitForURL(`${server.url}/operations`);

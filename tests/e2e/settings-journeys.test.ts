@@ -15,6 +15,7 @@ import { legalTexts } from '../../web/src/features/legal/i18n.ts';
 import { qrCodesTexts } from '../../web/src/features/qr-codes/i18n.ts';
 import { recoveryTexts } from '../../web/src/features/recovery/i18n.ts';
 import { dictionaries } from '../../web/src/app/texts.ts';
+import { uiTexts } from '../../web/src/ui/i18n.ts';
 import {
   acceptPendingAgreement,
   atBothWidths,
@@ -63,6 +64,9 @@ async function picture(page: Page, type: 'image/jpeg' | 'image/png'): Promise<Bu
 
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true }).click();
 
+/** The screens this file finishes, at a desk (1280 px) and on a phone (390 px). */
+const atDeskAndPhone = (page: Page, name: string) => atBothWidths(page, name, [1280, 390]);
+
 describe('profile, merchant settings, webhooks, agreements and languages in the browser', { timeout: 240_000 }, () => {
   it('a merchant edits the user and merchant details and uploads an avatar', async () => {
     merchant = await peeks.page();
@@ -79,10 +83,18 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await details.getByLabel('First Name').fill('Claire');
     await details.getByLabel('Last Name').fill('Fortin');
     await details.getByLabel('Phone', { exact: true }).fill('6135550123');
-    await atBothWidths(merchant, '80-profile-user-details');
+    await atDeskAndPhone(merchant, '80-profile-user-details');
     await details.getByRole('button', { name: 'Save User' }).click();
     await merchant.getByText('Profile Updated successfully.').waitFor();
     await merchant.getByRole('heading', { name: 'Claire Fortin' }).waitFor();
+    // The profile as a card of facts, the phone as dialled; the tabs on one line that scrolls, never wrapped.
+    await merchant.getByText('+1 613 555 0123').waitFor();
+    await atDeskAndPhone(merchant, '80b-profile-card');
+    await merchant.setViewportSize({ width: 1280, height: 900 });
+    const strip = await merchant.getByRole('tablist').boundingBox();
+    const oneTab = await merchant.getByRole('tab', { name: 'Profile', exact: true }).boundingBox();
+    expect(strip && oneTab && strip.height < oneTab.height * 1.5, 'the profile tabs wrap').toBe(true);
+    await merchant.setViewportSize({ width: 1366, height: 900 });
 
     await merchant.getByLabel('Change photo (.jpg or .jpeg)').setInputFiles({
       name: 'me.jpg',
@@ -103,10 +115,18 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const dialog = merchant.getByRole('dialog', { name: 'Merchant Details' });
     expect(await dialog.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     await dialog.getByLabel('Website').fill('https://maple.example.com');
-    await atBothWidths(merchant, '82-profile-merchant-details');
+    await atDeskAndPhone(merchant, '82-profile-merchant-details');
     await dialog.getByRole('button', { name: 'Save Merchant' }).click();
     await merchant.getByText('Merchant Details Updated successfully.').waitFor();
     await merchant.getByText('https://maple.example.com').first().waitFor();
+    // The merchant's details as described groups, every phone dialled.
+    const setting = merchant.getByRole('region', { name: 'Merchant Setting' });
+    for (const group of ['Business', 'Support', 'Contact'])
+      await setting.getByRole('heading', { name: group, exact: true }).waitFor();
+    const phones = await setting.locator('dd').filter({ hasText: /^\+\d/ }).allInnerTexts();
+    expect(phones.length).toBe(3);
+    for (const phone of phones) expect(phone.trim()).toMatch(/^\+\d{1,4} \d{3} \d{3} \d{4}$/);
+    await atDeskAndPhone(merchant, '82b-merchant-setting');
   });
 
   it('the merchant adds and deletes a terminal, uploads a document, toggles a notification and adds an address', async () => {
@@ -147,6 +167,9 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await atBothWidths(merchant, '84-profile-document');
 
     await tab(merchant, 'Notifications');
+    // Each switch is named in words, never by its key.
+    await merchant.getByRole('switch', { name: 'Money you receive' }).waitFor();
+    expect(await merchant.getByText(/send-fund|receive-fund/).count()).toBe(0);
     const toggle = merchant.getByRole('switch').first();
     await toggle.waitFor();
     const before = await toggle.isChecked();
@@ -155,7 +178,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await merchant.reload();
     await tab(merchant, 'Notifications');
     await expect.poll(() => merchant.getByRole('switch').first().isChecked(), { timeout: 10_000 }).toBe(!before);
-    await atBothWidths(merchant, '85-profile-notifications');
+    await atDeskAndPhone(merchant, '85-profile-notifications');
 
     await tab(merchant, 'Address');
     await merchant.getByText('You have 0 Address').waitFor();
@@ -186,7 +209,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const secretDialog = merchant.getByRole('dialog', { name: 'Signing secret' });
     const secret = (await secretDialog.getByTestId('signing-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^whsec_/);
-    await atBothWidths(merchant, '88-webhook-secret');
+    await atDeskAndPhone(merchant, '88-webhook-secret');
     await secretDialog.getByRole('button', { name: 'Close' }).first().click();
     await merchant.getByRole('cell', { name: url }).first().waitFor();
 
@@ -229,8 +252,19 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
 
     await merchant.getByRole('button', { name: `Delivery log ${url}` }).click();
     const log = merchant.getByRole('dialog', { name: `Delivery log: ${url}` });
-    await log.getByRole('cell', { name: 'delivered' }).first().waitFor();
-    await atBothWidths(merchant, '89-webhook-delivery-log');
+    await log.getByText('delivered', { exact: true }).first().waitFor();
+    await atDeskAndPhone(merchant, '89-webhook-delivery-log');
+    // Replay sits inside the dialog at both widths.
+    for (const width of [1280, 390]) {
+      await merchant.setViewportSize({ width, height: 900 });
+      const box = await log.boundingBox();
+      const replay = await log.getByRole('button', { name: 'Replay' }).first().boundingBox();
+      expect(box && replay, 'the dialog and its Replay are shown').toBeTruthy();
+      if (!box || !replay) continue;
+      expect(replay.x, `Replay at ${String(width)} px`).toBeGreaterThanOrEqual(box.x);
+      expect(replay.x + replay.width, `Replay at ${String(width)} px`).toBeLessThanOrEqual(box.x + box.width);
+    }
+    await merchant.setViewportSize({ width: 1366, height: 900 });
     await log.getByRole('button', { name: 'Replay' }).first().click();
     await expect.poll(() => ofSale().length, { timeout: 30_000, interval: 250 }).toBe(2);
     const [first, replayed] = ofSale();
@@ -238,6 +272,12 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     expect(replayed && signedBy(secret, replayed)).toBe(true);
     expect(replayed?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
     expect(replayed?.body).toBe(first?.body);
+
+    await merchant.keyboard.press('Escape');
+    await merchant.goto(`${peeks.server.url}/setting`);
+    await merchant.getByRole('tab', { name: 'Webhook' }).waitFor();
+    await merchant.getByRole('cell', { name: url }).first().waitFor();
+    await atDeskAndPhone(merchant, '88b-settings');
   });
 
   it('a newcomer cannot use the dashboard until the pending agreement is accepted', async () => {
@@ -300,7 +340,27 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
   it('a person who chooses Japanese reads no English on any built screen', async () => {
     const page = await peeks.page();
     await page.goto(`${peeks.server.url}/register/personal`);
-    await signUpAsPerson(page, newcomer('nihongo'));
+    const reader = newcomer('nihongo');
+    await signUpAsPerson(page, reader);
+    // A transaction of theirs, so the history has a state and a type to show.
+    const { user_id } = await peeks.server.database.db
+      .selectFrom('users')
+      .select('user_id')
+      .where('username', '=', reader.username)
+      .executeTakeFirstOrThrow();
+    await executeLedgerCommand(
+      peeks.server.database.db,
+      {
+        type: 'CorrectBalance',
+        txId: `journey-funds-${reader.username}`,
+        ownerId: userOwnerId(user_id),
+        amount: 5_00,
+        currency: 'USD',
+        reason: 'journey funds',
+        operatorId: 'test',
+      },
+      { holdHours: 24 },
+    );
     await page.getByRole('button', { name: /Account menu/ }).click();
     await page.getByLabel('Language').selectOption('ja');
     await page
@@ -309,7 +369,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       .waitFor();
 
     // Every English text of these screens that Japanese words differently; none may show on them. Event
-    // names ('purchase') are keys, and the notification toggles are labelled by key (spec §2).
+    // names ('purchase') are keys in English.
     const english = [profileTexts, agreementsTexts, webhooksTexts].flatMap((texts) =>
       differing(texts.en, texts.ja).filter(
         (text) => !text.includes('{{') && text.length >= 4 && !/^[a-z-]+$/.test(text),
@@ -383,6 +443,21 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       const lines = text.split('\n').filter((line) => found.some((each) => line.includes(each)));
       expect(found, `English on ${route}, in: ${JSON.stringify(lines)}`).toEqual([]);
     }
+
+    // The history's states and types are codes the API sends: in Japanese, none shows in English.
+    const { words } = uiTexts.en;
+    const codeWords = [
+      ...Object.values(words.states),
+      ...Object.values(words.transaction_types),
+      ...Object.values(words.ledger_types),
+    ];
+    await page.goto(`${peeks.server.url}/transaction`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 10_000 }).toMatch(/訂正|完了|保留中/);
+    const history = await page.locator('main').innerText();
+    const inEnglish = codeWords.filter((word) => new RegExp(`(^|[^A-Za-z_])${word}([^A-Za-z_]|$)`).test(history));
+    expect(inEnglish, `English states or types on /transaction: ${history}`).toEqual([]);
   });
 });
 

@@ -75,7 +75,7 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
     await page.getByRole('heading', { name: 'Account Access' }).waitFor();
     await checkScreen(page, '04-login');
 
-    await page.getByLabel('Email').focus();
+    await page.getByLabel('Email or username').focus();
     await page.keyboard.type(who.username);
     await page.keyboard.press('Tab');
     await page.keyboard.type(who.password);
@@ -112,7 +112,7 @@ describe('a newcomer in the browser', { timeout: 90_000 }, () => {
     await checkScreen(page, '08-recovery-done');
 
     await page.goto(`${peeks.server.url}/login`);
-    await page.getByLabel('Email').fill(who.username);
+    await page.getByLabel('Email or username').fill(who.username);
     await page.getByLabel('Password').fill(newPassword);
     await page.getByRole('button', { name: 'Access My Account' }).click();
     await signedInAs(page, who.username);

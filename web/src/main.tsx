@@ -1,7 +1,7 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { routes } from './app/routes.tsx';
+import { BrowserRouter } from 'react-router-dom';
+import { AppRoutes, preloadRoute } from './app/routes.tsx';
 import { dictionaries } from './app/texts.ts';
 import './app/styles.css';
 import { rememberedLanguage } from './features/language/index.ts';
@@ -15,9 +15,16 @@ if (!mount) throw new Error('missing mount point: no element with id "root"');
 startI18n(rememberedLanguage() ?? undefined);
 // The first load's texts; a later chunk adds its own.
 for (const texts of dictionaries) addTexts(texts);
+// This page's chunks load beside the session request instead of after it.
+preloadRoute(window.location.pathname);
 hideStartupLoader(document.getElementById('startup-loader'));
-createRoot(mount).render(
-  <StrictMode>
-    <RouterProvider router={createBrowserRouter(routes)} />
-  </StrictMode>,
-);
+// A transition, so React renders the first screen in slices that let the browser answer input between them.
+startTransition(() => {
+  createRoot(mount).render(
+    <StrictMode>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </StrictMode>,
+  );
+});

@@ -37,9 +37,16 @@ const username = text('Username', { min: 6, max: 64 })
   .regex(/^\w+$/, say.valid('Username'))
   .refine((value) => !value.toLowerCase().includes(BRAND_WORD), registrationMessages.brandWord);
 
+/** The new-password rules one by one, as a form ticks them off while the password is typed. */
+export const passwordRules = {
+  length: (value: string) => value.length >= 8 && value.length <= 12,
+  mixed_case: (value: string) => /[a-z]/.test(value) && /[A-Z]/.test(value),
+  digit: (value: string) => /\d/.test(value),
+} as const;
+
 /**
  * 8 to 12 characters with a lowercase letter, an uppercase letter and a digit
- * (spec §9). Never trimmed. Forgot-password and change-password word the
+ * (spec §9), the `passwordRules`. Never trimmed. Forgot-password and change-password word the
  * missing case their own way, hence `missing`.
  */
 export const newPassword = (label = 'Password', missing = say.enter(label)) => {

@@ -1,8 +1,7 @@
 import { say } from './fields.ts';
 
 /**
- * The texts of the spec's amount rules (§5, "Amounts"), verbatim ('grater'
- * included: the forms show exactly this), shared by every form that takes
+ * The texts of the spec's amount rules (§5, "Amounts"), shared by every form that takes
  * an amount. `label` is the field's word in them: "amount" for every amount
  * the spec names, "price" or "total" on a checkout cart.
  */
@@ -11,6 +10,7 @@ export const amountMessages = {
   invalid: (label = 'amount') => say.valid(label),
   atLeast: (chars: number, label = 'amount') => `Please enter at least ${chars} characters ${label}`,
   atMost: (chars: number, label = 'amount') => `Please enter at most ${chars} characters ${label}`,
-  above: (max: number, label = 'amount') => `Please enter ${label} should be less ${max}`,
-  below: (min: number, label = 'amount') => `Please enter ${label} should be grater ${min}`,
+  // The spec's words with its misspellings mended ('should be greater than 1', 'should be less than 500').
+  above: (max: number, label = 'amount') => `Please enter ${label} should be less than ${max}`,
+  below: (min: number, label = 'amount') => `Please enter ${label} should be greater than ${min}`,
 };

@@ -13,10 +13,10 @@ describe('the amount field of the deposit forms', () => {
     expect(firstMessage(rule, undefined)).toBe('Please enter amount');
     expect(firstMessage(rule, 7)).toBe('Please enter at least 2 characters amount');
     expect(firstMessage(rule, 1000)).toBe('Please enter at most 3 characters amount');
-    expect(firstMessage(rule, 501)).toBe('Please enter amount should be less 500');
+    expect(firstMessage(rule, 501)).toBe('Please enter amount should be less than 500');
     expect(firstMessage(rule, 10)).toBeNull();
     expect(firstMessage(wholeAmount({ minChars: 1, maxChars: 3, min: 10, max: 500 }), 9)).toBe(
-      'Please enter amount should be grater 10',
+      'Please enter amount should be greater than 10',
     );
     expect(firstMessage(rule, 12.5)).toBe(amountMessages.invalid());
   });

@@ -1,4 +1,4 @@
-import { transactionTypes } from '@peeks/ledger/words';
+import { transactionStates, transactionTypes } from '@peeks/ledger/words';
 import { z } from 'zod';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { hasControlCharacter, say } from './fields.ts';
@@ -9,7 +9,7 @@ const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 const OFFSET_MAX = 1_000_000;
 
 /** The kinds of transaction the ledger writes (spec §3 Transaction `type`): the ledger's own list. */
-export { transactionTypes };
+export { transactionStates, transactionTypes };
 
 // A form's "all" choice and an untouched date are empty strings: the same as not filtering.
 const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);

@@ -12,8 +12,8 @@ describe("the Transfer fund page's amount (spec §5: 1 to 10 characters, above 0
     expect(firstMessage({ amount: '   ', currency: 'USD' })).toBe('Please enter amount');
     expect(firstMessage({ amount: '12345678901', currency: 'USD' })).toBe('Please enter at most 10 characters amount');
     expect(firstMessage({ amount: '12a', currency: 'USD' })).toBe('Please enter valid amount');
-    expect(firstMessage({ amount: '0', currency: 'USD' })).toBe('Please enter amount should be grater 0');
-    expect(firstMessage({ amount: '500.01', currency: 'USD' })).toBe('Please enter amount should be less 500');
+    expect(firstMessage({ amount: '0', currency: 'USD' })).toBe('Please enter amount should be greater than 0');
+    expect(firstMessage({ amount: '500.01', currency: 'USD' })).toBe('Please enter amount should be less than 500');
     expect(firstMessage({ amount: '1.234', currency: 'USD' })).toBe('Please enter valid amount');
     expect(firstMessage({ amount: '1.5', currency: 'IMP' })).toBe('Please enter valid amount');
     expect(firstMessage({ amount: '5', currency: '' })).toBe('Please select Currency');

@@ -115,10 +115,13 @@ export const merchantInfo = z.object({
   }),
   support_url: z.string(),
   support_phone: z.string(),
+  /** The support and contact phones' dialling codes, so an edit starts from them rather than +1. */
+  support_phone_region: z.string(),
   support_email: z.string(),
   contact_name: z.string(),
   contact_email: z.string(),
   contact_phone: z.string(),
+  contact_phone_region: z.string(),
   perms: z.array(z.string()),
 });
 

@@ -130,6 +130,8 @@ export type LedgerCommand =
       amount: number;
       reason: string;
       cardCharge: Cash | null;
+      /** For a cash price paid from coins: the coins the sale took (its opening event's), given back by share. */
+      coinsPaid?: number | null;
     }
   | { type: 'ConfirmCardRefund'; txId: string; refundReference: string }
   /** The processor refused a return's card refund for good: the money goes back to the merchant. */

@@ -172,6 +172,8 @@ export type TransactionEvent =
         reason: string;
         /** The processor's refund owed to the card: the return stays pending until it is confirmed. */
         cardRefund: (Cash & { paymentMethod: PaymentMethodRef }) | null;
+        /** A sale paid from coins: the coins given back to the buyer's CON wallet for `amount`, by share of what it took. */
+        coinsBack?: number;
       };
     }
   | { type: 'CardRefundConfirmed'; data: Movement & { refundReference: string } }

@@ -27,7 +27,7 @@ export function intoExchange(from: ConversionSide, type: LedgerType): Posting[] 
 }
 
 /** A conversion's second leg: the exchange account of `to`'s currency pays it. */
-function outOfExchange(to: ConversionSide, type: LedgerType): Posting[] {
+export function outOfExchange(to: ConversionSide, type: LedgerType): Posting[] {
   return [
     { account: platformAccount('exchange', to.currency), currency: to.currency, amount: -to.amount, type },
     { account: to.account, currency: to.currency, amount: to.amount, type },

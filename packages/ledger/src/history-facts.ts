@@ -142,6 +142,20 @@ export function conversionOf(opening: TransactionEvent): Conversion | null {
       if (!fundedBy || fundedBy.rateMicros === null || fundedBy.charge.currency === currency) return null;
       return conversion(opening.data, fundedBy.charge, amount + fee, fundedBy.rateMicros);
     }
+    case 'SaleReturned': {
+      const { coinsBack, amount, currency } = opening.data;
+      if (coinsBack === undefined) return null;
+      // The price's share back as coins, at the rate the sale was paid at.
+      return {
+        quoteId: null,
+        from: currency,
+        to: 'CON',
+        amountIn: amount,
+        amountOut: coinsBack,
+        rate: coinsBack / amount,
+        fee: 0,
+      };
+    }
     default:
       return null;
   }

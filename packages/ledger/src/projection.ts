@@ -45,7 +45,9 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
     case 'SaleReturned': {
       const { data } = event;
       const merchant: [AccountId, BalanceChange] = [data.merchantWalletId, balanceChange.debited(data.amount)];
-      return data.buyerWalletId ? [merchant, [data.buyerWalletId, balanceChange.credited(data.amount)]] : [merchant];
+      // A sale paid from coins gets its coins back: the buyer's CON wallet is credited what the return gives in coins.
+      const back = data.coinsBack ?? data.amount;
+      return data.buyerWalletId ? [merchant, [data.buyerWalletId, balanceChange.credited(back)]] : [merchant];
     }
     case 'CardRefundConfirmed':
       return [];

@@ -3,9 +3,9 @@ import type { Coin } from './coins.ts';
 import { reservedBy } from './coins.ts';
 import type { Cash, TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
-import type { TransactionType } from './words.ts';
+import type { TransactionState, TransactionType } from './words.ts';
 
-export type TransactionState = 'pending' | 'completed' | 'rejected' | 'expired' | 'failed';
+export type { TransactionState };
 
 /**
  * A ledger transaction as its stream tells it: the spec's Transaction fields

@@ -49,6 +49,11 @@ export const transactionTypes = [
 
 export type TransactionType = (typeof transactionTypes)[number];
 
+/** The states a transaction goes through (spec §3 Transaction `state`). */
+export const transactionStates = ['pending', 'completed', 'rejected', 'expired', 'failed'] as const;
+
+export type TransactionState = (typeof transactionStates)[number];
+
 /** Why the ledger refuses a command (LedgerRuleViolation's `code`). */
 export type RefusalCode =
   | 'invalid_amount'

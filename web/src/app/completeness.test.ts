@@ -1,3 +1,13 @@
+import {
+  depositStatuses,
+  ledgerTypeLabels,
+  notificationTypes,
+  notifyMethods,
+  transactionStates,
+  transactionTypes,
+  webhookDeliveryStates,
+  webhookEvents,
+} from '@peeks/contracts';
 import { describe, expect, it } from 'vitest';
 import { uiTexts } from '../ui/i18n.ts';
 import { validationTexts } from '../i18n/validation-texts.ts';
@@ -113,3 +123,58 @@ function placeholders(text: unknown): string[] {
   if (typeof text !== 'string') return [];
   return [...text.matchAll(/\{\{\s*([^}\s]+)\s*\}\}/g)].map((match) => match[1] ?? '').sort();
 }
+
+/**
+ * The values the API sends as codes and the screens show as words: each has
+ * its text in every language, and Japanese and Marathi say it in their own
+ * words rather than repeat the English or the code.
+ */
+const dataDrivenLabels: [path: string, codes: readonly string[]][] = [
+  ['words.states', transactionStates],
+  ['words.transaction_types', transactionTypes],
+  ['words.ledger_types', Object.keys(ledgerTypeLabels)],
+  ['wallet.activity.kinds', transactionTypes],
+  ['profile.notify', [...notificationTypes, ...notifyMethods]],
+  ['webhooks.event_names', webhookEvents],
+  ['webhooks.state', webhookDeliveryStates.map((state) => `_${state}`)],
+  ['deposits.statuses', depositStatuses],
+  ['operations.people.columns', ['date', 'type', 'state', 'amount']],
+];
+
+/** The text at "profile.notify" + "deposit" (or + "_pending", glued, for keys such as state_pending) in a language. */
+function textAt(language: 'en' | 'ja' | 'mr', path: string, code: string): unknown {
+  const all = new Map<string, unknown>();
+  for (const [, texts] of walked) for (const [key, text] of paths(texts[language])) all.set(key, text);
+  const key = code.startsWith('_') ? `${path}${code}` : `${path}.${code}`;
+  // A counted word has its plural forms instead (confirming_one, confirming_other).
+  return all.get(key) ?? all.get(`${key}_other`);
+}
+
+describe.each(dataDrivenLabels)('the data-driven labels at %s', (path, codes) => {
+  it('have a text for every code in English, and their own words in Japanese and Marathi', () => {
+    expect(codes.length).toBeGreaterThan(0);
+    const lacking = codes.filter((code) => typeof textAt('en', path, code) !== 'string');
+    expect(lacking, `${path}: English lacks`).toEqual([]);
+    for (const language of ['ja', 'mr'] as const) {
+      const untranslated = codes.filter((code) => {
+        const text = textAt(language, path, code);
+        return typeof text !== 'string' || text === textAt('en', path, code) || text === code.replace(/^_/, '');
+      });
+      expect(untranslated, `${path}: ${language} shows these in English or as codes`).toEqual([]);
+    }
+  });
+});
+
+describe('the screens', () => {
+  it('name no table column in English inside the code', () => {
+    const sources = import.meta.glob<string>(['../features/**/*.tsx', '../ui/**/*.tsx', '!../**/*.test.tsx'], {
+      query: '?raw',
+      import: 'default',
+      eager: true,
+    });
+    const literal = Object.entries(sources)
+      .filter(([, text]) => /\b(header|heading): '[A-Z]/.test(text))
+      .map(([file]) => file);
+    expect(literal).toEqual([]);
+  });
+});

@@ -30,6 +30,8 @@ export const validationTexts = dictionary({
         at_most: 'Please enter at most {{n}} characters {{label}}',
         ten_digits: 'Please enter 10 digit {{label}}',
         ten_digits_only: 'Sorry, 10 digit {{label}} accepted only',
+        greater_than: 'Please enter {{label}} should be greater than {{n}}',
+        less_than: 'Please enter {{label}} should be less than {{n}}',
       },
       labels: {
         username: 'Username',
@@ -127,8 +129,6 @@ export const validationTexts = dictionary({
         password_min: 'Password must have at least 6 characters',
         passwords_differ: 'Passwords do not match',
         accept_terms: 'Please accept terms and conditions',
-        amount_below: 'Please enter amount should be grater 1',
-        amount_above: 'Please enter amount should be less 500',
         brand_word: registrationMessages.brandWord,
         password_mix: registrationMessages.passwordMix,
         password_first: registrationMessages.passwordFirst,
@@ -165,6 +165,8 @@ export const validationTexts = dictionary({
         at_most: '{{label}}は{{n}}文字以内で入力してください',
         ten_digits: '{{label}}は10桁で入力してください',
         ten_digits_only: '{{label}}は10桁のみ受け付けます',
+        greater_than: '{{label}}は{{n}}より大きい値を入力してください',
+        less_than: '{{label}}は{{n}}未満で入力してください',
       },
       labels: {
         username: 'ユーザー名',
@@ -262,8 +264,6 @@ export const validationTexts = dictionary({
         password_min: 'パスワードは6文字以上にしてください',
         passwords_differ: 'パスワードが一致しません',
         accept_terms: '利用規約に同意してください',
-        amount_below: '金額は1以上で入力してください',
-        amount_above: '金額は500未満で入力してください',
         brand_word: 'ユーザー名に Peeks という語は使えません',
         password_mix: 'パスワードは英大文字・小文字と数字を混ぜて入力してください',
         password_first: '先にパスワードを入力してください',
@@ -300,6 +300,8 @@ export const validationTexts = dictionary({
         at_most: 'कृपया जास्तीत जास्त {{n}} अक्षरांचे {{label}} प्रविष्ट करा',
         ten_digits: 'कृपया 10 अंकी {{label}} प्रविष्ट करा',
         ten_digits_only: 'क्षमस्व, फक्त 10 अंकी {{label}} स्वीकारला जातो',
+        greater_than: 'कृपया {{n}} पेक्षा जास्त {{label}} प्रविष्ट करा',
+        less_than: 'कृपया {{n}} पेक्षा कमी {{label}} प्रविष्ट करा',
       },
       labels: {
         username: 'वापरकर्तानाव',
@@ -397,8 +399,6 @@ export const validationTexts = dictionary({
         password_min: 'पासवर्डमध्ये किमान 6 अक्षरे असावीत',
         passwords_differ: 'पासवर्ड जुळत नाहीत',
         accept_terms: 'कृपया अटी व शर्ती स्वीकारा',
-        amount_below: 'कृपया 1 पेक्षा जास्त रक्कम प्रविष्ट करा',
-        amount_above: 'कृपया 500 पेक्षा कमी रक्कम प्रविष्ट करा',
         brand_word: 'वापरकर्तानावात Peeks हा शब्द असू नये',
         password_mix: 'कृपया लहान-मोठी अक्षरे आणि अंक मिसळून पासवर्ड प्रविष्ट करा',
         password_first: 'कृपया आधी पासवर्ड प्रविष्ट करा',
@@ -442,6 +442,8 @@ const PATTERNS: readonly [keyof English['patterns'], RegExp][] = [
   ['at_most', /^Please enter at most (\d+) characters (.+)$/],
   ['ten_digits', /^Please enter (10) digit (.+)$/],
   ['ten_digits_only', /^Sorry, (10) digit (.+) accepted only$/],
+  ['greater_than', /^Please enter (?<label>.+) should be greater than (?<n>\S+)$/],
+  ['less_than', /^Please enter (?<label>.+) should be less than (?<n>\S+)$/],
   ['valid', /^Please enter valid ()(.+)$/],
   ['select', /^Please select ()(.+)$/],
   ['enter', /^Please enter ()(.+)$/],
@@ -454,11 +456,11 @@ export function translatedValidation(message: string, t: TFunction): string {
   for (const [pattern, expression] of PATTERNS) {
     const found = expression.exec(message);
     if (!found) continue;
-    const label = labelKeys.get(found[2] ?? '');
+    const label = labelKeys.get(found.groups?.label ?? found[2] ?? '');
     if (label === undefined) return message;
     return t(`validation.patterns.${pattern}`, {
       label: t(`validation.labels.${label}`),
-      n: found[1] ?? '',
+      n: found.groups?.n ?? found[1] ?? '',
     });
   }
   return message;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pickLanguage } from '../i18n/i18n.ts';
 import { shownText } from './api.ts';
 import { cached } from './cache.ts';
+import { formatPhone } from './phone.ts';
 
 describe('shownText (spec §8)', () => {
   it('a field rule keeps its own words; another code reads its error_codes text; an unknown code says something went wrong', () => {
@@ -35,5 +36,15 @@ describe('cached (30-minute local cache, spec §4 and §9)', () => {
     now += 1;
     expect(entry.read()).toBeNull();
     expect(localStorage.getItem('test.entry')).toBeNull();
+  });
+});
+
+describe('formatPhone', () => {
+  it('shows a phone as it is dialled, from the stored or the wire form', () => {
+    expect(formatPhone('6135550123', '+1')).toBe('+1 613 555 0123');
+    expect(formatPhone('2079460958', '+44')).toBe('+44 207 946 0958');
+    expect(formatPhone('+442079460958')).toBe('+44 207 946 0958');
+    expect(formatPhone('6135550123')).toBe('613 555 0123');
+    expect(formatPhone('12345', '+1')).toBe('12345');
   });
 });

@@ -34,6 +34,23 @@ describe("the contracts' validation messages in the reader's language", () => {
     expect(translatedValidation('Please select Country', i18n.t)).toBe('कृपया देश निवडा');
   });
 
+  it('say the amount limits in words without the spelling slips, with their figure, in every language', async () => {
+    expect(translatedValidation('Please enter amount should be greater than 20', i18n.t)).toBe(
+      'Please enter amount should be greater than 20',
+    );
+    await i18n.changeLanguage('ja');
+    expect(translatedValidation('Please enter amount should be greater than 20', i18n.t)).toBe(
+      '金額は20より大きい値を入力してください',
+    );
+    expect(translatedValidation('Please enter amount should be less than 500', i18n.t)).toBe(
+      '金額は500未満で入力してください',
+    );
+    await i18n.changeLanguage('mr');
+    expect(translatedValidation('Please enter amount should be less than 10000', i18n.t)).toBe(
+      'कृपया 10000 पेक्षा कमी रक्कम प्रविष्ट करा',
+    );
+  });
+
   it('cover the labels of the bank, merchant, PIN and password forms, and their fixed sentences', async () => {
     await i18n.changeLanguage('ja');
     expect(translatedValidation('Please enter Monthly Sales', i18n.t)).toBe('月間売上を入力してください');

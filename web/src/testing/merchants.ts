@@ -19,10 +19,12 @@ export function merchantInfo(overrides: Partial<MerchantInfo> = {}): MerchantInf
     },
     support_url: 'https://coffee.example/help',
     support_phone: '6135550102',
+    support_phone_region: '+1',
     support_email: 'help@coffee.example',
     contact_name: 'Anne',
     contact_email: 'anne@coffee.example',
     contact_phone: '6135550103',
+    contact_phone_region: '+1',
     perms: [],
     ...overrides,
   };

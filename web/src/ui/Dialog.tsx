@@ -12,6 +12,8 @@ export interface DialogProps {
   onClose?: () => void;
   /** Buttons at the bottom. */
   footer?: ReactNode;
+  /** 'wide' for a log or a list that needs room (up to 48 rem); still the screen's width on a phone. */
+  size?: 'wide';
 }
 
 /**
@@ -19,7 +21,7 @@ export interface DialogProps {
  * focus returns to where it was on close. Escape and the backdrop close it
  * only when `onClose` is given; without it the dialog is static.
  */
-export function Dialog({ title, children, onClose, footer }: DialogProps) {
+export function Dialog({ title, children, onClose, footer, size }: DialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
@@ -68,7 +70,7 @@ export function Dialog({ title, children, onClose, footer }: DialogProps) {
     >
       <div
         ref={panel}
-        className="dialog"
+        className={size === 'wide' ? 'dialog dialog-wide' : 'dialog'}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

@@ -13,6 +13,8 @@ import { Money } from './Money.tsx';
 import { PageHeader } from './PageHeader.tsx';
 import { Skeleton } from './Skeleton.tsx';
 import { Tabs } from './Tabs.tsx';
+import { ledgerTypeWord, stateWord, transactionTypeWord } from './words.ts';
+import { i18n } from '../i18n/i18n.ts';
 
 describe('the design system', () => {
   it('Button: a plain button by default, disabled and busy while its call runs', () => {
@@ -151,6 +153,37 @@ describe('the design system', () => {
     );
     expect(screen.getByText('processed').className).toBe('badge badge-success');
     expect(screen.getByText('Live').className).toBe('badge badge-info');
+  });
+
+  it("StatusPill, ledger and transaction types: the codes the API sends, in the reader's words", async () => {
+    try {
+      await i18n.changeLanguage('ja');
+      render(
+        <>
+          <StatusPill status="completed" />
+          <StatusPill status="pending" />
+          <StatusPill status="processed" />
+        </>,
+      );
+      expect(screen.getByText('完了').className).toBe('badge badge-success');
+      expect(screen.getByText('保留中').className).toBe('badge badge-warning');
+      // A state no dictionary knows yet is shown as sent.
+      expect(screen.getByText('processed')).toBeTruthy();
+      expect([ledgerTypeWord('P2P_RCVD'), ledgerTypeWord('PURCHASE_COINS'), ledgerTypeWord('WITHDRAW')]).toEqual([
+        '個人間の受け取り',
+        'コイン購入',
+        '出金',
+      ]);
+      expect(transactionTypeWord('withdraw')).toBe('出金');
+      await i18n.changeLanguage('en');
+      expect([ledgerTypeWord('P2P_RCVD'), ledgerTypeWord('NEW_KIND'), stateWord('completed')]).toEqual([
+        'P2P Received',
+        'NEW_KIND',
+        'completed',
+      ]);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('Money: cash with its symbol and code, a fee of nothing as $0.00', () => {

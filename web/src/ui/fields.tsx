@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from 'react';
-import { Controller, useFormContext, type UseFormRegisterReturn } from 'react-hook-form';
+import { Controller, useFormContext, useWatch, type UseFormRegisterReturn } from 'react-hook-form';
+import { passwordRules } from '@peeks/contracts';
 import { useTranslation } from 'react-i18next';
 import { diallingCodeChoices, digitsOnly, withDateDashes, type Choice } from './geo.ts';
 import { translatedValidation } from '../i18n/validation-texts.ts';
@@ -158,6 +159,42 @@ export function TextField({
         />
       )}
     </FieldShell>
+  );
+}
+
+/**
+ * A new password's field with its rules listed under it from the start (8 to
+ * 12 characters, upper and lower case, a digit), each ticked as the typed
+ * password meets it, so nobody learns the 12-character cap from a refusal.
+ */
+export function NewPasswordField({ name, label, ...input }: { name: string; label: ReactNode } & FormInputProps) {
+  const { t } = useTranslation();
+  const { control } = useFormContext();
+  const value = useWatch({ control, name }) as unknown;
+  const typed = typeof value === 'string' ? value : '';
+  const rules = (Object.keys(passwordRules) as (keyof typeof passwordRules)[]).map((rule) => ({
+    rule,
+    met: passwordRules[rule](typed),
+  }));
+  return (
+    <TextField
+      name={name}
+      label={label}
+      type="password"
+      autoComplete="new-password"
+      {...input}
+      hint={
+        // Spans in the list roles: a hint is phrasing content (<small>), where <ul> may not go.
+        <span className="password-rules" role="list" aria-label={t('password_rules.title')}>
+          {rules.map(({ rule, met }) => (
+            <span key={rule} role="listitem" className={met ? 'met' : undefined}>
+              <span aria-hidden="true">{met ? '✓' : '○'}</span> {t(`password_rules.${rule}`)}
+              <span className="visually-hidden"> {t(met ? 'password_rules.met' : 'password_rules.not_met')}</span>
+            </span>
+          ))}
+        </span>
+      }
+    />
   );
 }
 

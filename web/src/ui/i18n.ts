@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorCode } from '@peeks/contracts';
+import { errorCatalogue, ledgerTypeLabels, type ErrorCode } from '@peeks/contracts';
 import { dictionary } from '../i18n/dictionary.ts';
 
 /** Keyed by the code as the API sends it, a string. */
@@ -8,6 +8,37 @@ const catalogue: Record<`${ErrorCode}`, string> = errorCatalogue;
 export const uiTexts = dictionary({
   en: {
     dialog: { close: 'Close' },
+    words: {
+      // A state as the spec writes it ('completed'); the tone of its pill repeats it.
+      states: {
+        pending: 'pending',
+        completed: 'completed',
+        rejected: 'rejected',
+        expired: 'expired',
+        failed: 'failed',
+      },
+      transaction_types: {
+        purchase: 'Purchase',
+        deposit: 'Deposit',
+        transfer: 'Transfer',
+        sale: 'Sale',
+        return: 'Return',
+        withdraw: 'Withdrawal',
+        settlement: 'Settlement',
+        fee: 'Fee',
+        correction: 'Correction',
+      },
+      // The spec's ledger type labels (§4), as ledgerTypeLabels has them.
+      ledger_types: ledgerTypeLabels,
+    },
+    password_rules: {
+      title: 'Your password needs',
+      length: '8 to 12 characters',
+      mixed_case: 'Upper and lower case letters',
+      digit: 'At least one digit',
+      met: '(done)',
+      not_met: '(not yet)',
+    },
     query: { try_again: 'Try Again' },
     form: { problems: 'Please fix the following:', submitting: 'Please wait…' },
     quote: {
@@ -47,6 +78,59 @@ export const uiTexts = dictionary({
   },
   ja: {
     dialog: { close: '閉じる' },
+    words: {
+      states: {
+        pending: '保留中',
+        completed: '完了',
+        rejected: '却下',
+        expired: '期限切れ',
+        failed: '失敗',
+      },
+      transaction_types: {
+        purchase: '購入',
+        deposit: '入金',
+        transfer: '送金',
+        sale: '売上',
+        return: '返品',
+        withdraw: '出金',
+        settlement: '精算',
+        fee: '手数料',
+        correction: '訂正',
+      },
+      ledger_types: {
+        FEE_PLATFORM: 'プラットフォーム手数料',
+        P2P_RCVD: '個人間の受け取り',
+        P2P_SENT: '個人間の送金',
+        TIPS_RVCD: '受け取り',
+        TIPS_USER_RVCD: 'ユーザーからの受け取り',
+        TIPS_SENT: '送金',
+        TIPS_USER_SENT: 'ユーザーへの送金',
+        BONUS: 'ボーナス',
+        DEP_CON: 'コイン入金',
+        DEP_IAP: '入金',
+        DEP_PAYPAL: '入金 (PayPal)',
+        DEP_CC: 'クレジットカード入金',
+        ACCT_TO_ACCT: '口座間振替',
+        PURCHASE: '購入',
+        PURCHASE_COINS: 'コイン購入',
+        PURCHASE_IMP: 'インプレッション購入',
+        PURCHASE_OFFER: 'オフセット購入',
+        PURCHASE_SUB: 'サブスクリプション購入',
+        WITHDRAW: '出金',
+        SETTLE_SEND: '精算 (送金)',
+        SETTLE_RCV: '精算 (受け取り)',
+        CORR: '訂正',
+        RETURN: '返品',
+      },
+    },
+    password_rules: {
+      title: 'パスワードの条件',
+      length: '8～12文字',
+      mixed_case: '英大文字と英小文字',
+      digit: '数字を1つ以上',
+      met: '(満たしています)',
+      not_met: '(まだです)',
+    },
     query: { try_again: '再試行' },
     form: { problems: '次の点を修正してください:', submitting: 'お待ちください…' },
     quote: {
@@ -200,6 +284,59 @@ export const uiTexts = dictionary({
   },
   mr: {
     dialog: { close: 'बंद करा' },
+    words: {
+      states: {
+        pending: 'प्रलंबित',
+        completed: 'पूर्ण',
+        rejected: 'नाकारले',
+        expired: 'कालबाह्य',
+        failed: 'अयशस्वी',
+      },
+      transaction_types: {
+        purchase: 'खरेदी',
+        deposit: 'ठेव',
+        transfer: 'ट्रान्सफर',
+        sale: 'विक्री',
+        return: 'परतावा',
+        withdraw: 'निधी काढणे',
+        settlement: 'सेटलमेंट',
+        fee: 'शुल्क',
+        correction: 'दुरुस्ती',
+      },
+      ledger_types: {
+        FEE_PLATFORM: 'प्लॅटफॉर्म शुल्क',
+        P2P_RCVD: 'व्यक्तीकडून मिळाले',
+        P2P_SENT: 'व्यक्तीला पाठवले',
+        TIPS_RVCD: 'मिळाले',
+        TIPS_USER_RVCD: 'वापरकर्त्याकडून मिळाले',
+        TIPS_SENT: 'पाठवले',
+        TIPS_USER_SENT: 'वापरकर्त्याला पाठवले',
+        BONUS: 'बोनस',
+        DEP_CON: 'कॉइन ठेव',
+        DEP_IAP: 'ठेव',
+        DEP_PAYPAL: 'ठेव (PayPal)',
+        DEP_CC: 'क्रेडिट कार्ड ठेव',
+        ACCT_TO_ACCT: 'खाते ते खाते ट्रान्सफर',
+        PURCHASE: 'खरेदी',
+        PURCHASE_COINS: 'कॉइन खरेदी',
+        PURCHASE_IMP: 'इम्प्रेशन खरेदी',
+        PURCHASE_OFFER: 'ऑफसेट खरेदी',
+        PURCHASE_SUB: 'सदस्यता खरेदी',
+        WITHDRAW: 'निधी काढणे',
+        SETTLE_SEND: 'सेटलमेंट (पाठवले)',
+        SETTLE_RCV: 'सेटलमेंट (मिळाले)',
+        CORR: 'दुरुस्ती',
+        RETURN: 'परतावा',
+      },
+    },
+    password_rules: {
+      title: 'तुमच्या पासवर्डमध्ये हवे',
+      length: '8 ते 12 अक्षरे',
+      mixed_case: 'मोठी आणि लहान अक्षरे',
+      digit: 'किमान एक अंक',
+      met: '(पूर्ण)',
+      not_met: '(अजून नाही)',
+    },
     query: { try_again: 'पुन्हा प्रयत्न करा' },
     form: { problems: 'कृपया पुढील गोष्टी दुरुस्त करा:', submitting: 'कृपया थांबा…' },
     quote: {

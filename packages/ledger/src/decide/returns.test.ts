@@ -166,6 +166,64 @@ describe('ReturnSale', () => {
     );
   });
 
+  it('gives a price paid from coins back as coins, by cumulative share, through the exchange accounts', () => {
+    // $4.75 paid with 95.00 coins (the buyer's CON wallet paid; the sale is in USD).
+    const sale = evolveTransaction(
+      null,
+      {
+        type: 'FundsTransferred',
+        data: {
+          txId: 'sale-1',
+          kind: 'PURCHASE',
+          fromWalletId: walletIdOf('user-1', 'CON'),
+          fromOwnerId: 'user-1',
+          toWalletId: walletIdOf('merchant-1', 'USD'),
+          toOwnerId: 'merchant-1',
+          amount: 4_75,
+          fee: 0,
+          currency: 'USD',
+          hold: null,
+          memo: null,
+          postings: [],
+          coins: [],
+          paidFromCoins: { coins: 95_00, rateMicros: 1_000_000, quoteId: 'qt_1' },
+        },
+      },
+      now,
+    );
+    const wallets = [wallet('merchant-1', 'USD', 4_75), wallet('user-1', 'CON', 0)];
+    expect(refusalOf(returning({ amount: 1_00 }), given(sale, 0, wallets))).toBe('payment_method_wrong_use');
+
+    let returned = 0;
+    let coinsBack = 0;
+    for (const [index, amount] of [1_00, 1, 3_74].entries()) {
+      const [event] = decide(
+        returning({ txId: `return-${String(index)}`, amount, coinsPaid: 95_00 }),
+        given(sale, returned, wallets),
+        context(),
+      );
+      if (event?.type !== 'SaleReturned') throw new Error('no return');
+      const back = event.data.coinsBack ?? Number.NaN;
+      // Each currency balances on its own; the buyer's CON wallet gets the minted coins.
+      for (const currency of ['USD', 'CON'] as const)
+        expect(
+          event.data.postings.filter((posting) => posting.currency === currency).reduce((sum, p) => sum + p.amount, 0),
+        ).toBe(0);
+      expect(event.data.postings).toContainEqual({
+        account: 'platform:exchange:USD',
+        currency: 'USD',
+        amount,
+        type: 'RETURN',
+      });
+      expect(event.data.coins.reduce((sum, step) => sum + ('value' in step ? step.value : 0), 0)).toBe(back);
+      expect(balanceChangesOf(event)).toContainEqual([walletIdOf('user-1', 'CON'), expect.anything()]);
+      returned += amount;
+      coinsBack += back;
+    }
+    // $1.00 is 20.00 coins, one cent 0.20, and the last return takes the remainder: all 95.00 back.
+    expect(coinsBack).toBe(95_00);
+  });
+
   it('given coins, moves serials back to the buyer, or burns them for a card refund', () => {
     const coins = [{ serial: 'C1', value: 1_000 }];
     const wallets = [wallet('merchant-1', 'CON', 1_000), wallet('user-1', 'CON', 0)];

@@ -4,6 +4,7 @@ import { cardRefundOf } from '../card-refunds.ts';
 import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Posting } from '../events.ts';
+import { intoExchange, outOfExchange } from '../exchange.ts';
 import type { CommandRules } from './rule.ts';
 import { coinsToSpend, noCoins } from './rule.ts';
 import { openWallet, requireAvailable, requireCashCurrency, requireTransaction, type SaleState } from './state.ts';
@@ -43,9 +44,10 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
         refuse('return_exceeds_sale', `${amount} is more than the ${leftToReturn(sale)} left of ${command.saleTxId}`);
       if (command.reason.trim() === '') refuse('required_field', 'a return needs a reason');
 
-      // A price paid from coins was converted at its quote; giving it back would convert again, at a rate not yet priced.
-      if (record.payerWalletId !== null && walletParts(record.payerWalletId)?.currency !== currency)
-        refuse('payment_method_wrong_use', `${command.saleTxId} was paid from coins and cannot be returned yet`);
+      // A price paid from coins goes back as coins: the return's share of what the sale took, at the sale's own rate.
+      const paidFromCoins = record.payerWalletId !== null && walletParts(record.payerWalletId)?.currency !== currency;
+      if (paidFromCoins && !command.coinsPaid)
+        refuse('payment_method_wrong_use', `${command.saleTxId} was paid from coins; the return needs what it took`);
       const paidByCard = record.paymentMethodType === 'CC';
       if (paidByCard !== (command.cardCharge !== null))
         refuse(
@@ -70,21 +72,38 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
       const merchant = openWallet(state, record.payeeWalletId);
       requireAvailable(merchant, amount);
       const buyer = cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
+      const coinsBack =
+        paidFromCoins && command.coinsPaid
+          ? cardRefundOf({ charge: command.coinsPaid, sale: record.amount, returnedBefore: sale.returned, amount })
+          : null;
       const to = buyer?.walletId ?? platformAccount('card-funding', currency);
-      const postings: Posting[] = [
-        { account: merchant.walletId, currency, amount: -amount, type: 'RETURN' },
-        { account: to, currency, amount, type: 'RETURN' },
-      ];
+      const postings: Posting[] =
+        coinsBack !== null && buyer
+          ? [
+              ...intoExchange({ account: merchant.walletId, amount, currency }, 'RETURN'),
+              ...(coinsBack > 0
+                ? outOfExchange({ account: buyer.walletId, amount: coinsBack, currency: 'CON' }, 'RETURN')
+                : []),
+            ]
+          : [
+              { account: merchant.walletId, currency, amount: -amount, type: 'RETURN' },
+              { account: to, currency, amount, type: 'RETURN' },
+            ];
       // Coins go back to the buyer; to a card they are retired, as the card-funding account issued them.
+      // A price paid from coins retired its coins into the exchange: new ones are minted for the share returned.
       const coins: CoinStep[] =
-        currency === 'CON'
-          ? spendCoins(
-              state.coins,
-              merchant.walletId,
-              [buyer ? { amount, to: buyer.walletId } : { amount, burn: true }],
-              newSerial,
-            )
-          : [];
+        coinsBack !== null && buyer
+          ? coinsBack > 0
+            ? [mintCoin(coinsBack, buyer.walletId, newSerial)]
+            : []
+          : currency === 'CON'
+            ? spendCoins(
+                state.coins,
+                merchant.walletId,
+                [buyer ? { amount, to: buyer.walletId } : { amount, burn: true }],
+                newSerial,
+              )
+            : [];
       return [
         {
           type: 'SaleReturned',
@@ -105,6 +124,7 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
                     paymentMethod: { id: record.paymentMethodId, type: record.paymentMethodType ?? 'CC' },
                   }
                 : null,
+            ...(coinsBack !== null ? { coinsBack } : {}),
             postings,
             coins,
           },

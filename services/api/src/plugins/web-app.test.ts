@@ -1,18 +1,34 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../testing/app.ts';
+
+/** The web app's static files (web/public), which the build copies as they are into the root it serves. */
+const PUBLIC = path.resolve(import.meta.dirname, '../../../../web/public');
+const SCRIPT = `console.log(${JSON.stringify('the app '.repeat(200))});`;
 
 let subject: TestApp;
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'peeks-web-'));
+  await cp(PUBLIC, root, { recursive: true });
   await mkdir(path.join(root, 'assets'));
   await writeFile(path.join(root, 'index.html'), '<!doctype html><title>Peeks Wallet</title><div id="root"></div>');
-  await writeFile(path.join(root, 'assets', 'index-abc123.js'), 'console.log("app")');
+  // As the build leaves a text asset: the file, and its brotli and gzip copies beside it.
+  const script = path.join(root, 'assets', 'index-abc123.js');
+  await writeFile(script, SCRIPT);
+  await writeFile(`${script}.br`, brotliCompressSync(SCRIPT));
+  await writeFile(`${script}.gz`, gzipSync(SCRIPT));
   subject = await createTestApp({ webRoot: root });
 });
+const getAsset = (url: string, acceptEncoding?: string) =>
+  subject.app.inject({
+    method: 'GET',
+    url,
+    headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding },
+  });
 afterAll(async () => {
   await subject.close();
   await rm(root, { recursive: true, force: true });
@@ -29,10 +45,52 @@ describe('web app serving', () => {
     }
   });
 
-  it('serves hashed assets with a long cache life', async () => {
-    const response = await subject.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+  it('serves a hashed asset brotli-compressed to a browser that takes brotli, cached for good', async () => {
+    const response = await getAsset('/assets/index-abc123.js', 'gzip, deflate, br, zstd');
     expect(response.statusCode).toBe(200);
-    expect(response.headers['cache-control']).toContain('immutable');
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['content-type']).toContain('javascript');
+    expect(response.headers.vary).toContain('accept-encoding');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(SCRIPT);
+    expect(response.rawPayload.length).toBeLessThan(SCRIPT.length / 4);
+  });
+
+  it('serves it gzipped to a browser that takes gzip only', async () => {
+    const response = await getAsset('/assets/index-abc123.js', 'gzip');
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(response.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it('serves it as it is to a client that asks for no encoding', async () => {
+    for (const acceptEncoding of [undefined, 'identity']) {
+      const response = await getAsset('/assets/index-abc123.js', acceptEncoding);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers.vary).toContain('accept-encoding');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.body).toBe(SCRIPT);
+    }
+  });
+
+  it('gives no address to the compressed copies, and no page for an asset the build lacks', async () => {
+    for (const url of ['/assets/index-abc123.js.br', '/assets/index-abc123.js.gz', '/assets/index-old456.js']) {
+      const response = await getAsset(url, 'br');
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).not.toContain('text/html');
+    }
+  });
+
+  it('answers /favicon.ico with the brand icon, not the page', async () => {
+    const response = await getAsset('/favicon.ico');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\//);
+    // An ICO file starts with reserved 0, type 1 (icon).
+    expect([...response.rawPayload.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(response.rawPayload.equals(await readFile(path.join(PUBLIC, 'favicon.ico')))).toBe(true);
+    const svg = await getAsset('/favicon.svg');
+    expect(svg.headers['content-type']).toContain('image/svg+xml');
   });
 
   it('keeps unknown API routes as JSON 404s', async () => {

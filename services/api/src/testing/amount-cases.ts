@@ -14,7 +14,11 @@ export const amountCases: { body: Record<string, unknown>; message: string; code
   { body: { amount: '25' }, message: 'Please enter valid amount', code: errorCodes.invalidArguments },
   { body: { amount: 12.5 }, message: 'Please enter valid amount', code: errorCodes.invalidArguments },
   { body: { amount: 123_456 }, message: 'Please enter at most 5 characters amount', code: errorCodes.invalidArguments },
-  { body: { amount: 501 }, message: 'Please enter amount should be less 500', code: errorCodes.amountAboveLimit },
-  { body: { amount: 0 }, message: 'Please enter amount should be grater 1', code: errorCodes.amountBelowMinimum },
-  { body: { amount: -3 }, message: 'Please enter amount should be grater 1', code: errorCodes.amountBelowMinimum },
+  { body: { amount: 501 }, message: 'Please enter amount should be less than 500', code: errorCodes.amountAboveLimit },
+  { body: { amount: 0 }, message: 'Please enter amount should be greater than 1', code: errorCodes.amountBelowMinimum },
+  {
+    body: { amount: -3 },
+    message: 'Please enter amount should be greater than 1',
+    code: errorCodes.amountBelowMinimum,
+  },
 ];

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { acceptAgreement, skipAgreement } from './agreements-api.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 /** Skip is offered only while the current time is before agree_by (spec §4). */
 export const canSkip = (agreement: Agreement, now = new Date()) =>
@@ -35,7 +36,6 @@ export function AgreementDialog({
   const [checkError, setCheckError] = useState<string | null>(null);
   const action = useApiAction();
   const agreed = agreement.agreed_to !== null;
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' });
 
   const accept = () => {
     if (!checked) {
@@ -83,9 +83,9 @@ export function AgreementDialog({
       />
       <dl className="agreement-dates">
         <dt>{t('agreements.effective')}</dt>
-        <dd>{date.format(new Date(agreement.effective_date))}</dd>
+        <dd>{formatDate(agreement.effective_date, i18n.language)}</dd>
         <dt>{t('agreements.expiry')}</dt>
-        <dd>{agreement.expiry_date ? date.format(new Date(agreement.expiry_date)) : t('agreements.no_expiry')}</dd>
+        <dd>{agreement.expiry_date ? formatDate(agreement.expiry_date, i18n.language) : t('agreements.no_expiry')}</dd>
       </dl>
       {!agreed && (
         <div className="field field-checkbox">

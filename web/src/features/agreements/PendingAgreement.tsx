@@ -1,16 +1,21 @@
 import type { Agreement } from '@peeks/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { cached } from '../../lib/cache.ts';
 import { session } from '../session/index.ts';
-import { AgreementDialog } from './AgreementDialog.tsx';
 import { agreementKeys, firstPendingAgreement } from './agreements-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { agreementsTexts } from './i18n.ts';
 
 // Its own chunk: the texts come with it, not with the first load.
 addLaterTexts(agreementsTexts);
+
+// The dialog (and the HTML sanitiser it shows the text with) loads only for someone with an agreement pending,
+// not on every dashboard visit.
+const AgreementDialog = lazy(() =>
+  import('./AgreementDialog.tsx').then((module) => ({ default: module.AgreementDialog })),
+);
 
 /** The agreement the dashboard flow stored for this user (spec §4), with its local flags. */
 interface Stored {
@@ -56,13 +61,15 @@ export function PendingAgreement() {
   const pending = stored ? (settled(stored) ? null : stored.agreement) : (fetched.data ?? null);
   if (!pending) return null;
   return (
-    <AgreementDialog
-      agreement={pending}
-      dismissable={false}
-      onDone={(agreement) => {
-        storeOf(userId).write({ agreement, is_accepted: true, is_skipped: true });
-        setDoneFor(userId);
-      }}
-    />
+    <Suspense>
+      <AgreementDialog
+        agreement={pending}
+        dismissable={false}
+        onDone={(agreement) => {
+          storeOf(userId).write({ agreement, is_accepted: true, is_skipped: true });
+          setDoneFor(userId);
+        }}
+      />
+    </Suspense>
   );
 }

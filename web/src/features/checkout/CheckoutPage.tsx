@@ -30,6 +30,7 @@ import { checkoutKeys, checkoutLink, payCheckout, useCheckoutSession, useSavedCa
 import './checkout.css';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { checkoutTexts } from './i18n.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 addLaterTexts(checkoutTexts);
 
@@ -392,9 +393,7 @@ function ReturnLink({ checkout }: { checkout: CheckoutSession }) {
 
 /** When the payment was written, in the reader's language; as sent when it is not a date. */
 function paidAt(entryDate: string, language: string): string {
-  const date = new Date(entryDate);
-  if (Number.isNaN(date.getTime())) return entryDate;
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return formatDateTime(entryDate, language);
 }
 
 /** After paying: what was paid, to whom, under which transaction, and the way back to the shop. */

@@ -14,6 +14,7 @@ import { ContactFormDialog } from './ContactFormDialog.tsx';
 import { deleteContact, useContacts } from './contacts-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { contactsTexts } from './i18n.ts';
+import { formatPhone } from '../../lib/phone.ts';
 
 // Its own chunk: the texts come with it, not with the first load.
 addLaterTexts(contactsTexts);
@@ -175,7 +176,7 @@ function ContactGrid({ contacts, onOpen }: { contacts: readonly Contact[]; onOpe
           </h2>
           <dl>
             <dt>{t('contacts.phone')}</dt>
-            <dd>{contact.phone}</dd>
+            <dd>{formatPhone(contact.phone, contact.phone_region)}</dd>
             <dt>{t('contacts.email')}</dt>
             <dd>{contact.email}</dd>
             <dt>{t('contacts.address')}</dt>

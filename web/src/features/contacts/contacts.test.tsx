@@ -82,7 +82,7 @@ describe('/contacts (spec §2 Contacts, §4 Contact modal, §5 Contact form vari
     const cards = await screen.findByRole('list', { name: 'Your contacts' });
     const card = within(cards).getByRole('listitem');
     expect(within(card).getByRole('button', { name: 'Marie Gagnon' })).toBeTruthy();
-    for (const text of ['+16135550199', 'marie@example.com', '200 Rideau Street, Ottawa, ON, Canada'])
+    for (const text of ['+1 613 555 0199', 'marie@example.com', '200 Rideau Street, Ottawa, ON, Canada'])
       expect(within(card).getByText(text)).toBeTruthy();
     expect(screen.queryByText('Anne Tremblay', { selector: 'button' })).toBeNull();
   });

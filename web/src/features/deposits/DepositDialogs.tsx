@@ -25,6 +25,7 @@ import { coinsLabel, countdownText, timeLeft } from './deposit-rules.ts';
 import { depositKeys, startBitcoin, startInterac, startZelle, useBitcoinInfo, useDeposits } from './deposits-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { depositsTexts } from './i18n.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 // Its own chunk: the texts come with it, not with the first load.
 addLaterTexts(depositsTexts);
@@ -490,7 +491,7 @@ function PendingDeposits({ onClose }: { onClose: () => void }) {
             <tbody>
               {deposits.map((deposit) => (
                 <tr key={deposit.tx_id} data-testid={`deposit-${deposit.tx_id}`}>
-                  <td>{deposit.created_at.slice(0, 16).replace('T', ' ')}</td>
+                  <td>{formatDateTime(deposit.created_at)}</td>
                   <td>{t(`deposits.methods.${deposit.method}`)}</td>
                   <td>
                     {formatMoney(deposit.amount, deposit.currency)}

@@ -162,7 +162,7 @@ describe('the Deposit dialog (spec §2 Deposit dialog and deposit sub-modals)', 
     await user.click(within(form).getByRole('button', { name: 'Continue' }));
     expect(await within(form).findAllByText('Please enter amount')).not.toHaveLength(0);
     await user.type(within(form).getByLabelText('Amount'), '501');
-    expect(await within(form).findAllByText('Please enter amount should be less 500')).not.toHaveLength(0);
+    expect(await within(form).findAllByText('Please enter amount should be less than 500')).not.toHaveLength(0);
     await user.clear(within(form).getByLabelText('Amount'));
     await user.type(within(form).getByLabelText('Amount'), '1');
     expect((await within(form).findByTestId('quote-get')).textContent).toBe('15.60 Coins');

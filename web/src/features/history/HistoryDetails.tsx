@@ -1,4 +1,4 @@
-import { ledgerTypeLabel, type AuditEntry, type LedgerEntry, type TransactionView } from '@peeks/contracts';
+import { type AuditEntry, type LedgerEntry, type TransactionView } from '@peeks/contracts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusPill } from '../../ui/Badge.tsx';
@@ -10,6 +10,7 @@ import { Skeleton } from '../../ui/Skeleton.tsx';
 import { useAudit } from './history-api.ts';
 import { LedgerReceipt } from './LedgerReceipt.tsx';
 import { counterpartyLabel, formatWhen, transactionTypeLabel } from './labels.ts';
+import { ledgerTypeWord } from '../../ui/words.ts';
 
 function Facts({ facts }: { facts: [string, ReactNode][] }) {
   return (
@@ -186,7 +187,7 @@ export function LedgerDetails({ entry, onClose }: { entry: LedgerEntry; onClose:
         facts={[
           [t('history.fields.ledger_id'), <code key="id">{entry.ledger_id}</code>],
           [t('history.fields.entry_date'), formatWhen(entry.entry_date)],
-          [t('history.fields.type'), ledgerTypeLabel(entry.type)],
+          [t('history.fields.type'), ledgerTypeWord(entry.type)],
           [
             t('history.fields.amount'),
             <Money

@@ -1,6 +1,5 @@
 import {
   ledgerFilter,
-  ledgerTypeLabel,
   ledgerTypeLabels,
   transactionFilter,
   transactionTypes,
@@ -31,6 +30,7 @@ import { HistoryTab } from './HistoryTab.tsx';
 import { counterpartyLabel, formatWhen, transactionTypeLabel } from './labels.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { historyTexts } from './i18n.ts';
+import { ledgerTypeWord } from '../../ui/words.ts';
 
 addLaterTexts(historyTexts);
 
@@ -144,7 +144,7 @@ function LedgerTab() {
   const { t } = useTranslation();
   const columns = (open: (row: LedgerEntry) => void): ColumnDef<LedgerEntry>[] => [
     { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
-    { id: 'type', header: t('history.columns.type'), cell: ({ row }) => ledgerTypeLabel(row.original.type) },
+    { id: 'type', header: t('history.columns.type'), cell: ({ row }) => ledgerTypeWord(row.original.type) },
     amountColumn(t('history.columns.amount')),
     {
       id: 'transaction',
@@ -157,7 +157,7 @@ function LedgerTab() {
     <HistoryTab<LedgerEntry, LedgerFilter>
       caption={t('history.tabs.ledger')}
       schema={ledgerFilter}
-      typeOptions={Object.entries(ledgerTypeLabels).map(([code, label]) => ({ value: code, label }))}
+      typeOptions={Object.keys(ledgerTypeLabels).map((code) => ({ value: code, label: ledgerTypeWord(code) }))}
       queryKey={historyKeys.ledger}
       load={loadLedger}
       loadAll={everyLedgerEntry}

@@ -1,15 +1,12 @@
-import { transactionTypes, type TransactionView } from '@peeks/contracts';
-import { i18n } from '../../i18n/i18n.ts';
+import type { TransactionView } from '@peeks/contracts';
+import { formatDateTime } from '../../lib/dates.ts';
+import { transactionTypeWord } from '../../ui/words.ts';
 
-type KnownType = (typeof transactionTypes)[number];
-const isKnownType = (type: string): type is KnownType => (transactionTypes as readonly string[]).includes(type);
-
-/** A transaction's kind in words; a kind this screen does not know yet shows as it is. */
-export const transactionTypeLabel = (type: string) => (isKnownType(type) ? i18n.t(`history.types.${type}`) : type);
+/** A transaction's kind in words, from the shared dictionary; a kind it does not know yet shows as it is. */
+export const transactionTypeLabel = transactionTypeWord;
 
 /** A date and time in the reader's language and time zone. */
-export const formatWhen = (iso: string) =>
-  new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+export const formatWhen = (iso: string) => formatDateTime(iso);
 
 /** Who was on the other side, as a person knows them: "Bob Birch (@bob)", or a shop's display name. */
 export const counterpartyLabel = (counterparty: TransactionView['counterparty']) => {

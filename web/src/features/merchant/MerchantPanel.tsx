@@ -10,6 +10,7 @@ import { isMerchant, session } from '../session/index.ts';
 import './merchant.css';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { merchantTexts } from './i18n.ts';
+import { formatDate, formatDateTime } from '../../lib/dates.ts';
 
 addLaterTexts(merchantTexts);
 
@@ -72,8 +73,8 @@ export function LoadedView<T>({
   );
 }
 
-export const dateOf = (iso: string) => new Date(iso).toLocaleDateString();
-export const timeOf = (iso: string) => new Date(iso).toLocaleString();
+export const dateOf = (iso: string) => formatDate(iso);
+export const timeOf = (iso: string) => formatDateTime(iso);
 
 /** Payments as the merchant sees them: when, what, how much, whether refunded, and an action per row. */
 export function TransactionTable({

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 import { merchantInfo } from '../../testing/merchants.ts';
 import { transactionView } from '../../testing/transactions.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 const merchantUser = sessionUser({ merchant_id: 3, merchants: { '3': 'Demo Coffee', '4': 'Book Nook' } });
 
@@ -188,13 +189,7 @@ describe('the merchant space', () => {
       within(row!)
         .getAllByRole('cell')
         .map((cell) => cell.textContent),
-    ).toEqual([
-      new Date(batch.entry_date).toLocaleDateString(),
-      '$6.00 USD',
-      '$10.00 USD',
-      '$4.00 USD',
-      'Show 2 payments',
-    ]);
+    ).toEqual([formatDate(batch.entry_date), '$6.00 USD', '$10.00 USD', '$4.00 USD', 'Show 2 payments']);
     expect(row!.getAttribute('aria-current')).toBeNull();
     await user.click(show);
     expect(await screen.findByRole('table', { name: 'Payments' })).toBeTruthy();

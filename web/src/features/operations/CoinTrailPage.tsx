@@ -11,6 +11,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 type Step = z.infer<typeof coinTrailStep>;
 
@@ -36,7 +37,7 @@ function Lineage({ serial, steps }: { serial: string; steps: readonly Step[] }) 
                 value: formatMoney(step.value, 'CON'),
                 type: step.event_type,
                 position: step.event_position,
-                time: new Date(step.event_time).toLocaleString(),
+                time: formatDateTime(step.event_time),
               })}
             </strong>
             <span>

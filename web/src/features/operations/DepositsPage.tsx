@@ -22,6 +22,7 @@ import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { actionsColumn } from './RowActions.tsx';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 /** Typed money ("50" or "50.00") as minor units; NaN when it is not an amount, which the API refuses in words. */
 /** Typed cents as minor units: nothing typed is missing (undefined), anything else not an amount is NaN (invalid). */
@@ -267,7 +268,7 @@ export default function DepositsPage() {
                 },
                 {
                   header: t('operations.deposits.entered'),
-                  cell: ({ row }) => new Date(row.original.entry_date).toLocaleString(),
+                  cell: ({ row }) => formatDateTime(row.original.entry_date),
                 },
                 actionsColumn(
                   t('operations.deposits.actions'),

@@ -11,6 +11,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 type LoggedEvent = z.infer<typeof loggedEvent>;
 
@@ -36,8 +37,8 @@ function EventRow({ event }: { event: LoggedEvent }) {
       <details>
         <summary>
           <span className="event-position">#{event.position}</span>{' '}
-          <time dateTime={event.created_at}>{new Date(event.created_at).toLocaleString()}</time>{' '}
-          <strong>{event.type}</strong> <span className="event-stream">{event.stream_id}</span>{' '}
+          <time dateTime={event.created_at}>{formatDateTime(event.created_at)}</time> <strong>{event.type}</strong>{' '}
+          <span className="event-stream">{event.stream_id}</span>{' '}
           <Badge tone={event.link_verifies ? 'success' : 'danger'}>
             {event.link_verifies ? t('operations.events.verifies') : t('operations.events.broken')}
           </Badge>

@@ -10,6 +10,7 @@ import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 /**
  * Whether today's log extends a checkpoint an auditor kept: both signed by
@@ -110,7 +111,7 @@ export default function LedgerLogPage() {
                     {log.checkpoints.map((checkpoint) => (
                       <tr key={checkpoint.tree_size}>
                         <td>{number(checkpoint.tree_size)}</td>
-                        <td>{new Date(checkpoint.created_at).toLocaleString(i18n.language)}</td>
+                        <td>{formatDateTime(checkpoint.created_at, i18n.language)}</td>
                       </tr>
                     ))}
                   </tbody>

@@ -21,6 +21,7 @@ import { useDataLabel } from './labels.ts';
 import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { operationsKeys, useLoad } from './use-load.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 /** Series colours from the design tokens, so the charts follow light and dark. */
 const palette = [
@@ -206,7 +207,7 @@ function Verification() {
       setStarting(false);
     }
   };
-  const started = run?.started_at ? new Date(run.started_at).toLocaleString() : '';
+  const started = run?.started_at ? formatDateTime(run.started_at) : '';
   return (
     <Card
       title={t('operations.overview.verify')}
@@ -265,7 +266,7 @@ export default function OverviewPage() {
             <>
               <p className="console-note">
                 {sheet.as_of
-                  ? t('operations.overview.as_of', { time: new Date(sheet.as_of).toLocaleString() })
+                  ? t('operations.overview.as_of', { time: formatDateTime(sheet.as_of) })
                   : t('operations.overview.never_caught_up')}
               </p>
               <dl className="balance-sheet">

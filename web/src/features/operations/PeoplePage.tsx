@@ -17,6 +17,7 @@ import { Loading } from './Loading.tsx';
 import { operationsApi } from './operations-api.ts';
 import { PendingBans } from './PendingBans.tsx';
 import { useLoad } from './use-load.ts';
+import { formatDateTime, formatRelative } from '../../lib/dates.ts';
 
 function Amount({ minor, currency }: { minor: number; currency: string }) {
   const known = currencyCode.safeParse(currency);
@@ -142,8 +143,8 @@ function Person({ initial }: { initial: View }) {
                 <Amount minor={wallet.total} currency={wallet.currency} />
               </span>
               <span className="help">
-                available <Amount minor={wallet.available} currency={wallet.currency} /> · withdrawable{' '}
-                <Amount minor={wallet.withdrawable} currency={wallet.currency} />
+                {t('operations.people.available')} <Amount minor={wallet.available} currency={wallet.currency} /> ·{' '}
+                {t('operations.people.withdrawable')} <Amount minor={wallet.withdrawable} currency={wallet.currency} />
               </span>
             </div>
           ))}
@@ -157,7 +158,7 @@ function Person({ initial }: { initial: View }) {
             {view.holds.map((hold) => (
               <li key={hold.tx_id}>
                 <Amount minor={hold.amount} currency={hold.currency} /> ·{' '}
-                {t('operations.people.release_at', { time: new Date(hold.release_at).toLocaleString() })}
+                {t('operations.people.release_at', { time: formatDateTime(hold.release_at) })}
               </li>
             ))}
           </ul>
@@ -172,7 +173,7 @@ function Person({ initial }: { initial: View }) {
           columns={[
             {
               header: t('operations.people.columns.date'),
-              cell: ({ row }) => new Date(row.original.entry_date).toLocaleString(),
+              cell: ({ row }) => formatDateTime(row.original.entry_date),
             },
             { header: t('operations.people.columns.type'), cell: ({ row }) => label('types', row.original.type) },
             {
@@ -202,7 +203,7 @@ function Person({ initial }: { initial: View }) {
               <li key={item.session_id}>
                 <span>
                   <code>{item.session_id}</code> ·{' '}
-                  {t('operations.people.last_seen', { time: new Date(item.last_seen_at).toLocaleString() })}
+                  {t('operations.people.last_seen', { time: formatRelative(item.last_seen_at) })}
                 </span>
                 <Button
                   variant="ghost"
@@ -263,7 +264,7 @@ function Audit() {
           <ul>
             {actions.map((action) => (
               <li key={action.position}>
-                {new Date(action.created_at).toLocaleString()} · {action.operator_username} · {action.type}
+                {formatDateTime(action.created_at)} · {action.operator_username} · {action.type}
                 {action.reason ? ` · ${action.reason}` : ''}
               </li>
             ))}

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ok, renderApp, resetSession } from '../../testing/app.tsx';
 import { consoleApi } from './testing.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 const event = (position: number, linkVerifies = true) => ({
   position,
@@ -40,7 +41,7 @@ describe('/operations/events: the event log', () => {
     const list = (await screen.findByText('#60')).closest('ol');
     if (!list) throw new Error('the events are a list');
     const rows = within(list).getAllByRole('listitem');
-    const local = (iso: string) => new Date(iso).toLocaleString();
+    const local = (iso: string) => formatDateTime(iso);
     expect(rows.map((row) => row.querySelector('summary')?.textContent ?? row.textContent)).toEqual([
       `#60 ${local(event(60).created_at)} TransactionCompleted ledger-tx-60 link verifies`,
       // The jump from 60 to 57 is named, and the page says why positions skip.

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { transactionTypeWord } from '../../ui/words.ts';
 
 /** The groups of words the console's data carries. */
 type LabelGroup = 'accounts' | 'types' | 'states' | 'methods';
@@ -9,5 +10,7 @@ type LabelGroup = 'accounts' | 'types' | 'states' | 'methods';
  */
 export function useDataLabel() {
   const { t } = useTranslation();
-  return (group: LabelGroup, raw: string): string => t(`operations.labels.${group}.${raw}`, { defaultValue: raw });
+  // Transaction types are the shared dictionary's, as every screen names them.
+  return (group: LabelGroup, raw: string): string =>
+    group === 'types' ? transactionTypeWord(raw) : t(`operations.labels.${group}.${raw}`, { defaultValue: raw });
 }

@@ -45,7 +45,8 @@ export function CardEntry({ tokenizerUrl }: { tokenizerUrl: string }) {
         setValue(TOKEN, '', { shouldDirty: true });
         setError(TOKEN, {
           type: 'server',
-          message: [...new Set(message.data.errors.map((each) => each.message))].join(' '),
+          // One line each (the field's error shows them as lines), each once.
+          message: [...new Set(message.data.errors.map((each) => each.message))].join('\n'),
         });
         return;
       }
@@ -83,7 +84,11 @@ export function CardEntry({ tokenizerUrl }: { tokenizerUrl: string }) {
         </p>
       )}
       <p id={errorId} className="field-error" role="alert">
-        {error}
+        {error?.split('\n').map((line) => (
+          <span key={line} className="error-line">
+            {line}
+          </span>
+        ))}
       </p>
     </fieldset>
   );

@@ -8,6 +8,7 @@ import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
 import { BankAccountDialog } from './BankAccountDialog.tsx';
 import { WireAccountDialog } from './WireAccountDialog.tsx';
 import { deletePaymentMethod, makeDefault, usePaymentMethods } from './payment-methods-api.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 type Modal = 'card' | 'bank' | 'wire';
 
@@ -153,24 +154,11 @@ function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
   );
 }
 
-/** The card month and year as MM/YYYY; a wire account shows its entry date instead (spec §2, §9 "MMM Do, YYYY"). */
+/** The card month and year as MM/YYYY; a wire account shows its entry date instead (spec §2; the date as every date shows). */
 function expiryOf(method: PaymentMethod): string | null {
   const expiry = method.type_specific.card_expiry as { month?: unknown; year?: unknown } | undefined;
   if (typeof expiry?.month !== 'number' || typeof expiry.year !== 'number') return null;
   return `${String(expiry.month).padStart(2, '0')}/${String(expiry.year)}`;
-}
-
-const ordinal = (day: number) => {
-  const tens = day % 100;
-  if (tens >= 11 && tens <= 13) return `${String(day)}th`;
-  return `${String(day)}${['th', 'st', 'nd', 'rd'][day % 10] ?? 'th'}`;
-};
-
-/** "Nov 21st, 2026" (spec §9: card entry dates MMM Do, YYYY). */
-export function entryDate(iso: string, language: string): string {
-  const date = new Date(iso);
-  const month = new Intl.DateTimeFormat(language, { month: 'short' }).format(date);
-  return `${month} ${ordinal(date.getDate())}, ${String(date.getFullYear())}`;
 }
 
 const ICONS: Record<string, string> = {
@@ -206,7 +194,7 @@ function MethodCard({
       <div className="method-details">
         <strong id={nameId}>{name}</strong>
         {method.type === 'WIRE' && (
-          <span>{t('payment_methods.entered', { date: entryDate(method.entry_date, i18n.language) })}</span>
+          <span>{t('payment_methods.entered', { date: formatDate(method.entry_date, i18n.language) })}</span>
         )}
         {expiry && <span>{t('payment_methods.expires', { expiry })}</span>}
         {method.is_default && <span className="badge">{t('payment_methods.default')}</span>}

@@ -96,8 +96,8 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     expect(amount.getAttribute('aria-describedby')).toContain(within(modal).getByText('Please enter amount').id);
 
     for (const [typed, text] of [
-      ['0', 'Please enter amount should be grater 1'],
-      ['501', 'Please enter amount should be less 500'],
+      ['0', 'Please enter amount should be greater than 1'],
+      ['501', 'Please enter amount should be less than 500'],
       ['1000', 'Please enter at most 3 characters amount'],
     ] as const) {
       await user.clear(amount);

@@ -109,7 +109,7 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     expect(master.className).not.toContain('default');
 
     const wired = screen.getByRole('listitem', { name: 'WIRE Account ******7788' });
-    expect(within(wired).getByText('Added Nov 2nd, 2026')).toBeTruthy();
+    expect(within(wired).getByText('Added Nov 2, 2026')).toBeTruthy();
   });
 
   it('Select makes a method the default and Delete removes it, each reloading the list', async () => {
@@ -408,6 +408,24 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
       expect(within(modal).queryByText('Please enter valid Expiry Year')).toBeNull();
     });
     expect(within(modal).getByText(/Card ready/)).toBeTruthy();
+  });
+
+  it("shows the tokenizer's refusals under the card once, one a line", async () => {
+    paymentApi([]);
+    const { user } = renderApp('/payment-method-list');
+    const modal = await openCardModal(user);
+    postFromTokenizer({
+      type: 'card-token-error',
+      errors: [
+        { code: 4001, field: 'card_number', message: 'Please enter valid Card Number' },
+        { code: 4001, field: 'cvv', message: 'Please enter CVV' },
+        { code: 4001, field: 'card_number', message: 'Please enter valid Card Number' },
+      ],
+    });
+    const first = await within(modal).findByText('Please enter valid Card Number');
+    const lines = [...(first.parentElement?.children ?? [])].map((line) => line.textContent);
+    expect(lines).toEqual(['Please enter valid Card Number', 'Please enter CVV']);
+    expect(within(modal).getAllByText('Please enter valid Card Number')).toHaveLength(1);
   });
 
   it("lists the server's refusal in the modal and keeps it open", async () => {

@@ -10,6 +10,7 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { session } from '../session/index.ts';
 import { useDocuments, uploadDocument } from './profile-api.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 /**
  * The Document Upload tab (spec §2, §5 "Document upload"): type, number,
@@ -98,8 +99,9 @@ export function DocumentTab() {
             {list.map((document) => (
               <li key={document.document_id}>
                 {t(`profile.document.types.${document.document_type}`)} {document.document_number} ·{' '}
-                {countryName(document.issuing_country, i18n.language)} · {document.issue_date} → {document.expiry_date}{' '}
-                · {t('profile.document.received')}
+                {countryName(document.issuing_country, i18n.language)} ·{' '}
+                {formatDate(document.issue_date, i18n.language)} → {formatDate(document.expiry_date, i18n.language)} ·{' '}
+                {t('profile.document.received')}
               </li>
             ))}
           </ul>

@@ -2,55 +2,93 @@ import { merchantNameLocked, updateMerchantRequest, type MerchantInfo } from '@p
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnapshot, type Snapshot } from 'valtio';
+import { formatPhone } from '../../lib/phone.ts';
+import { Button } from '../../ui/Button.tsx';
+import { Card } from '../../ui/Card.tsx';
+import { DetailList } from '../../ui/DetailList.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { countryName } from '../../ui/geo.ts';
+import { Skeleton } from '../../ui/Skeleton.tsx';
 import { PhoneField, TextField } from '../../ui/fields.tsx';
 import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { loadSession, session } from '../session/index.ts';
 import { updateMerchant } from './profile-api.ts';
 
-/** The Merchant tab (spec §2): the read-only Merchant Setting card and its 'Merchant Details' modal. */
+/**
+ * The Merchant tab (spec §2): the read-only Merchant Setting card, the
+ * business, its support and its contact as three groups of facts, phones as
+ * dialled, and its 'Merchant Details' modal.
+ */
 export function MerchantTab() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { merchant } = useSnapshot(session);
   const [editing, setEditing] = useState(false);
-  if (!merchant) return <p className="empty-state">{t('profile.loading')}</p>;
-  const rows: [string, string | null][] = [
-    [t('profile.merchant.name'), merchant.name],
-    [t('profile.merchant.dba'), merchant.dba],
-    [t('profile.merchant.website'), merchant.website],
-    [t('profile.merchant.phone'), `${merchant.phone_region} ${merchant.phone}`],
-    [t('profile.merchant.address1'), merchant.address.address1],
-    [t('profile.merchant.address2'), merchant.address.address2],
-    [t('profile.merchant.support_url'), merchant.support_url],
-    [t('profile.merchant.support_phone'), merchant.support_phone],
-    [t('profile.merchant.support_email'), merchant.support_email],
-    [t('profile.merchant.contact_name'), merchant.contact_name],
-    [t('profile.merchant.contact_email'), merchant.contact_email],
-    [t('profile.merchant.contact_phone'), merchant.contact_phone],
-  ];
+  if (!merchant) return <Skeleton lines={6} label={t('profile.loading')} />;
+  const { address } = merchant;
+  const link = (url: string) => (
+    <a href={url} target="_blank" rel="noreferrer">
+      {url}
+    </a>
+  );
+  const email = (to: string) => <a href={`mailto:${to}`}>{to}</a>;
   return (
-    <section className="card" aria-labelledby="merchant-setting-title">
-      <div className="panel-heading">
-        <h2 id="merchant-setting-title">{t('profile.merchant.setting')}</h2>
-        <button
-          type="button"
-          className="button"
+    <Card
+      title={t('profile.merchant.setting')}
+      className="details-card"
+      actions={
+        <Button
           onClick={() => {
             setEditing(true);
           }}
         >
           {t('profile.edit')}
-        </button>
-      </div>
-      <dl className="detail-list">
-        {rows.map(([label, value]) => (
-          <div key={label} className="detail-row">
-            <dt>{label}</dt>
-            <dd>{value ?? '—'}</dd>
-          </div>
-        ))}
-      </dl>
+        </Button>
+      }
+    >
+      <DetailList
+        title={t('profile.merchant.business')}
+        details={[
+          { label: t('profile.merchant.name'), value: merchant.name },
+          { label: t('profile.merchant.dba'), value: merchant.dba },
+          { label: t('profile.merchant.website'), value: link(merchant.website) },
+          { label: t('profile.merchant.phone'), value: formatPhone(merchant.phone, merchant.phone_region) },
+          {
+            label: t('profile.merchant.address'),
+            value: (
+              <address>
+                {[address.address1, address.address2].filter(Boolean).join(', ')}
+                <br />
+                {`${address.city}, ${address.province} ${address.postal_code}`}
+                <br />
+                {countryName(address.country, i18n.language)}
+              </address>
+            ),
+          },
+        ]}
+      />
+      <DetailList
+        title={t('profile.merchant.support')}
+        details={[
+          { label: t('profile.merchant.support_url'), value: link(merchant.support_url) },
+          {
+            label: t('profile.merchant.support_phone'),
+            value: formatPhone(merchant.support_phone, merchant.support_phone_region),
+          },
+          { label: t('profile.merchant.support_email'), value: email(merchant.support_email) },
+        ]}
+      />
+      <DetailList
+        title={t('profile.merchant.contact')}
+        details={[
+          { label: t('profile.merchant.contact_name'), value: merchant.contact_name },
+          { label: t('profile.merchant.contact_email'), value: email(merchant.contact_email) },
+          {
+            label: t('profile.merchant.contact_phone'),
+            value: formatPhone(merchant.contact_phone, merchant.contact_phone_region),
+          },
+        ]}
+      />
       {editing && (
         <MerchantDialog
           merchant={merchant}
@@ -59,7 +97,7 @@ export function MerchantTab() {
           }}
         />
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -73,12 +111,12 @@ function MerchantDialog({ merchant, onClose }: { merchant: Snapshot<MerchantInfo
     address: { address1: merchant.address.address1, address2: merchant.address.address2 ?? '' },
     support_url: merchant.support_url,
     support_phone: merchant.support_phone,
-    support_phone_region: '+1',
+    support_phone_region: merchant.support_phone_region,
     support_email: merchant.support_email,
     contact_name: merchant.contact_name,
     contact_email: merchant.contact_email,
     contact_phone: merchant.contact_phone,
-    contact_phone_region: '+1',
+    contact_phone_region: merchant.contact_phone_region,
   });
   return (
     <Dialog title={t('profile.merchant.details')} onClose={onClose}>

@@ -4,12 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { useSnapshot, type Snapshot } from 'valtio';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { PhoneField, SelectField, TextField } from '../../ui/fields.tsx';
+import { NewPasswordField, PhoneField, SelectField, TextField } from '../../ui/fields.tsx';
 import { ServerErrors } from '../../ui/feedback.tsx';
 import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { countryChoices, countryName, DEFAULT_DIALLING_CODE } from '../../ui/geo.ts';
 import { ApiError } from '../../lib/api.ts';
 import { Button } from '../../ui/Button.tsx';
+import { DetailList } from '../../ui/DetailList.tsx';
+import { formatPhone } from '../../lib/phone.ts';
 import { toast } from '../../ui/toasts.tsx';
 import { loadSession, session } from '../session/index.ts';
 import { changePassword, updateUser, uploadAvatar } from './profile-api.ts';
@@ -31,9 +33,15 @@ export function ProfileTab() {
   const open = () => {
     setChanging(true);
   };
-  const none = t('profile.not_set');
+  const none = <span className="muted">{t('profile.not_set')}</span>;
+  // Three Update links open the one password modal (spec §2); each names what it is beside.
+  const update = (what: string) => (
+    <button type="button" className="link-button" aria-label={`${t('profile.update')}: ${what}`} onClick={open}>
+      {t('profile.update')}
+    </button>
+  );
   return (
-    <section className="card profile-card" aria-labelledby="profile-tab-title">
+    <section className="card profile-card details-card" aria-labelledby="profile-tab-title">
       <div className="profile-head">
         <AvatarUpload user={user} />
         <div className="profile-name">
@@ -54,35 +62,21 @@ export function ProfileTab() {
           </button>
         )}
       </div>
-      <dl className="detail-list">
-        <dt>{t('profile.first_name')}</dt>
-        <dd>{user.name_first ?? none}</dd>
-        <dt>{t('profile.last_name')}</dt>
-        <dd>{user.name_last ?? none}</dd>
-        <dt>{t('profile.email')}</dt>
-        <dd>
-          {user.email}{' '}
-          <button type="button" className="link-button" onClick={open}>
-            {t('profile.update')}
-          </button>
-        </dd>
-        <dt>{t('profile.phone')}</dt>
-        <dd>
-          {user.phone ?? none}{' '}
-          <button type="button" className="link-button" onClick={open}>
-            {t('profile.update')}
-          </button>
-        </dd>
-        <dt>{t('profile.password')}</dt>
-        <dd>
-          ••••••••{' '}
-          <button type="button" className="link-button" onClick={open}>
-            {t('profile.update')}
-          </button>
-        </dd>
-        <dt>{t('profile.description')}</dt>
-        <dd>{user.description ?? none}</dd>
-      </dl>
+      <DetailList
+        missing={none}
+        details={[
+          { label: t('profile.first_name'), value: user.name_first },
+          { label: t('profile.last_name'), value: user.name_last },
+          { label: t('profile.email'), value: user.email, action: update(t('profile.email')) },
+          {
+            label: t('profile.phone'),
+            value: user.phone === null ? null : formatPhone(user.phone, user.phone_region),
+            action: update(t('profile.phone')),
+          },
+          { label: t('profile.password'), value: '••••••••', action: update(t('profile.password')) },
+          { label: t('profile.description'), value: user.description },
+        ]}
+      />
       {editing && (
         <UserDetailsDialog
           user={user}
@@ -130,7 +124,7 @@ export function ChangePasswordDialog({ userId, onClose }: { userId: number; onCl
           type="password"
           autoComplete="current-password"
         />
-        <TextField name="new_password" label={t('profile.new_password')} type="password" autoComplete="new-password" />
+        <NewPasswordField name="new_password" label={t('profile.new_password')} />
         <TextField
           name="new_password_repeat"
           label={t('profile.confirm_password')}

@@ -35,6 +35,7 @@ export const profileKeys = {
   security: () => [...profileKeys.all, 'security'] as const,
   securityQuestions: () => [...profileKeys.all, 'security-questions'] as const,
   documents: () => [...profileKeys.all, 'documents'] as const,
+  preferences: (userId: number) => [...profileKeys.all, 'preferences', userId] as const,
 };
 
 /** After a change succeeds, what it changed is read again. */
@@ -85,7 +86,7 @@ export const setSecurityQuestions = changes(profileKeys.security(), (form: unkno
   callApi('/user/set-security-questions', credentialChangedResponse, { body: form }),
 );
 
-export const preferences = async (userId: number) =>
+const preferences = async (userId: number) =>
   (await callApi('/user/get-user-prefs', getUserPrefsResponse, { body: { user_id: userId, section: ['all'] } }))
     .preferences;
 export const setPreference = async (userId: number, key: string, enabled: boolean) =>
@@ -120,4 +121,6 @@ export const useTerminals = (merchantId: number) =>
 export const useSecuritySettings = () => useQuery({ queryKey: profileKeys.security(), queryFn: securitySettings });
 export const useSecurityQuestions = () =>
   useQuery({ queryKey: profileKeys.securityQuestions(), queryFn: securityQuestions });
+export const usePreferences = (userId: number) =>
+  useQuery({ queryKey: profileKeys.preferences(userId), queryFn: () => preferences(userId), enabled: userId > 0 });
 export const useDocuments = () => useQuery({ queryKey: profileKeys.documents(), queryFn: listDocuments });

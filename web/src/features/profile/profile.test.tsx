@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
 
 const merchantInfo = {
   merchant_id: 5,
@@ -19,18 +19,20 @@ const merchantInfo = {
   },
   support_url: 'https://coffee.example.com/help',
   support_phone: '6135550101',
+  support_phone_region: '+1',
   support_email: 'help@coffee.example.com',
   contact_name: 'Jean Roy',
   contact_email: 'jean@coffee.example.com',
   contact_phone: '6135550102',
+  contact_phone_region: '+1',
   perms: [],
 };
 
-function profileApi(merchant: boolean, handlers: Record<string, Handler> = {}) {
+function profileApi(merchant: boolean, handlers: Record<string, Handler> = {}, shop: object = merchantInfo) {
   return fakeApi({
     'GET /api/session': () =>
       ok({ user: sessionUser(merchant ? { merchant_id: 5, user_type: 'business' } : {}), csrfToken: 'csrf' }),
-    'GET /api/user/merchant-lookup': () => ok({ merchantInfo }),
+    'GET /api/user/merchant-lookup': () => ok({ merchantInfo: shop }),
     'GET /api/user/address-list': () => ok({ address: [], total: 0 }),
     'GET /api/merchant-terminal/list': () => ok({ merchantTerminalList: [] }),
     'POST /api/user/get-user-prefs': () =>
@@ -103,13 +105,62 @@ describe('/profile (spec §2 Profile page)', () => {
     ).toContain('Close');
   });
 
-  it('Notifications: toggles labelled by key flip at once and send the change', async () => {
+  it('Merchant Details keeps the saved dialling codes of the support and contact phones, and shows them dialled', async () => {
+    const abroad = {
+      ...merchantInfo,
+      address: { ...merchantInfo.address, address2: 'Suite 200' },
+      support_phone: '2079460958',
+      support_phone_region: '+44',
+      contact_phone: '9820012345',
+      contact_phone_region: '+91',
+    };
+    const api = profileApi(
+      true,
+      {
+        'POST /api/merchant/update-merchant': () =>
+          ok({ merchantInfo: abroad, message: 'Merchant Details Updated successfully.' }),
+      },
+      abroad,
+    );
+    const { user } = renderApp('/profile');
+    await user.click(await screen.findByRole('tab', { name: 'Merchant' }));
+    expect(await screen.findByText('+44 207 946 0958')).toBeTruthy();
+    expect(screen.getByText('+91 982 001 2345')).toBeTruthy();
+    expect(screen.getByText('+1 613 555 0100')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    const dialog = screen.getByRole('dialog', { name: 'Merchant Details' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save Merchant' }));
+    await waitFor(() => {
+      expect(api.sent('POST', '/api/merchant/update-merchant')).toHaveLength(1);
+    });
+    expect(api.sent('POST', '/api/merchant/update-merchant')[0]?.body).toMatchObject({
+      support_phone: '2079460958',
+      support_phone_region: '+44',
+      contact_phone: '9820012345',
+      contact_phone_region: '+91',
+    });
+  });
+
+  it('Notifications: toggles named in words flip at once and send the change', async () => {
     const api = profileApi(false, {
       'POST /api/user/user-config-update': () => ok({ preferences: { notifications: { newsletter: true } } }),
     });
     const { user } = renderApp('/profile');
     await user.click(await screen.findByRole('tab', { name: 'Notifications' }));
-    const toggle = await screen.findByRole('switch', { name: 'newsletter' });
+    const toggle = await screen.findByRole('switch', { name: 'News and offers' });
+    expect(screen.getAllByRole('switch').map((each) => each.closest('.toggle')?.textContent)).toEqual([
+      'Deposits',
+      'Withdrawals',
+      'Money you send',
+      'Money you receive',
+      'Purchases',
+      'Sign-ins to your account',
+      'News and offers',
+      'E-mail',
+      'Text message (SMS)',
+      'Push notifications',
+    ]);
+    expect(screen.queryByText(/send-fund|receive-fund/)).toBeNull();
     await user.click(toggle);
     expect((toggle as HTMLInputElement).checked).toBe(true);
     await waitFor(() => {
@@ -118,6 +169,33 @@ describe('/profile (spec §2 Profile page)', () => {
         config: { newsletter: true },
       });
     });
+  });
+
+  it('Notifications: a refused change flips back and says why', async () => {
+    profileApi(false, {
+      'POST /api/user/user-config-update': () => refused(400, [{ code: 4001, message: 'Invalid argument(s)' }]),
+    });
+    const { user } = renderApp('/profile');
+    await user.click(await screen.findByRole('tab', { name: 'Notifications' }));
+    const toggle = await screen.findByRole<HTMLInputElement>('switch', { name: 'Deposits' });
+    expect(toggle.checked).toBe(true);
+    await user.click(toggle);
+    await waitFor(() => {
+      expect(screen.getByRole<HTMLInputElement>('switch', { name: 'Deposits' }).checked).toBe(true);
+    });
+    expect(await screen.findByRole('alert')).toBeTruthy();
+  });
+
+  it('Profile: the facts as a described list, the phone as dialled, each Update link naming its fact', async () => {
+    profileApi(false, {
+      'GET /api/session': () =>
+        ok({ user: sessionUser({ phone: '2079460958', phone_region: '+44' }), csrfToken: 'csrf' }),
+    });
+    const { user } = renderApp('/profile');
+    expect(await screen.findByText('+44 207 946 0958')).toBeTruthy();
+    expect(screen.getByText('Phone').tagName).toBe('DT');
+    await user.click(screen.getByRole('button', { name: 'Update: Phone' }));
+    expect(screen.getByRole('dialog', { name: 'Change Password' })).toBeTruthy();
   });
 
   it('Security: Change Password, Change Pin and Security Questions rows; the password modal says the spec texts', async () => {

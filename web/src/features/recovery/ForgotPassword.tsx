@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { ApiError } from '../../lib/api.ts';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
-import { TextField } from '../../ui/fields.tsx';
+import { NewPasswordField, TextField } from '../../ui/fields.tsx';
 import { Form, SubmitButton, useSpecForm } from '../../ui/form.tsx';
 import { checkRecoveryCode, recoveryEmail, resetPassword, sendRecoveryCode } from './recovery-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
@@ -248,13 +248,7 @@ function PasswordStep({
           ))}
         </fieldset>
       )}
-      <TextField
-        name="userPassword"
-        label={t('recovery.password')}
-        type="password"
-        autoComplete="new-password"
-        autoFocus={questions.length === 0}
-      />
+      <NewPasswordField name="userPassword" label={t('recovery.password')} autoFocus={questions.length === 0} />
       <TextField
         name="confirmPassword"
         label={t('recovery.confirm_password')}

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DateField, SelectField, TextField } from '../../ui/fields.tsx';
+import { DateField, NewPasswordField, SelectField, TextField } from '../../ui/fields.tsx';
 import { countryChoices } from '../../ui/geo.ts';
 
 /** The User Details both sign-ups share: username, e-mail, password, confirm, birth date, country. */
@@ -11,7 +11,7 @@ export function UserDetailsFields() {
     <>
       <TextField name="username" label={t('signup.username')} autoComplete="username" />
       <TextField name="email" label={t('signup.email')} type="email" autoComplete="email" />
-      <TextField name="password" label={t('signup.password')} type="password" autoComplete="new-password" />
+      <NewPasswordField name="password" label={t('signup.password')} />
       <TextField
         name="confirm_password"
         label={t('signup.confirm_password')}

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fakeApi, ok, refused, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 
@@ -24,6 +24,30 @@ describe('/register/personal, Sign up for an account (spec §2, §5 Registration
       expect(await screen.findByText(text)).toBeTruthy();
     }
     expect(screen.getByText('Already have an account?').querySelector('a')?.getAttribute('href')).toBe('/login');
+  });
+
+  it('lists the password rules under the field before any submit, and ticks each as it is met', async () => {
+    fakeApi();
+    const { user } = renderApp('/register/personal');
+    const rules = await screen.findByRole('list', { name: 'Your password needs' });
+    const ticked = () =>
+      within(rules)
+        .getAllByRole('listitem')
+        .map((rule) => [rule.textContent.replace(/ \((done|not yet)\)$/, ''), rule.classList.contains('met')]);
+    expect(ticked()).toEqual([
+      ['○ 8 to 12 characters', false],
+      ['○ Upper and lower case letters', false],
+      ['○ At least one digit', false],
+    ]);
+    expect(field('Password').getAttribute('aria-describedby')).toContain(rules.parentElement?.id);
+    await user.type(field('Password'), 'abcdefgh');
+    expect(ticked().map(([, met]) => met)).toEqual([true, false, false]);
+    await user.type(field('Password'), 'A1');
+    expect(ticked().map(([, met]) => met)).toEqual([true, true, true]);
+    expect(within(rules).getAllByText('(done)')).toHaveLength(3);
+    await user.type(field('Password'), 'xyz');
+    expect(ticked().map(([, met]) => met)).toEqual([false, true, true]);
+    expect(screen.queryByText(/Please enter/)).toBeNull();
   });
 
   it('checks each rule as it is typed: lengths, characters, brand word, e-mail, password mix and match, age', async () => {

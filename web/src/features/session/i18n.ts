@@ -6,7 +6,7 @@ export const sessionTexts = dictionary({
   en: {
     login: {
       title: 'Account Access',
-      username: 'Email',
+      username: 'Email or username',
       password: 'Password',
       submit: 'Access My Account',
       forgot: 'Forgot your password?',
@@ -19,7 +19,7 @@ export const sessionTexts = dictionary({
   ja: {
     login: {
       title: 'アカウントへのアクセス',
-      username: 'メールアドレス',
+      username: 'メールアドレスまたはユーザー名',
       password: 'パスワード',
       submit: 'ログイン',
       forgot: 'パスワードをお忘れですか？',
@@ -32,7 +32,7 @@ export const sessionTexts = dictionary({
   mr: {
     login: {
       title: 'खाते प्रवेश',
-      username: 'ई-मेल',
+      username: 'ई-मेल किंवा वापरकर्तानाव',
       password: 'पासवर्ड',
       submit: 'माझ्या खात्यात प्रवेश करा',
       forgot: 'तुमचा पासवर्ड विसरलात?',

@@ -12,12 +12,12 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
     const { user } = renderApp('/login');
     await screen.findByRole('heading', { name: 'Account Access' });
     expect(screen.queryByText('Please enter Username/Email')).toBeNull();
-    await user.click(field('Email'));
+    await user.click(field('Email or username'));
     await user.tab();
     expect(await screen.findByText('Please enter Username/Email')).toBeTruthy();
     expect(screen.queryByText('Please enter Password')).toBeNull();
-    expect(field('Email').getAttribute('aria-invalid')).toBe('true');
-    expect(field('Email').getAttribute('aria-describedby')).toContain(
+    expect(field('Email or username').getAttribute('aria-invalid')).toBe('true');
+    expect(field('Email or username').getAttribute('aria-describedby')).toContain(
       screen.getByText('Please enter Username/Email').id,
     );
   });
@@ -30,10 +30,10 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
     expect(screen.getByText('Please enter Password')).toBeTruthy();
     await user.type(field('Password'), 'abc');
     expect(await screen.findByText('Password must have at least 6 characters')).toBeTruthy();
-    await user.type(field('Email'), 'x'.repeat(65));
+    await user.type(field('Email or username'), 'x'.repeat(65));
     expect(await screen.findByText('Please enter at most 64 characters Username/Email')).toBeTruthy();
-    await user.clear(field('Email'));
-    await user.type(field('Email'), 'anne_tremblay');
+    await user.clear(field('Email or username'));
+    await user.type(field('Email or username'), 'anne_tremblay');
     await waitFor(() => {
       expect(screen.queryByText('Please enter at most 64 characters Username/Email')).toBeNull();
     });
@@ -44,7 +44,7 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
       'POST /api/login': () => refused(401, [{ code: 1006, message: 'Incorrect Username/Email or Password' }]),
     });
     const { user } = renderApp('/login');
-    await user.type(await screen.findByLabelText('Email'), 'anne_tremblay');
+    await user.type(await screen.findByLabelText('Email or username'), 'anne_tremblay');
     await user.type(field('Password'), 'Secret123');
     await user.click(screen.getByRole('button', { name: 'Access My Account' }));
     expect(await screen.findByText('Incorrect Username/Email or Password')).toBeTruthy();
@@ -67,7 +67,7 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
         }),
     });
     const { user, router } = renderApp('/login');
-    await user.type(await screen.findByLabelText('Email'), 'anne_tremblay');
+    await user.type(await screen.findByLabelText('Email or username'), 'anne_tremblay');
     await user.type(field('Password'), 'Secret123');
     await user.click(screen.getByRole('button', { name: 'Access My Account' }));
     await waitFor(() => {
@@ -87,7 +87,7 @@ describe('/login, Account Access (spec §2, §4 Login, §5 Login)', () => {
         ok({ user: sessionUser({ username: 'demo_finance', role: 'finance' }), csrfToken: 'csrf-signed-in' }),
     });
     const { user, router } = renderApp('/login');
-    await user.type(await screen.findByLabelText('Email'), 'demo_finance');
+    await user.type(await screen.findByLabelText('Email or username'), 'demo_finance');
     await user.type(field('Password'), 'Secret123');
     await user.click(screen.getByRole('button', { name: 'Access My Account' }));
     await waitFor(() => {

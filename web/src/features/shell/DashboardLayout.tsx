@@ -45,14 +45,6 @@ export function DashboardLayout() {
     };
   }, [userId, merchantId]);
 
-  // The top bar offers the menu button only while there is a navigation to open.
-  useEffect(() => {
-    drawer.available = true;
-    return () => {
-      drawer.available = false;
-      drawer.open = false;
-    };
-  }, []);
   // Following a link closes the drawer.
   useEffect(() => {
     closeDrawer();

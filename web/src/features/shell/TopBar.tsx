@@ -12,11 +12,12 @@ import { drawer, toggleDrawer } from './drawer.ts';
  */
 export function TopBar() {
   const { t } = useTranslation();
-  const { user } = useSnapshot(session);
+  const { status, user } = useSnapshot(session);
   const { available, open } = useSnapshot(drawer);
+  // A user remembered from the last visit keeps the button's place until the session answers, so nothing shifts.
   return (
     <header className="top-bar">
-      {user && available && (
+      {user && (available || status === 'unknown') && (
         <button
           type="button"
           className="button ghost menu-button"
@@ -35,17 +36,21 @@ export function TopBar() {
         <NavLink to="/add-fund">{t('nav.add_funds')}</NavLink>
       </nav>
       <div className="top-account">
+        {/* Until the session answers, a user not remembered may still be signed in: neither the guest's buttons nor
+            the avatar, so the one that comes does not replace the other in view. */}
         {user ? (
           <AccountMenu />
         ) : (
-          <>
-            <Link to="/login" className="button">
-              {t('nav.log_in')}
-            </Link>
-            <Link to="/register" className="button primary">
-              {t('nav.sign_up')}
-            </Link>
-          </>
+          status === 'known' && (
+            <>
+              <Link to="/login" className="button">
+                {t('nav.log_in')}
+              </Link>
+              <Link to="/register" className="button primary">
+                {t('nav.sign_up')}
+              </Link>
+            </>
+          )
         )}
       </div>
     </header>

@@ -53,7 +53,8 @@ describe('the shell (spec §2 Navigation)', () => {
     await user.keyboard('{Escape}');
     expect(menuButton.getAttribute('aria-expanded')).toBe('false');
 
-    const nav = screen.getByRole('navigation', { name: 'Dashboard navigation' });
+    // The signed-in layout is a chunk of its own: it shows once loaded.
+    const nav = await screen.findByRole('navigation', { name: 'Dashboard navigation' });
     expect(
       within(nav)
         .getAllByRole('link')

@@ -104,8 +104,8 @@ describe('/transfer-fund?gid&uid&amt&cur (spec §2 Transfer fund, §4 Funds, §5
       expect(await within(dialog).findByText(text)).toBeTruthy();
     };
     await shows('', 'Please enter amount');
-    await shows('0', 'Please enter amount should be grater 0');
-    await shows('500.01', 'Please enter amount should be less 500');
+    await shows('0', 'Please enter amount should be greater than 0');
+    await shows('500.01', 'Please enter amount should be less than 500');
     await shows('12,50', 'Please enter valid amount');
     await shows('12345678901', 'Please enter at most 10 characters amount');
     await user.selectOptions(within(dialog).getByLabelText('Currency'), '');

@@ -7,6 +7,7 @@ import { PageLoader } from '../../ui/PageLoader.tsx';
 import { Paginator } from '../../ui/Paginator.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { useCoinPage } from './wallet-store.ts';
+import { formatDate } from '../../lib/dates.ts';
 
 /**
  * The Coin Breakdown dialog (spec §4 Wallet dashboard): the serials the
@@ -18,7 +19,7 @@ export function CoinBreakdownDialog({ coinBalance, onClose }: { coinBalance: num
   const [page, setPage] = useState(1);
   const coins = useCoinPage(page);
 
-  const today = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date());
+  const today = formatDate(new Date(), i18n.language);
   return (
     <Dialog
       title={t('wallet.coin_breakdown.title')}

@@ -11,9 +11,9 @@ import { QueryView } from '../../ui/QueryView.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
 import { ActionIcon } from './action-icons.tsx';
 import { onLiveMessage, RECENT_ENTRIES, useRecentActivity, walletKeys } from './wallet-store.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
-const when = (iso: string, language: string) =>
-  new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const when = (iso: string, language: string) => formatDateTime(iso, language);
 
 const isKnownKind = (type: string): type is (typeof transactionTypes)[number] =>
   (transactionTypes as readonly string[]).includes(type);

@@ -1,6 +1,7 @@
 import type { Balance, SessionUser } from '@peeks/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { formatDateTime } from '../../lib/dates.ts';
 import { formatMoney } from '../../lib/money.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { ActionIcon } from './action-icons.tsx';
@@ -49,12 +50,7 @@ export function WalletCard({
   const hold = balance.available_balance - balance.withdrawable_balance;
   const cardFunds = cardFundsNote(balance, i18n.language);
   const release =
-    hold > 0 && balance.next_hold_release_at
-      ? new Date(balance.next_hold_release_at).toLocaleString(i18n.language, {
-          dateStyle: 'medium',
-          timeStyle: 'short',
-        })
-      : null;
+    hold > 0 && balance.next_hold_release_at ? formatDateTime(balance.next_hold_release_at, i18n.language) : null;
 
   return (
     <section className="balance-card" aria-label={t('wallet.card.label')}>

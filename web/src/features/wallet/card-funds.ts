@@ -1,5 +1,6 @@
 import type { Balance } from '@peeks/contracts';
 import { formatMoney } from '../../lib/money.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 /**
  * The coins bought by card that cannot be withdrawn as cash yet, and from
@@ -13,6 +14,6 @@ export function cardFundsNote(
   if (amount <= 0 || !balance.card_funds_release_at) return null;
   return {
     amount: formatMoney(amount, balance.currency),
-    time: new Date(balance.card_funds_release_at).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }),
+    time: formatDateTime(balance.card_funds_release_at, language),
   };
 }

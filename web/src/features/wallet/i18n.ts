@@ -105,7 +105,7 @@ export const walletTexts = dictionary({
       coin_breakdown: {
         title: 'Coin Breakdown',
         empty: 'No coin breakdowns',
-        processed: 'Total processed coins as of {{date}}: {{count}}',
+        processed: 'Coin serials held on {{date}}: {{count}}',
         total: 'Total balance: {{amount}}',
         serial: 'Coin serial',
         value: 'Value',
@@ -216,7 +216,7 @@ export const walletTexts = dictionary({
       coin_breakdown: {
         title: 'コインの内訳',
         empty: 'コインの内訳はありません',
-        processed: '{{date}} 時点の処理済みコイン合計: {{count}}',
+        processed: '{{date}} 時点で保有するコインのシリアル数: {{count}}',
         total: '合計残高: {{amount}}',
         serial: 'コインのシリアル番号',
         value: '価値',
@@ -326,7 +326,7 @@ export const walletTexts = dictionary({
       coin_breakdown: {
         title: 'कॉइनचे तपशील',
         empty: 'कॉइनचे तपशील नाहीत',
-        processed: '{{date}} पर्यंत प्रक्रिया झालेले एकूण कॉइन: {{count}}',
+        processed: '{{date}} रोजी असलेल्या कॉइन सिरीयलची संख्या: {{count}}',
         total: 'एकूण शिल्लक: {{amount}}',
         serial: 'कॉइन अनुक्रमांक',
         value: 'मूल्य',

@@ -188,7 +188,7 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Coin Breakdown' });
     expect(await within(dialog).findByText('C-0000')).toBeTruthy();
     expect(within(dialog).getAllByRole('row')).toHaveLength(51);
-    expect(within(dialog).getByText(/^Total processed coins as of .+: 120$/)).toBeTruthy();
+    expect(within(dialog).getByText(/^Coin serials held on .+: 120$/)).toBeTruthy();
     expect(within(dialog).getByText('Total balance: 120.00 Coins')).toBeTruthy();
 
     await user.click(within(dialog).getByRole('button', { name: 'Page 3' }));

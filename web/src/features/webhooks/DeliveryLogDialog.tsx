@@ -1,12 +1,15 @@
 import type { Webhook, WebhookDelivery } from '@peeks/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Badge, StatusPill } from '../../ui/Badge.tsx';
+import { Button } from '../../ui/Button.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { toast } from '../../ui/toasts.tsx';
 import { DELIVERIES_SHOWN, replayDelivery, sendTestEvent, useDeliveries } from './webhooks-api.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 const RESPONSE_SHOWN = 120;
 
@@ -20,16 +23,16 @@ const isTest = (delivery: WebhookDelivery) =>
   (delivery.payload as { data?: { test?: unknown } }).data?.test === true;
 
 /**
- * A webhook's delivery log, newest first: time, event, attempts, last
- * status, latency and the answer's first characters, with Replay for a
- * delivery that is no longer being attempted, and Send test event.
+ * A webhook's delivery log, newest first: each delivery a card with its
+ * event, time, state and Replay (for one no longer being attempted) on top,
+ * and its attempts, last status, latency and the answer's first characters
+ * under them, so the log fits its dialog at any width; and Send test event.
  */
 export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const [offset, setOffset] = useState(0);
   const deliveries = useDeliveries(webhook.webhook_id, offset);
   const action = useApiAction();
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' });
 
   const replay = (delivery: WebhookDelivery) =>
     action.run(async () => {
@@ -44,7 +47,7 @@ export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onCl
     });
 
   return (
-    <Dialog title={t('webhooks.log_title', { url: webhook.url })} onClose={onClose}>
+    <Dialog title={t('webhooks.log_title', { url: webhook.url })} onClose={onClose} size="wide">
       <div className="dialog-toolbar">
         <button
           type="button"
@@ -68,58 +71,51 @@ export function DeliveryLogDialog({ webhook, onClose }: { webhook: Webhook; onCl
       >
         {(page) => (
           <>
-            <div className="table-scroll">
-              <table className="data-table delivery-log">
-                <caption className="visually-hidden">{t('webhooks.deliveries')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('webhooks.time')}</th>
-                    <th scope="col">{t('webhooks.event')}</th>
-                    <th scope="col">{t('webhooks.delivery_state')}</th>
-                    <th scope="col">{t('webhooks.attempts')}</th>
-                    <th scope="col">{t('webhooks.last_status')}</th>
-                    <th scope="col">{t('webhooks.latency')}</th>
-                    <th scope="col">{t('webhooks.response')}</th>
-                    <th scope="col">{t('webhooks.actions')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.deliveries.map((delivery) => {
-                    const last = lastAttempt(delivery);
-                    return (
-                      <tr key={delivery.delivery_id} data-delivery={delivery.delivery_id}>
-                        <td data-label={t('webhooks.time')}>{when.format(new Date(delivery.created_at))}</td>
-                        <td data-label={t('webhooks.event')}>
-                          {t(`webhooks.event_names.${delivery.event}`)}
-                          {isTest(delivery) && <span className="badge">{t('webhooks.test_mark')}</span>}
-                        </td>
-                        <td data-label={t('webhooks.delivery_state')}>{t(`webhooks.state_${delivery.state}`)}</td>
-                        <td data-label={t('webhooks.attempts')}>{delivery.attempts.length}</td>
-                        <td data-label={t('webhooks.last_status')}>
-                          {last ? (last.status_code ?? last.error ?? t('webhooks.no_answer')) : '—'}
-                        </td>
-                        <td data-label={t('webhooks.latency')}>
-                          {last ? t('webhooks.latency_ms', { ms: last.latency_ms }) : '—'}
-                        </td>
-                        <td data-label={t('webhooks.response')} className="response-excerpt">
-                          {last?.response_body ? last.response_body.slice(0, RESPONSE_SHOWN) : '—'}
-                        </td>
-                        <td data-label={t('webhooks.actions')}>
-                          <button
-                            type="button"
-                            className="button small"
-                            disabled={action.busy || delivery.state === 'pending' || webhook.state === 'disabled'}
-                            onClick={() => void replay(delivery)}
-                          >
-                            {t('webhooks.replay')}
-                          </button>
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <ul className="delivery-list" aria-label={t('webhooks.deliveries')}>
+              {page.deliveries.map((delivery) => {
+                const last = lastAttempt(delivery);
+                return (
+                  <li key={delivery.delivery_id} className="delivery" data-delivery={delivery.delivery_id}>
+                    <div className="delivery-head">
+                      <div className="delivery-what">
+                        <strong>
+                          {t(`webhooks.event_names.${delivery.event}`)}{' '}
+                          {isTest(delivery) && <Badge tone="info">{t('webhooks.test_mark')}</Badge>}
+                        </strong>
+                        <span className="muted">{formatDateTime(delivery.created_at, i18n.language)}</span>
+                      </div>
+                      <StatusPill status={delivery.state}>{t(`webhooks.state_${delivery.state}`)}</StatusPill>
+                      <Button
+                        disabled={action.busy || delivery.state === 'pending' || webhook.state === 'disabled'}
+                        onClick={() => void replay(delivery)}
+                      >
+                        {t('webhooks.replay')}
+                      </Button>
+                    </div>
+                    <dl className="delivery-facts">
+                      <div>
+                        <dt>{t('webhooks.attempts')}</dt>
+                        <dd>{delivery.attempts.length}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('webhooks.last_status')}</dt>
+                        <dd>{last ? (last.status_code ?? last.error ?? t('webhooks.no_answer')) : '—'}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('webhooks.latency')}</dt>
+                        <dd>{last ? t('webhooks.latency_ms', { ms: last.latency_ms }) : '—'}</dd>
+                      </div>
+                      <div className="delivery-response">
+                        <dt>{t('webhooks.response')}</dt>
+                        <dd>
+                          {last?.response_body ? <code>{last.response_body.slice(0, RESPONSE_SHOWN)}</code> : '—'}
+                        </dd>
+                      </div>
+                    </dl>
+                  </li>
+                );
+              })}
+            </ul>
             <nav className="pager" aria-label={t('webhooks.deliveries')}>
               <button
                 type="button"

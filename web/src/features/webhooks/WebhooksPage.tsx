@@ -14,6 +14,7 @@ import { WebhookFormDialog } from './WebhookFormDialog.tsx';
 import { deleteWebhook, rotateSecret, useWebhooks } from './webhooks-api.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { webhooksTexts } from './i18n.ts';
+import { formatDateTime } from '../../lib/dates.ts';
 
 // Its own chunk: the texts come with it, not with the first load.
 addLaterTexts(webhooksTexts);
@@ -44,7 +45,6 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
     setOpen({ dialog: 'none' });
   };
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
-  const until = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
     <section className="panel" aria-labelledby={titleId}>
@@ -103,7 +103,7 @@ export function WebhooksPanel({ headingLevel = 1 }: { headingLevel?: 1 | 2 }) {
                       {webhook.previous_secret_until && (
                         <small className="muted block">
                           {t('webhooks.previous_until', {
-                            until: until.format(new Date(webhook.previous_secret_until)),
+                            until: formatDateTime(webhook.previous_secret_until, i18n.language),
                           })}
                         </small>
                       )}

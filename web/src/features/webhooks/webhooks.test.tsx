@@ -155,7 +155,7 @@ describe('/webhook (spec §2 Webhooks page, §5 Webhook)', () => {
     await user.click(await screen.findByRole('button', { name: 'Delivery log https://hooks.example.com/peeks' }));
     const log = screen.getByRole('dialog', { name: 'Delivery log: https://hooks.example.com/peeks' });
     const row = await within(log).findByText('try later');
-    const cells = row.closest('tr');
+    const cells = row.closest('li');
     expect(cells).not.toBeNull();
     if (!cells) return;
     expect(within(cells).getByText('500')).toBeTruthy();

@@ -27,6 +27,38 @@ async function refusal(url: string, body: Record<string, unknown>, field: string
   return { statusCode: response.statusCode, problem: answer.errors.find((error) => error.field === field) };
 }
 
+describe('POST /api/user/user-register, the other name the spec gives personal registration', () => {
+  it('answers as /api/register/personal does: the account made and signed in, the same refusals', async () => {
+    const signUp = personalSignUp();
+    const other = await subject.browser();
+    const response = await other.post('/api/user/user-register', signUp);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = signedInResponse.parse(response.json());
+    expect(answer.user).toMatchObject({ username: signUp.username, email: signUp.email, user_type: 'personal' });
+    expect((await other.get('/api/session')).json()).toMatchObject({ user: { user_id: answer.user.user_id } });
+
+    const again = await other.post('/api/user/user-register', signUp);
+    const twin = await other.post('/api/register/personal', signUp);
+    expect(again.statusCode).toBe(409);
+    // The same answer but for the request's own id.
+    const answered = (response: { json: () => unknown }) => ({ ...(response.json() as object), request_id: 'any' });
+    expect([again.statusCode, answered(again)]).toEqual([twin.statusCode, answered(twin)]);
+    const short = await other.post('/api/user/user-register', personalSignUp({ username: 'ab' }));
+    const shortTwin = await other.post('/api/register/personal', personalSignUp({ username: 'ab' }));
+    expect(short.statusCode).toBe(400);
+    expect(answered(short)).toEqual(answered(shortTwin));
+  });
+
+  it('is described in the OpenAPI document beside /api/register/personal, with the same request body', () => {
+    const document = subject.app.swagger() as {
+      paths: Record<string, { post?: { operationId: string; requestBody?: unknown } }>;
+    };
+    const twin = document.paths['/api/user/user-register']?.post;
+    expect(twin?.operationId).toBe('userRegister');
+    expect(twin?.requestBody).toEqual(document.paths['/api/register/personal']?.post?.requestBody);
+  });
+});
+
 describe('POST /api/register/personal', () => {
   it('creates the account, signs it in on a new session, and keeps only an argon2id hash of the password', async () => {
     const signUp = personalSignUp();

@@ -24,31 +24,37 @@ import { sessionUserOf, signIn } from './sign-in.ts';
 export const accountRoutes: FastifyPluginAsyncZod = (app) => {
   const registration = { response: { 200: signedInResponse } };
 
-  app.post(
-    '/api/register/personal',
+  // The spec lists POST /user/user-register beside /register/personal, its payload "not shown": both
+  // register a personal account with the same fields and answer the same way.
+  const personal = [
+    { url: '/api/register/personal', operationId: 'registerPersonal', summary: 'Register a personal account' },
     {
-      schema: { ...registration, body: personalRegistration },
-      config: {
-        access: 'public',
-        rateLimit: app.rateLimits.registration,
-        operation: {
-          operationId: 'registerPersonal',
-          summary: 'Register a personal account',
-          tag: 'accounts',
-          errors: [409],
+      url: '/api/user/user-register',
+      operationId: 'userRegister',
+      summary: 'Register a personal account (the same call as POST /api/register/personal)',
+    },
+  ] as const;
+  for (const { url, operationId, summary } of personal)
+    app.post(
+      url,
+      {
+        schema: { ...registration, body: personalRegistration },
+        config: {
+          access: 'public',
+          rateLimit: app.rateLimits.registration,
+          operation: { operationId, summary, tag: 'accounts', errors: [409] },
         },
       },
-    },
-    async (request, reply) => {
-      const userId = await createPersonalUser(
-        app.db,
-        request.body,
-        await hashPassword(request.body.password),
-        app.clock(),
-      );
-      return signIn(request, reply, userId);
-    },
-  );
+      async (request, reply) => {
+        const userId = await createPersonalUser(
+          app.db,
+          request.body,
+          await hashPassword(request.body.password),
+          app.clock(),
+        );
+        return signIn(request, reply, userId);
+      },
+    );
 
   app.post(
     '/api/register/business',

@@ -62,10 +62,12 @@ export function toMerchantInfo(merchant: MerchantRow, perms: string[]): Merchant
     },
     support_url: merchant.support_url,
     support_phone: merchant.support_phone,
+    support_phone_region: merchant.support_phone_region,
     support_email: merchant.support_email,
     contact_name: merchant.contact_name,
     contact_email: merchant.contact_email,
     contact_phone: merchant.contact_phone,
+    contact_phone_region: merchant.contact_phone_region,
     perms,
   };
 }

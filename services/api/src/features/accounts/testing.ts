@@ -15,6 +15,7 @@ const phoneRegions = [
  */
 export const routeSamples: RouteSamples = {
   'POST /api/register/personal': sample(() => body(personalSignUp())),
+  'POST /api/user/user-register': sample(() => body(personalSignUp())),
   'POST /api/register/business': sample(() => body(businessSignUp()), { optional: phoneRegions }),
   'GET /api/user/user-lookup': sample((owner) => query({ id: owner.user.user_id }), ownRecord),
   'GET /api/user/perm': sample((owner) => query({ id: owner.user.user_id }), ownRecord),

@@ -259,7 +259,7 @@ describe('POST /api/account/send-fund with paymentMethodId', () => {
     });
     expectRefusal(response, 400, errorCodes.amountAboveLimit, 'above 500');
     expect(response.json()).toMatchObject({
-      errors: [{ field: 'amount', message: 'Please enter amount should be less 500' }],
+      errors: [{ field: 'amount', message: 'Please enter amount should be less than 500' }],
     });
     expect(await chargesFor(card)).toEqual([]);
   });

@@ -192,8 +192,8 @@ describe('purchase', () => {
   });
 
   it.each([
-    [{ coin_amt: 1_900 }, 'coin_amt', 'Please enter amount should be grater 20'],
-    [{ coin_amt: 1_000_100 }, 'coin_amt', 'Please enter amount should be less 10000'],
+    [{ coin_amt: 1_900 }, 'coin_amt', 'Please enter amount should be greater than 20'],
+    [{ coin_amt: 1_000_100 }, 'coin_amt', 'Please enter amount should be less than 10000'],
     [{ coin_amt: 150 }, 'coin_amt', 'Please enter valid amount'],
     [{ coin_amt: 0 }, 'coin_amt', 'Please enter valid amount'],
     [{ coin_amt: 10.5 }, 'coin_amt', 'Please enter valid amount'],
@@ -276,8 +276,8 @@ describe('deposit-fund', () => {
   });
 
   it.each([
-    [{ amount: 99 }, 'amount', 'Please enter amount should be grater 1'],
-    [{ amount: 50_001 }, 'amount', 'Please enter amount should be less 500'],
+    [{ amount: 99 }, 'amount', 'Please enter amount should be greater than 1'],
+    [{ amount: 50_001 }, 'amount', 'Please enter amount should be less than 500'],
     [{ amount: undefined }, 'amount', 'Please enter amount'],
     [{ amount: 12.5 }, 'amount', 'Please enter valid amount'],
     [{ paymentMethodId: undefined }, 'paymentMethodId', 'Please select Payment Method'],

@@ -4,8 +4,19 @@
  * tokenize call, so the app's page never sees them. The token goes to the
  * parent window with postMessage, to the app's origin only.
  */
-export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOrigin: string | null }): string {
-  const years = Array.from({ length: 10 }, (_, index) => new Date().getUTCFullYear() + index);
+export function tokenizerPage({
+  nonce,
+  parentOrigin,
+  now = new Date(),
+}: {
+  nonce: string;
+  parentOrigin: string | null;
+  now?: Date;
+}): string {
+  // The expiry starts at next month, never at a month already past; the years run from the one it falls in.
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  const years = Array.from({ length: 10 }, (_, index) => now.getUTCFullYear() + index);
+  const option = (value: string, chosen: boolean) => `<option${chosen ? ' selected' : ''}>${value}</option>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -31,7 +42,7 @@ export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOr
   input, select { font: inherit; color: inherit; background: var(--surface); width: 100%; padding: 0.45rem 0.6rem; border: 1px solid var(--muted); border-radius: 6px; }
   input:focus-visible, select:focus-visible, button:focus-visible { outline: 3px solid var(--focus); outline-offset: 1px; }
   .row { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 0.5rem; }
-  .error { color: var(--danger); min-height: 1.2em; margin: 0.3rem 0; font-size: 0.9rem; }
+  .error { color: var(--danger); min-height: 1.2em; margin: 0.3rem 0; font-size: 0.9rem; white-space: pre-line; }
   .ready { color: var(--success); margin: 0.3rem 0; font-size: 0.9rem; }
   .ready:empty { display: none; }
   button { font: inherit; font-weight: 600; color: var(--on-brand); background: var(--brand); border: 1px solid var(--brand); border-radius: 6px; padding: 0.45rem 1rem; cursor: pointer; }
@@ -47,10 +58,10 @@ export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOr
       <select id="expiry_month" name="expiry_month">${Array.from({ length: 12 }, (_, index) =>
         String(index + 1).padStart(2, '0'),
       )
-        .map((month) => `<option>${month}</option>`)
+        .map((month) => option(month, Number(month) === next.getUTCMonth() + 1))
         .join('')}</select></div>
     <div><label for="expiry_year">Expiry Year</label>
-      <select id="expiry_year" name="expiry_year">${years.map((year) => `<option>${year}</option>`).join('')}</select></div>
+      <select id="expiry_year" name="expiry_year">${years.map((year) => option(String(year), year === next.getUTCFullYear())).join('')}</select></div>
     <div><label for="cvv">CVV</label>
       <input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="3" size="4" required></div>
   </div>
@@ -80,7 +91,8 @@ export function tokenizerPage({ nonce, parentOrigin }: { nonce: string; parentOr
       use.disabled = false;
     }
     if (answer.response !== 'success') {
-      error.textContent = answer.errors.map((each) => each.message).join(' ');
+      // Framed, the app's form shows the errors under the card, once; alone, this page shows them, one a line.
+      if (window.parent === window) error.textContent = [...new Set(answer.errors.map((each) => each.message))].join('\n');
       window.parent.postMessage({ type: 'card-token-error', errors: answer.errors }, parentOrigin);
       return;
     }

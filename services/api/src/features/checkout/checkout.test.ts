@@ -93,7 +93,7 @@ describe('POST /api/checkout/create-session', () => {
     [
       { cart: [{ sku: 'M', name: 'Mug', price: 0 }], total: 0 },
       'cart.0.price',
-      'Please enter price should be grater 0',
+      'Please enter price should be greater than 0',
     ],
     [{ cart: [{ sku: 'M', name: 'Mug', price: 12.5 }] }, 'cart.0.price', 'Please enter valid price'],
     [{ total: 1249 }, 'total', 'Total must equal the sum of the cart prices'],
@@ -101,7 +101,7 @@ describe('POST /api/checkout/create-session', () => {
     [
       { cart: [{ sku: 'M', name: 'Mug', price: 50_001 }], total: 50_001 },
       'total',
-      'Please enter total should be less 500',
+      'Please enter total should be less than 500',
     ],
     [{ currency: 'BTC' }, 'currency', undefined],
     [{ expires_in: 59 }, 'expires_in', 'Please enter valid Expiry'],

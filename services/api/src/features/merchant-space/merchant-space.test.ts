@@ -6,6 +6,8 @@ import {
   settlementResponse,
   settlementsResponse,
   merchantTransactionResponse,
+  paymentResponse,
+  transactionListResponse,
 } from '@peeks/contracts';
 import { merchantOwnerId, userOwnerId } from '@peeks/ledger';
 import { executeLedgerCommand, verifyLedger } from '@peeks/ledger-store';
@@ -20,7 +22,9 @@ import {
 } from '@peeks/card-processor';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
 import { crashingBefore } from '../../testing/card-payments.ts';
+import { newCheckout } from '../../testing/checkout.ts';
 import { checkoutSale } from '../../testing/merchant-space.ts';
+import { fund } from '../../testing/money.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 
 let subject: TestApp;
@@ -99,6 +103,45 @@ describe('returning a sale', () => {
       SELECT count(*)::int AS count FROM pgboss.job WHERE name = 'webhook-fan-out' AND data->>'txId' = ${transaction.tx_id}
     `.execute(subject.database.db);
     expect(rows[0]?.count).toBe(1);
+  });
+
+  it('gives a dollar price paid from coins back as coins, by share, the last return taking the remainder', async () => {
+    const buyer = await signedUp(subject, 'personal');
+    const buyerId = userOwnerId(buyer.user.user_id);
+    await fund(subject, buyerId, 100_00);
+    const checkout = await newCheckout(merchant, {
+      cart: [{ sku: 'LATTE', name: 'Latte', price: 4_75 }],
+      total: 4_75,
+      currency: 'USD',
+    });
+    const paid = await buyer.browser.post('/api/checkout/pay', checkout);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const saleTxId = paymentResponse.parse(paid.json()).transaction.tx_id;
+    expect(await available(buyerId, 'CON')).toBe(5_00);
+
+    // $1.00 of $4.75 is 20.00 of the 95.00 coins; the rest gives back the other 75.00, a retry nothing more.
+    const first = await returnSale(merchant, { tx_id: saleTxId, amount: 1_00, reason: 'Too hot' }, 'coins-1');
+    expect(first.statusCode, first.body).toBe(200);
+    expect(await available(buyerId, 'CON')).toBe(25_00);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const rest = await returnSale(merchant, { tx_id: saleTxId, amount: 3_75, reason: 'Spilled' }, 'coins-2');
+      expect(rest.statusCode, rest.body).toBe(200);
+    }
+    expect(await available(buyerId, 'CON')).toBe(100_00);
+
+    const list = await buyer.browser.post('/api/account/transactions', { limit: 100 });
+    const { transactions } = transactionListResponse.parse(list.json());
+    const returns = transactions.filter((row) => row.type === 'return');
+    expect(returns.map((row) => [row.currency, row.wallet_change]).sort()).toEqual([
+      ['CON', 20_00],
+      ['CON', 75_00],
+    ]);
+    expect(transactions.reduce((sum, row) => sum + (row.currency === 'CON' ? row.wallet_change : 0), 0)).toBe(100_00);
+    const report = await verifyLedger(subject.database.db);
+    expect({ differences: report.differences, invariantFailures: report.invariantFailures }).toEqual({
+      differences: [],
+      invariantFailures: [],
+    });
   });
 
   it('refuses more than what is left, with the field and the words for it, and writes nothing', async () => {

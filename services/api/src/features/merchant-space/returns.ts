@@ -1,6 +1,6 @@
 import { errorCodes, ledgerRefusalCodes, type ReturnSaleRequest } from '@peeks/contracts';
 import { finishCardReturn, firstEvent } from '@peeks/card-processor';
-import { LedgerRuleViolation, merchantOwnerId, type Cash, type TransactionRecord } from '@peeks/ledger';
+import { LedgerRuleViolation, merchantOwnerId, walletParts, type Cash, type TransactionRecord } from '@peeks/ledger';
 import { loadTransaction } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import { refuse } from '../../plugins/error-envelope.ts';
@@ -44,6 +44,7 @@ export async function returnSale(
       amount: body.amount,
       reason: body.reason,
       cardCharge: sale.paymentMethodType === 'CC' ? await cardChargeOf(request, sale) : null,
+      coinsPaid: await coinsPaidFor(request, sale),
     });
   } catch (error) {
     throw error instanceof LedgerRuleViolation ? withField(error) : error;
@@ -66,6 +67,13 @@ function withField(error: LedgerRuleViolation) {
     error.code === 'required_field' ? 'reason' : error.code === 'transaction_not_found' ? 'tx_id' : 'amount';
   const code = ledgerRefusalCodes[error.code];
   return refuse(code >= 40400 && code < 40500 ? 404 : 422, code, { field });
+}
+
+/** The coins a sale of a cash price paid from coins took (its opening event's); null for any other sale. */
+async function coinsPaidFor(request: FastifyRequest, sale: TransactionRecord): Promise<number | null> {
+  if (sale.payerWalletId === null || walletParts(sale.payerWalletId)?.currency === sale.currency) return null;
+  const event = await firstEvent(request.server.db, sale.txId);
+  return event?.type === 'FundsTransferred' ? (event.data.paidFromCoins?.coins ?? null) : null;
 }
 
 /**

@@ -31,6 +31,20 @@ describe('POST /api/merchant/update-merchant', () => {
     });
   });
 
+  it('keeps and answers the dialling codes of the support and contact phones', async () => {
+    const response = await merchant.browser.post(
+      '/api/merchant/update-merchant',
+      merchantEdit({ support_phone: '+442079460958', contact_phone: '9820012345', contact_phone_region: '+91' }),
+    );
+    expect(response.statusCode).toBe(200);
+    expect(await lookup(merchant)).toMatchObject({
+      support_phone: '2079460958',
+      support_phone_region: '+44',
+      contact_phone: '9820012345',
+      contact_phone_region: '+91',
+    });
+  });
+
   it('takes name and DBA when unchanged, refuses a change with the tooltip text', async () => {
     const before = await lookup(merchant);
     expect(

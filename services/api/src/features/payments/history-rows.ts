@@ -193,11 +193,14 @@ export async function presentTransactions(
     const money = outside.get(record.txId);
     const other = counterpartyOwnerOf(record, viewerOwnerId);
     const conversion = opening ? conversionOf(opening) : null;
-    // A cash price its payer paid from coins moved their CON wallet: their row is in coins, so it adds up to that balance.
+    // A cash price its payer paid from coins moved their CON wallet, and its return gives coins back to that wallet:
+    // their row is in coins, so it adds up to that balance.
     const paidInCoins =
       conversion?.from === 'CON' && record.payerOwnerId === viewerOwnerId
         ? { amount: conversion.amountIn, currency: conversion.from }
-        : null;
+        : conversion?.to === 'CON' && record.type === 'return' && record.payeeOwnerId === viewerOwnerId
+          ? { amount: conversion.amountOut, currency: conversion.to }
+          : null;
     const facts: RowFacts = {
       walletChange: walletChangeOf(
         postings.get(record.txId) ?? [],

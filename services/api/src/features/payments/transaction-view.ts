@@ -27,7 +27,7 @@ export interface RowFacts {
   funding: HistoryFunding | null;
   counterparty: HistoryCounterparty | null;
   quote: HistoryQuote | null;
-  /** What the viewer's own wallet paid, when it paid in another currency than the transaction's (coins for a cash price). */
+  /** What the viewer's own wallet moved, when in another currency than the transaction's (coins for a cash price, or back from its return). */
   paidInCoins?: { amount: number; currency: Currency } | null;
 }
 

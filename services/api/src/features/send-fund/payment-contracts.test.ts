@@ -113,8 +113,8 @@ describe('the payment contracts', () => {
     ['12a', 'Please enter valid amount'],
     ['1.2.3', 'Please enter valid amount'],
     ['12345678901', 'Please enter at most 10 characters amount'],
-    ['500.01', 'Please enter amount should be less 500'],
-    ['0.5', 'Please enter amount should be grater 1'],
+    ['500.01', 'Please enter amount should be less than 500'],
+    ['0.5', 'Please enter amount should be greater than 1'],
     ['1.001', 'Please enter valid amount'],
   ])('say the Amounts texts of §5 for a Generate QR code amount %j', (amount, message) => {
     const problems = qrGenerateForm.safeParse({ amount }).error?.issues.map((issue) => issue.message);
