@@ -39,6 +39,36 @@ async function onPhone(page: Page, route: string, name: string, open?: (phone: P
   await phone.context().close();
 }
 
+/**
+ * The dashboard at a desk, a large phone and the smallest phone (issue 36):
+ * axe clean, nothing scrolls sideways, and no figure breaks across lines
+ * (each one's box is a single line high).
+ */
+async function dashboardAtEveryWidth(page: Page, name: string) {
+  for (const width of [1280, 390, 360]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${peeks.server.url}/`);
+    await page.getByTestId('balance-total').waitFor();
+    await page.getByRole('list', { name: 'Recent activity' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow, `${name} at ${String(width)} px scrolls sideways`).toBeLessThanOrEqual(0);
+    // A string runs in the page: the tests compile without the DOM's types.
+    const wrapped = await page.evaluate<
+      string[]
+    >(`[...document.querySelectorAll('[data-testid^="balance-"]:not([data-testid="balance-card-funds"]), .activity-amounts > *')]
+      .filter((figure) => {
+        const style = getComputedStyle(figure);
+        const line = style.lineHeight === 'normal' ? parseFloat(style.fontSize) * 1.3 : parseFloat(style.lineHeight);
+        return figure.getBoundingClientRect().height > line * 1.5;
+      })
+      .map((figure) => figure.textContent)`);
+    expect(wrapped, `${name} at ${String(width)} px: figures on more than one line`).toEqual([]);
+    await checkScreen(page, `${name}-${String(width)}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
 /** Adds the sandbox card 4242… as `first last`'s first payment method, through the tokenizer's frame. */
 async function addSandboxCard(page: Page, first: string, last: string, shot?: string) {
   await nav(page, 'Payment Methods');
@@ -96,6 +126,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     // $10 US at 20 coins a US dollar.
     expect(await ann.getByTestId('balance-withdrawable').textContent()).toBe('200.00 Coins');
     await checkScreen(ann, '52-dashboard-activity');
+    await dashboardAtEveryWidth(ann, '52-dashboard');
     await onPhone(ann, '/', '52-dashboard-activity-phone');
   });
 
@@ -124,7 +155,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
   });
 
   it('sends the recipient coins through Send Funds', async () => {
-    await ann.getByRole('button', { name: 'Send Funds' }).click();
+    await ann.getByRole('button', { name: 'Send', exact: true }).click();
     const dialog = ann.getByRole('dialog', { name: 'Sending Funds' });
     await dialog.getByLabel('Recipient').selectOption({ label: 'Bob Gagnon' });
     const card = dialog.getByRole('region', { name: 'Recipient' });
@@ -144,13 +175,13 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
       })
       .toBe('5.00 Coins');
     await onPhone(ann, '/wallet', '54-send-funds-phone', async (phone) => {
-      await phone.getByRole('button', { name: 'Send Funds' }).click();
+      await phone.getByRole('button', { name: 'Send', exact: true }).click();
       await phone.getByRole('dialog', { name: 'Sending Funds' }).getByLabel('Recipient').waitFor();
     });
   });
 
   it('withdraws to the card, sees it processed, and finds it in /transaction', async () => {
-    await ann.getByRole('button', { name: /^Withdraw Funds/ }).click();
+    await ann.getByRole('button', { name: 'Withdraw', exact: true }).click();
     const dialog = ann.getByRole('dialog', { name: 'Withdraw Funds' });
     await dialog.getByText('Withdrawable: 195.00 Coins').waitFor();
     // More than the balance, nothing on hold: the reason is the balance, not a hold.
@@ -187,7 +218,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     expect(await table.locator('tbody tr').first().textContent()).toContain('−2.00 Coins');
     await checkScreen(ann, '57-transactions-withdrawal');
     await onPhone(ann, '/wallet', '55-withdraw-phone', async (phone) => {
-      await phone.getByRole('button', { name: /^Withdraw Funds/ }).click();
+      await phone.getByRole('button', { name: 'Withdraw', exact: true }).click();
       await phone.getByRole('dialog', { name: 'Withdraw Funds' }).getByLabel('Amount').waitFor();
     });
   });
@@ -198,6 +229,13 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     const hold = bob.getByTestId('balance-hold').locator('xpath=..');
     await hold.getByText(/^Next release /).waitFor();
     expect(await bob.getByTestId('balance-withdrawable').textContent()).toBe('0.00 Coins');
+    // Held coins from a person: the release time under On hold, the sender named in the activity.
+    await bob
+      .getByRole('list', { name: 'Recent activity' })
+      .getByText(/^Transfer from /)
+      .waitFor();
+    await dashboardAtEveryWidth(bob, '58-dashboard-held');
+    await hold.getByText(/^Next release /).waitFor();
     // The hold time passes: the ledger's own ReleaseHold, as the worker runs it when the time comes.
     const held = await peeks.server.database.db
       .selectFrom('ledger_transactions')
@@ -214,7 +252,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
       .poll(() => bob.getByTestId('balance-withdrawable').textContent(), { timeout: 10_000 })
       .toBe('5.00 Coins');
     expect(await hold.getByText(/^Next release /).count()).toBe(0);
-    await bob.getByRole('button', { name: /^Withdraw Funds/ }).click();
+    await bob.getByRole('button', { name: 'Withdraw', exact: true }).click();
     const dialog = bob.getByRole('dialog', { name: 'Withdraw Funds' });
     await dialog.getByText('Withdrawable: 5.00 Coins').waitFor();
     await dialog.getByLabel('Amount').fill('3');

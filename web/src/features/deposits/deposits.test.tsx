@@ -131,7 +131,7 @@ function depositApi(handlers: Record<string, Handler> = {}) {
 const openDeposit = async () => {
   const { user, router } = renderApp('/');
   const card = await screen.findByRole('region', { name: 'Your wallet' });
-  await user.click(within(card).getByRole('link', { name: 'Add Funds' }));
+  await user.click(within(card).getByRole('link', { name: 'Add money' }));
   return { user, router, dialog: await screen.findByRole('dialog', { name: 'Deposit Funds' }) };
 };
 

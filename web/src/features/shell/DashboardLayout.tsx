@@ -10,8 +10,10 @@ import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
 
 /**
  * The merchant entries are placeholders in the spec (§2); issue 27 gives them
- * screens, open to a member of the current merchant holding VIEW_SALES. For
- * anyone else they stay shown, marked as not available.
+ * screens, open to a member of the current merchant holding VIEW_SALES. Only
+ * someone acting for a merchant sees them (issue 36): a person without a
+ * merchant role has no use for five greyed entries. A merchant member without
+ * VIEW_SALES sees them marked as not available.
  */
 const MERCHANT_ENTRIES = [
   { key: 'merchant_dashboard', path: '/merchant/dashboard' },
@@ -123,21 +125,23 @@ export function DashboardLayout() {
             </li>
           </ul>
         </nav>
-        <nav aria-label={t('nav.merchant_menu')} className="sidebar-placeholders">
-          <ul>
-            {MERCHANT_ENTRIES.map(({ key, path }) => (
-              <li key={key}>
-                {canSeeSales ? (
-                  <NavLink to={path}>{t(`nav.${key}`)}</NavLink>
-                ) : (
-                  <span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>
-                    {t(`nav.${key}`)}
-                  </span>
-                )}
-              </li>
-            ))}
-          </ul>
-        </nav>
+        {isMerchant(user) && (
+          <nav aria-label={t('nav.merchant_menu')} className="sidebar-placeholders">
+            <ul>
+              {MERCHANT_ENTRIES.map(({ key, path }) => (
+                <li key={key}>
+                  {canSeeSales ? (
+                    <NavLink to={path}>{t(`nav.${key}`)}</NavLink>
+                  ) : (
+                    <span className="placeholder" aria-disabled="true" title={t('nav.not_available')}>
+                      {t(`nav.${key}`)}
+                    </span>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
       </aside>
       <main className="dashboard-main" id="main">
         <Outlet />

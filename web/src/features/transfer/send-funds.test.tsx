@@ -42,7 +42,7 @@ function sendApi(handlers: Record<string, Handler> = {}, contacts: Contact[] = [
 
 async function openFromWallet() {
   const view = renderApp('/wallet');
-  await view.user.click(await screen.findByRole('button', { name: 'Send Funds' }));
+  await view.user.click(await screen.findByRole('button', { name: 'Send' }));
   const dialog = await screen.findByRole('dialog', { name: 'Sending Funds' });
   await within(dialog).findByLabelText('Recipient');
   return { ...view, dialog };
@@ -167,7 +167,7 @@ describe('the Send Funds dialog (spec §2 Sending Funds)', () => {
   it('with no contact who has an account, offers Add A Recipient', async () => {
     sendApi({}, [lea]);
     const { user } = renderApp('/wallet');
-    await user.click(await screen.findByRole('button', { name: 'Send Funds' }));
+    await user.click(await screen.findByRole('button', { name: 'Send' }));
     const dialog = await screen.findByRole('dialog', { name: 'Sending Funds' });
     expect(await within(dialog).findByText('None of your contacts has a Peeks Wallet account yet.')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Add A Recipient' }).getAttribute('href')).toBe('/add-recipient');

@@ -16,7 +16,11 @@ function useRowLabel() {
 /** Coins first, the product's own money; then cash; impressions last. */
 const ROW_ORDER: readonly Currency[] = ['CON', 'USD', 'CAD', 'IMP'];
 
-/** Balance, Holds and Available of every open wallet; the coin row's balance opens the coin breakdown. */
+/**
+ * Balance, Holds and Available of every open wallet; the coin row's balance
+ * opens the coin breakdown. On a phone each row stacks, its cells labelled
+ * by `data-label`, so no figure has to wrap.
+ */
 export function CurrencyTable({
   balances,
   onCoinBreakdown,
@@ -58,7 +62,7 @@ export function CurrencyTable({
           .map((line) => (
             <tr key={line.currency}>
               <th scope="row">{rowLabel(line.currency)}</th>
-              <td className="amount">
+              <td className="amount" data-label={t('wallet.table.balance')}>
                 {line.combined ? (
                   <button
                     type="button"
@@ -72,10 +76,12 @@ export function CurrencyTable({
                   formatMoney(line.balance, line.currency)
                 )}
               </td>
-              <td className="amount">
+              <td className="amount" data-label={t('wallet.table.holds')}>
                 {formatMoney(line.available_balance - line.withdrawable_balance, line.currency)}
               </td>
-              <td className="amount">{formatMoney(line.available_balance, line.currency)}</td>
+              <td className="amount" data-label={t('wallet.table.available')}>
+                {formatMoney(line.available_balance, line.currency)}
+              </td>
             </tr>
           ))}
       </tbody>

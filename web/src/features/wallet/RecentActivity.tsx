@@ -6,8 +6,10 @@ import { queryClient } from '../../lib/query.ts';
 import { Card } from '../../ui/Card.tsx';
 import { EmptyState } from '../../ui/EmptyState.tsx';
 import { Money } from '../../ui/Money.tsx';
+import { formatMoney } from '../../lib/money.ts';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { Skeleton } from '../../ui/Skeleton.tsx';
+import { ActionIcon } from './action-icons.tsx';
 import { onLiveMessage, RECENT_ENTRIES, useRecentActivity, walletKeys } from './wallet-store.ts';
 import { formatDateTime } from '../../lib/dates.ts';
 
@@ -34,6 +36,22 @@ function ActivityTitle({ transaction }: { transaction: TransactionView }) {
         : t('wallet.activity.from', { kind, name })}
     </strong>
   );
+}
+
+/**
+ * The other currency of a row that moved one for another: the dollars a card
+ * paid for coins, or the price a quote converted; nothing when one currency did it all.
+ */
+function OtherSide({ transaction }: { transaction: TransactionView }) {
+  const { funding, quote, currency } = transaction;
+  let other: string | null = null;
+  if (funding && funding.currency !== currency) other = formatMoney(funding.amount, funding.currency);
+  else if (quote && quote.from_currency !== quote.to_currency)
+    other =
+      quote.from_currency === currency
+        ? formatMoney(quote.amount_out, quote.to_currency)
+        : formatMoney(quote.amount_in, quote.from_currency);
+  return other && <small className="activity-other">{other}</small>;
 }
 
 /**
@@ -69,7 +87,7 @@ export function RecentActivity() {
         empty={
           <EmptyState
             title={t('wallet.activity.empty')}
-            action={<Link to="/add-fund">{t('wallet.tiles.add_funds')}</Link>}
+            action={<Link to="/add-fund">{t('wallet.card.add_money')}</Link>}
           />
         }
       >
@@ -77,6 +95,13 @@ export function RecentActivity() {
           <ul className="activity-list" aria-label={t('wallet.activity.title')}>
             {list.map((transaction) => (
               <li key={transaction.tx_id} className="activity-item">
+                <span className="activity-mark" aria-hidden="true">
+                  {transaction.counterparty ? (
+                    transaction.counterparty.name.slice(0, 1).toUpperCase()
+                  ) : (
+                    <ActionIcon name={transaction.debit_credit === 'D' ? 'send' : 'add'} />
+                  )}
+                </span>
                 <span className="activity-what">
                   <ActivityTitle transaction={transaction} />
                   <small className="field-hint">
@@ -84,7 +109,10 @@ export function RecentActivity() {
                     {transaction.funding && ` · ${transaction.funding.label}`}
                   </small>
                 </span>
-                <Money minor={transaction.wallet_change} currency={transaction.currency} signed />
+                <span className="activity-amounts">
+                  <Money minor={transaction.wallet_change} currency={transaction.currency} signed />
+                  <OtherSide transaction={transaction} />
+                </span>
               </li>
             ))}
           </ul>

@@ -1,18 +1,17 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { formatMoney } from '../../lib/money.ts';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { session } from '../session/index.ts';
-import { cardFundsNote } from './card-funds.ts';
 import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
+import './wallet.css';
 import { WalletCard } from './WalletCard.tsx';
+import { WalletShortcuts } from './WalletShortcuts.tsx';
 import { useBalance, wallet } from './wallet-store.ts';
-import { formatDateTime } from '../../lib/dates.ts';
 
 // Withdraw Funds loads only when opened.
 const WithdrawDialog = lazy(() =>
@@ -33,7 +32,7 @@ const DepositDialogs = lazy(() =>
  * feed keeps current, so a transfer received shows without a reload.
  */
 export default function WalletPage({ withCard = false }: { withCard?: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const balanceRead = useBalance();
   const balance = balanceRead.data;
   const { live } = useSnapshot(wallet);
@@ -68,30 +67,6 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
       </QueryView>
     );
 
-  const hold = balance.available_balance - balance.withdrawable_balance;
-  const cardFunds = cardFundsNote(balance, i18n.language);
-  const tile = (key: 'available' | 'hold' | 'withdrawable' | 'total', amount: number) => (
-    <div className="tile" key={key}>
-      <span className="tile-label">{t(`wallet.tiles.${key}`)}</span>
-      <strong className="tile-amount" data-testid={`balance-${key}`}>
-        {formatMoney(amount, balance.currency)}
-      </strong>
-      {key !== 'available' && <span className="field-hint">{t(`wallet.tiles.${key}_note`)}</span>}
-      {key === 'hold' && amount > 0 && balance.next_hold_release_at && (
-        <span className="field-hint">
-          {t('wallet.tiles.hold_next', {
-            time: formatDateTime(balance.next_hold_release_at, i18n.language),
-          })}
-        </span>
-      )}
-      {key === 'hold' && amount > 0 && cardFunds && (
-        <span className="field-hint" data-testid="balance-card-funds">
-          {t('wallet.tiles.card_funds', cardFunds)}
-        </span>
-      )}
-    </div>
-  );
-
   return (
     <section className="panel wallet" aria-labelledby="wallet-title">
       <header className="wallet-header">
@@ -100,40 +75,20 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
           {live ? t('wallet.live_on') : t('wallet.live_off')}
         </span>
       </header>
-      {withCard && user && <WalletCard user={user} balance={balance} />}
-      <div className="tiles" aria-live="polite">
-        {tile('available', balance.available_balance)}
-        {tile('hold', hold)}
-        {tile('withdrawable', balance.withdrawable_balance)}
-        {tile('total', balance.balance)}
-      </div>
-      <p className="field-hint">{t('wallet.hold_help')}</p>
-      {withCard && <RecentActivity />}
-      <div className="tiles">
-        <Link to="/add-fund" className="tile tile-action">
-          {t('wallet.tiles.add_funds')}
-        </Link>
-        <Link to="/add-fund" className="tile tile-action">
-          {t('wallet.tiles.trade')}
-        </Link>
-        <button
-          type="button"
-          className="tile tile-action"
-          onClick={() => {
-            setSending(true);
-          }}
-        >
-          {t('wallet.tiles.send_funds')}
-        </button>
-        <button
-          type="button"
-          className="tile tile-action"
-          onClick={() => {
-            setWithdrawing(true);
-          }}
-        >
-          {t('wallet.tiles.withdraw')} <span className="field-hint">{t('wallet.tiles.withdraw_note')}</span>
-        </button>
+      <WalletCard
+        user={withCard ? user : null}
+        balance={balance}
+        addMoneyTo={withCard ? '/?deposit=choose' : '/add-fund'}
+        onSend={() => {
+          setSending(true);
+        }}
+        onWithdraw={() => {
+          setWithdrawing(true);
+        }}
+      />
+      <div className="wallet-below">
+        {withCard && <RecentActivity />}
+        <WalletShortcuts />
       </div>
       <CurrencyTable
         balances={balance.balances}

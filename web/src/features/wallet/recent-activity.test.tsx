@@ -61,7 +61,9 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
         counterparty: { kind: 'merchant', name: 'Maple Coffee', username: null },
         funding: { amount: 35_50, currency: 'USD', label: 'Visa •••• 4242' },
       }),
-      entry(2, 'deposit', 'C', 15_600),
+      entry(2, 'purchase', 'C', 20_000, {
+        funding: { amount: 10_00, currency: 'USD', label: 'Visa •••• 4242' },
+      }),
     ];
     const api = dashboardApi(() => list);
     renderApp('/');
@@ -71,12 +73,24 @@ describe('the dashboard: balances a person can read, and recent activity', () =>
       within(activity)
         .getAllByRole('listitem')
         .map((item) => item.querySelector('strong')?.textContent),
-    ).toEqual(['Transfer from Bob Birch (@bob)', 'Transfer to Bob Birch (@bob)', 'Payment to Maple Coffee', 'Deposit']);
+    ).toEqual([
+      'Transfer from Bob Birch (@bob)',
+      'Transfer to Bob Birch (@bob)',
+      'Payment to Maple Coffee',
+      'Coin purchase',
+    ]);
     expect(within(activity).getByText('+5.00 Coins')).toBeTruthy();
     expect(within(activity).getByText('−2.50 Coins')).toBeTruthy();
     // Paid by card: the wallet did not move, and the card is named.
     expect(within(activity).getByText('0.00 Coins')).toBeTruthy();
-    expect(within(activity).getByText(/Visa •••• 4242/)).toBeTruthy();
+    expect(within(activity).getAllByText(/Visa •••• 4242/)).toHaveLength(2);
+    // Coins for a dollar price: both sides on the row, the wallet's first.
+    const amounts = (index: number) =>
+      within(activity).getAllByRole('listitem')[index]?.querySelector('.activity-amounts')?.textContent;
+    expect(amounts(2)).toBe('0.00 Coins$35.50 USD');
+    expect(amounts(3)).toBe('+200.00 Coins$10.00 USD');
+    // A transfer between people is one currency: one figure.
+    expect(amounts(0)).toBe('+5.00 Coins');
     expect(screen.getByRole('link', { name: 'View all transactions' }).getAttribute('href')).toBe('/transaction');
 
     list = [entry(6, 'transfer', 'C', 100), ...list];

@@ -80,8 +80,9 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
       ['Coin', '1,250.50 Coins', '200.00 Coins', '1,200.00 Coins'],
       ['Cash (CAD)', '$42.00 CAD', '$0.00 CAD', '$42.00 CAD'],
     ]);
+    // A hold is on any money received, a transfer between people included: not only "tips".
     const help =
-      'Holds are placed on newly received tips for processing and review. After the hold time the amount becomes withdrawable.';
+      'Holds are placed on newly received money for processing and review. After the hold time the amount becomes withdrawable.';
     expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
   });
 
@@ -89,7 +90,7 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     const held = balanceOf({ balance: 50_000, available: 50_000, withdrawable: 20_000 });
     signedInWith({ ...held, next_hold_release_at: '2026-11-27T15:30:00.000Z' });
     const { unmount } = renderApp('/wallet');
-    const tile = (await screen.findByTestId('balance-hold')).closest('.tile');
+    const tile = (await screen.findByTestId('balance-hold')).closest('.balance-breakdown-item');
     const expected = new Date('2026-11-27T15:30:00.000Z').toLocaleString('en', {
       dateStyle: 'medium',
       timeStyle: 'short',
@@ -99,7 +100,7 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     resetSession();
     signedInWith({ ...balanceOf({ balance: 100, available: 100, withdrawable: 100 }), next_hold_release_at: null });
     renderApp('/wallet');
-    const none = (await screen.findByTestId('balance-hold')).closest('.tile');
+    const none = (await screen.findByTestId('balance-hold')).closest('.balance-breakdown-item');
     expect(none?.textContent).not.toContain('Next release');
   });
 
@@ -116,38 +117,67 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     const note = await screen.findByTestId('balance-card-funds');
     const expected = new Date(release).toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
     expect(note.textContent).toBe(`Coins bought by card, 300.00 Coins: withdrawable as cash from ${expected}`);
-    expect(note.closest('.tile')?.querySelector('[data-testid="balance-hold"]')?.textContent).toBe('300.00 Coins');
+    expect(note.closest('.balance-breakdown-item')?.querySelector('[data-testid="balance-hold"]')?.textContent).toBe(
+      '300.00 Coins',
+    );
   });
 
-  it('links Add Funds and Trade to /add-fund, and offers Send Funds and Withdraw Funds', async () => {
-    signedInWith(balanceOf({ balance: 0, available: 0, withdrawable: 0 }));
+  it('leads with one balance and one primary action: Add money to /add-fund, Send, Pay or scan and Withdraw', async () => {
+    signedInWith(balanceOf({ balance: 125_050, available: 120_000, withdrawable: 100_000 }));
     renderApp('/wallet');
-    await screen.findByRole('heading', { name: 'Wallet' });
-    expect(screen.getByRole('link', { name: 'Add Funds' }).getAttribute('href')).toBe('/add-fund');
-    expect(screen.getByRole('link', { name: 'Trade' }).getAttribute('href')).toBe('/add-fund');
-    expect(screen.getByRole('button', { name: 'Send Funds' })).toBeTruthy();
+    const card = await screen.findByRole('region', { name: 'Your wallet' });
+    // Available once, as the lead figure; the breakdown holds the rest, each once.
+    expect(within(card).getAllByText(/1,200\.00/)).toHaveLength(1);
+    expect(screen.getAllByTestId(/^balance-/).map((figure) => figure.dataset.testid)).toEqual([
+      'balance-available',
+      'balance-hold',
+      'balance-withdrawable',
+      'balance-total',
+    ]);
+    const actions = within(card).getByRole('group', { name: 'Wallet actions' });
+    expect([...actions.querySelectorAll('a, button')].map((each) => each.textContent)).toEqual([
+      'Add money',
+      'Send',
+      'Pay or scan',
+      'Withdraw',
+    ]);
+    const primary = within(actions).getByRole('link', { name: 'Add money' });
+    expect(primary.getAttribute('href')).toBe('/add-fund');
+    expect(primary.className).toContain('primary');
+    expect(actions.querySelectorAll('.primary')).toHaveLength(1);
+    expect(within(actions).getByRole('link', { name: 'Pay or scan' }).getAttribute('href')).toBe('/scan-qr-code');
+    expect(within(actions).getByRole('button', { name: 'Send' })).toBeTruthy();
+    expect(within(actions).getByRole('button', { name: 'Withdraw' })).toBeTruthy();
+    // The spec's Trade tile opened Add Fund: it is "Buy coins" there now.
+    const more = screen.getByRole('navigation', { name: 'More' });
     expect(
-      screen.getByRole('button', { name: 'Withdraw Funds Transfer to a Visa debit card or a bank account' }),
-    ).toBeTruthy();
+      within(more)
+        .getByRole('link', { name: /^Buy coins/ })
+        .getAttribute('href'),
+    ).toBe('/add-fund');
   });
 
-  it('at / shows the user card with the shortcuts the spec lists', async () => {
+  it('at / shows who the card is for, and every shortcut the spec lists stays one click away', async () => {
     signedInWith(balanceOf({ balance: 5_000, available: 5_000, withdrawable: 5_000 }));
     renderApp('/');
     const card = await screen.findByRole('region', { name: 'Your wallet' });
     expect(within(card).getByText('Anne Tremblay')).toBeTruthy();
     expect(within(card).getByText('Ottawa, CA')).toBeTruthy();
-    const links = within(card)
-      .getAllByRole('link')
-      .map((link) => [link.textContent, link.getAttribute('href')]);
-    expect(links).toEqual([
-      ['Add Funds', '/?deposit=choose'],
-      ['Transfer Funds', '/contacts'],
-      ['Pay Now', '/scan-qr-code'],
-      ['View Latest Transaction', '/transaction'],
-      ['View Contacts', '/contacts'],
-      ['My Account', '/profile/personal'],
+    // Add Funds opens the deposit-method modal; Pay Now is Pay or scan.
+    expect(within(card).getByRole('link', { name: 'Add money' }).getAttribute('href')).toBe('/?deposit=choose');
+    expect(within(card).getByRole('link', { name: 'Pay or scan' }).getAttribute('href')).toBe('/scan-qr-code');
+    // Transfer Funds and View Contacts were the same page: one entry. The rest as the spec has them.
+    const more = screen.getByRole('navigation', { name: 'More' });
+    expect(
+      within(more)
+        .getAllByRole('link')
+        .map((link) => [link.querySelector('strong')?.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Contacts', '/contacts'],
+      ['Transactions', '/transaction'],
       ['Create A Transaction', '/generate-qr-code'],
+      ['Buy coins', '/add-fund'],
+      ['My Account', '/profile/personal'],
     ]);
   });
 

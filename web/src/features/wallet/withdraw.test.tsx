@@ -80,7 +80,7 @@ function withdrawApi({ pinSet = false, methods = [debitCard] } = {}, handlers: R
 
 async function openWithdraw() {
   const view = renderApp('/wallet');
-  await view.user.click(await screen.findByRole('button', { name: /^Withdraw Funds/ }));
+  await view.user.click(await screen.findByRole('button', { name: 'Withdraw' }));
   const dialog = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
   await within(dialog).findByLabelText('Amount');
   return { ...view, dialog };
@@ -233,7 +233,7 @@ describe('Withdraw Funds', () => {
   it('without a card or bank account, points to Payment Methods', async () => {
     withdrawApi({ methods: [] });
     const { user } = renderApp('/wallet');
-    await user.click(await screen.findByRole('button', { name: /^Withdraw Funds/ }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw' }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
     expect(await within(dialog).findByText('Add a debit card or a bank account first.')).toBeTruthy();
     expect(within(dialog).getByRole('link', { name: 'Payment Methods' }).getAttribute('href')).toBe(
@@ -302,7 +302,7 @@ describe('Withdraw Funds', () => {
       { 'POST /api/account/pay-method': () => refused(503, [{ code: 50300, message: 'Service unavailable' }]) },
     );
     const { user } = renderApp('/wallet');
-    await user.click(await screen.findByRole('button', { name: /^Withdraw Funds/ }));
+    await user.click(await screen.findByRole('button', { name: 'Withdraw' }));
     const dialog = await screen.findByRole('dialog', { name: 'Withdraw Funds' });
     expect((await within(dialog).findByText('Service unavailable')).closest('[role="alert"]')).toBeTruthy();
   });
