@@ -73,8 +73,8 @@ const widerThanScreen = (page: Page) => page.evaluate<string[]>(WIDER_THAN_SCREE
 
 /**
  * Column headers whose words do not sit on one line: a shown header's text
- * whose line boxes (a Range's client rects) have more than one top, and a
- * card's column label (`td::before`, not measurable) that may wrap at all.
+ * whose line boxes (a Range's client rects) fall on more than one line, and a
+ * card's column label (`td::before`, not measurable) that may break inside a word.
  */
 const HEADERS_BROKEN = `(() => {
   const shown = (element) => element.getClientRects().length > 0 && element.getBoundingClientRect().width > 1;
@@ -103,7 +103,10 @@ const HEADERS_BROKEN = `(() => {
     .map((th) => 'th ' + th.textContent);
   const labels = [...document.querySelectorAll('td[data-label]')]
     .filter((td) => shown(td) && getComputedStyle(td, '::before').content !== 'none')
-    .filter((td) => getComputedStyle(td, '::before').whiteSpace !== 'nowrap')
+    .filter((td) => {
+      const label = getComputedStyle(td, '::before');
+      return label.whiteSpace !== 'nowrap' && (label.overflowWrap !== 'normal' || label.wordBreak === 'break-all' || label.hyphens === 'auto');
+    })
     .map((td) => 'label ' + td.dataset.label);
   return [...new Set([...headers, ...labels])];
 })()`;
