@@ -250,6 +250,17 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await phone.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first().waitFor();
     expect(Number(await phone.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(PHONE.width);
     await checkScreen(phone, '37-transactions-phone');
+    // A ledger entry's audit list becomes cards too, inside its dialog.
+    await phone.getByRole('tab', { name: 'Ledger' }).click();
+    await phone.getByRole('table', { name: 'Ledger' }).getByRole('button', { name: 'Details' }).first().click();
+    await phone
+      .getByRole('dialog', { name: 'Details' })
+      .getByRole('table', { name: 'Audit' })
+      .locator('tbody tr')
+      .first()
+      .waitFor();
+    expect(Number(await phone.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(PHONE.width);
+    await checkScreen(phone, '37-ledger-audit-phone');
     await phone.context().close();
   });
 

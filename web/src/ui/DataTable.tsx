@@ -57,7 +57,8 @@ export function DataTable<Row>({
                 const header = cell.column.columnDef.header;
                 return (
                   <td key={cell.id} data-label={typeof header === 'string' ? header : cell.column.id}>
-                    {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                    {/* One box beside the card's label, however many parts the cell has, so it wraps rather than spills. */}
+                    <div className="cell-value">{flexRender(cell.column.columnDef.cell, cell.getContext())}</div>
                   </td>
                 );
               })}

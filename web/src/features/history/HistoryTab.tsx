@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, type QueryKey } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useEffect, useState, type ReactNode, type SyntheticEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { currencyCode } from '@peeks/contracts';
@@ -55,6 +55,12 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
   const [values, setValues] = useState<FilterValues>(NO_FILTER);
   const [errors, setErrors] = useState<FilterErrors>({});
   const [filter, setFilter] = useState<Filter>(() => schema.parse(NO_FILTER));
+  // What the shown rows were filtered by, counted on the phone's Filters button.
+  const [applied, setApplied] = useState<FilterValues>(NO_FILTER);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filtersId = useId();
+  const filtersButton = useRef<HTMLButtonElement>(null);
+  const active = Object.values(applied).filter((value) => value !== '').length;
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<Row | null>(null);
   const [exporting, setExporting] = useState(false);
@@ -87,12 +93,20 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
     }
     setErrors({});
     setFilter(parsed.data);
+    setApplied(values);
     setPage(1);
+    // On a phone the filters fold away once applied so the rows lead; focus stays with their button.
+    const button = filtersButton.current;
+    if (button && getComputedStyle(button).display !== 'none') {
+      setFiltersOpen(false);
+      button.focus();
+    }
   };
   const clear = () => {
     setValues(NO_FILTER);
     setErrors({});
     setFilter(schema.parse(NO_FILTER));
+    setApplied(NO_FILTER);
     setPage(1);
   };
   const exportCsv = async () => {
@@ -112,7 +126,46 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
 
   return (
     <div className="history">
-      <form className="history-filters" aria-label={t('history.filters.label')} onSubmit={apply} noValidate>
+      {/* On a phone the filters sit behind this button (CSS shows the form always on a wide screen). */}
+      <div className="history-toolbar">
+        <button
+          ref={filtersButton}
+          type="button"
+          className="button history-filters-toggle"
+          aria-expanded={filtersOpen}
+          aria-controls={filtersId}
+          onClick={() => {
+            setFiltersOpen((before) => !before);
+          }}
+        >
+          {t('history.filters.label')}
+          {active > 0 && (
+            <>
+              {' '}
+              <span className="filter-count" aria-hidden="true">
+                {active}
+              </span>
+              <span className="visually-hidden">{t('history.filters.active', { count: active })}</span>
+            </>
+          )}
+        </button>
+        <Button
+          variant="ghost"
+          busy={exporting}
+          onClick={() => {
+            void exportCsv();
+          }}
+        >
+          {exporting ? t('history.exporting') : t('history.export_csv')}
+        </Button>
+      </div>
+      <form
+        id={filtersId}
+        className={filtersOpen ? 'history-filters open' : 'history-filters'}
+        aria-label={t('history.filters.label')}
+        onSubmit={apply}
+        noValidate
+      >
         <Select
           label={t('history.filters.type')}
           value={values.type}
@@ -151,15 +204,6 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
             {t('history.filters.apply')}
           </Button>
           <Button onClick={clear}>{t('history.filters.clear')}</Button>
-          <Button
-            variant="ghost"
-            busy={exporting}
-            onClick={() => {
-              void exportCsv();
-            }}
-          >
-            {exporting ? t('history.exporting') : t('history.export_csv')}
-          </Button>
         </div>
       </form>
       <QueryView

@@ -33,6 +33,7 @@ export const historyTexts = dictionary({
         search: 'Search',
         search_hint: 'A transaction id, or words of its reference',
         apply: 'Apply filters',
+        active: '({{count}} active)',
         clear: 'Clear',
       },
       columns: {
@@ -124,6 +125,7 @@ export const historyTexts = dictionary({
         search: '検索',
         search_hint: '取引 ID、または参照の語句',
         apply: '絞り込む',
+        active: '（{{count}} 件適用中）',
         clear: 'クリア',
       },
       columns: {
@@ -215,6 +217,7 @@ export const historyTexts = dictionary({
         search: 'शोधा',
         search_hint: 'व्यवहार id, किंवा त्याच्या संदर्भातील शब्द',
         apply: 'फिल्टर लागू करा',
+        active: '({{count}} सक्रिय)',
         clear: 'साफ करा',
       },
       columns: {

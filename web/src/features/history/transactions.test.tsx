@@ -195,6 +195,42 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     });
   });
 
+  it('the Filters button opens and closes the filters, counts those applied, and takes the focus back', async () => {
+    historyApi();
+    const { user } = renderApp('/transaction');
+    await screen.findByRole('table', { name: 'Transactions' });
+    const toggle = screen.getByRole('button', { name: 'Filters' });
+    const form = document.getElementById(toggle.getAttribute('aria-controls') ?? '')!;
+    expect(form.getAttribute('aria-label')).toBe('Filters');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(form.classList.contains('open')).toBe(false);
+
+    toggle.focus();
+    await user.keyboard('{Enter}');
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(form.classList.contains('open')).toBe(true);
+    await user.keyboard(' ');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+
+    await user.click(toggle);
+    await user.selectOptions(screen.getByLabelText('Currency'), 'CON');
+    await user.type(screen.getByLabelText('Search'), 'rent');
+    // Typed but not applied: nothing is counted yet.
+    expect(toggle.textContent).toBe('Filters');
+    await user.click(screen.getByRole('button', { name: 'Apply filters' }));
+    await waitFor(() => {
+      expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    });
+    // Seen as a count on the button, heard as "Filters (2 active)".
+    expect(screen.getByRole('button', { name: 'Filters (2 active)' })).toBe(toggle);
+    expect(toggle.querySelector('.filter-count')?.textContent).toBe('2');
+    expect(document.activeElement).toBe(toggle);
+
+    await user.click(toggle);
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(toggle.textContent).toBe('Filters');
+  });
+
   it('pages 15 at a time with at most five page numbers', async () => {
     const api = historyApi({
       'POST /api/account/transactions': (body) => {

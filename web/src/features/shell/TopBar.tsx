@@ -6,9 +6,9 @@ import { AccountMenu } from './AccountMenu.tsx';
 import { drawer, toggleDrawer } from './drawer.ts';
 
 /**
- * Logo, MY ACCOUNT and ADD FUNDS; Log In and Sign Up for a guest, the avatar
- * menu once signed in (spec §2). On a phone, a menu button opens the
- * dashboard navigation as a drawer, and the two links take a row of their own.
+ * Logo; Log In and Sign Up for a guest; MY ACCOUNT, ADD FUNDS and the avatar
+ * menu once signed in (spec §2). On a phone the bar is one row: a menu button
+ * opens the dashboard navigation as a drawer, which also holds the two links.
  */
 export function TopBar() {
   const { t } = useTranslation();
@@ -31,10 +31,13 @@ export function TopBar() {
       <Link to="/" className="logo">
         {t('app.name')}
       </Link>
-      <nav aria-label={t('nav.my_account')} className="top-links">
-        <NavLink to="/profile">{t('nav.my_account')}</NavLink>
-        <NavLink to="/add-fund">{t('nav.add_funds')}</NavLink>
-      </nav>
+      {/* A guest has no account to go to; on a phone the drawer holds both (Edit profile, Fund wallet). */}
+      {user && (
+        <nav aria-label={t('nav.my_account')} className="top-links">
+          <NavLink to="/profile">{t('nav.my_account')}</NavLink>
+          <NavLink to="/add-fund">{t('nav.add_funds')}</NavLink>
+        </nav>
+      )}
       <div className="top-account">
         {/* Until the session answers, a user not remembered may still be signed in: neither the guest's buttons nor
             the avatar, so the one that comes does not replace the other in view. */}

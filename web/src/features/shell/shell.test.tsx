@@ -26,8 +26,16 @@ describe('the shell (spec §2 Navigation)', () => {
     const bar = screen.getByRole('banner');
     expect(within(bar).getByRole('link', { name: 'Log In' }).getAttribute('href')).toBe('/login');
     expect(within(bar).getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe('/register');
-    expect(within(bar).getByRole('link', { name: 'MY ACCOUNT' })).toBeTruthy();
-    expect(within(bar).getByRole('link', { name: 'ADD FUNDS' })).toBeTruthy();
+    // A guest is offered no account links: MY ACCOUNT and ADD FUNDS would only send them to /login.
+    expect(within(bar).queryByRole('link', { name: 'MY ACCOUNT' })).toBeNull();
+    expect(within(bar).queryByRole('link', { name: 'ADD FUNDS' })).toBeNull();
+    expect(within(bar).queryByRole('button', { name: /Account menu/ })).toBeNull();
+    expect(within(bar).queryByRole('button', { name: 'Menu' })).toBeNull();
+    expect(
+      within(bar)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Peeks Wallet', 'Log In', 'Sign Up']);
     expect(screen.getByRole('link', { name: 'Terms And Conditions' })).toBeTruthy();
   });
 
