@@ -74,6 +74,9 @@ export async function callFrom(
   route: string,
   body?: unknown,
 ): Promise<{ status: number; text: string }> {
+  // After the page's own first requests: a cookieless GET /api/session racing the app's would open a second
+  // session, and whichever cookie came last would not match the CSRF token read here.
+  await page.waitForLoadState('networkidle');
   return page.evaluate(
     async ({ method, route, body }) => {
       const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
