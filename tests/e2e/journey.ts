@@ -74,17 +74,21 @@ export async function callFrom(
   route: string,
   body?: unknown,
 ): Promise<{ status: number; text: string }> {
-  // After the page's own first requests: a cookieless GET /api/session racing the app's would open a second
-  // session, and whichever cookie came last would not match the CSRF token read here.
+  // After the page's own first requests: a cookieless GET /api/session racing the app's opens a second
+  // session, and whichever cookie comes last may not match the CSRF token read here; a 403 reads it again.
   await page.waitForLoadState('networkidle');
   return page.evaluate(
     async ({ method, route, body }) => {
-      const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
-      const response = await fetch(route, {
-        method,
-        headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
+      const send = async () => {
+        const session = (await (await fetch('/api/session')).json()) as { csrfToken: string };
+        return fetch(route, {
+          method,
+          headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrfToken },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      };
+      let response = await send();
+      if (response.status === 403) response = await send();
       return { status: response.status, text: await response.text() };
     },
     { method, route, body },
