@@ -144,6 +144,32 @@ describe('returning a sale', () => {
     });
   });
 
+  it('gives a coin-paid sale back once under racing returns: never more coins than the sale took', async () => {
+    const buyer = await signedUp(subject, 'personal');
+    const buyerId = userOwnerId(buyer.user.user_id);
+    await fund(subject, buyerId, 100_00);
+    const checkout = await newCheckout(merchant, {
+      cart: [{ sku: 'LATTE', name: 'Latte', price: 4_75 }],
+      total: 4_75,
+      currency: 'USD',
+    });
+    const paid = await buyer.browser.post('/api/checkout/pay', checkout);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const saleTxId = paymentResponse.parse(paid.json()).transaction.tx_id;
+
+    // Six returns of $1.00 race for a $4.75 sale: four go through, the rest find too little left.
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        returnSale(merchant, { tx_id: saleTxId, amount: 1_00, reason: 'Race' }, `coin-race-${String(index)}`),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 200, 422, 422]);
+    // $4.00 of $4.75 is 80.00 of the 95.00 coins, whatever order the returns took.
+    expect(await available(buyerId, 'CON')).toBe(5_00 + 80_00);
+    const report = await verifyLedger(subject.database.db);
+    expect(report.invariantFailures).toEqual([]);
+  });
+
   it('refuses more than what is left, with the field and the words for it, and writes nothing', async () => {
     const sale = await checkoutSale(subject, merchant, { total: 4_00 });
     expect((await returnSale(merchant, { tx_id: sale.txId, amount: 3_00, reason: 'Late' })).statusCode).toBe(200);
