@@ -18,7 +18,7 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
   const wallets = new Map<AccountId, CommittedWallet>();
   const coinsCreated = new Map<string, CoinCreated>();
   const coinsUpdated = new Map<string, CoinUpdated>();
-  const salesReturned = new Map<string, { sale_tx_id: string; amount: number; return_date: string }>();
+  const salesReturned = new Map<string, { sale_tx_id: string; amount: number; return_date: string | null }>();
 
   for (const { prepared, projections } of decisions) {
     const createdAt = prepared.createdAt.toISOString();
@@ -43,7 +43,11 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
       if (projection.saleReturn) {
         const { sale_tx_id, amount, return_date } = projection.saleReturn;
         const before = salesReturned.get(sale_tx_id);
-        salesReturned.set(sale_tx_id, { sale_tx_id, amount: (before?.amount ?? 0) + amount, return_date });
+        salesReturned.set(sale_tx_id, {
+          sale_tx_id,
+          amount: (before?.amount ?? 0) + amount,
+          return_date: return_date ?? before?.return_date ?? null,
+        });
       }
       const txId = projection.transaction.tx_id;
       for (const coin of projection.coinsCreated)

@@ -62,7 +62,7 @@ export function transactionRow(record: TransactionRecord) {
  */
 export function projectionOf(event: TransactionEvent, createdAt: Date, record: TransactionRecord) {
   const coins = coinChangesOf(event.data.txId, event.data.coins);
-  const saleReturn = saleReturnOf(event);
+  const saleReturn = saleReturnOf(event, record);
   const at = createdAt.toISOString();
   return {
     balances: balanceChangesOf(event).map(([walletId, change]) => ({ wallet_id: walletId, ...change })),
@@ -86,7 +86,12 @@ export function projectionOf(event: TransactionEvent, createdAt: Date, record: T
       matures_at: coin.maturesAt,
     })),
     coinsUpdated: coins.updated,
-    saleReturn: saleReturn && { sale_tx_id: saleReturn.saleTxId, amount: saleReturn.amount, return_date: at },
+    // A refused card refund takes its amount off the sale and leaves the date of the sale's last return.
+    saleReturn: saleReturn && {
+      sale_tx_id: saleReturn.saleTxId,
+      amount: saleReturn.amount,
+      return_date: saleReturn.made ? at : null,
+    },
   };
 }
 

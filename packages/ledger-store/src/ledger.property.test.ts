@@ -236,7 +236,9 @@ class BalanceModel {
   private readonly holds = new Map<string, { walletId: string; amount: number }>();
   private readonly withdrawals = new Map<string, { walletId: string; amount: number }>();
   readonly sales = new Map<string, { buyerOwnerId: string; currency: Currency; charge: Cash | null }>();
-  private readonly cardReturns = new Map<string, { walletId: string; amount: number }>();
+  private readonly cardReturns = new Map<string, { walletId: string; amount: number; saleTxId: string }>();
+  /** What each sale's standing returns took back: every return but one whose card refund failed. */
+  readonly returned = new Map<string, number>();
 
   private wallet(walletId: string): ModelBalance {
     const balance = this.wallets.get(walletId) ?? { total: 0, available: 0, withdrawable: 0, reserved: 0 };
@@ -342,12 +344,14 @@ class BalanceModel {
         const sale = this.sales.get(command.saleTxId);
         if (!sale) return;
         this.debit(walletOf(command.merchantOwnerId, sale.currency), command.amount);
+        this.returned.set(command.saleTxId, (this.returned.get(command.saleTxId) ?? 0) + command.amount);
         // To the buyer's wallet, or to the card, which is outside every wallet.
         if (!command.cardCharge) this.credit(walletOf(sale.buyerOwnerId, sale.currency), command.amount, true);
         else
           this.cardReturns.set(command.txId, {
             walletId: walletOf(command.merchantOwnerId, sale.currency),
             amount: command.amount,
+            saleTxId: command.saleTxId,
           });
         return;
       }
@@ -356,7 +360,11 @@ class BalanceModel {
       case 'FailCardRefund': {
         // Back to the merchant, spendable but not withdrawable: the card may have had it back another way.
         const refused = this.cardReturns.get(command.txId);
-        if (refused) this.credit(refused.walletId, refused.amount, false);
+        if (refused) {
+          this.credit(refused.walletId, refused.amount, false);
+          // No longer a return of the sale: the merchant may return that part again.
+          this.returned.set(refused.saleTxId, (this.returned.get(refused.saleTxId) ?? 0) - refused.amount);
+        }
         return;
       }
       case 'CorrectBalance':
@@ -670,6 +678,23 @@ async function runSequence(steps: Step[]): Promise<void> {
     .map(([walletId, balance]) => ({ wallet_id: walletId, ...balance }));
   const byId = (a: { wallet_id: string }, b: { wallet_id: string }) => a.wallet_id.localeCompare(b.wallet_id);
   expect(live.sort(byId)).toEqual(expected.sort(byId));
+  await expectSalesAsModelled(model);
+}
+
+/** Each sale's sum of returns is the model's, and its standing returns' card refunds stay within its charge. */
+async function expectSalesAsModelled(model: BalanceModel) {
+  for (const [saleTxId, { charge }] of model.sales) {
+    const { rows } = await sql<{ returned: number; refunded: number }>`
+      SELECT s.returned_amount AS returned, (
+        SELECT coalesce(sum((e.data->'cardRefund'->>'amount')::bigint), 0)::int8 FROM ledger_transactions r
+        JOIN events e ON e.stream_id = 'ledger-' || r.tx_id AND e.stream_version = 1
+        WHERE r.parent_tx_id = s.tx_id AND r.state <> 'failed'
+      ) AS refunded
+      FROM ledger_transactions s WHERE s.tx_id = ${saleTxId}
+    `.execute(database.db);
+    expect(rows[0]?.returned, saleTxId).toBe(model.returned.get(saleTxId) ?? 0);
+    expect(rows[0]?.refunded ?? 0).toBeLessThanOrEqual(charge?.amount ?? 0);
+  }
 }
 
 /** The held coins of `walletId` bought by card that have not matured at `now`, in value. */

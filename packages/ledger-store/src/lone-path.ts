@@ -62,14 +62,23 @@ async function attempt(
 }
 
 /**
- * The sale with what its returns gave back so far, read after its wallets:
- * a return committed before that read is counted, and one committed after
- * it moved the merchant's wallet, which the commit then finds changed.
- * Under lock (the caller's transaction) no return of it can commit meanwhile.
+ * The sale with what its standing returns gave back so far (a return whose
+ * card refund failed is no longer counted), and what their card refunds came
+ * to, read after its wallets: a return committed before that read is
+ * counted, and one committed after it, or a refund failed after it, moved the
+ * merchant's wallet, which the commit then finds changed. Under lock (the
+ * caller's transaction) no return of it can commit meanwhile.
  */
 async function saleState(db: Kysely<Database>, record: SaleState['record']): Promise<SaleState> {
-  const { rows } = await sql<{ returned: number }>`
-    SELECT returned_amount AS returned FROM ledger_transactions WHERE tx_id = ${record.txId}
+  const { rows } = await sql<{ returned: number; cardRefunded: number }>`
+    SELECT s.returned_amount AS returned, (
+      SELECT coalesce(sum((e.data->'cardRefund'->>'amount')::bigint), 0)::bigint
+      -- A return's first event (its stream is transactionStream's 'ledger-' and its id) holds its card refund.
+      FROM ledger_transactions r JOIN events e ON e.stream_id = 'ledger-' || r.tx_id AND e.stream_version = 1
+      WHERE r.parent_tx_id = s.tx_id AND r.type = 'return' AND r.state <> 'failed'
+    ) AS "cardRefunded"
+    FROM ledger_transactions s WHERE s.tx_id = ${record.txId}
   `.execute(db);
-  return { record, returned: rows[0]?.returned ?? 0 };
+  const [row] = rows;
+  return { record, returned: row?.returned ?? 0, cardRefunded: row?.cardRefunded ?? 0 };
 }

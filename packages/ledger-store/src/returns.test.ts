@@ -172,7 +172,7 @@ describe('returns of a sale', () => {
     // Decided as if nothing had been returned yet...
     const request = { command, settings, metadata: {} };
     const state = await readLedgerState(database.db, [needsOf(command, record)], false);
-    const decision = decideRequest(request, state, null, { record, returned: 0 });
+    const decision = decideRequest(request, state, null, { record, returned: 0, cardRefunded: 0 });
     if (decision.refused) throw decision.refused;
     // ...while 5.00 is returned meanwhile, by a path that does not touch the merchant's wallet version the decision read.
     await sql`UPDATE ledger_transactions SET returned_amount = 500 WHERE tx_id = ${sold.txId}`.execute(database.db);

@@ -3,6 +3,7 @@ import { balanceChange, type BalanceChange } from './balance.ts';
 import type { CoinStep } from './coins.ts';
 import type { TransactionEvent } from './events.ts';
 import type { Currency } from './money.ts';
+import type { TransactionRecord } from './transaction.ts';
 import type { LedgerType } from './words.ts';
 
 /**
@@ -64,12 +65,22 @@ export function balanceChangesOf(event: TransactionEvent): [AccountId, BalanceCh
 }
 
 /**
- * What a return adds to its sale: the amount given back and when. The sale's
- * row keeps the sum of its returns, which the store's commit refuses to
- * take past the sale's amount.
+ * What a return adds to its sale: the amount given back, and whether it is
+ * a return made (which dates the sale's last return). The sale's row keeps
+ * the sum of its standing returns, which the store's commit refuses to take
+ * past the sale's amount. A card refund the processor refused takes its
+ * return's amount off again: that money went back to the merchant, so the
+ * merchant may return it once more. `record` is the transaction after the
+ * event (a failed return's names its sale).
  */
-export function saleReturnOf(event: TransactionEvent): { saleTxId: string; amount: number } | null {
-  return event.type === 'SaleReturned' ? { saleTxId: event.data.saleTxId, amount: event.data.amount } : null;
+export function saleReturnOf(
+  event: TransactionEvent,
+  record: Pick<TransactionRecord, 'parentTxId'>,
+): { saleTxId: string; amount: number; made: boolean } | null {
+  if (event.type === 'SaleReturned') return { saleTxId: event.data.saleTxId, amount: event.data.amount, made: true };
+  if (event.type === 'CardRefundFailed' && record.parentTxId !== null)
+    return { saleTxId: record.parentTxId, amount: -event.data.amount, made: false };
+  return null;
 }
 
 /**

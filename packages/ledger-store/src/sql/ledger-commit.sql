@@ -17,7 +17,8 @@
 -- coins_updated: [{serial, holder, status, tx_ids}] (tx_ids: the
 -- transactions of the batch that named the coin, in order), sales_returned:
 -- [{sale_tx_id, amount, return_date}] (what the batch's returns give back
--- of each sale), origin: who committed it, for the announcement below
+-- of each sale, less the returns whose card refund failed; return_date null
+-- when the batch made none), origin: who committed it, for the announcement below
 -- (absent: nobody in particular)}.
 --
 -- A transaction's stream is not registered in `streams`: its first event's
@@ -144,7 +145,7 @@ BEGIN
   -- read. Written this way, and never as a whole row, the sum cannot be
   -- overwritten by a commit that read it earlier.
   IF jsonb_array_length(coalesce(p_batch->'sales_returned', '[]'::jsonb)) > 0 THEN
-    UPDATE ledger_transactions AS t SET returned_amount = t.returned_amount + r.amount, return_date = r.return_date
+    UPDATE ledger_transactions AS t SET returned_amount = t.returned_amount + r.amount, return_date = coalesce(r.return_date, t.return_date)
     FROM jsonb_to_recordset(p_batch->'sales_returned') AS r(sale_tx_id text, amount bigint, return_date timestamptz)
     WHERE t.tx_id = ANY(ARRAY(SELECT x->>'sale_tx_id' FROM jsonb_array_elements(p_batch->'sales_returned') x))
       AND t.tx_id = r.sale_tx_id AND t.returned_amount + r.amount <= t.amount;

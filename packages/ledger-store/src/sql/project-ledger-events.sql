@@ -88,12 +88,13 @@ BEGIN
     END IF;
   END IF;
 
-  -- A return adds to its sale's sum (ledger-commit.sql does the same).
+  -- A return adds to its sale's sum, a refused card refund takes it off
+  -- (ledger-commit.sql does the same).
   v_tx_ids := ARRAY(SELECT p->'saleReturn'->>'sale_tx_id' FROM jsonb_array_elements(p_projections) p WHERE jsonb_typeof(p->'saleReturn') = 'object');
   IF cardinality(v_tx_ids) > 0 THEN
     UPDATE ledger_transactions AS t SET
       returned_amount = t.returned_amount + (p->'saleReturn'->>'amount')::bigint,
-      return_date = (p->'saleReturn'->>'return_date')::timestamptz
+      return_date = coalesce((p->'saleReturn'->>'return_date')::timestamptz, t.return_date)
     FROM jsonb_array_elements(p_projections) p
     WHERE t.tx_id = ANY(v_tx_ids) AND t.tx_id = p->'saleReturn'->>'sale_tx_id';
     GET DIAGNOSTICS v_updated = ROW_COUNT;

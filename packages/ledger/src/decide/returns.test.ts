@@ -4,6 +4,7 @@ import { walletIdOf } from '../accounts.ts';
 import type { LedgerCommand } from '../commands.ts';
 import { LedgerRuleViolation } from '../errors.ts';
 import type { TransactionEvent } from '../events.ts';
+import { cardRefundedBy } from '../card-refunds.ts';
 import { balanceChangesOf, saleReturnOf } from '../projection.ts';
 import { evolveTransaction, type TransactionRecord } from '../transaction.ts';
 import { decide, leftToReturn, needsOf, type LedgerState, type WalletState } from './index.ts';
@@ -66,10 +67,11 @@ const given = (
   returned: number,
   wallets: WalletState[],
   coins: LedgerState['coins'] = [],
+  cardRefunded = 0,
 ) =>
   ({
     tx: null,
-    sale: sale && { record: sale, returned },
+    sale: sale && { record: sale, returned, cardRefunded },
     wallets: new Map(wallets.map((entry) => [entry.walletId, entry])),
     coins,
   }) satisfies LedgerState;
@@ -100,8 +102,8 @@ describe('ReturnSale', () => {
       ['wallet:merchant-1:USD', -400],
       ['wallet:user-1:USD', 400],
     ]);
-    expect(saleReturnOf(event)).toEqual({ saleTxId: 'sale-1', amount: 400 });
     const record = evolveTransaction(null, event, now);
+    expect(saleReturnOf(event, record)).toEqual({ saleTxId: 'sale-1', amount: 400, made: true });
     expect(record).toMatchObject({ type: 'return', state: 'completed', parentTxId: 'sale-1', amount: 400 });
     expect(record.reason).toBe('cold coffee');
   });
@@ -267,8 +269,14 @@ describe('the card refund of a return of a coin sale (issue 33)', () => {
   const coinSale = saleOf(3_000, 'CON', true);
   const charge = { amount: 193, currency: 'USD' as const };
   const merchantCoins = [{ serial: 'C1', value: 3_000 }];
-  const returnOf = (returned: number, amount: number, txId = 'return-1') => {
-    const state = given(coinSale, returned, [wallet('merchant-1', 'CON', 3_000 - returned)], merchantCoins);
+  const returnOf = (
+    returned: number,
+    amount: number,
+    txId = 'return-1',
+    refunded = cardRefundedBy(charge.amount, 3_000, returned),
+  ) => {
+    // Unless told otherwise, every return before got its share.
+    const state = given(coinSale, returned, [wallet('merchant-1', 'CON', 3_000 - returned)], merchantCoins, refunded);
     const [event] = decide(returning({ txId, amount, cardCharge: charge }), state, context());
     if (event?.type !== 'SaleReturned' || !event.data.cardRefund) throw new Error('no card return');
     return { event, refund: event.data.cardRefund.amount };
@@ -305,6 +313,16 @@ describe('the card refund of a return of a coin sale (issue 33)', () => {
     );
   });
 
+  it("asks again for a failed return's share, and for no more than the charge, however returns and failures interleave", () => {
+    // 10 coins (0.64 cents) return, then 6 cross a cent and get it; the 10 fail: 6 coins stand, refunded 1.
+    expect(returnOf(0, 10).refund).toBe(0);
+    expect(returnOf(10, 6, 'return-2').refund).toBe(1);
+    // The rest of the sale owes what the charge has left: 192, not 193 (the share of the returns before, 0, would say 193).
+    expect(returnOf(6, 2_994, 'return-3', 1).refund).toBe(192);
+    // A failed 1,000 whose 64 was never paid: returning those coins again asks for their share again.
+    expect(returnOf(1_000, 1_000, 'return-4', 64).refund).toBe(64);
+  });
+
   it('gives a refused refund back to the merchant in new coins, against card funding, and ends the return failed', () => {
     const { event } = returnOf(0, 1_000);
     const pending = evolveTransaction(null, event, now);
@@ -324,6 +342,8 @@ describe('the card refund of a return of a coin sale (issue 33)', () => {
     ]);
     const done = evolveTransaction(pending, failed, now);
     expect(done).toMatchObject({ state: 'failed', reason: 'cold coffee' });
+    // The failed return no longer stands: its amount comes off the sale, which the merchant may return again.
+    expect(saleReturnOf(failed, done)).toEqual({ saleTxId: 'sale-1', amount: -1_000, made: false });
     // Once, and only a pending card return.
     expect(refusalOf(fail, { ...state, tx: done })).toBe('transaction_state_invalid');
     const confirm: LedgerCommand = { type: 'ConfirmCardRefund', txId: 'return-1', refundReference: 're_1' };

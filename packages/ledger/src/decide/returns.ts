@@ -1,6 +1,6 @@
 import { platformAccount, walletParts } from '../accounts.ts';
 import { amountLimits, checkAmount } from '../amounts.ts';
-import { cardRefundOf } from '../card-refunds.ts';
+import { cardRefundedBy, cardRefundOf } from '../card-refunds.ts';
 import { mintCoin, spendCoins, type CoinStep } from '../coins.ts';
 import { refuse } from '../errors.ts';
 import type { Posting } from '../events.ts';
@@ -9,8 +9,8 @@ import type { CommandRules } from './rule.ts';
 import { coinsToSpend, noCoins } from './rule.ts';
 import { openWallet, requireAvailable, requireCashCurrency, requireTransaction, type SaleState } from './state.ts';
 
-/** What is left of a sale to give back. */
-export const leftToReturn = (sale: SaleState) => sale.record.amount - sale.returned;
+/** What is left of a sale to give back: a return refused by the card's processor gave nothing back. */
+export const leftToReturn = (sale: Pick<SaleState, 'record' | 'returned'>) => sale.record.amount - sale.returned;
 
 /**
  * Returns: a merchant gives back part or all of a sale. The money leaves
@@ -64,6 +64,7 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
           charge: command.cardCharge.amount,
           sale: record.amount,
           returnedBefore: sale.returned,
+          refundedBefore: sale.cardRefunded,
           amount,
         }),
         currency: command.cardCharge.currency,
@@ -74,7 +75,14 @@ export const returnRules: Pick<CommandRules, 'ReturnSale' | 'ConfirmCardRefund' 
       const buyer = cardRefund || record.payerWalletId === null ? null : openWallet(state, record.payerWalletId);
       const coinsBack =
         paidFromCoins && command.coinsPaid
-          ? cardRefundOf({ charge: command.coinsPaid, sale: record.amount, returnedBefore: sale.returned, amount })
+          ? // Coins go straight back, never refused: the returns so far got exactly their share.
+            cardRefundOf({
+              charge: command.coinsPaid,
+              sale: record.amount,
+              returnedBefore: sale.returned,
+              refundedBefore: cardRefundedBy(command.coinsPaid, record.amount, sale.returned),
+              amount,
+            })
           : null;
       const to = buyer?.walletId ?? platformAccount('card-funding', currency);
       const postings: Posting[] =

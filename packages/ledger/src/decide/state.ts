@@ -27,7 +27,12 @@ export type LedgerState = {
   coins: readonly Coin[];
 };
 
-export type SaleState = { record: TransactionRecord; returned: number };
+/**
+ * A sale and its standing returns (every one but those `failed`, whose
+ * money went back to the merchant): what they took back, and what their
+ * card refunds came to (0 for a sale not charged to a card).
+ */
+export type SaleState = { record: TransactionRecord; returned: number; cardRefunded: number };
 
 /**
  * What a command needs loaded (and locked) before it can be decided. A

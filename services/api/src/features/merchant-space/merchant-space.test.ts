@@ -31,6 +31,8 @@ let subject: TestApp;
 let merchant: SignedIn;
 /** The processor's partial refunds fail this many more times before reaching it: a process dying after the ledger wrote. */
 let refundsToFail = 0;
+/** The processor refuses this many more partial refunds outright, as it would one past what is left of a charge. */
+let refundsToRefuse = 0;
 
 function failingRefunds(app: App) {
   const real = app.cardCharges.refundPart.bind(app.cardCharges);
@@ -38,6 +40,10 @@ function failingRefunds(app: App) {
     if (refundsToFail > 0) {
       refundsToFail -= 1;
       return Promise.reject(new CardProcessorUnavailable('simulated: the process died before the refund'));
+    }
+    if (refundsToRefuse > 0) {
+      refundsToRefuse -= 1;
+      return Promise.resolve({ refused: 'simulated: the processor refused the refund' });
     }
     return real(request);
   };
@@ -494,6 +500,58 @@ describe('card returns of a coin sale (issue 33)', () => {
     // The merchant's own retry now gets the refusal too.
     const asked = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Stalled' }, 'refused-2');
     expect(asked.statusCode).toBe(422);
+  });
+
+  it('no longer counts a refused return in the sale: the merchant may return that part again, and the card gets it all', async () => {
+    const sale = await coinSale();
+    // What the merchant's sales screen reads: its Return button and dialog offer amount − returned_amount.
+    const saleRow = async () =>
+      merchantTransactionResponse.parse(
+        (await merchant.browser.get(`/api/merchant/sale?tx_id=${encodeURIComponent(sale.txId)}`)).json(),
+      ).transaction;
+    const returnsToday = async () =>
+      merchantDashboardResponse
+        .parse((await merchant.browser.get('/api/merchant/dashboard')).json())
+        .today.find((each) => each.currency === 'CON')?.returns;
+    const returnedBefore = await returnsToday();
+    refundsToRefuse = 1;
+    const refused = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Refused' }, key());
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(await returnsOf(sale.txId)).toMatchObject([{ state: 'failed', amount: 1_000 }]);
+    // The sales screen offers the whole sale again, and the dashboard counts no return.
+    expect(await saleRow()).toMatchObject({ returned_amount: 0, refunded: false, partially_refunded: false });
+    expect(await returnsToday()).toBe(returnedBefore);
+
+    // A return left pending (the processor not answering), then one decided against it, then the first refused.
+    refundsToFail = 1;
+    const stalled = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Stalled' }, key());
+    expect(stalled.statusCode).toBe(503);
+    const later = await returnSale(merchant, { tx_id: sale.txId, amount: 1_000, reason: 'Later' }, key());
+    expect(later.statusCode, later.body).toBe(200);
+    refundsToRefuse = 1;
+    const { app } = subject;
+    const log = { info: () => undefined, warn: () => undefined, error: vi.fn() };
+    const retried = await retryStalledCardReturns({
+      db: app.db,
+      cardCharges: app.cardCharges,
+      ledgerSettings: app.ledgerSettings,
+      clock: () => new Date(Date.now() + STALLED_AFTER_MS + 1_000),
+      log,
+    });
+    expect(retried).toEqual({ finished: 0, failed: 1, flagged: 0, stillPending: 0 });
+    expect(await saleRow()).toMatchObject({ returned_amount: 1_000, partially_refunded: true });
+
+    // All that is left, 2,030 of 3,030: the card gets the rest of its charge, 152 in all, and the sale is done.
+    const before = await merchantCoins();
+    const rest = await returnSale(merchant, { tx_id: sale.txId, amount: 2_030, reason: 'The rest' }, key());
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(merchantTransactionResponse.parse(rest.json()).transaction.state).toBe('completed');
+    expect(await merchantCoins()).toBe(before - 2_030);
+    expect(await saleRow()).toMatchObject({ returned_amount: 3_030, refunded: true });
+    expect(total(await cardRefunds(sale.txId))).toBe(152);
+    const over = await returnSale(merchant, { tx_id: sale.txId, amount: 1, reason: 'One more' }, key());
+    expect(over.statusCode).toBe(422);
+    expect((await verifyLedger(subject.database.db)).invariantFailures).toEqual([]);
   });
 
   it('flags a return the processor never answers for an operator after a day, and stops asking', async () => {

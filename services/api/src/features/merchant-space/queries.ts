@@ -76,7 +76,7 @@ export function findSale(db: Kysely<Database>, merchantOwnerId: string, txId: st
     .executeTakeFirst();
 }
 
-/** Sales, returns and net per currency, entered in [from, to). */
+/** Sales, returns and net per currency, entered in [from, to); a return whose card refund failed gave nothing back. */
 export async function figuresBetween(
   db: Kysely<Database>,
   merchantOwnerId: string,
@@ -86,7 +86,7 @@ export async function figuresBetween(
   const { rows } = await sql<{ currency: string; sales: number; returns: number }>`
     SELECT currency,
       coalesce(sum(amount) FILTER (WHERE type = 'sale'), 0)::int8 AS sales,
-      coalesce(sum(amount) FILTER (WHERE type = 'return'), 0)::int8 AS returns
+      coalesce(sum(amount) FILTER (WHERE type = 'return' AND state <> 'failed'), 0)::int8 AS returns
     FROM ledger_transactions
     WHERE merchant_id = ${merchantOwnerId} AND entry_date >= ${from} AND entry_date < ${to} AND type IN ('sale', 'return')
     GROUP BY currency ORDER BY currency
@@ -268,7 +268,8 @@ export async function reportOf(db: Kysely<Database>, merchantOwnerId: string, fr
   for (const line of lines) {
     const total = totals.get(line.currency) ?? { currency: line.currency, sales: 0, returns: 0, net: 0, settled: 0 };
     if (line.type === 'sale') total.sales += line.amount;
-    if (line.type === 'return') total.returns += line.amount;
+    // A return whose card refund failed gave the merchant its money back: listed, but no return.
+    if (line.type === 'return' && line.state !== 'failed') total.returns += line.amount;
     if (line.type === 'settlement') total.settled += line.amount;
     total.net = total.sales - total.returns;
     totals.set(line.currency, total);
