@@ -60,6 +60,14 @@ describe('NotifiedCache', () => {
     expect(loads.get('a')).toBe(2);
   });
 
+  it('forgets at once the entries whose values match, with no announcement', async () => {
+    await read('u1', 'user-1');
+    await read('u2', 'user-2');
+    cache.forgetWhere((value) => value === 'user-1');
+    expect([await read('u1', 'user-1'), await read('u2', 'user-2')]).toEqual(['user-1', 'user-2']);
+    expect([loads.get('u1'), loads.get('u2')]).toEqual([2, 1]);
+  });
+
   it('keeps nothing for a key that reads as nothing', async () => {
     await read('none', null);
     await read('none', null);

@@ -70,6 +70,12 @@ export class NotifiedCache<Value> {
     this.#entries.delete(key);
   }
 
+  /** Forgets every entry whose value `matches`: rows this process changed by another key than the cache's. */
+  forgetWhere(matches: (value: Value) => boolean): void {
+    this.#changes += 1;
+    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#entries.delete(key);
+  }
+
   #store(key: string, value: Value): void {
     this.#entries.delete(key);
     if (this.#entries.size >= this.#options.maxEntries) {

@@ -162,6 +162,16 @@ export class SessionStore {
     this.#changed(key);
   }
 
+  /**
+   * Forgets at once the cached sessions of `userId`, after this process ended
+   * them in the database (a ban, a revoked session, a new password): the
+   * database's announcement reaches this process a moment after the commit,
+   * and a request in that moment must not pass on the ended session.
+   */
+  forgetUser(userId: number): void {
+    this.#cache?.forgetWhere((row) => row.user_id === userId);
+  }
+
   /** Tells `watcher` of every session this process ends or switches to another merchant (live sockets close on it). */
   watch(watcher: (key: Buffer) => void): void {
     this.#watchers.push(watcher);

@@ -735,6 +735,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       const { user_id: userId, session_id: sessionId, reason } = request.body;
       const ended = await revokeSession(app.db, userId, sessionId, accountAction(request, reason));
       if (!ended) throw refuse(404, errorCodes.sessionNotFound, { field: 'session_id' });
+      app.sessions.forgetUser(userId);
       return person(userId);
     },
   );
@@ -766,6 +767,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         now: app.clock(),
       });
       if (banned.outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
+      if (banned.outcome === 'changed') app.sessions.forgetUser(userId);
       // A finance operator is not banned yet: a second operator approves it at /api/operations/approve-ban.
       if (banned.outcome === 'requested') return reply.code(202).send({ response: success, ban: banned.ban });
       return reply.code(200).send(await person(userId));
@@ -842,7 +844,11 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       },
       schema: { body: approveBanRequest, response: { 200: banDecisionResponse } },
     },
-    (request) => decideBanOnce(request, 'approve', request.body.ban_id, null),
+    async (request) => {
+      const decided = await decideBanOnce(request, 'approve', request.body.ban_id, null);
+      if (decided.ban.state === 'approved') app.sessions.forgetUser(decided.ban.user_id);
+      return decided;
+    },
   );
 
   app.post(

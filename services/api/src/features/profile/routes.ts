@@ -54,6 +54,7 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
         session.key,
         app.clock(),
       );
+      app.sessions.forgetUser(user.user_id);
       return { response: 'success' as const, message: changePasswordMessages.updated };
     },
   );

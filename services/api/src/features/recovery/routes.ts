@@ -178,6 +178,7 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
         now,
       );
       if (!reset) throw invalidCode();
+      app.sessions.forgetUser(userId);
       return { response: 'success' as const, message: recoveryMessages.passwordChanged };
     },
   );
