@@ -4,6 +4,7 @@ import {
   conversionOf,
   counterpartyOwnerOf,
   currencies,
+  ledgerEntriesOf,
   outsideMoneyOf,
   ownerOf,
   transactionStream,
@@ -15,6 +16,7 @@ import {
   type TransactionEvent,
   type TransactionRecord,
 } from '@peeks/ledger';
+import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
 import { transactionView, type RowFacts } from './transaction-view.ts';
 
@@ -162,18 +164,33 @@ export async function counterpartiesOf(
   return others.map((other) => (other === null ? null : (parties.get(other) ?? null)));
 }
 
+/** A transaction's opening event and every posting it has made so far, when the caller holds them already. */
+interface KnownStream {
+  opening: TransactionEvent;
+  postings: StoredPosting[];
+}
+
 /** Transactions as `viewerOwnerId` sees them, in the order given. */
-export async function presentTransactions(
+export function presentTransactions(
   db: Kysely<Database>,
   viewerOwnerId: string,
   records: readonly TransactionRecord[],
+): Promise<TransactionView[]> {
+  return present(db, viewerOwnerId, records, null);
+}
+
+async function present(
+  db: Kysely<Database>,
+  viewerOwnerId: string,
+  records: readonly TransactionRecord[],
+  known: KnownStream | null,
 ): Promise<TransactionView[]> {
   if (records.length === 0) return [];
   const txIds = records.map((record) => record.txId);
   const sales = records.filter((record) => record.type === 'sale').map((record) => record.txId);
   const [postings, openings, returns] = await Promise.all([
-    postingsOf(db, viewerOwnerId, txIds),
-    openingsOf(db, txIds),
+    known && txIds.length === 1 ? new Map([[txIds[0] ?? '', known.postings]]) : postingsOf(db, viewerOwnerId, txIds),
+    known && txIds.length === 1 ? new Map([[transactionStream(txIds[0] ?? ''), known.opening]]) : openingsOf(db, txIds),
     returnsOfSales(db, sales),
   ]);
   const outside = new Map<string, OutsideMoney>();
@@ -238,7 +255,39 @@ export async function presentTransaction(
   viewerOwnerId: string,
   record: TransactionRecord,
 ): Promise<TransactionView> {
-  const [view] = await presentTransactions(db, viewerOwnerId, [record]);
+  const [view] = await present(db, viewerOwnerId, [record], null);
   if (!view) throw new Error(`${record.txId} was not presented`);
   return view;
+}
+
+/**
+ * What a command just did, as `viewerOwnerId` sees it. A transaction the
+ * command opened is shown from the events it wrote (they hold its opening
+ * and all its postings), which saves two reads a payment; a replay, or a
+ * command on an older transaction, is read back as presentTransaction does.
+ */
+export async function presentOutcome(
+  db: Kysely<Database>,
+  viewerOwnerId: string,
+  outcome: LedgerOutcome,
+): Promise<TransactionView> {
+  const { record } = outcome;
+  const [view] = await present(db, viewerOwnerId, [record], outcome.replayed ? null : streamOpened(outcome));
+  if (!view) throw new Error(`${record.txId} was not presented`);
+  return view;
+}
+
+/** The opening and postings of a transaction whose whole stream is in `outcome.events`, else null. */
+function streamOpened({ record, events }: LedgerOutcome): KnownStream | null {
+  const stream = transactionStream(record.txId);
+  const [first] = events;
+  if (first?.streamId !== stream || first.streamVersion !== 1) return null;
+  const postings: StoredPosting[] = [];
+  for (const event of events) {
+    if (event.streamId !== stream) return null;
+    const entries = ledgerEntriesOf(event as unknown as TransactionEvent, event.createdAt);
+    for (const { accountId, currency, amount, debitCredit } of entries)
+      postings.push({ accountId, currency, amount, debitCredit });
+  }
+  return { opening: { type: first.type, data: first.data } as unknown as TransactionEvent, postings };
 }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import {
   payeePayment,
-  presentTransaction,
+  presentOutcome,
   runLedgerCommand,
   transactionIdFor,
   walletOwnerOfSession,
@@ -81,7 +81,7 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return {
         response: 'success' as const,
-        transaction: await presentTransaction(app.db, payer, outcome.record),
+        transaction: await presentOutcome(app.db, payer, outcome),
         quote: coinPrice ? quoteView(coinPrice.quote) : null,
       };
     },
