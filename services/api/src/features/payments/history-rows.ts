@@ -143,15 +143,23 @@ async function partiesOf(db: Kysely<Database>, ownerIds: string[]) {
       : db.selectFrom('merchants').select(['merchant_id', 'name']).where('merchant_id', 'in', merchantIds).execute(),
   ]);
   const parties = new Map<string, HistoryCounterparty>();
-  for (const user of users) {
-    const named = user.fullname?.trim() || [user.name_first, user.name_last].filter(Boolean).join(' ').trim();
-    parties.set(`user-${user.user_id}`, { kind: 'user', name: named || user.username, username: user.username });
-  }
-  for (const merchant of merchants) {
-    parties.set(`merchant-${merchant.merchant_id}`, { kind: 'merchant', name: merchant.name, username: null });
-  }
+  for (const user of users) parties.set(`user-${user.user_id}`, userParty(user));
+  for (const merchant of merchants) parties.set(`merchant-${merchant.merchant_id}`, merchantParty(merchant.name));
   return parties;
 }
+
+/** A person as the other side of a transaction: their full name, else first and last, else their username. */
+export function userParty(user: {
+  username: string;
+  fullname: string | null;
+  name_first: string | null;
+  name_last: string | null;
+}): HistoryCounterparty {
+  const named = user.fullname?.trim() || [user.name_first, user.name_last].filter(Boolean).join(' ').trim();
+  return { kind: 'user', name: named || user.username, username: user.username };
+}
+
+export const merchantParty = (name: string): HistoryCounterparty => ({ kind: 'merchant', name, username: null });
 
 /** Who was on the other side of each transaction from `viewerOwnerId`, by name, in the order given. */
 export async function counterpartiesOf(
@@ -170,27 +178,41 @@ interface KnownStream {
   postings: StoredPosting[];
 }
 
+/** What the caller of `present` holds already, so it is not read again. */
+interface Known {
+  /** The one record's stream, or null to read it. */
+  stream: KnownStream | null;
+  /** Counterparties by owner id. */
+  parties: ReadonlyMap<string, HistoryCounterparty>;
+}
+
 /** Transactions as `viewerOwnerId` sees them, in the order given. */
 export function presentTransactions(
   db: Kysely<Database>,
   viewerOwnerId: string,
   records: readonly TransactionRecord[],
 ): Promise<TransactionView[]> {
-  return present(db, viewerOwnerId, records, null);
+  return present(db, viewerOwnerId, records, noneKnown);
 }
+
+const noneKnown: Known = { stream: null, parties: new Map() };
 
 async function present(
   db: Kysely<Database>,
   viewerOwnerId: string,
   records: readonly TransactionRecord[],
-  known: KnownStream | null,
+  known: Known,
 ): Promise<TransactionView[]> {
   if (records.length === 0) return [];
   const txIds = records.map((record) => record.txId);
   const sales = records.filter((record) => record.type === 'sale').map((record) => record.txId);
   const [postings, openings, returns] = await Promise.all([
-    known && txIds.length === 1 ? new Map([[txIds[0] ?? '', known.postings]]) : postingsOf(db, viewerOwnerId, txIds),
-    known && txIds.length === 1 ? new Map([[transactionStream(txIds[0] ?? ''), known.opening]]) : openingsOf(db, txIds),
+    known.stream && txIds.length === 1
+      ? new Map([[txIds[0] ?? '', known.stream.postings]])
+      : postingsOf(db, viewerOwnerId, txIds),
+    known.stream && txIds.length === 1
+      ? new Map([[transactionStream(txIds[0] ?? ''), known.stream.opening]])
+      : openingsOf(db, txIds),
     returnsOfSales(db, sales),
   ]);
   const outside = new Map<string, OutsideMoney>();
@@ -200,10 +222,11 @@ async function present(
     if (money) outside.set(record.txId, money);
   }
   const others = records.flatMap((record) => counterpartyOwnerOf(record, viewerOwnerId) ?? []);
-  const [labels, parties] = await Promise.all([
+  const [labels, read] = await Promise.all([
     methodLabels(db, [...outside.values()]),
-    partiesOf(db, [...new Set(others)]),
+    partiesOf(db, [...new Set(others.filter((other) => !known.parties.has(other)))]),
   ]);
+  const parties = known.parties.size === 0 ? read : new Map([...known.parties, ...read]);
 
   return records.map((record) => {
     const opening = openings.get(transactionStream(record.txId));
@@ -255,7 +278,7 @@ export async function presentTransaction(
   viewerOwnerId: string,
   record: TransactionRecord,
 ): Promise<TransactionView> {
-  const [view] = await present(db, viewerOwnerId, [record], null);
+  const [view] = await present(db, viewerOwnerId, [record], noneKnown);
   if (!view) throw new Error(`${record.txId} was not presented`);
   return view;
 }
@@ -265,14 +288,18 @@ export async function presentTransaction(
  * command opened is shown from the events it wrote (they hold its opening
  * and all its postings), which saves two reads a payment; a replay, or a
  * command on an older transaction, is read back as presentTransaction does.
+ * A counterparty in `parties` is not read either.
  */
 export async function presentOutcome(
   db: Kysely<Database>,
   viewerOwnerId: string,
   outcome: LedgerOutcome,
+  /** The other side as the caller has just read it (a payee with its name), by owner id. */
+  parties: ReadonlyMap<string, HistoryCounterparty> = noneKnown.parties,
 ): Promise<TransactionView> {
   const { record } = outcome;
-  const [view] = await present(db, viewerOwnerId, [record], outcome.replayed ? null : streamOpened(outcome));
+  const stream = outcome.replayed ? null : streamOpened(outcome);
+  const [view] = await present(db, viewerOwnerId, [record], { stream, parties });
   if (!view) throw new Error(`${record.txId} was not presented`);
   return view;
 }
