@@ -4,6 +4,7 @@ import {
   conversionOf,
   counterpartyOwnerOf,
   currencies,
+  ledgerEntriesOf,
   outsideMoneyOf,
   ownerOf,
   transactionStream,
@@ -15,6 +16,7 @@ import {
   type TransactionEvent,
   type TransactionRecord,
 } from '@peeks/ledger';
+import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { Kysely } from 'kysely';
 import { transactionView, type RowFacts } from './transaction-view.ts';
 
@@ -141,15 +143,23 @@ async function partiesOf(db: Kysely<Database>, ownerIds: string[]) {
       : db.selectFrom('merchants').select(['merchant_id', 'name']).where('merchant_id', 'in', merchantIds).execute(),
   ]);
   const parties = new Map<string, HistoryCounterparty>();
-  for (const user of users) {
-    const named = user.fullname?.trim() || [user.name_first, user.name_last].filter(Boolean).join(' ').trim();
-    parties.set(`user-${user.user_id}`, { kind: 'user', name: named || user.username, username: user.username });
-  }
-  for (const merchant of merchants) {
-    parties.set(`merchant-${merchant.merchant_id}`, { kind: 'merchant', name: merchant.name, username: null });
-  }
+  for (const user of users) parties.set(`user-${user.user_id}`, userParty(user));
+  for (const merchant of merchants) parties.set(`merchant-${merchant.merchant_id}`, merchantParty(merchant.name));
   return parties;
 }
+
+/** A person as the other side of a transaction: their full name, else first and last, else their username. */
+export function userParty(user: {
+  username: string;
+  fullname: string | null;
+  name_first: string | null;
+  name_last: string | null;
+}): HistoryCounterparty {
+  const named = user.fullname?.trim() || [user.name_first, user.name_last].filter(Boolean).join(' ').trim();
+  return { kind: 'user', name: named || user.username, username: user.username };
+}
+
+export const merchantParty = (name: string): HistoryCounterparty => ({ kind: 'merchant', name, username: null });
 
 /** Who was on the other side of each transaction from `viewerOwnerId`, by name, in the order given. */
 export async function counterpartiesOf(
@@ -162,18 +172,47 @@ export async function counterpartiesOf(
   return others.map((other) => (other === null ? null : (parties.get(other) ?? null)));
 }
 
+/** A transaction's opening event and every posting it has made so far, when the caller holds them already. */
+interface KnownStream {
+  opening: TransactionEvent;
+  postings: StoredPosting[];
+}
+
+/** What the caller of `present` holds already, so it is not read again. */
+interface Known {
+  /** The one record's stream, or null to read it. */
+  stream: KnownStream | null;
+  /** Counterparties by owner id. */
+  parties: ReadonlyMap<string, HistoryCounterparty>;
+}
+
 /** Transactions as `viewerOwnerId` sees them, in the order given. */
-export async function presentTransactions(
+export function presentTransactions(
   db: Kysely<Database>,
   viewerOwnerId: string,
   records: readonly TransactionRecord[],
+): Promise<TransactionView[]> {
+  return present(db, viewerOwnerId, records, noneKnown);
+}
+
+const noneKnown: Known = { stream: null, parties: new Map() };
+
+async function present(
+  db: Kysely<Database>,
+  viewerOwnerId: string,
+  records: readonly TransactionRecord[],
+  known: Known,
 ): Promise<TransactionView[]> {
   if (records.length === 0) return [];
   const txIds = records.map((record) => record.txId);
   const sales = records.filter((record) => record.type === 'sale').map((record) => record.txId);
   const [postings, openings, returns] = await Promise.all([
-    postingsOf(db, viewerOwnerId, txIds),
-    openingsOf(db, txIds),
+    known.stream && txIds.length === 1
+      ? new Map([[txIds[0] ?? '', known.stream.postings]])
+      : postingsOf(db, viewerOwnerId, txIds),
+    known.stream && txIds.length === 1
+      ? new Map([[transactionStream(txIds[0] ?? ''), known.stream.opening]])
+      : openingsOf(db, txIds),
     returnsOfSales(db, sales),
   ]);
   const outside = new Map<string, OutsideMoney>();
@@ -183,10 +222,11 @@ export async function presentTransactions(
     if (money) outside.set(record.txId, money);
   }
   const others = records.flatMap((record) => counterpartyOwnerOf(record, viewerOwnerId) ?? []);
-  const [labels, parties] = await Promise.all([
+  const [labels, read] = await Promise.all([
     methodLabels(db, [...outside.values()]),
-    partiesOf(db, [...new Set(others)]),
+    partiesOf(db, [...new Set(others.filter((other) => !known.parties.has(other)))]),
   ]);
+  const parties = known.parties.size === 0 ? read : new Map([...known.parties, ...read]);
 
   return records.map((record) => {
     const opening = openings.get(transactionStream(record.txId));
@@ -238,7 +278,43 @@ export async function presentTransaction(
   viewerOwnerId: string,
   record: TransactionRecord,
 ): Promise<TransactionView> {
-  const [view] = await presentTransactions(db, viewerOwnerId, [record]);
+  const [view] = await present(db, viewerOwnerId, [record], noneKnown);
   if (!view) throw new Error(`${record.txId} was not presented`);
   return view;
+}
+
+/**
+ * What a command just did, as `viewerOwnerId` sees it. A transaction the
+ * command opened is shown from the events it wrote (they hold its opening
+ * and all its postings), which saves two reads a payment; a replay, or a
+ * command on an older transaction, is read back as presentTransaction does.
+ * A counterparty in `parties` is not read either.
+ */
+export async function presentOutcome(
+  db: Kysely<Database>,
+  viewerOwnerId: string,
+  outcome: LedgerOutcome,
+  /** The other side as the caller has just read it (a payee with its name), by owner id. */
+  parties: ReadonlyMap<string, HistoryCounterparty> = noneKnown.parties,
+): Promise<TransactionView> {
+  const { record } = outcome;
+  const stream = outcome.replayed ? null : streamOpened(outcome);
+  const [view] = await present(db, viewerOwnerId, [record], { stream, parties });
+  if (!view) throw new Error(`${record.txId} was not presented`);
+  return view;
+}
+
+/** The opening and postings of a transaction whose whole stream is in `outcome.events`, else null. */
+function streamOpened({ record, events }: LedgerOutcome): KnownStream | null {
+  const stream = transactionStream(record.txId);
+  const [first] = events;
+  if (first?.streamId !== stream || first.streamVersion !== 1) return null;
+  const postings: StoredPosting[] = [];
+  for (const event of events) {
+    if (event.streamId !== stream) return null;
+    const entries = ledgerEntriesOf(event as unknown as TransactionEvent, event.createdAt);
+    for (const { accountId, currency, amount, debitCredit } of entries)
+      postings.push({ accountId, currency, amount, debitCredit });
+  }
+  return { opening: { type: first.type, data: first.data } as unknown as TransactionEvent, postings };
 }

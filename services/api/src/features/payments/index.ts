@@ -3,7 +3,14 @@
  * on and whom it pays, runs its ledger command under a transaction id its Idempotency-Key
  * makes exactly once, and shows the transaction as its caller sees it.
  */
-export { counterpartiesOf, presentTransaction, presentTransactions } from './history-rows.ts';
+export {
+  counterpartiesOf,
+  merchantParty,
+  presentOutcome,
+  presentTransaction,
+  presentTransactions,
+  userParty,
+} from './history-rows.ts';
 export {
   idempotencyKeyOf,
   isIdempotentReplay,

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import {
   payeePayment,
-  presentTransaction,
+  presentOutcome,
   runLedgerCommand,
   transactionIdFor,
   walletOwnerOfSession,
@@ -53,8 +53,9 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
       if (from_guser_id !== undefined && !(await isGlobalIdOf(app.db, userId, from_guser_id))) {
         throw refuse(404, errorCodes.recipientNotFound, { field: 'from_guser_id' });
       }
-      const payee = await findPayee(guser_id);
-      if (!payee) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
+      const found = await findPayee(guser_id);
+      if (!found) throw refuse(404, errorCodes.recipientNotFound, { field: 'guser_id' });
+      const { payee } = found;
       // The ledger refuses a wallet paying itself; a merchant's user paying the merchant is caught here.
       if (payee.userId === userId) throw refuse(422, errorCodes.sendToSelf, { field: 'guser_id' });
 
@@ -81,7 +82,7 @@ export const sendFundRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return {
         response: 'success' as const,
-        transaction: await presentTransaction(app.db, payer, outcome.record),
+        transaction: await presentOutcome(app.db, payer, outcome, new Map([[payee.ownerId, found.party]])),
         quote: coinPrice ? quoteView(coinPrice.quote) : null,
       };
     },

@@ -151,6 +151,33 @@ describe('POST /api/account/send-fund', () => {
     expect(status).toBe(404);
   });
 
+  it('names a payee by their new name moments after a rename, though this process had them cached', async () => {
+    const later = await signedUp(subject, 'personal');
+    const shopUser = await signedUp(subject, 'business');
+    const nameSent = async (to: SignedIn) => {
+      const response = await send(ann, { guser_id: to.user.guser_id, amount: 1 });
+      expect(response.statusCode, response.body).toBe(200);
+      return transactionResponse.parse(response.json()).transaction.counterparty?.name;
+    };
+    expect(await nameSent(later)).toBe(later.user.username);
+    expect(await nameSent(shopUser)).not.toBe('Renamed Coffee');
+    // As a profile edit or a merchant's settings in another process leave them.
+    const db = subject.database.db;
+    await db.updateTable('users').set({ fullname: 'Lena Later' }).where('user_id', '=', later.user.user_id).execute();
+    await db
+      .updateTable('merchants')
+      .set({ name: 'Renamed Coffee' })
+      .where('merchant_id', '=', shopUser.merchantId)
+      .execute();
+    const named: (string | undefined)[] = [];
+    for (let tries = 0; tries < 100; tries++) {
+      named.splice(0, 2, await nameSent(later), await nameSent(shopUser));
+      if (named[0] === 'Lena Later' && named[1] === 'Renamed Coffee') break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(named).toEqual(['Lena Later', 'Renamed Coffee']);
+  });
+
   it("takes from_guser_id only when it is the caller's own", async () => {
     expect(
       (await send(ann, { guser_id: bob.user.guser_id, amount: 100, from_guser_id: ann.user.guser_id })).statusCode,

@@ -95,6 +95,36 @@ describe('a send from the wallet', () => {
   });
 });
 
+describe("a send's answer", () => {
+  it('is the row the history reads back, for every kind of send and for its replay', async () => {
+    const alice = await named('Alice Rowan');
+    const bob = await named('Bob Alder');
+    await fund(subject, owner(alice), 90_00);
+    const card = await storedCard(subject, alice);
+    const sends: Record<string, unknown>[] = [
+      { amount: 12_00, currency: 'CON', comment: 'Lunch' },
+      // No dollars in the wallet: paid from coins at the current price, with its quote.
+      { amount: 1_50, currency: 'USD' },
+      { amount: 8_00, currency: 'CON', paymentMethodId: card },
+    ];
+    for (const body of sends) {
+      const sent = await send(alice, bob, body);
+      expect(sent, JSON.stringify(body)).toEqual({ ...(await rowOf(alice, sent.tx_id)), cart: [] });
+    }
+    // To a merchant's user: a purchase, as the merchant's wallet received it.
+    const toShop = await send(alice, shop, { amount: 3_00, currency: 'CON' });
+    expect(toShop).toEqual({ ...(await rowOf(alice, toShop.tx_id)), cart: [] });
+
+    const keyed = { guser_id: bob.user.guser_id, amount: 2_00, currency: 'CON' };
+    const first = await alice.browser.request('POST', '/api/account/send-fund', keyed, { 'idempotency-key': 'row-1' });
+    const again = await alice.browser.request('POST', '/api/account/send-fund', keyed, { 'idempotency-key': 'row-1' });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(transactionResponse.parse(again.json()).transaction).toEqual(
+      transactionResponse.parse(first.json()).transaction,
+    );
+  });
+});
+
 describe('a withdrawal', () => {
   it('names the bank account it pays out to, and moves the wallet only once paid out', async () => {
     const alice = await named('Alice Larch');
