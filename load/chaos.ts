@@ -37,6 +37,11 @@ const SECONDS = Number(process.env.CHAOS_SECONDS ?? 60);
 const USERS = Number(process.env.CHAOS_USERS ?? 24);
 const CONNECTIONS = Number(process.env.CHAOS_CONNECTIONS ?? 12);
 const EVERY_MS = Number(process.env.CHAOS_EVERY_MS ?? 5_000);
+/** CHAOS_FAULTS: only these kinds of fault (comma-separated, e.g. `lose-primary`), to repeat one more often. */
+const ONLY_FAULTS = (process.env.CHAOS_FAULTS ?? '')
+  .split(',')
+  .map((kind) => kind.trim())
+  .filter(Boolean);
 /** How long a request is retried with its key before it counts as unanswered. */
 const RETRY_FOR_MS = 60_000;
 /** How long the checks wait for jobs and deliveries to drain after the load. */
@@ -230,10 +235,12 @@ async function faultLoop(deployment: Deployment, until: number): Promise<Faults>
   const processKinds = ['api', 'worker', 'pause'] as const;
   type Kind = (typeof processKinds)[number] | 'fast' | 'immediate' | 'switchover' | 'lose-primary';
   // On a formation its two faults come first in each round: they take long, and a short run must still have both.
-  const newRound = (): Kind[] =>
+  const allKinds = (): Kind[] =>
     CLUSTER
       ? [...[...processKinds].sort(() => Math.random() - 0.5), 'lose-primary', 'switchover']
       : [...processKinds, 'fast' as const, 'immediate' as const].sort(() => Math.random() - 0.5);
+  const newRound = (): Kind[] => allKinds().filter((kind) => ONLY_FAULTS.length === 0 || ONLY_FAULTS.includes(kind));
+  if (newRound().length === 0) throw new Error(`CHAOS_FAULTS names no fault of this run: ${ONLY_FAULTS.join(', ')}`);
   let round: Kind[] = [];
   while (Date.now() < until) {
     await sleep(EVERY_MS / 2 + Math.random() * EVERY_MS);
@@ -286,22 +293,63 @@ async function faultLoop(deployment: Deployment, until: number): Promise<Faults>
 // ---------------------------------------------------------------------------
 // The checks
 
-async function waitForDrain(
-  databaseUrl: string,
-): Promise<{ jobsLeft: number; pendingDeliveries: number; heldPast: number }> {
+interface Drain {
+  jobsLeft: number;
+  pendingDeliveries: number;
+  heldPast: number;
+  /** Jobs that were waiting out a retry backoff when the first drain ended, made due at once. */
+  madeDue: number;
+  /** The jobs still left at the end: queue, state, retries and when due, for the report. */
+  left: string[];
+}
+
+/**
+ * Waits for the jobs, deliveries and holds to drain. A job whose attempts
+ * failed while the database was away waits out pg-boss's backoff (10 s
+ * doubling, up to 10 min for a webhook attempt), and a delivery whose POST
+ * timed out waits for its next attempt (5 s, then 5 min): either can outlast
+ * the drain. Jobs still scheduled for later after it are made due at once
+ * (as an operator's "retry now" would) and given a second drain. A job that
+ * failed for good or is still active is left as it is and reported.
+ */
+async function waitForDrain(databaseUrl: string): Promise<Drain> {
   const handle = connectDatabase(databaseUrl, { max: 2, applicationName: 'peeks-chaos' });
-  const deadline = Date.now() + DRAIN_MS;
   let state = { jobsLeft: -1, pendingDeliveries: -1, heldPast: -1 };
+  let madeDue = 0;
+  const drained = () => state.jobsLeft === 0 && state.pendingDeliveries === 0 && state.heldPast === 0;
   try {
-    while (Date.now() < deadline) {
-      state = await drainState(handle.db);
-      if (state.jobsLeft === 0 && state.pendingDeliveries === 0 && state.heldPast === 0) break;
-      await sleep(1_000);
+    for (const pass of [1, 2]) {
+      const deadline = Date.now() + DRAIN_MS;
+      while (Date.now() < deadline) {
+        state = await drainState(handle.db);
+        if (drained()) break;
+        await sleep(1_000);
+      }
+      if (drained() || pass === 2) break;
+      const due = await sql<{ id: string }>`
+        UPDATE pgboss.job SET start_after = now() WHERE state IN ('created', 'retry') AND start_after > now() RETURNING id`.execute(
+        handle.db,
+      );
+      madeDue = due.rows.length;
+      if (madeDue === 0) break;
+      say(
+        `${madeDue} jobs scheduled for later (a retry's backoff, a delivery's next attempt) made due now; draining again`,
+      );
     }
+    const left = drained()
+      ? []
+      : (
+          await sql<{ name: string; state: string; retry_count: number; due_in: string }>`
+            SELECT name, state, retry_count, round(extract(epoch FROM start_after - now()))::text AS due_in
+            FROM pgboss.job
+            WHERE state IN ('created', 'retry', 'active', 'failed') AND singleton_key IS DISTINCT FROM '__pgboss__cron'
+              AND name NOT IN (SELECT name FROM pgboss.schedule)
+            ORDER BY start_after LIMIT 10`.execute(handle.db)
+        ).rows.map((job) => `${job.name} ${job.state} after ${job.retry_count} retries, due in ${job.due_in} s`);
+    return { ...state, madeDue, left };
   } finally {
     await handle.close();
   }
-  return state;
 }
 
 async function drainState(db: ReturnType<typeof connectDatabase>['db']) {
@@ -526,7 +574,7 @@ async function main(): Promise<number> {
     const drain = await waitForDrain(deployment.databaseUrl);
     const findings = await check(deployment, merchantOwner);
     if (drain.jobsLeft > 0)
-      findings.problems.push(`${drain.jobsLeft} jobs left waiting or failed after ${DRAIN_MS / 1000} s`);
+      findings.problems.push(`${drain.jobsLeft} jobs left waiting or failed after the drain: ${drain.left.join('; ')}`);
     if (drain.heldPast > 0) findings.problems.push(`${drain.heldPast} holds past their release time`);
     for (const [name, gaps] of [
       ['switchover', faults.switchovers],
@@ -534,7 +582,12 @@ async function main(): Promise<number> {
     ] as const)
       for (const gap of gaps)
         if (gap > WRITES_BACK_MS) findings.problems.push(`writes were unavailable for ${gap} ms after a ${name}`);
-    if (CLUSTER && (faults.switchovers.length === 0 || faults.primaryLosses.length === 0))
+    const wanted = (kind: string) => ONLY_FAULTS.length === 0 || ONLY_FAULTS.includes(kind);
+    if (
+      CLUSTER &&
+      ((wanted('switchover') && faults.switchovers.length === 0) ||
+        (wanted('lose-primary') && faults.primaryLosses.length === 0))
+    )
       findings.problems.push('the run was too short for both a switchover and the loss of the primary');
     const crashes = deployment.members.reduce((sum, member) => sum + member.crashes, 0);
 
@@ -546,9 +599,11 @@ async function main(): Promise<number> {
         `faults: ${faults.apiKills} API kills, ${faults.workerKills} worker kills, ${faults.pauses} worker pauses, ` +
         (CLUSTER
           ? `${faults.switchovers.length} switchovers (writes unavailable ${seconds(faults.switchovers)}), ` +
-            `${faults.primaryLosses.length} losses of the primary (${seconds(faults.primaryLosses)}), `
+            `${faults.primaryLosses.length} losses of the primary (${seconds(faults.primaryLosses)}), ` +
+            `${deployment.recreated.length} lost nodes created afresh, `
           : `${faults.fastRestarts} fast and ${faults.immediateRestarts} immediate database restarts, `) +
         `${crashes} exits of their own; ` +
+        (drain.madeDue > 0 ? `${drain.madeDue} jobs made due after the first drain; ` : '') +
         `${findings.deliveries} webhook deliveries, ${received.size} ids received; ` +
         `${ok ? 'nothing lost, nothing twice: OK' : `${findings.problems.length} problems: FAILED`} ` +
         `(${Math.round((Date.now() - started) / 1000)} s in all)\n`,
@@ -574,5 +629,6 @@ process.exitCode = await main().catch((error: unknown) => {
   process.stderr.write(
     `chaos: could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
   );
-  return 2;
+  // The load's requests would go on retrying until the run's end; everything is stopped already.
+  process.exit(2);
 });

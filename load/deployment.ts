@@ -11,6 +11,7 @@ import {
   destroyFormation,
   killNode,
   primaryNode,
+  recreateNode,
   restartNode,
   startEmbeddedPostgres,
   startFormation,
@@ -133,6 +134,10 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** How long a lost node is given to rejoin by itself (it took 5–20 s here), and then to be created afresh. */
+const REJOIN_MS = 120_000;
+const RECREATE_MS = 300_000;
+
 export class Deployment {
   readonly members: Member[] = [];
   database!: DatabaseServer;
@@ -221,10 +226,15 @@ export class Deployment {
     await switchover(this.formation.options);
   }
 
+  /** Lost nodes that did not rejoin and were created afresh from the primary, with why. */
+  readonly recreated: string[] = [];
+
   /**
    * The loss of the primary whole: keeper and postmaster SIGKILLed, the
    * monitor promotes the secondary; once writes are back, the lost node's
-   * keeper starts again and it rejoins as secondary.
+   * keeper starts again and it rejoins as secondary (pg_rewind, then
+   * streaming). One that has not rejoined within REJOIN_MS is dropped and
+   * created afresh from the primary, as an operator would, and counted.
    */
   async losePrimary(): Promise<void> {
     if (!this.formation) throw new Error('no formation');
@@ -232,13 +242,32 @@ export class Deployment {
     const lost = primaryNode(started, options.dir);
     if (!lost) throw new Error('the formation has no primary');
     await killNode(lost);
+    const promoted = () => {
+      try {
+        const primary = primaryNode(started, options.dir);
+        return primary !== undefined && primary.name !== lost.name;
+      } catch {
+        // The monitor, busy on a loaded machine, did not answer this time.
+        return false;
+      }
+    };
     const deadline = Date.now() + 120_000;
-    while (primaryNode(started, options.dir)?.name === lost.name || primaryNode(started, options.dir) === undefined) {
+    while (!promoted()) {
       if (Date.now() > deadline) throw new Error('no standby was promoted within 120 s');
       await sleep(250);
     }
     await restartNode(options, lost);
-    await waitForSettled(options);
+    try {
+      await waitForSettled(options, REJOIN_MS);
+    } catch (error) {
+      const why = (error as Error).message;
+      process.stderr.write(
+        `formation: ${lost.name} did not rejoin within ${REJOIN_MS / 1000} s; dropping it and creating it afresh from the primary (${why})\n`,
+      );
+      this.recreated.push(`${lost.name}: ${why.split('\n')[0] ?? why}`);
+      await recreateNode(options, lost);
+      await waitForSettled(options, RECREATE_MS);
+    }
   }
 
   async startDatabase(): Promise<void> {

@@ -81,7 +81,8 @@ function asPostgres(dir: string): { command: string; prefix: string[]; env: Node
 
 function autoctl(dir: string, args: string[]): string {
   const { command, prefix, env } = asPostgres(dir);
-  const result = spawnSync(command, [...prefix, ...args], { env, encoding: 'utf8', cwd: dir });
+  // Bounded: a keeper command that hangs must not hang its caller.
+  const result = spawnSync(command, [...prefix, ...args], { env, encoding: 'utf8', cwd: dir, timeout: 180_000 });
   if (result.error) throw result.error;
   if (result.status !== 0) {
     throw new Error(`pg_autoctl ${args.slice(0, 2).join(' ')} failed: ${(result.stderr || result.stdout).trim()}`);
@@ -152,21 +153,38 @@ function nodesOf(options: ReturnType<typeof settings>): FormationNode[] {
 const accepts = (port: number) =>
   spawnSync(path.join(PG_BIN, 'pg_isready'), ['-q', '-h', '127.0.0.1', '-p', String(port)]).status === 0;
 
-async function waitFor(what: string, check: () => boolean, describe: () => string = () => ''): Promise<void> {
-  const until = Date.now() + WAIT_MS;
+async function waitFor(
+  what: string,
+  check: () => boolean,
+  describe: () => string = () => '',
+  waitMs = WAIT_MS,
+): Promise<void> {
+  const until = Date.now() + waitMs;
   while (!check()) {
-    if (Date.now() > until) throw new Error(`${what}: not within ${WAIT_MS / 1000} s${describe()}`);
+    if (Date.now() > until) throw new Error(`${what}: not within ${waitMs / 1000} s${describe()}`);
     await sleep(500);
   }
 }
 
-/** The monitor's view of each node, for an error: what state a node was stuck in. */
+/** The monitor's view of each node, for an error: what state a node was stuck in, and its keeper's last words. */
 function stateNow(dir: string): string {
   try {
-    const nodes = formationState(dir).map((node) => `${node.name} ${node.state} (goal ${node.goal})`);
-    return `; nodes: ${nodes.join(', ')}`;
+    const state = formationState(dir);
+    const nodes = state.map((node) => `${node.name} ${node.state} (goal ${node.goal})`);
+    const logs = state
+      .filter((node) => node.state !== node.goal)
+      .map((node) => `\n${node.name}'s keeper log ends:\n${logTail(path.join(dir, `${node.name}.log`), 20)}`);
+    return `; nodes: ${nodes.join(', ')}${logs.join('')}`;
   } catch (error) {
     return `; the monitor did not answer: ${(error as Error).message}`;
+  }
+}
+
+function logTail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
   }
 }
 
@@ -218,10 +236,45 @@ export function formationUrl(dir: string): string {
     .replace(/^postgres:\/\/(?![^/]*@)/, 'postgres://postgres@');
 }
 
+/** Loopback only: pg_autoctl would have PostgreSQL listen on every address. */
+const COMMON = [
+  '--hostname',
+  '127.0.0.1',
+  '--listen',
+  '127.0.0.1',
+  '--auth',
+  'trust',
+  '--no-ssl',
+  '--pgctl',
+  path.join(PG_BIN, 'pg_ctl'),
+];
+
+const monitorUri = (options: ReturnType<typeof settings>) =>
+  `postgres://autoctl_node@127.0.0.1:${options.basePort}/pg_auto_failover?sslmode=disable`;
+
+/** Registers a node with the monitor; the first is the primary, the next a base backup of it. */
+function createNode(options: ReturnType<typeof settings>, node: FormationNode): void {
+  autoctl(options.dir, [
+    'create',
+    'postgres',
+    '--pgdata',
+    node.pgdata,
+    '--pgport',
+    String(node.port),
+    '--name',
+    node.name,
+    '--dbname',
+    options.database,
+    '--monitor',
+    monitorUri(options),
+    ...COMMON,
+  ]);
+}
+
 /** Creates the formation under `dir` if it is not there yet, starts its keepers and waits for primary and secondary. */
 export async function startFormation(input: FormationOptions): Promise<Formation> {
   const options = settings(input);
-  const { dir, basePort, database, log } = options;
+  const { dir, basePort, log } = options;
   installFormationPackages(log);
   await mkdir(dir, { recursive: true });
   if (process.getuid?.() === 0) {
@@ -229,46 +282,19 @@ export async function startFormation(input: FormationOptions): Promise<Formation
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     await chown(dir, uid, gid);
   }
-  // Loopback only: pg_autoctl would have PostgreSQL listen on every address.
-  const common = [
-    '--hostname',
-    '127.0.0.1',
-    '--listen',
-    '127.0.0.1',
-    '--auth',
-    'trust',
-    '--no-ssl',
-    '--pgctl',
-    path.join(PG_BIN, 'pg_ctl'),
-  ];
   const monitor = monitorData(dir);
   if (!existsSync(monitor)) {
     log(`creating the monitor on 127.0.0.1:${basePort}`);
-    autoctl(dir, ['create', 'monitor', '--pgdata', monitor, '--pgport', String(basePort), ...common]);
+    autoctl(dir, ['create', 'monitor', '--pgdata', monitor, '--pgport', String(basePort), ...COMMON]);
   }
   await runKeeper(dir, monitor);
   await waitFor('the monitor', () => accepts(basePort));
   tuneMonitor(basePort);
-  const monitorUri = `postgres://autoctl_node@127.0.0.1:${basePort}/pg_auto_failover?sslmode=disable`;
   const nodes = nodesOf(options);
   for (const node of nodes) {
     if (!existsSync(node.pgdata)) {
       log(`creating ${node.name} on 127.0.0.1:${node.port}`);
-      autoctl(dir, [
-        'create',
-        'postgres',
-        '--pgdata',
-        node.pgdata,
-        '--pgport',
-        String(node.port),
-        '--name',
-        node.name,
-        '--dbname',
-        database,
-        '--monitor',
-        monitorUri,
-        ...common,
-      ]);
+      createNode(options, node);
     }
     await runKeeper(dir, node.pgdata);
     // One node at a time: the second clones the first once it is primary.
@@ -314,14 +340,80 @@ export async function restartNode(input: FormationOptions, node: FormationNode):
   await runKeeper(settings(input).dir, node.pgdata);
 }
 
-/** Waits for one primary and every other node a secondary again. */
-export async function waitForSettled(input: FormationOptions): Promise<void> {
+/** Waits for one primary and every other node a secondary again (for `waitMs`, 120 s unless told). */
+export async function waitForSettled(input: FormationOptions, waitMs = WAIT_MS): Promise<void> {
   const options = settings(input);
   await waitFor(
     'the formation to settle',
     () => settled(options.dir, options.nodes),
     () => stateNow(options.dir),
+    waitMs,
   );
+}
+
+/**
+ * What an operator does with a node that does not rejoin: stops its keeper,
+ * drops it from the monitor and deletes its data (`pg_autoctl drop node
+ * --destroy --force`), and creates it afresh, a base backup of the primary.
+ * The primary goes on alone meanwhile.
+ */
+export async function recreateNode(input: FormationOptions, node: FormationNode): Promise<void> {
+  const options = settings(input);
+  await stopKeeper(node.pgdata);
+  try {
+    autoctl(options.dir, ['drop', 'node', '--pgdata', node.pgdata, '--destroy', '--force']);
+  } catch {
+    // Its state files may be what is broken: drop it by name from the monitor instead.
+    if (formationState(options.dir).some((state) => state.name === node.name))
+      autoctl(options.dir, [
+        'drop',
+        'node',
+        '--monitor',
+        monitorUri(options),
+        '--formation',
+        'default',
+        '--name',
+        node.name,
+        '--force',
+      ]);
+  }
+  // Whatever the drop left: the data directory and the keeper's configuration and state for it.
+  for (const leftover of [
+    node.pgdata,
+    path.join(options.dir, 'config', 'pg_autoctl', node.pgdata),
+    path.join(options.dir, 'share', 'pg_autoctl', node.pgdata),
+  ])
+    await rm(leftover, { recursive: true, force: true });
+  await waitFor('the node to leave the monitor', () => {
+    try {
+      return !formationState(options.dir).some((state) => state.name === node.name);
+    } catch {
+      return false;
+    }
+  });
+  createNode(options, node);
+  await runKeeper(options.dir, node.pgdata);
+}
+
+/** Stops a node's keeper and its PostgreSQL: SIGTERM to its process group, SIGKILL after 10 s. */
+async function stopKeeper(pgdata: string): Promise<void> {
+  const keeper = Number(readFileSync(`${pgdata}.keeper`, 'utf8'));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-keeper, name);
+    } catch {
+      // Gone already.
+    }
+  };
+  signal('SIGTERM');
+  const until = Date.now() + 10_000;
+  while (keeperRunning(pgdata) && Date.now() < until) await sleep(250);
+  signal('SIGKILL');
+  try {
+    process.kill(Number(readFileSync(path.join(pgdata, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGKILL');
+  } catch {
+    // No postmaster left.
+  }
 }
 
 /** Asks the monitor for a planned switchover and waits until the formation has settled on the other node. */
@@ -352,9 +444,16 @@ export async function killNode(node: FormationNode): Promise<void> {
   }
 }
 
-/** The node the monitor has as primary now. */
+/**
+ * The node the monitor has as primary now: one that reports primary (or
+ * wait_primary, alone) and is still assigned it. A lost primary's last report
+ * stays "primary" until its keeper comes back; only its goal says it is being
+ * demoted, so the report alone would name the lost node after a failover.
+ */
 export function primaryNode(formation: Formation, dir: string): FormationNode | undefined {
-  const name = formationState(dir).find((node) => node.state === 'primary' || node.state === 'wait_primary')?.name;
+  const name = formationState(dir).find(
+    (node) => (node.state === 'primary' || node.state === 'wait_primary') && node.state === node.goal,
+  )?.name;
   return formation.nodes.find((node) => node.name === name);
 }
 

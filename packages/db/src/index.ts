@@ -25,6 +25,7 @@ export {
   destroyFormation,
   killNode,
   primaryNode,
+  recreateNode,
   restartNode,
   startFormation,
   switchover,
