@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { appendToStream, connectDatabase, readStream } from '@peeks/db';
@@ -162,6 +163,26 @@ describe('npm start on embedded PostgreSQL', () => {
     expect(await interrupt(second)).toBe(0);
     expect(await postgresProcessesFor(dataDir)).toEqual([]);
   }, 150_000);
+
+  it('waits for a database that is away, then gives up after DATABASE_WAIT_SECONDS', async () => {
+    // A loopback port nothing listens on: taken, then let go.
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => {
+          resolve(port);
+        });
+      });
+    });
+    const server = startServer({
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/peeks`,
+      DATABASE_WAIT_SECONDS: '2',
+    });
+    expect(await server.exited).toBe(1);
+    const waits = server.lines.filter((line) => line.msg === 'database not reachable yet; waiting for it');
+    expect(waits.length).toBeGreaterThanOrEqual(2);
+    expect(server.stderr()).toContain('ECONNREFUSED');
+  });
 
   it('refuses to start on bad configuration, one line per problem naming the variable', async () => {
     const server = startServer({ PORT: 'eighty', HOLD_HOURS: 'soon' });

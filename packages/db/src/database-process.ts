@@ -1,6 +1,7 @@
 import { ConfigError, Shutdown, createLogger, readConfig, type Config, type Logger } from '@peeks/runtime';
 import type { Kysely } from 'kysely';
 import { openDatabaseServer } from './database-server.ts';
+import { untilDatabaseAnswers } from './database-wait.ts';
 import { migrateToLatest } from './migrator.ts';
 import { connectDatabase } from './pool.ts';
 import { ReadReplica } from './read-replica.ts';
@@ -47,7 +48,11 @@ export function runDatabaseProcess(
         },
       });
       shutdown.add('database pool', () => database.close());
-      log.info({ migration: await migrateToLatest(database.db) }, 'database is at the latest migration');
+      const migration = await untilDatabaseAnswers(() => migrateToLatest(database.db), {
+        waitMs: config.DATABASE_WAIT_SECONDS * 1_000,
+        log,
+      });
+      log.info({ migration }, 'database is at the latest migration');
 
       let readReplica: ReadReplica | null = null;
       // Only a process that serves reads asks for it (the API); workers read what they are about to write.

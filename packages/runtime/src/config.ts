@@ -64,6 +64,8 @@ const environment = z
     DATABASE_READ_URL: postgresUrl,
     // A standby further behind the primary than this is skipped: its reads go to the primary until it catches up.
     DATABASE_READ_MAX_LAG_MS: integer(0, 600_000).default(1_000),
+    // A process started while its database is away (a failover, a restart) waits this long for it before it exits.
+    DATABASE_WAIT_SECONDS: integer(0, 86_400).default(300),
     DATA_DIR: z.string().min(1).default('.data'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // The session cookie is __Host- and Secure (browsers take it on http://localhost); off only for plain HTTP elsewhere.
