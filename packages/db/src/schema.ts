@@ -751,13 +751,12 @@ export interface LedgerVerificationsTable {
   progress: ColumnType<unknown, string | null, string | null>;
 }
 
-/** Migration 0200: the ledger log, see docs/architecture/ledger-log.md. */
+/** Migrations 0200 and 0430: the ledger log, see docs/architecture/ledger-log.md. */
 export interface LedgerLogLeavesTable {
   log_index: number;
-  stream_id: string;
-  stream_version: number;
+  /** The event's `events.position`. */
+  event_position: number;
   leaf_data: Buffer;
-  sequenced_at: Date;
 }
 
 export interface LedgerLogNodesTable {
@@ -831,13 +830,7 @@ export const schemaColumns = {
     'report',
     'progress',
   ]),
-  ledger_log_leaves: columnsOf<LedgerLogLeavesTable>()([
-    'log_index',
-    'stream_id',
-    'stream_version',
-    'leaf_data',
-    'sequenced_at',
-  ]),
+  ledger_log_leaves: columnsOf<LedgerLogLeavesTable>()(['log_index', 'event_position', 'leaf_data']),
   ledger_log_nodes: columnsOf<LedgerLogNodesTable>()(['level', 'node_index', 'hash']),
   ledger_log_checkpoints: columnsOf<LedgerLogCheckpointsTable>()(['tree_size', 'root_hash', 'note', 'created_at']),
   ledger_log_witnesses: columnsOf<LedgerLogWitnessesTable>()([

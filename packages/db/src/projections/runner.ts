@@ -3,17 +3,27 @@ import { readAll } from '../event-store/read.ts';
 import { START_OF_LOG, type GlobalCheckpoint, type StoredEvent } from '../event-store/types.ts';
 import type { Database } from '../schema.ts';
 
+/** Reads up to `limit` events after `after`, in readAll's safe order, as a projection needs them. */
+export type EventReader<Item> = (db: Kysely<Database>, after: GlobalCheckpoint, limit: number) => Promise<Item[]>;
+
 /**
  * A read model kept up to date after the fact (statistics, outboxes, search)
  * rather than in the transaction that appends. `apply` runs in the same
  * transaction that advances the checkpoint, so a batch is applied exactly
  * once: a crash rolls back both, and the next run starts from the old
- * checkpoint.
+ * checkpoint. It is given whole events unless it reads less (`read`); each
+ * item carries its place in the order, from which the checkpoint moves.
  */
-export interface AsyncProjection {
+export type AsyncProjection<Item extends GlobalCheckpoint = StoredEvent> = {
   name: string;
-  apply(trx: Transaction<Database>, events: readonly StoredEvent[]): Promise<void>;
-}
+  /** Events per batch; 500 unless said. */
+  batchSize?: number;
+  apply(trx: Transaction<Database>, items: readonly Item[]): Promise<void>;
+} & (StoredEvent extends Item ? { read?: EventReader<Item> } : { read: EventReader<Item> });
+
+const DEFAULT_BATCH = 500;
+
+const readEvents: EventReader<StoredEvent> = async (db, after, limit) => (await readAll(db, { after, limit })).events;
 
 export async function readCheckpoint(db: Kysely<Database>, name: string): Promise<GlobalCheckpoint> {
   const row = await db
@@ -30,11 +40,13 @@ export async function readCheckpoint(db: Kysely<Database>, name: string): Promis
  * checkpoint row is locked first, so copies of the runner in several
  * processes take turns instead of applying a batch twice.
  */
-export async function runProjectionBatch(
+export async function runProjectionBatch<Item extends GlobalCheckpoint>(
   db: Kysely<Database>,
-  projection: AsyncProjection,
-  batchSize = 500,
+  projection: AsyncProjection<Item>,
+  batchSize = projection.batchSize ?? DEFAULT_BATCH,
 ): Promise<number> {
+  // Safe: the type lets `read` be left out only when whole events are what the projection takes.
+  const read = (projection.read ?? readEvents) as EventReader<Item>;
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('projection_checkpoints')
@@ -48,25 +60,34 @@ export async function runProjectionBatch(
       .execute();
     await sql`SELECT 1 FROM projection_checkpoints WHERE name = ${projection.name} FOR UPDATE`.execute(trx);
     const after = await readCheckpoint(trx, projection.name);
-    const { events, checkpoint } = await readAll(trx, { after, limit: batchSize });
-    if (events.length === 0) return 0;
-    await projection.apply(trx, events);
+    const items = await read(trx, after, batchSize);
+    const last = items.at(-1);
+    if (!last) return 0;
+    await projection.apply(trx, items);
     await trx
       .updateTable('projection_checkpoints')
-      .set({ transaction_id: checkpoint.transactionId, position: checkpoint.position, updated_at: new Date() })
+      .set({ transaction_id: last.transactionId, position: last.position, updated_at: new Date() })
       .where('name', '=', projection.name)
       .execute();
-    return events.length;
+    return items.length;
   });
 }
 
-/** Runs batches until the projection has caught up with every event it can safely read. */
-export async function catchUp(db: Kysely<Database>, projection: AsyncProjection, batchSize = 500): Promise<number> {
+/**
+ * Runs batches until the projection has caught up with every event it can
+ * safely read: a batch shorter than asked for says so, without one more
+ * transaction to find nothing.
+ */
+export async function catchUp<Item extends GlobalCheckpoint>(
+  db: Kysely<Database>,
+  projection: AsyncProjection<Item>,
+  batchSize = projection.batchSize ?? DEFAULT_BATCH,
+): Promise<number> {
   let applied = 0;
   for (;;) {
     const batch = await runProjectionBatch(db, projection, batchSize);
-    if (batch === 0) return applied;
     applied += batch;
+    if (batch < batchSize) return applied;
   }
 }
 
@@ -78,9 +99,9 @@ export interface ProjectionRunner {
  * Keeps projections caught up: polls every `intervalMs` (a LISTEN/NOTIFY
  * wake-up can shorten the wait later without changing the contract).
  */
-export function startProjectionRunner(
+export function startProjectionRunner<Item extends GlobalCheckpoint>(
   db: Kysely<Database>,
-  projections: readonly AsyncProjection[],
+  projections: readonly AsyncProjection<Item>[],
   options: { intervalMs?: number; onError: (error: unknown, projection: string) => void },
 ): ProjectionRunner {
   const intervalMs = options.intervalMs ?? 1000;

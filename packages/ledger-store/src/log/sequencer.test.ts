@@ -1,4 +1,4 @@
-import { appendToStream, catchUp, readAll, type Database } from '@peeks/db';
+import { appendToStream, catchUp, readAll, type AsyncProjection, type Database, type EventHash } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { referenceConsistencyProof, referenceInclusionProof, referenceRoot } from '@peeks/log-verify/testing';
 import { sql, type Kysely } from 'kysely';
@@ -56,9 +56,7 @@ describe('the sequencer', () => {
 
     const { events } = await readAll(db, { limit: 10_000 });
     const leaves = await db.selectFrom('ledger_log_leaves').selectAll().orderBy('log_index').execute();
-    expect(leaves.map((leaf) => [leaf.stream_id, leaf.stream_version])).toEqual(
-      events.map((event) => [event.streamId, event.streamVersion]),
-    );
+    expect(leaves.map((leaf) => leaf.event_position)).toEqual(events.map((event) => event.position));
     expect(leaves.map((leaf) => leaf.log_index)).toEqual(events.map((_, index) => index));
     const data = leaves.map((leaf) => leaf.leaf_data);
     expect(data.map((leaf) => leaf.toString('hex'))).toEqual(events.map((event) => event.hash));
@@ -80,6 +78,37 @@ describe('the sequencer', () => {
       .where('node_index', '=', 0)
       .executeTakeFirstOrThrow();
     expect(firstNode.hash).toEqual(referenceRoot(data.slice(0, 16)));
+  });
+
+  it('builds on the stored tree again after a batch it built was rolled back', async () => {
+    const { db } = database;
+    await appendMany(db, 3, 3);
+    await sequenceAll(db);
+    await appendMany(db, 4, 5);
+    // Its frontier in memory is for a log the database never got.
+    const crashes: AsyncProjection<EventHash> = {
+      ...ledgerLog,
+      async apply(trx, events) {
+        await ledgerLog.apply(trx, events);
+        throw new Error('crash before the checkpoint moved');
+      },
+    };
+    await expect
+      .poll(() => catchUp(db, crashes, 6).catch((error: unknown) => (error as Error).message), { timeout: 30_000 })
+      .toBe('crash before the checkpoint moved');
+    await sequenceAll(db);
+    const leaves = await db.selectFrom('ledger_log_leaves').select('leaf_data').orderBy('log_index').execute();
+    const data = leaves.map((leaf) => leaf.leaf_data);
+    expect(await rootAt(db, data.length)).toEqual(referenceRoot(data));
+    const nodes = await db
+      .selectFrom('ledger_log_nodes')
+      .selectAll()
+      .where('level', '=', 4)
+      .orderBy('node_index')
+      .execute();
+    expect(nodes.map((node) => node.hash)).toEqual(
+      nodes.map((node) => referenceRoot(data.slice(node.node_index * 16, (node.node_index + 1) * 16))),
+    );
   });
 
   it('two sequencers at once give no index twice and skip none', async () => {

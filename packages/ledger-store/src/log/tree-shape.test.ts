@@ -38,11 +38,14 @@ function grow(chunks: number[]) {
     const frontier = completeSubtrees({ start: 0, end: size }).map(hashOfNode);
     const added = Array.from({ length: chunk }, (_, offset) => Buffer.from(`event ${String(size + offset)}`));
     data.push(...added);
-    for (const node of appendLeaves(size, frontier, added.map(leafHash))) {
+    const grown = appendLeaves(size, frontier, added.map(leafHash));
+    for (const node of grown.nodes) {
       if (!isStoredLevel(node.level)) continue;
       expect(stored.has(`${String(node.level)}/${String(node.index)}`)).toBe(false);
       stored.set(`${String(node.level)}/${String(node.index)}`, node.hash);
     }
+    // The frontier it hands back is the one the store would give the next append.
+    expect(grown.frontier).toEqual(completeSubtrees({ start: 0, end: data.length }).map(hashOfNode));
   }
   const hashOf = (range: LeafRange) => foldSubtrees(completeSubtrees(range).map(hashOfNode));
   return { data, hashOf, stored };

@@ -131,24 +131,29 @@ export interface HashedNode extends TreeNode {
  * Appends leaf hashes to a tree of `size` leaves whose complete subtrees
  * (`completeSubtrees({ start: 0, end: size })`) have the hashes `frontier`:
  * returns every node completed on the way, leaves included (the store keeps
- * those of `isStoredLevel`).
+ * those of `isStoredLevel`), and the grown tree's frontier, which the next
+ * append builds on.
  */
-export function appendLeaves(size: number, frontier: readonly Buffer[], leaves: readonly Buffer[]): HashedNode[] {
+export function appendLeaves(
+  size: number,
+  frontier: readonly Buffer[],
+  leaves: readonly Buffer[],
+): { nodes: HashedNode[]; frontier: Buffer[] } {
   const shape = completeSubtrees({ start: 0, end: size });
   if (shape.length !== frontier.length) throw new RangeError('the frontier does not fit the tree size');
   const stack: HashedNode[] = shape.map((node, index) => ({ ...node, hash: frontier[index] as Buffer }));
-  const made: HashedNode[] = [];
+  const nodes: HashedNode[] = [];
   leaves.forEach((hash, offset) => {
     let node: HashedNode = { level: 0, index: size + offset, hash };
-    made.push(node);
+    nodes.push(node);
     for (let top = stack.at(-1); top?.level === node.level; top = stack.at(-1)) {
       stack.pop();
       node = { level: node.level + 1, index: top.index / 2, hash: nodeHash(top.hash, node.hash) };
-      made.push(node);
+      nodes.push(node);
     }
     stack.push(node);
   });
-  return made;
+  return { nodes, frontier: stack.map((node) => node.hash) };
 }
 
 /**

@@ -56,18 +56,22 @@ export async function verifyLedgerLog(
   for (;;) {
     const { rows } = await sql<{
       log_index: number;
-      stream_id: string;
-      stream_version: number;
+      event_position: number;
+      stream_id: string | null;
+      stream_version: number | null;
       leaf_data: Buffer;
       hash: string | null;
     }>`
-      SELECT l.log_index, l.stream_id, l.stream_version, l.leaf_data, e.hash
+      SELECT l.log_index, l.event_position, e.stream_id, e.stream_version, l.leaf_data, e.hash
       FROM ledger_log_leaves l
-      LEFT JOIN events e ON e.stream_id = l.stream_id AND e.stream_version = l.stream_version
+      LEFT JOIN events e ON e.position = l.event_position
       WHERE l.log_index >= ${tree.size} ORDER BY l.log_index LIMIT ${BATCH}
     `.execute(trx);
     for (const row of rows) {
-      const where = `log index ${row.log_index} (${row.stream_id} version ${row.stream_version})`;
+      const where =
+        row.stream_id === null
+          ? `log index ${row.log_index} (event ${row.event_position})`
+          : `log index ${row.log_index} (${row.stream_id} version ${row.stream_version})`;
       if (row.log_index !== tree.size) {
         problems.push(`the log skips from index ${tree.size - 1} to ${row.log_index}: leaves are missing`);
         return { leaves: tree.size, checkpointsChecked: 0, signaturesChecked: false, extends: null, problems };
@@ -147,7 +151,7 @@ async function unsequencedEvents(trx: Kysely<Database>): Promise<string[]> {
     SELECT e.stream_id, e.stream_version FROM events e, projection_checkpoints c
     WHERE c.name = ${ledgerLog.name} AND (e.transaction_id, e.position) <= (c.transaction_id, c.position)
       AND NOT EXISTS (
-        SELECT 1 FROM ledger_log_leaves l WHERE l.stream_id = e.stream_id AND l.stream_version = e.stream_version
+        SELECT 1 FROM ledger_log_leaves l WHERE l.event_position = e.position
       )
     ORDER BY e.position LIMIT 21
   `.execute(trx);
