@@ -73,7 +73,7 @@ async function dashboardAtEveryWidth(page: Page, name: string) {
 async function addSandboxCard(page: Page, first: string, last: string, shot?: string) {
   await nav(page, 'Payment Methods');
   await page.getByRole('button', { name: 'Add Payment Method' }).click();
-  await page.getByRole('button', { name: 'Credit Card' }).click();
+  await page.getByRole('menuitem', { name: 'Credit Card' }).click();
   const modal = page.getByRole('dialog', { name: 'Add Credit Card' });
   await modal.getByLabel('First Name').fill(first);
   await modal.getByLabel('Last Name').fill(last);
