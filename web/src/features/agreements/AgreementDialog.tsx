@@ -57,7 +57,13 @@ export function AgreementDialog({
       title={t('agreements.modal_title', { name: agreement.name, version: agreement.version })}
       {...(dismissable && onClose ? { onClose } : {})}
       // Skip is a way out: Escape takes it, as Escape closes any dialog that can be left.
-      {...(!agreed && canSkip(agreement) ? { onEscape: skip } : {})}
+      {...(!agreed && canSkip(agreement)
+        ? {
+            onEscape: () => {
+              if (!action.busy) skip();
+            },
+          }
+        : {})}
       footer={
         <>
           {dismissable && onClose && (
