@@ -33,6 +33,11 @@ const FILES: Record<string, string> = {
   ].join('\n'),
   'web/src/features/beta/index.ts': "export { betaStore as beta } from './beta-store.ts';\n",
   'web/src/features/beta/beta-store.ts': 'export const betaStore = { balance: 0 };\n',
+  // Only ui wraps the headless primitives: a feature importing the library is reported, ui's wrapper is not.
+  'web/src/features/beta/BetaMenu.tsx':
+    "import * as Menu from '@radix-ui/react-dropdown-menu';\nexport const BetaMenu = () => <Menu.Root />;\n",
+  'web/src/ui/Menu.tsx':
+    "import * as Menu from '@radix-ui/react-dropdown-menu';\nexport const MenuButton = () => <Menu.Root />;\n",
   // ui and lib import no feature and not the app.
   'web/src/ui/Button.tsx': [
     "import { beta } from '../features/beta/index.ts';",
@@ -100,6 +105,11 @@ describe('npm run lint on the web app', () => {
     expect(messages).toContain('web/src/lib/api.ts:1 import-x/no-restricted-paths');
   });
 
+  it('reports a feature importing the headless primitives library, not ui wrapping it', () => {
+    expect(messages).toContain('web/src/features/beta/BetaMenu.tsx:1 no-restricted-imports');
+    expect(messages).not.toContain('web/src/ui/Menu.tsx:1 no-restricted-imports');
+  });
+
   it('reports nothing else: the app and the test kit may import features, ui may import lib', () => {
     // lib importing the app closes a cycle app → alpha → ui → lib → app, reported at each step.
     expect(messages.sort()).toEqual([
@@ -109,6 +119,7 @@ describe('npm run lint on the web app', () => {
       'web/src/features/alpha/AlphaScreen.tsx:4 import-x/no-restricted-paths',
       'web/src/features/alpha/AlphaScreen.tsx:5 import-x/no-restricted-paths',
       'web/src/features/alpha/alpha.test.tsx:2 import-x/no-restricted-paths',
+      'web/src/features/beta/BetaMenu.tsx:1 no-restricted-imports',
       'web/src/i18n/texts.ts:1 import-x/no-restricted-paths',
       'web/src/lib/api.ts:1 import-x/no-restricted-paths',
       'web/src/lib/money.ts:1 import-x/no-cycle',

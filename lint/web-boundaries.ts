@@ -10,7 +10,8 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
  * never imports the app that composes it, and imports another feature only
  * through that feature's public surface, `features/<name>/index.ts`. The app
  * (routes, the root layout, the first load's texts) sits above the features
- * and may reach into them. A function of the checkout's
+ * and may reach into them. Only ui imports the headless primitives library.
+ * A function of the checkout's
  * root, so lint/web-boundaries.test.ts applies the same rules to a tree of its own.
  */
 /** Test support: the component-test kit, a feature's testing.ts or testing/ folder, the tests. */
@@ -67,6 +68,25 @@ export function webBoundaries(root: string): Linter.Config[] {
     'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
   };
   return [
+    {
+      // The design system wraps the headless primitives (dialogs, menus, tabs, tooltips, toasts), so a screen
+      // gets our markup, texts and focus rules, and the library can change in one folder.
+      files: ['web/src/**/*.{ts,tsx}'],
+      ignores: ['web/src/ui/**'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['@radix-ui/*', 'radix-ui', 'react-aria-components', 'react-aria', '@react-aria/*'],
+                message: 'Use the design system (web/src/ui: Dialog, MenuButton, Tabs, Tooltip, toast) instead.',
+              },
+            ],
+          },
+        ],
+      },
+    },
     {
       files: ['web/src/**/*.{ts,tsx}'],
       plugins: { 'import-x': importX },

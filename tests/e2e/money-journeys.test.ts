@@ -67,7 +67,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
     await checkScreen(sender, '21-payment-methods-empty');
 
     await sender.getByRole('button', { name: 'Add Payment Method' }).click();
-    await sender.getByRole('button', { name: 'Credit Card' }).click();
+    await sender.getByRole('menuitem', { name: 'Credit Card' }).click();
     const modal = sender.getByRole('dialog', { name: 'Add Credit Card' });
     await modal.getByLabel('First Name').fill('Alice');
     await modal.getByLabel('Last Name').fill('Martin');

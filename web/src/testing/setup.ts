@@ -4,6 +4,15 @@ import { dictionaries } from '../app/texts.ts';
 import { addTexts, startI18n } from '../i18n/i18n.ts';
 import { queryClient } from '../lib/query.ts';
 
+// jsdom has no ResizeObserver; the primitives library measures a tooltip's arrow with one. Nothing is laid out
+// in jsdom, so an observer that never reports is what a browser would do here too.
+if (!('ResizeObserver' in globalThis))
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  };
+
 // A screen's chunk is imported on first visit; on a busy machine that takes more than the default second.
 configure({ asyncUtilTimeout: 5000 });
 

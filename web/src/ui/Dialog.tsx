@@ -1,15 +1,18 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { createPortal } from 'react-dom';
+import * as RadixDialog from '@radix-ui/react-dialog';
+import { suppressOthers } from 'aria-hidden';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 export interface DialogProps {
   title: ReactNode;
   children: ReactNode;
   /** Called on Escape, the backdrop or the close button; a static dialog (spec: "static backdrop", "non-dismissable") has none of these. */
   onClose?: () => void;
+  /**
+   * Escape's way out of a dialog without `onClose` that still offers one
+   * (the pending agreement's Skip): Escape does what that button does.
+   */
+  onEscape?: () => void;
   /** Buttons at the bottom. */
   footer?: ReactNode;
   /** 'wide' for a log or a list that needs room (up to 48 rem); still the screen's width on a phone. */
@@ -17,78 +20,70 @@ export interface DialogProps {
 }
 
 /**
- * A modal dialog: focus moves in on open, Tab and Shift+Tab stay inside,
+ * A modal dialog on Radix's: focus moves in on open, Tab and Shift+Tab stay
+ * inside, the page behind is hidden from screen readers and pointers, and
  * focus returns to where it was on close. Escape and the backdrop close it
- * only when `onClose` is given; without it the dialog is static.
+ * only when `onClose` is given; without it the dialog is static. A dialog
+ * is open while it is rendered: the caller mounts it to open it.
  */
-export function Dialog({ title, children, onClose, footer, size }: DialogProps) {
+export function Dialog({ title, children, onClose, onEscape, footer, size }: DialogProps) {
   const { t } = useTranslation();
-  const titleId = useId();
-  const panel = useRef<HTMLDivElement>(null);
-  // Read while rendering: by the effect, a field's autoFocus has already taken the focus from the opener.
+  // Read while rendering: by the time the dialog mounts, a field's autoFocus has already taken the focus from the
+  // opener (Radix then leaves it there, unblurred), and Radix gives focus back only to a trigger of its own, which
+  // these dialogs, opened by state, have not.
   const [returnTo] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+  const escape = onClose ?? onEscape;
+  // A state, not a ref: the portal puts the content in on a second render, after this component's first effects.
+  const [content, setContent] = useState<HTMLDivElement | null>(null);
+  // Radix hides the page behind with aria-hidden only, which leaves its links and buttons in the focus order for
+  // anything that is not this dialog's Tab (axe: aria-hidden-focus); inert takes them out, as a modal means.
+  // The same library Radix uses does it, and keeps live regions (the toasts) heard.
+  useEffect(() => (content ? suppressOthers(content) : undefined), [content]);
 
-  useEffect(() => {
-    const element = panel.current;
-    // A field that took the focus (autoFocus) keeps it: moving it would blur the field and show its error at once.
-    if (!element?.contains(document.activeElement)) {
-      const first = element?.querySelector<HTMLElement>(FOCUSABLE);
-      (first ?? element)?.focus();
-    }
-    return () => returnTo?.focus();
-  }, [returnTo]);
-
-  const onKeyDown = (event: React.KeyboardEvent) => {
-    if (event.key === 'Escape' && onClose) {
-      event.stopPropagation();
-      onClose();
-      return;
-    }
-    if (event.key !== 'Tab' || !panel.current) return;
-    const focusable = [...panel.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = focusable[0];
-    const last = focusable.at(-1);
-    if (!first || !last) {
-      event.preventDefault();
-      return;
-    }
-    if (event.shiftKey && (document.activeElement === first || document.activeElement === panel.current)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && document.activeElement === last) {
-      event.preventDefault();
-      first.focus();
-    }
-  };
-
-  return createPortal(
-    <div
-      className="dialog-backdrop"
-      onMouseDown={(event) => {
-        if (event.target === event.currentTarget) onClose?.();
+  return (
+    <RadixDialog.Root
+      open
+      onOpenChange={(open) => {
+        if (!open) onClose?.();
       }}
     >
-      <div
-        ref={panel}
-        className={size === 'wide' ? 'dialog dialog-wide' : 'dialog'}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-        onKeyDown={onKeyDown}
-      >
-        <header className="dialog-header">
-          <h2 id={titleId}>{title}</h2>
-          {onClose && (
-            <button type="button" className="icon-button" aria-label={t('dialog.close')} onClick={onClose}>
-              ×
-            </button>
-          )}
-        </header>
-        <div className="dialog-body">{children}</div>
-        {footer && <footer className="dialog-footer">{footer}</footer>}
-      </div>
-    </div>,
-    document.body,
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-backdrop">
+          <RadixDialog.Content
+            ref={setContent}
+            className={size === 'wide' ? 'dialog dialog-wide' : 'dialog'}
+            aria-modal="true"
+            // The body says what the dialog is about; no separate description element.
+            aria-describedby={undefined}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              if (returnTo?.isConnected) returnTo.focus();
+            }}
+            onEscapeKeyDown={(event) => {
+              if (onClose) return;
+              event.preventDefault();
+              escape?.();
+            }}
+            onPointerDownOutside={(event) => {
+              if (!onClose) event.preventDefault();
+            }}
+            onInteractOutside={(event) => {
+              if (!onClose) event.preventDefault();
+            }}
+          >
+            <header className="dialog-header">
+              <RadixDialog.Title>{title}</RadixDialog.Title>
+              {onClose && (
+                <RadixDialog.Close className="icon-button" aria-label={t('dialog.close')}>
+                  ×
+                </RadixDialog.Close>
+              )}
+            </header>
+            <div className="dialog-body">{children}</div>
+            {footer && <footer className="dialog-footer">{footer}</footer>}
+          </RadixDialog.Content>
+        </RadixDialog.Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

@@ -68,11 +68,22 @@ describe('the design system', () => {
         />
       );
     }
-    render(<Harness />);
+    render(
+      <>
+        <button type="button">Before</button>
+        <Harness />
+      </>,
+    );
     const user = userEvent.setup();
     const tabs = screen.getAllByRole('tab');
-    expect(tabs.map((tab) => tab.tabIndex)).toEqual([0, -1, -1]);
+    expect(tabs.map((tab) => tab.getAttribute('aria-selected'))).toEqual(['true', 'false', 'false']);
     expect(screen.getByRole('tabpanel', { name: 'Transactions' }).textContent).toBe('the transactions');
+    // One tab stop: Tab from before lands on the selected tab, the next Tab on its panel.
+    await user.click(screen.getByRole('button', { name: 'Before' }));
+    await user.tab();
+    expect(document.activeElement).toBe(tabs[0]);
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('tabpanel', { name: 'Transactions' }));
     await user.click(tabs[0]!);
     await user.keyboard('{ArrowRight}');
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Ledger' }));

@@ -89,4 +89,33 @@ describe('Dialog', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, delete it!' }));
     expect(screen.queryByRole('dialog')).toBeNull();
   });
+
+  it('a dialog whose way out is a button of its own (Skip) takes it on Escape, with no close button', async () => {
+    const user = userEvent.setup();
+    let skipped = 0;
+    render(
+      <Dialog
+        title="Terms"
+        onEscape={() => {
+          skipped += 1;
+        }}
+        footer={<button type="button">Skip</button>}
+      >
+        <p>Read me</p>
+      </Dialog>,
+    );
+    expect(screen.queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(skipped).toBe(1);
+  });
+
+  it('hides the page behind from screen readers while it is open', async () => {
+    const user = userEvent.setup();
+    render(<Opener dismissable />);
+    await user.click(screen.getByRole('button', { name: 'Open' }));
+    expect(screen.queryByRole('button', { name: 'Open' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Open', hidden: true })).toBeTruthy();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('button', { name: 'Open' })).toBeTruthy();
+  });
 });

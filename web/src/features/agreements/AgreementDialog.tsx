@@ -16,7 +16,8 @@ export const canSkip = (agreement: Agreement, now = new Date()) =>
  * HTML (sanitized: it is the operator's text, but a page never renders
  * markup it did not clean), the accept checkbox (hidden once agreed),
  * effective and expiry dates; Cancel, Skip, Accept. `dismissable` false is
- * the dashboard's modal: no Cancel, no Escape, no backdrop.
+ * the dashboard's modal: no Cancel, no backdrop, and Escape only while Skip
+ * is offered, where it skips.
  */
 export function AgreementDialog({
   agreement,
@@ -55,6 +56,14 @@ export function AgreementDialog({
     <Dialog
       title={t('agreements.modal_title', { name: agreement.name, version: agreement.version })}
       {...(dismissable && onClose ? { onClose } : {})}
+      // Skip is a way out: Escape takes it, as Escape closes any dialog that can be left.
+      {...(!agreed && canSkip(agreement)
+        ? {
+            onEscape: () => {
+              if (!action.busy) skip();
+            },
+          }
+        : {})}
       footer={
         <>
           {dismissable && onClose && (

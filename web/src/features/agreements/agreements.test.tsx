@@ -106,8 +106,8 @@ describe('the dashboard with a pending agreement (spec §4 Agreement)', () => {
     localStorage.clear();
   });
 
-  it('opens a modal that cannot be dismissed until it is accepted', async () => {
-    const api = agreementsApi([terms()]);
+  it('opens a modal that cannot be dismissed until it is accepted, once Skip is no longer offered', async () => {
+    const api = agreementsApi([terms({ agree_by: '2020-01-01T00:00:00.000Z' })]);
     const { user } = renderApp('/');
     const dialog = await screen.findByRole('dialog', { name: 'Terms and Conditions (version 1)' });
     expect(within(dialog).queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -120,6 +120,19 @@ describe('the dashboard with a pending agreement (spec §4 Agreement)', () => {
       expect(screen.queryByRole('dialog', { name: 'Terms and Conditions (version 1)' })).toBeNull();
     });
     expect(api.sent('POST', '/api/agreement/agreement-list')[0]?.body).toEqual({ valid_only: true, agreed_to: false });
+  });
+
+  it('while Skip is offered, Escape takes it: the agreement is skipped and the dashboard usable', async () => {
+    const api = agreementsApi([terms()]);
+    const { user } = renderApp('/');
+    const dialog = await screen.findByRole('dialog', { name: 'Terms and Conditions (version 1)' });
+    expect(within(dialog).getByRole('button', { name: 'Skip' })).toBeTruthy();
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.keyboard('{Escape}');
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog')).toBeNull();
+    });
+    expect(api.sent('POST', '/api/agreement/update-agreement')[0]?.body).toEqual({ agreement_id: 1, skip: true });
   });
 
   it('opens nothing when there is no pending agreement', async () => {

@@ -2,7 +2,7 @@ import type { PaymentMethod } from '@peeks/contracts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
+import { MenuButton } from '../../ui/Menu.tsx';
 import { LoadingOverlay, ServerErrors, useApiAction } from '../../ui/feedback.tsx';
 import { AddCreditCardDialog } from './AddCreditCardDialog.tsx';
 import { BankAccountDialog } from './BankAccountDialog.tsx';
@@ -114,43 +114,26 @@ export default function PaymentMethodList() {
   );
 }
 
-/** 'Add Payment Method': a menu button with Credit Card, Bank Account and Wired Account; Escape or a click elsewhere closes it. */
+/** 'Add Payment Method': a menu button with Credit Card, Bank Account and Wired Account, each opening its modal. */
 function AddMenu({ onChoose }: { onChoose: (modal: Modal) => void }) {
   const { t } = useTranslation();
-  const menu = useDisclosureMenu();
-
-  const choose = (modal: Modal) => {
-    menu.close();
-    // The menu's entry is about to be hidden: the modal hands focus back to the menu button when it closes.
-    menu.focusButton();
-    onChoose(modal);
-  };
   const entries: [Modal, string][] = [
     ['card', t('payment_methods.credit_card')],
     ['bank', t('payment_methods.bank_account')],
     ['wire', t('payment_methods.wired_account')],
   ];
   return (
-    <div className="add-menu" {...menu.rootProps}>
-      <button className="button primary" {...menu.buttonProps}>
-        {t('payment_methods.add')}
-      </button>
-      <ul className="add-menu-list" {...menu.menuProps}>
-        {entries.map(([modal, label]) => (
-          <li key={modal}>
-            <button
-              type="button"
-              className="link-button"
-              onClick={() => {
-                choose(modal);
-              }}
-            >
-              {label}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <MenuButton
+      className="button primary"
+      label={t('payment_methods.add')}
+      entries={entries.map(([modal, label]) => ({
+        id: modal,
+        label,
+        onSelect: () => {
+          onChoose(modal);
+        },
+      }))}
+    />
   );
 }
 

@@ -71,7 +71,7 @@ async function fillCardHolder(
 /** Opens one of the Add Payment Method menu's modals: its menu entry, then the dialog it opens. */
 async function openAddModal(user: ReturnType<typeof renderApp>['user'], entry: string, title: string) {
   await user.click(await screen.findByRole('button', { name: 'Add Payment Method' }));
-  await user.click(screen.getByRole('button', { name: entry }));
+  await user.click(screen.getByRole('menuitem', { name: entry }));
   return screen.findByRole('dialog', { name: title });
 }
 const openCardModal = (user: ReturnType<typeof renderApp>['user']) =>
@@ -173,23 +173,45 @@ describe('/payment-method-list, Payment Methods (spec §2, §4)', () => {
     expect(await screen.findByText('You have 0 Payment Methods.')).toBeTruthy();
     const menu = screen.getByRole('button', { name: 'Add Payment Method' });
     expect(menu.getAttribute('aria-expanded')).toBe('false');
+    expect(menu.getAttribute('aria-haspopup')).toBe('menu');
     await user.click(menu);
     expect(menu.getAttribute('aria-expanded')).toBe('true');
-    for (const entry of ['Credit Card', 'Bank Account', 'Wired Account'])
-      expect(screen.getByRole('button', { name: entry })).toBeTruthy();
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Credit Card',
+      'Bank Account',
+      'Wired Account',
+    ]);
     await user.keyboard('{Escape}');
-    expect(screen.queryByRole('button', { name: 'Bank Account' })).toBeNull();
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(menu);
+
+    // From the keyboard: Enter opens it on its first entry, the arrows move, Escape gives the focus back.
+    await user.keyboard('{Enter}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Credit Card' }));
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Wired Account' }));
+    await user.keyboard('{ArrowUp}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Bank Account' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
     expect(document.activeElement).toBe(menu);
 
     await user.click(menu);
-    await user.click(screen.getByRole('button', { name: 'Bank Account' }));
-    const bank = screen.getByRole('dialog', { name: 'Add Bank Account' });
+    await user.click(screen.getByRole('menuitem', { name: 'Bank Account' }));
+    const bank = await screen.findByRole('dialog', { name: 'Add Bank Account' });
     await user.click(within(bank).getByRole('button', { name: 'Close' }));
-    expect(document.activeElement, 'focus goes back to the menu button').toBe(menu);
-    await user.click(menu);
-    await user.click(screen.getByRole('button', { name: 'Wired Account' }));
+    await waitFor(() => {
+      expect(document.activeElement, 'focus goes back to the menu button').toBe(menu);
+    });
+    // Chosen with Enter, the entry's modal opens, and Escape closes it back to the menu button.
+    await user.keyboard('{ArrowDown}');
+    await user.keyboard('{End}{Enter}');
+    await screen.findByRole('dialog', { name: 'Add Wire Account' });
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => {
+      expect(document.activeElement).toBe(menu);
+    });
     await waitFor(() => {
       expect(api.sent('POST', '/api/account/pay-method')).toHaveLength(3);
     });

@@ -1,7 +1,7 @@
 import type { Balance, Currency } from '@peeks/contracts';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../lib/money.ts';
+import { Tooltip } from '../../ui/Tooltip.tsx';
 
 /** Row labels of the per-currency table (spec §4): Coin for CON, Impressions for IMP, Cash (currency) otherwise. */
 function useRowLabel() {
@@ -30,7 +30,6 @@ export function CurrencyTable({
 }) {
   const { t } = useTranslation();
   const rowLabel = useRowLabel();
-  const holdHelpId = useId();
   return (
     <table className="table currency-table">
       <caption>{t('wallet.table.caption')}</caption>
@@ -41,15 +40,14 @@ export function CurrencyTable({
             {t('wallet.table.balance')}
           </th>
           <th scope="col" className="amount">
-            <span aria-describedby={holdHelpId} tabIndex={0} className="help" title={t('wallet.hold_help')}>
-              {t('wallet.table.holds')}{' '}
-              <span className="help-mark" aria-hidden="true">
-                ?
+            <Tooltip text={t('wallet.hold_help')}>
+              <span tabIndex={0} className="help">
+                {t('wallet.table.holds')}{' '}
+                <span className="help-mark" aria-hidden="true">
+                  ?
+                </span>
               </span>
-            </span>
-            <span id={holdHelpId} role="tooltip" className="visually-hidden">
-              {t('wallet.hold_help')}
-            </span>
+            </Tooltip>
           </th>
           <th scope="col" className="amount">
             {t('wallet.table.available')}

@@ -5,7 +5,6 @@ import { useSnapshot } from 'valtio';
 import { PageLoader } from '../../ui/PageLoader.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
 import { session } from '../session/index.ts';
-import { CoinBreakdownDialog } from './CoinBreakdownDialog.tsx';
 import { CurrencyTable } from './CurrencyTable.tsx';
 import { RecentActivity } from './RecentActivity.tsx';
 import './wallet.css';
@@ -13,6 +12,10 @@ import { WalletCard } from './WalletCard.tsx';
 import { WalletShortcuts } from './WalletShortcuts.tsx';
 import { useBalance, wallet } from './wallet-store.ts';
 
+// The coin breakdown, and the dialog primitive with it, load only when opened: the dashboard shows no dialog at first.
+const CoinBreakdownDialog = lazy(() =>
+  import('./CoinBreakdownDialog.tsx').then((module) => ({ default: module.CoinBreakdownDialog })),
+);
 // Withdraw Funds loads only when opened.
 const WithdrawDialog = lazy(() =>
   import('./WithdrawDialog.tsx').then((module) => ({ default: module.WithdrawDialog })),
@@ -97,12 +100,14 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
         }}
       />
       {breakdown && (
-        <CoinBreakdownDialog
-          coinBalance={balance.balance}
-          onClose={() => {
-            setBreakdown(false);
-          }}
-        />
+        <Suspense fallback={null}>
+          <CoinBreakdownDialog
+            coinBalance={balance.balance}
+            onClose={() => {
+              setBreakdown(false);
+            }}
+          />
+        </Suspense>
       )}
       {depositDialogs}
       {withdrawing && (

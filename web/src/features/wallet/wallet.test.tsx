@@ -1,5 +1,5 @@
 import type { Balance } from '@peeks/contracts';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FakeLiveSocket, fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 import { pageWindow } from '../../ui/Paginator.tsx';
@@ -83,7 +83,12 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     // A hold is on any money received, a transfer between people included: not only "tips".
     const help =
       'Holds are placed on newly received money for processing and review. After the hold time the amount becomes withdrawable.';
-    expect(within(table).getByText('Holds').closest('[aria-describedby]')?.getAttribute('title')).toBe(help);
+    // Said on focus (and hover) as a tooltip that describes the column's heading.
+    const holds = table.querySelector<HTMLElement>('.help');
+    act(() => holds?.focus());
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip.textContent).toBe(help);
+    expect(holds?.getAttribute('aria-describedby')).toBe(tooltip.id);
   });
 
   it('says when the next hold releases, and nothing of it with nothing on hold', async () => {

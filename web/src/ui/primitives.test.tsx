@@ -1,0 +1,116 @@
+import { act, render, screen, waitFor } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Dialog } from './Dialog.tsx';
+import { MenuButton } from './Menu.tsx';
+import { Tooltip } from './Tooltip.tsx';
+
+/** A menu whose entries open a dialog, as Add Payment Method's do. */
+function MenuThatOpensDialogs() {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <>
+      <MenuButton
+        label="Add"
+        entries={['Card', 'Bank', 'Wire'].map((name) => ({
+          id: name,
+          label: name,
+          onSelect: () => {
+            setOpen(name);
+          },
+        }))}
+      />
+      {open && (
+        <Dialog
+          title={`Add ${open}`}
+          onClose={() => {
+            setOpen(null);
+          }}
+        >
+          <input aria-label="Name" />
+        </Dialog>
+      )}
+    </>
+  );
+}
+
+describe('MenuButton', () => {
+  it('a menu button whose arrow keys, Home and End move through the entries; Escape closes it back to the button', async () => {
+    const user = userEvent.setup();
+    render(<MenuThatOpensDialogs />);
+    const button = screen.getByRole('button', { name: 'Add' });
+    expect(button.getAttribute('aria-haspopup')).toBe('menu');
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    act(() => {
+      button.focus();
+    });
+    await user.keyboard('{ArrowDown}');
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    expect(screen.getByRole('menu').getAttribute('aria-labelledby')).toBe(button.id);
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Card' }));
+    await user.keyboard('{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Bank' }));
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Wire' }));
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Card' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it("an entry's dialog opens once the menu is closed, and gives the focus back to the menu button", async () => {
+    const user = userEvent.setup();
+    render(<MenuThatOpensDialogs />);
+    const button = screen.getByRole('button', { name: 'Add' });
+    act(() => {
+      button.focus();
+    });
+    await user.keyboard('{Enter}{ArrowDown}{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Add Bank' });
+    expect(screen.queryByRole('menu')).toBeNull();
+    await waitFor(() => {
+      expect(dialog.contains(document.activeElement)).toBe(true);
+    });
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    await waitFor(() => {
+      expect(document.activeElement).toBe(button);
+    });
+  });
+});
+
+describe('Tooltip', () => {
+  it('shows on keyboard focus as the description of what it explains, and Escape hides it', async () => {
+    const user = userEvent.setup();
+    render(
+      <Tooltip text="Held for review">
+        <span tabIndex={0}>Holds</span>
+      </Tooltip>,
+    );
+    expect(screen.queryByRole('tooltip')).toBeNull();
+    await user.tab();
+    const trigger = screen.getByText('Holds');
+    expect(document.activeElement).toBe(trigger);
+    const tooltip = await screen.findByRole('tooltip');
+    expect(tooltip.textContent).toBe('Held for review');
+    expect(trigger.getAttribute('aria-describedby')).toBe(tooltip.id);
+    await user.keyboard('{Escape}');
+    await waitFor(() => {
+      expect(screen.queryByRole('tooltip')).toBeNull();
+    });
+  });
+
+  // Leaving is judged by where the pointer goes (a grace area towards the tooltip), which needs a layout: jsdom has none.
+  it('shows on hover', async () => {
+    const user = userEvent.setup();
+    render(
+      <Tooltip text="Held for review">
+        <span tabIndex={0}>Holds</span>
+      </Tooltip>,
+    );
+    await user.hover(screen.getByText('Holds'));
+    expect((await screen.findByRole('tooltip', {}, { timeout: 2000 })).textContent).toBe('Held for review');
+  });
+});
