@@ -87,10 +87,11 @@ interface Submission extends LedgerRequest {
  * (see BatchState), so that a busy wallet moves many times a batch instead
  * of once; a refusal is answered only once the batch has committed, since
  * it may rest on a command of the batch. The commit checks every wallet's
- * version, so a change from elsewhere (another process) sends the batch
- * round again; a command that collides too often, or a batch that fails for
- * any other reason (one of its transactions exists already, say), runs
- * command by command.
+ * version, so a change from elsewhere (another process) is never
+ * overwritten: the batch is decided again with its wallets locked, waiting
+ * for the other process rather than failing (#commitLocked). A batch that
+ * fails for any other reason (one of its transactions exists already, say)
+ * runs command by command.
  */
 class GroupCommit {
   readonly #db: Kysely<Database>;
@@ -216,7 +217,7 @@ class GroupCommit {
       const unsettled = batch.filter((submission) => !submission.settled);
       if (isSerializationFailure(error)) {
         this.#batchLimit = Math.max(MIN_BATCH, Math.floor(this.#batchLimit / 2));
-        // A wallet had moved on: the next batch reads them all, and sees which.
+        // Refused even under lock (a transaction's stream moved on, say): the next batch reads them all, and sees which.
         this.#known.doubt(accounts);
         const again = unsettled.filter((submission) => ++submission.collisions < OPTIMISTIC_ATTEMPTS);
         this.#pending.unshift(...again);
@@ -260,7 +261,7 @@ class GroupCommit {
       // Nothing was written and nothing answered: the whole batch is decided again, under lock.
       this.counts.conflicted += 1;
       this.#batchLimit = Math.max(MIN_BATCH, Math.floor(this.#batchLimit / 2));
-      return this.#commitLocked(batch, read.versions);
+      return this.#commitLocked(batch, read.versions, toRead.length > 0);
     }
     decided.settle();
     return decided.undecided;
@@ -275,11 +276,17 @@ class GroupCommit {
    * the same order, so they cannot deadlock. A refusal here rests on the
    * wallets as they are, and is answered. The answers go out once the
    * transaction has committed. `tried`: the versions an optimistic commit
-   * found moved, whose wallets are contended from now on.
+   * found moved, whose wallets are contended from now on (`readBefore`: it
+   * had read some wallets first).
    */
-  async #commitLocked(batch: Submission[], tried: ReadonlyMap<AccountId, number> | null): Promise<Submission[]> {
+  async #commitLocked(
+    batch: Submission[],
+    tried: ReadonlyMap<AccountId, number> | null,
+    readBefore = false,
+  ): Promise<Submission[]> {
     this.counts.locked += 1;
-    this.counts.read += 1;
+    // A batch counts as read once, whether it read before its optimistic attempt or only here.
+    if (!readBefore) this.counts.read += 1;
     const accounts = batch.flatMap((submission) => submission.accounts);
     this.#known.doubt(accounts);
     const decided = await this.#db.transaction().execute(async (trx) => {
