@@ -561,6 +561,8 @@ interface Round {
   ledger: Measurement;
   /** The share of the ledger's group-commit batches that read wallets before deciding (see KnownWallets). */
   ledgerReadShare: number;
+  /** The ledger's batches in its own turns (alone: none should conflict; some may still find a wallet contended). */
+  ledgerCounts: BatchCounts;
   /** The same callers over two processes on the same wallets; null when asked not to (BENCH_LEDGER_PROCESSES=1). */
   twoProcesses: TwoProcesses | null;
   /** Peak RSS of the process up to the end of this round, to see which phase grows it. */
@@ -700,6 +702,7 @@ async function runRound(
       baseline: measurementOf(baseline),
       ledger: measurementOf(measured),
       ledgerReadShare: alone.read / Math.max(1, alone.batches),
+      ledgerCounts: alone,
       twoProcesses: peer ? twoProcessesOf(callers, two) : null,
       peakRssMb: memory.peakMb(),
     };
@@ -774,7 +777,7 @@ async function checkConservation(url: string, purchased: number): Promise<void> 
 }
 
 function printTwoProcesses(rounds: readonly Round[]): void {
-  for (const { callers, ledger, twoProcesses } of rounds) {
+  for (const { callers, ledger, ledgerCounts, twoProcesses } of rounds) {
     if (!twoProcesses) continue;
     const { perSecond, split, cpuMs, refused, counts } = twoProcesses;
     const share = (count: number) => `${((count / Math.max(1, counts.batches)) * 100).toFixed(1)}%`;
@@ -791,6 +794,9 @@ function printTwoProcesses(rounds: readonly Round[]): void {
     console.warn(
       `batches that conflicted: ${share(counts.conflicted)} (${counts.conflicted} of ${counts.batches}); ` +
         `decided under lock: ${share(counts.locked)}; read wallets first: ${share(counts.read)}`,
+    );
+    console.warn(
+      `one process alone, in its own turns: ${ledgerCounts.conflicted} of ${ledgerCounts.batches} batches conflicted, ${ledgerCounts.locked} decided under lock`,
     );
   }
 }
