@@ -37,7 +37,8 @@ import { openLoopLine, runOpenLoop } from './open-loop.ts';
  * (each from its own X-Forwarded-For address, so the registration limit of
  * one address does not stop the set-up; the child trusts one proxy hop) and
  * are funded by a purchase each. Then 64 connections send funds between
- * random pairs of them, each request with its sender's cookie, CSRF token
+ * random pairs of them (10% of them to one hot payee, standing for a
+ * popular merchant's wallet), each request with its sender's cookie, CSRF token
  * and a fresh Idempotency-Key, as the web app sends them; the in-process
  * side runs the same pairs and amounts through executeLedgerCommand at the
  * same concurrency, enqueueing the same hold-release jobs as the API does.
@@ -194,7 +195,12 @@ async function signUp(port: number, index: number): Promise<User> {
 // ---------------------------------------------------------------------------
 // The workload, shared by both sides
 
+/** The share of payments to the hot payee (users[0]), standing for a popular merchant's wallet that every process pays into. */
+const HOT_SHARE = 0.1;
+
 function pickPair(users: readonly User[]): [User, User] {
+  if (Math.random() < HOT_SHARE)
+    return [users[1 + Math.floor(Math.random() * (users.length - 1))] as User, users[0] as User];
   const from = Math.floor(Math.random() * users.length);
   let to = Math.floor(Math.random() * users.length);
   while (to === from) to = Math.floor(Math.random() * users.length);
@@ -205,8 +211,15 @@ const ownerOf = (user: User) => `user-${user.userId}`;
 
 type Outcome = 'done' | 'refused' | 'failed';
 
-/** Send-fund over HTTP, each call to the next of `ports` in turn (one port: one API process). */
-function httpSendFund(ports: readonly number[], users: readonly User[]): () => Promise<Outcome> {
+/**
+ * Send-fund over HTTP, each call to the next of `ports` in turn (one port:
+ * one API process); `done` counts the calls each port answered as done.
+ */
+function httpSendFund(
+  ports: readonly number[],
+  users: readonly User[],
+  done = new Map<number, number>(),
+): () => Promise<Outcome> {
   let next = 0;
   return async () => {
     const port = ports[next++ % ports.length] ?? Number.NaN;
@@ -220,6 +233,7 @@ function httpSendFund(ports: readonly number[], users: readonly User[]): () => P
       guser_id: to.guserId,
       amount: randomAmount(),
     });
+    if (answer.status === 200) done.set(port, (done.get(port) ?? 0) + 1);
     return answer.status === 200 ? 'done' : answer.status === 422 ? 'refused' : 'failed';
   };
 }
@@ -462,6 +476,45 @@ const row = (name: string, m: Measurement) =>
 const cpuRow = (name: string, { node, client, postgres }: CpuTimes) =>
   `${name.padEnd(26)} |${format(node, 3)} |${format(client, 3)} |${format(postgres, 3)} |${format(node + client + postgres, 3)}`;
 
+/** How an API process's group commit met other processes' so far, as it reports on SIGUSR2 (services/server). */
+interface BatchCounts {
+  batches: number;
+  read: number;
+  conflicted: number;
+  locked: number;
+}
+
+/** Asks the API process for its group commit's counts (SIGUSR2) and reads the line it prints, 5 s at most. */
+async function batchCountsOf(child: ChildProcess, output: () => string): Promise<BatchCounts> {
+  const asked = Date.now();
+  child.kill('SIGUSR2');
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    const lines = output().match(/^ledger group commit: .*$/gm) ?? [];
+    const counts = lines
+      .map((line) => JSON.parse(line.slice('ledger group commit: '.length)) as BatchCounts & { at: number })
+      .findLast((each) => each.at >= asked);
+    if (counts) return counts;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the API process did not report its batches within 5 s:\n${output()}`);
+}
+
+const batchesSince = (before: BatchCounts, after: BatchCounts): BatchCounts => ({
+  batches: after.batches - before.batches,
+  read: after.read - before.read,
+  conflicted: after.conflicted - before.conflicted,
+  locked: after.locked - before.locked,
+});
+
+/** The two-process run: both processes' rate and latencies, and what each transfer cost where. */
+interface TwoProcesses {
+  measured: Measurement;
+  /** CPU per transfer of each API process (over the calls it served) and of Postgres (over all of them). */
+  cpuMs: { first: number; second: number; postgres: number };
+  /** Both processes' batches during the measurement, added up. */
+  batches: BatchCounts;
+}
+
 /**
  * The same scenario against two API processes (the one already up and a
  * second on its own port, the bench spreading its connections over both)
@@ -470,11 +523,11 @@ const cpuRow = (name: string, { node, client, postgres }: CpuTimes) =>
 async function acrossTwoProcesses(
   databaseUrl: string,
   db: Kysely<Database>,
-  firstPort: number,
+  first: { port: number; child: ChildProcess; output: () => string },
   users: readonly User[],
   /** Where the new processes go as they start, for the caller to stop whatever happens here. */
   started: ChildProcess[],
-): Promise<Measurement> {
+): Promise<TwoProcesses> {
   const secondPort = await freePort();
   const second = startServer(databaseUrl, secondPort);
   const worker = startWorker(databaseUrl);
@@ -486,18 +539,41 @@ async function acrossTwoProcesses(
   console.warn(
     `the worker process did the ${drained.jobs} jobs the single-process runs left due in ${drained.seconds.toFixed(1)} s`,
   );
-  // Only rates and latencies are compared here; CPU per call is the single-process table's.
+  const done = new Map<number, number>();
+  const cpuOf = (child: ChildProcess) => processCpu(child.pid ?? Number.NaN)?.cpuMs ?? Number.NaN;
+  // The CPU per call is read from the processes apart below; the side's own counts stay empty.
   const side: Side = {
-    operation: httpSendFund([firstPort, secondPort], users),
+    operation: httpSendFund([first.port, secondPort], users, done),
     nodeCpuMs: () => 0,
     clientCpuMs: () => 0,
   };
   console.warn(`send-fund at ${CONNECTIONS} connections spread over two API processes, a worker process beside them`);
   await measure(db, CONNECTIONS, WARM_UP_SECONDS, side);
+  done.clear();
+  const servers = [first, second];
+  const countsBefore = await Promise.all(servers.map((server) => batchCountsOf(server.child, server.output)));
+  const cpuBefore = servers.map((server) => cpuOf(server.child));
   const measured = await measure(db, CONNECTIONS, SECONDS, side);
+  const cpuAfter = servers.map((server) => cpuOf(server.child));
+  const countsAfter = await Promise.all(servers.map((server) => batchCountsOf(server.child, server.output)));
   if (worker.child.exitCode !== null) throw new Error(`the worker exited:\n${worker.output()}`);
   console.warn(`jobs due and not done at the end: ${await dueJobs(db)} (the worker keeping up, or not)`);
-  return measured;
+  const served = [done.get(first.port) ?? 0, done.get(secondPort) ?? 0];
+  const perCall = (index: number) =>
+    ((cpuAfter[index] ?? Number.NaN) - (cpuBefore[index] ?? Number.NaN)) / Math.max(1, served[index] ?? 0);
+  const [one, two] = servers.map((_, index) =>
+    batchesSince(countsBefore[index] as BatchCounts, countsAfter[index] as BatchCounts),
+  ) as [BatchCounts, BatchCounts];
+  return {
+    measured,
+    cpuMs: { first: perCall(0), second: perCall(1), postgres: measured.cpuMsEach.postgres },
+    batches: {
+      batches: one.batches + two.batches,
+      read: one.read + two.read,
+      conflicted: one.conflicted + two.conflicted,
+      locked: one.locked + two.locked,
+    },
+  };
 }
 
 /** pg-boss jobs that are due and not done: waiting, retrying or running. */
@@ -629,13 +705,21 @@ async function main(): Promise<void> {
       }
     }
     if (TWO_PROCESSES) {
-      const spread = await acrossTwoProcesses(scratch.url, handle.db, port, users, others);
+      const two = await acrossTwoProcesses(scratch.url, handle.db, { port, ...api }, users, others);
+      const spread = two.measured;
+      const share = (count: number) => `${((count / Math.max(1, two.batches.batches)) * 100).toFixed(1)}%`;
       console.warn('');
       console.warn('send-fund                  | calls/s   | p50 ms    | p95 ms    | p99 ms    | refused | failed');
       console.warn(row(`HTTP, 1 API process`, viaHttp));
       console.warn(row(`HTTP, 2 API + 1 worker`, spread));
+      console.warn(`two processes / one: ${((spread.perSecond / viaHttp.perSecond) * 100).toFixed(1)}%`);
       console.warn(
-        `two API processes / one: ${((spread.perSecond / viaHttp.perSecond) * 100).toFixed(1)}% (the same machine's cores serve both)`,
+        `CPU ms per transfer, two API processes: process 1 ${two.cpuMs.first.toFixed(3)}, process 2 ${two.cpuMs.second.toFixed(3)}, ` +
+          `postgres ${two.cpuMs.postgres.toFixed(3)} (one process: server ${viaHttp.cpuMsEach.node.toFixed(3)}, postgres ${viaHttp.cpuMsEach.postgres.toFixed(3)})`,
+      );
+      console.warn(
+        `batches that conflicted: ${share(two.batches.conflicted)} (${two.batches.conflicted} of ${two.batches.batches}); ` +
+          `decided under lock: ${share(two.batches.locked)}; read wallets first: ${share(two.batches.read)}`,
       );
       if (spread.failed > 0 || (await conservedTotal(handle.db)) !== purchased) process.exitCode = 1;
     }

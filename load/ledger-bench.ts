@@ -1,13 +1,24 @@
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { connectDatabase, migrateToLatest, openDatabaseServer, startProjectionRunner, type Database } from '@peeks/db';
+import {
+  connectDatabase,
+  migrateToLatest,
+  newDatabaseClient,
+  openDatabaseServer,
+  startProjectionRunner,
+  type Database,
+} from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
 import {
   executeLedgerCommand,
+  groupCommitContention,
   groupCommitCounts,
   ledgerLog,
   openWallets,
   SEQUENCER_POLL_MS,
+  WALLET_CHANGES_CHANNEL,
+  walletChangeFollower,
 } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
@@ -27,6 +38,14 @@ import { createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent }
  * Runs against DATABASE_URL, else an embedded server under .data/bench.
  * BENCH_SECONDS sets the length of each measurement; BENCH_CALLERS (say "8")
  * and BENCH_WALLETS shorten a run while working on the ledger.
+ *
+ * A third side takes its turns too: the same callers spread over two
+ * processes, this one and a child running the same ledger over the same
+ * wallets (runPeer), as two API processes behind a load balancer are. Both
+ * follow the commits' announcements, as API processes do. It prints the
+ * two processes' rate against this one's alone, the CPU per transfer of
+ * each process and of Postgres, and the share of batches whose commit met
+ * another process's (see groupCommitContention).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 1;
@@ -42,6 +61,8 @@ const TARGET_RATIOS = new Map([
 /** BENCH_KEEP_DATABASE=1 leaves the scratch database behind for a look by hand (with DATABASE_URL: the embedded server stops). */
 const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const TARGET_RSS_MB = 200;
+/** BENCH_LEDGER_PROCESSES=1 leaves out the side over two processes. */
+const TWO_PROCESSES = process.env.BENCH_LEDGER_PROCESSES !== '1';
 /** BENCH_LEDGER_LOG=off runs without the ledger log's sequencer, for a paired run against it (issue 38). */
 const LEDGER_LOG = process.env.BENCH_LEDGER_LOG !== 'off';
 /** The sequencer may trail the writes by at most this much at the bench's rate (issue 38). */
@@ -227,6 +248,158 @@ async function forEachConcurrently(
 
 const settings = { holdHours: HOLD_HOURS };
 
+/** What a group commit did between two readings: batches, those that read first, conflicted (version check) and locked. */
+interface BatchCounts {
+  batches: number;
+  read: number;
+  conflicted: number;
+  locked: number;
+}
+
+const batchCountsOf = (db: Kysely<Database>): BatchCounts => ({
+  ...groupCommitCounts(db),
+  ...groupCommitContention(db),
+});
+
+const batchCountsSince = (before: BatchCounts, after: BatchCounts): BatchCounts => ({
+  batches: after.batches - before.batches,
+  read: after.read - before.read,
+  conflicted: after.conflicted - before.conflicted,
+  locked: after.locked - before.locked,
+});
+
+const addBatchCounts = (a: BatchCounts, b: BatchCounts): BatchCounts => ({
+  batches: a.batches + b.batches,
+  read: a.read + b.read,
+  conflicted: a.conflicted + b.conflicted,
+  locked: a.locked + b.locked,
+});
+
+const noBatches = (): BatchCounts => ({ batches: 0, read: 0, conflicted: 0, locked: 0 });
+
+/** Asked of the child process: run `callers` transfer loops for `seconds` (or stop). */
+type PeerRequest = { run: { callers: number; seconds: number } } | { stop: true };
+/** What the child did in one run. */
+interface PeerRun {
+  transfers: number;
+  refused: number;
+  elapsedMs: number;
+  cpuMs: number;
+  counts: BatchCounts;
+}
+
+/**
+ * Listens to the commits' announcements on a connection of its own, as an
+ * API process does (the ledger plugin): a wallet the other process moved is
+ * read before this one decides on it again.
+ */
+async function followWalletChanges(url: string, db: Kysely<Database>): Promise<() => Promise<void>> {
+  const follower = walletChangeFollower(db);
+  const client = newDatabaseClient(url, { application_name: 'bench-listen' });
+  client.on('notification', (message) => {
+    follower.notified(message.payload);
+  });
+  client.on('error', () => {
+    follower.lost();
+  });
+  await client.connect();
+  await client.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
+  follower.resumed();
+  return async () => {
+    follower.lost();
+    await client.end();
+  };
+}
+
+/** The child process's side (BENCH_LEDGER_PEER: the scratch database's URL): runs what it is asked until told to stop. */
+async function runPeer(url: string): Promise<void> {
+  const ledger = connectDatabase(url, { max: Math.max(...CALLER_COUNTS), preparedStatements: true });
+  const stopFollowing = await followWalletChanges(url, ledger.db);
+  await warmUpLedger(ledger.db, 'second process');
+  const send = (message: unknown) =>
+    new Promise<void>((resolve, reject) => {
+      process.send?.(message, (error: Error | null) => {
+        if (error) reject(error);
+        else resolve();
+      });
+    });
+  await new Promise<void>((resolve, reject) => {
+    process.on('message', (request: PeerRequest) => {
+      if ('stop' in request) {
+        resolve();
+        return;
+      }
+      const { callers, seconds } = request.run;
+      const before = batchCountsOf(ledger.db);
+      const cpuBefore = process.cpuUsage();
+      const tally = { transfers: 0, refused: 0 };
+      const started = performance.now();
+      const deadline = started + seconds * 1000;
+      Promise.all(
+        Array.from({ length: callers }, async () => {
+          while (performance.now() < deadline) {
+            if (await ledgerTransfer(ledger.db)) tally.transfers++;
+            else tally.refused++;
+          }
+        }),
+      )
+        .then(() => {
+          const cpu = process.cpuUsage(cpuBefore);
+          const run: PeerRun = {
+            ...tally,
+            elapsedMs: performance.now() - started,
+            cpuMs: (cpu.user + cpu.system) / 1000,
+            counts: batchCountsSince(before, batchCountsOf(ledger.db)),
+          };
+          return send(run);
+        })
+        .catch(reject);
+    });
+    void send({ ready: true });
+  });
+  await stopFollowing();
+  await ledger.close();
+  process.disconnect();
+}
+
+/** The child process running the same ledger (runPeer), and a way to ask it for a run. */
+async function startPeer(
+  url: string,
+): Promise<{ run: (callers: number, seconds: number) => Promise<PeerRun>; stop: () => Promise<void> }> {
+  const child: ChildProcess = fork(import.meta.filename, [], {
+    env: { ...process.env, BENCH_LEDGER_PEER: url },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let waiting: ((message: unknown) => void) | null = null;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      resolve();
+    }),
+  );
+  child.on('message', (message) => {
+    waiting?.(message);
+  });
+  const next = () =>
+    new Promise<unknown>((resolve, reject) => {
+      waiting = resolve;
+      void exited.then(() => {
+        reject(new Error('the second ledger process exited'));
+      });
+    });
+  await next();
+  return {
+    run: async (callers, seconds) => {
+      const answer = next();
+      child.send({ run: { callers, seconds } } satisfies PeerRequest);
+      return (await answer) as PeerRun;
+    },
+    stop: async () => {
+      if (child.exitCode === null) child.send({ stop: true } satisfies PeerRequest);
+      await exited;
+    },
+  };
+}
+
 async function purchase(db: Kysely<Database>, index: number): Promise<number> {
   const outcome = await executeLedgerCommand(
     db,
@@ -388,9 +561,80 @@ interface Round {
   ledger: Measurement;
   /** The share of the ledger's group-commit batches that read wallets before deciding (see KnownWallets). */
   ledgerReadShare: number;
+  /** The ledger's batches in its own turns (alone: none should conflict; some may still find a wallet contended). */
+  ledgerCounts: BatchCounts;
+  /** The same callers over two processes on the same wallets; null when asked not to (BENCH_LEDGER_PROCESSES=1). */
+  twoProcesses: TwoProcesses | null;
   /** Peak RSS of the process up to the end of this round, to see which phase grows it. */
   peakRssMb: number;
 }
+
+/** The two-process side of a round: both processes' transfers over the slices it ran in. */
+interface TwoProcesses {
+  perSecond: number;
+  /** This process's callers and the child's. */
+  split: [number, number];
+  /** CPU per transfer of each process (over its own transfers) and of Postgres (over both's). */
+  cpuMs: { here: number; there: number; postgres: number };
+  refused: number;
+  /** Both group commits' batches, added up. */
+  counts: BatchCounts;
+}
+
+interface TwoTally {
+  here: Tally;
+  there: { transfers: number; refused: number; elapsedMs: number; cpuMs: number };
+  counts: BatchCounts;
+}
+
+/**
+ * One turn of the two-process side: this process runs half the callers
+ * (rounded up), the child the rest, at the same time for `seconds`. This
+ * process's slice reads the CPU of every backend of the bench's database,
+ * the child's included.
+ */
+async function runTwoSlice(
+  db: Kysely<Database>,
+  peer: Peer,
+  callers: number,
+  seconds: number,
+  tally: TwoTally,
+): Promise<void> {
+  const [here, there] = splitCallers(callers);
+  const before = batchCountsOf(db);
+  const elsewhere = peer.run(there, seconds);
+  await runSlice(db, here, seconds, () => ledgerTransfer(db), tally.here);
+  const ran = await elsewhere;
+  tally.counts = addBatchCounts(tally.counts, addBatchCounts(batchCountsSince(before, batchCountsOf(db)), ran.counts));
+  tally.there.transfers += ran.transfers;
+  tally.there.refused += ran.refused;
+  tally.there.elapsedMs += ran.elapsedMs;
+  tally.there.cpuMs += ran.cpuMs;
+}
+
+/** The callers of this process and of the child: half each, at least one each. */
+const splitCallers = (callers: number): [number, number] => [
+  Math.ceil(callers / 2),
+  Math.max(1, Math.floor(callers / 2)),
+];
+
+function twoProcessesOf(callers: number, tally: TwoTally): TwoProcesses {
+  const here = tally.here.latenciesMs.length;
+  const { there } = tally;
+  return {
+    perSecond: here / (tally.here.elapsedMs / 1000) + there.transfers / (there.elapsedMs / 1000),
+    split: splitCallers(callers),
+    cpuMs: {
+      here: tally.here.nodeCpuMs / Math.max(1, here),
+      there: there.cpuMs / Math.max(1, there.transfers),
+      postgres: tally.here.postgresCpuMs / Math.max(1, here + there.transfers),
+    },
+    refused: tally.here.refused + there.refused,
+    counts: tally.counts,
+  };
+}
+
+type Peer = Awaited<ReturnType<typeof startPeer>>;
 
 /**
  * The ledger's side runs in one pool for the whole run, as in a server
@@ -399,7 +643,7 @@ interface Round {
  * rounds measure a process that has seen its wallets, as one that has been
  * up a while has; each round prints how many batches still read first.
  */
-async function warmUpLedger(ledger: Kysely<Database>): Promise<void> {
+async function warmUpLedger(ledger: Kysely<Database>, name = 'ledger'): Promise<void> {
   const started = performance.now();
   await forEachConcurrently(WALLETS + 1, 8, async (index) => {
     let to = randomWallet();
@@ -408,37 +652,58 @@ async function warmUpLedger(ledger: Kysely<Database>): Promise<void> {
   });
   const { batches, read } = groupCommitCounts(ledger);
   console.warn(
-    `ledger warm-up: each of the ${WALLETS + 1} wallets paid once, 8 at a time: ${((performance.now() - started) / 1000).toFixed(1)}s, ` +
+    `${name} warm-up: each of the ${WALLETS + 1} wallets paid once, 8 at a time: ${((performance.now() - started) / 1000).toFixed(1)}s, ` +
       `${((read / batches) * 100).toFixed(0)}% of its batches read wallets first`,
   );
 }
 
 /**
  * One caller count: a warm-up of each side (plans cached, pool filled),
- * then the baseline and the ledger in turns of SLICE_SECONDS until each has
- * run SECONDS. In turns, both meet the machine in the same state: run one
- * after the other, ten seconds each, the ratio moved by ten points and more
- * from one run to the next with the speed of this shared machine.
+ * then the baseline, the ledger and the ledger over two processes in turns
+ * of SLICE_SECONDS until each has run SECONDS. In turns, all meet the
+ * machine in the same state: run one after the other, ten seconds each,
+ * the ratio moved by ten points and more from one run to the next with the
+ * speed of this shared machine.
  */
-async function runRound(url: string, ledger: Kysely<Database>, callers: number, memory: MemorySampler): Promise<Round> {
+async function runRound(
+  url: string,
+  ledger: Kysely<Database>,
+  peer: Peer | null,
+  callers: number,
+  memory: MemorySampler,
+): Promise<Round> {
   const handle = connectDatabase(url, { max: callers, preparedStatements: true });
   try {
     const baseline = emptyTally();
     const measured = emptyTally();
+    const two: TwoTally = {
+      here: emptyTally(),
+      there: { transfers: 0, refused: 0, elapsedMs: 0, cpuMs: 0 },
+      counts: noBatches(),
+    };
     await runSlice(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db), emptyTally());
     await runSlice(ledger, callers, WARM_UP_SECONDS, () => ledgerTransfer(ledger), emptyTally());
-    const before = groupCommitCounts(ledger);
+    if (peer)
+      await runTwoSlice(ledger, peer, callers, WARM_UP_SECONDS, {
+        here: emptyTally(),
+        there: { transfers: 0, refused: 0, elapsedMs: 0, cpuMs: 0 },
+        counts: noBatches(),
+      });
+    let alone = noBatches();
     for (let turn = 0; turn < SECONDS / SLICE_SECONDS; turn++) {
       await runSlice(handle.db, callers, SLICE_SECONDS, () => baselineTransfer(handle.db), baseline);
+      const before = batchCountsOf(ledger);
       await runSlice(ledger, callers, SLICE_SECONDS, () => ledgerTransfer(ledger), measured);
+      alone = addBatchCounts(alone, batchCountsSince(before, batchCountsOf(ledger)));
+      if (peer) await runTwoSlice(ledger, peer, callers, SLICE_SECONDS, two);
     }
-    const after = groupCommitCounts(ledger);
-    const ledgerReadShare = (after.read - before.read) / Math.max(1, after.batches - before.batches);
     return {
       callers,
       baseline: measurementOf(baseline),
       ledger: measurementOf(measured),
-      ledgerReadShare,
+      ledgerReadShare: alone.read / Math.max(1, alone.batches),
+      ledgerCounts: alone,
+      twoProcesses: peer ? twoProcessesOf(callers, two) : null,
       peakRssMb: memory.peakMb(),
     };
   } finally {
@@ -508,6 +773,31 @@ async function checkConservation(url: string, purchased: number): Promise<void> 
     if (total !== purchased) throw new Error(`CON wallet totals ${total} differ from coins purchased ${purchased}`);
   } finally {
     await check.close();
+  }
+}
+
+function printTwoProcesses(rounds: readonly Round[]): void {
+  for (const { callers, ledger, ledgerCounts, twoProcesses } of rounds) {
+    if (!twoProcesses) continue;
+    const { perSecond, split, cpuMs, refused, counts } = twoProcesses;
+    const share = (count: number) => `${((count / Math.max(1, counts.batches)) * 100).toFixed(1)}%`;
+    console.warn('');
+    console.warn(
+      `${callers} callers over two processes on the same wallets (${split[0]} + ${split[1]}): ${perSecond.toFixed(0)} transfers/s, ` +
+        `one process ${ledger.perSecond.toFixed(0)}/s; refused ${refused}`,
+    );
+    console.warn(`two processes / one: ${((perSecond / ledger.perSecond) * 100).toFixed(1)}%`);
+    console.warn(
+      `CPU ms per transfer, two processes: process 1 ${cpuMs.here.toFixed(3)}, process 2 ${cpuMs.there.toFixed(3)}, postgres ${cpuMs.postgres.toFixed(3)} ` +
+        `(one process: node ${ledger.perTransfer.nodeCpuMs.toFixed(3)}, postgres ${ledger.perTransfer.postgresCpuMs.toFixed(3)})`,
+    );
+    console.warn(
+      `batches that conflicted: ${share(counts.conflicted)} (${counts.conflicted} of ${counts.batches}); ` +
+        `decided under lock: ${share(counts.locked)}; read wallets first: ${share(counts.read)}`,
+    );
+    console.warn(
+      `one process alone, in its own turns: ${ledgerCounts.conflicted} of ${ledgerCounts.batches} batches conflicted, ${ledgerCounts.locked} decided under lock`,
+    );
   }
 }
 
@@ -600,12 +890,16 @@ async function main(): Promise<void> {
       );
       const rounds: Round[] = [];
       const ledger = connectDatabase(scratch.url, { max: Math.max(...CALLER_COUNTS), preparedStatements: true });
+      const stopFollowing = await followWalletChanges(scratch.url, ledger.db);
+      // The second process warms up first: this one then knows its wallets as they are when the rounds begin.
+      const peer = TWO_PROCESSES ? await startPeer(scratch.url) : null;
       try {
         await warmUpLedger(ledger.db);
         const sequencer = LEDGER_LOG ? runSequencer(scratch.url) : null;
         await sequencer?.caughtUp();
         try {
-          for (const callers of CALLER_COUNTS) rounds.push(await runRound(scratch.url, ledger.db, callers, memory));
+          for (const callers of CALLER_COUNTS)
+            rounds.push(await runRound(scratch.url, ledger.db, peer, callers, memory));
         } finally {
           const sequenced = await sequencer?.stop();
           console.warn(
@@ -616,9 +910,12 @@ async function main(): Promise<void> {
           );
         }
       } finally {
+        await peer?.stop();
+        await stopFollowing();
         await ledger.close();
       }
       printTable(rounds);
+      printTwoProcesses(rounds);
       console.warn('');
       await checkConservation(scratch.url, purchased);
       printVerdict(rounds, memory.stop());
@@ -635,4 +932,5 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+const peerOf = process.env.BENCH_LEDGER_PEER;
+await (peerOf ? runPeer(peerOf) : main());

@@ -1,11 +1,16 @@
-import { catchUp, connectDatabase, fingerprintRequest, GENESIS_HASH, runIdempotently } from '@peeks/db';
+import { catchUp, connectDatabase, fingerprintRequest, GENESIS_HASH, runIdempotently, type Database } from '@peeks/db';
 import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation, type LedgerCommand, type RefusalCode } from '@peeks/ledger';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand } from './execute.ts';
 import pg from 'pg';
-import { groupCommitCounts, WALLET_CHANGES_CHANNEL, walletChangeFollower } from './group-commit.ts';
+import {
+  groupCommitContention,
+  groupCommitCounts,
+  WALLET_CHANGES_CHANNEL,
+  walletChangeFollower,
+} from './group-commit.ts';
 import { platformBalances } from './platform-balances.ts';
 import { verifyLedger } from './verify.ts';
 import { openWallets } from './wallets.ts';
@@ -157,6 +162,71 @@ describe('concurrent spending', () => {
     }
   }, 60_000);
 
+  it('makes two processes paying among the same wallets and a hot one wait for each other under lock: no command fails, each key once', async () => {
+    const pools = [connectDatabase(database.url, { max: 8 }), connectDatabase(database.url, { max: 8 })];
+    const [one, two] = pools.map((pool) => pool.db) as [Kysely<Database>, Kysely<Database>];
+    try {
+      let funded = 0;
+      for (let index = 0; index < 12; index++) funded += await fund(`shared-${index}`, 10_00);
+      funded += await fund('shared-hot', 100_00);
+      const before = [groupCommitContention(one), groupCommitContention(two)];
+
+      // One process knows the hot wallet, the other moves it: the first one's next commit must meet the move.
+      await executeLedgerCommand(one, transfer('shared-hot', 'shared-0', 1_00), settings);
+      await executeLedgerCommand(two, transfer('shared-1', 'shared-hot', 1_00), settings);
+      await executeLedgerCommand(one, transfer('shared-hot', 'shared-2', 1_00), settings);
+      let moved = 3_00;
+
+      const random = (below: number) => Math.floor(Math.random() * below);
+      const party = () => (Math.random() < 0.3 ? 'shared-hot' : `shared-${random(12)}`);
+      /** Every command sent, by transaction id, and how many times it was answered as done (not replayed). */
+      const done = new Map<string, number>();
+      const send = async (db: Kysely<Database>, command: LedgerCommand, amount: number) => {
+        const outcome = await executeLedgerCommand(db, command, settings).catch((error: unknown) => {
+          if (!(error instanceof LedgerRuleViolation)) throw error;
+          return null;
+        });
+        if (outcome && !outcome.replayed) {
+          done.set(command.txId, (done.get(command.txId) ?? 0) + 1);
+          moved += amount;
+        }
+      };
+      const workers = [one, two].flatMap((db, process) =>
+        Array.from({ length: 12 }, async (_, caller) => {
+          for (let round = 0; round < 20; round++) {
+            const from = party();
+            let to = party();
+            while (to === from) to = party();
+            const amount = 1 + random(2_000);
+            const command = transfer(from, to, amount);
+            // Now and then the same transaction sent to both processes at once, as a retry behind a load balancer.
+            if (caller === 0 && round % 5 === 0)
+              await Promise.all([send(db, command, amount), send(process ? one : two, command, amount)]);
+            else await send(db, command, amount);
+          }
+        }),
+      );
+      await Promise.all(workers);
+
+      expect(await conTotal('shared-')).toBe(funded);
+      expect([...done.values()].every((count) => count === 1)).toBe(true);
+      const { rows } = await sql<{ sent: number; streams: number; events: number }>`
+        SELECT coalesce(sum(amount), 0)::bigint AS sent, count(DISTINCT tx_id)::int AS streams, count(*)::int AS events
+        FROM ledger_entries WHERE type = 'P2P_SENT' AND account_id LIKE 'wallet:shared-%'
+      `.execute(database.db);
+      expect(rows[0]).toEqual({ sent: moved, streams: done.size + 3, events: done.size + 3 });
+      // Both waited on the other's locks at some point rather than failing: the version check refused a commit, and the
+      // batch was decided again under lock.
+      const after = [groupCommitContention(one), groupCommitContention(two)];
+      expect(after[0]?.conflicted).toBeGreaterThan(before[0]?.conflicted ?? 0);
+      expect((after[0]?.locked ?? 0) + (after[1]?.locked ?? 0)).toBeGreaterThan(
+        (before[0]?.locked ?? 0) + (before[1]?.locked ?? 0),
+      );
+    } finally {
+      for (const pool of pools) await pool.close();
+    }
+  }, 60_000);
+
   it('refuses, whole, a commit decided against a wallet that has changed since it was read', async () => {
     await fund('stale-reader');
     const walletId = 'wallet:stale-reader:CON';
@@ -289,15 +359,25 @@ describe('concurrent spending', () => {
 
       await executeLedgerCommand(elsewhere.db, transfer('remembered-a', 'remembered-b', 5_00), settings);
       const stale = groupCommitCounts(database.db);
+      const staleContention = groupCommitContention(database.db);
       await executeLedgerCommand(database.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
-      // Decided on what it knew, refused by the commit's version check, then read and decided again.
-      expect(groupCommitCounts(database.db)).toEqual({ batches: stale.batches + 2, read: stale.read + 1 });
+      // Decided on what it knew, refused by the commit's version check, then read under lock and decided again, in the same batch.
+      expect(groupCommitCounts(database.db)).toEqual({ batches: stale.batches + 1, read: stale.read + 1 });
+      expect(groupCommitContention(database.db)).toEqual({
+        conflicted: staleContention.conflicted + 1,
+        locked: staleContention.locked + 1,
+      });
 
-      // Moved elsewhere, the wallets are read for every batch from then on: taking turns with the other process fails no commit.
+      // Moved elsewhere, the wallets are read for every batch from then on, under lock while lately contended: taking turns
+      // with the other process fails no commit.
       await executeLedgerCommand(elsewhere.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
       const turns = groupCommitCounts(database.db);
       await executeLedgerCommand(database.db, transfer('remembered-a', 'remembered-b', 1_00), settings);
       expect(groupCommitCounts(database.db)).toEqual({ batches: turns.batches + 1, read: turns.read + 1 });
+      expect(groupCommitContention(database.db)).toEqual({
+        conflicted: staleContention.conflicted + 1,
+        locked: staleContention.locked + 2,
+      });
 
       expect(await conTotal('remembered-a')).toBe(15_00 - 10_00);
       expect(await conTotal('remembered-b')).toBe(10_00);

@@ -25,6 +25,13 @@ const MAX_IN_FLIGHT = 2;
 const MIN_BATCH = 2;
 /** Wallets whose state the group commit keeps between batches (see KnownWallets): some hundreds of bytes each. */
 const KNOWN_WALLETS = 20_000;
+/**
+ * How long a wallet another process moved under a batch is contended: its
+ * batches go straight to the locked path (see GroupCommit.#commitLocked)
+ * rather than try the version check first. Each announcement of a move
+ * elsewhere keeps it so; a quiet wallet is tried optimistically again.
+ */
+const CONTENDED_MS = 1_000;
 
 /**
  * Commands waiting for a batch at most, unless the process says otherwise
@@ -45,6 +52,12 @@ export class LedgerQueueFull extends Error {
     this.name = 'LedgerQueueFull';
     this.limit = limit;
   }
+}
+
+/** A batch decided and committed, not yet answered: `settle` answers it once the commit is durable. */
+interface DecidedBatch {
+  undecided: Submission[];
+  settle: () => void;
 }
 
 interface Submission extends LedgerRequest {
@@ -74,10 +87,11 @@ interface Submission extends LedgerRequest {
  * (see BatchState), so that a busy wallet moves many times a batch instead
  * of once; a refusal is answered only once the batch has committed, since
  * it may rest on a command of the batch. The commit checks every wallet's
- * version, so a change from elsewhere (another process) sends the batch
- * round again; a command that collides too often, or a batch that fails for
- * any other reason (one of its transactions exists already, say), runs
- * command by command.
+ * version, so a change from elsewhere (another process) is never
+ * overwritten: the batch is decided again with its wallets locked, waiting
+ * for the other process rather than failing (#commitLocked). A batch that
+ * fails for any other reason (one of its transactions exists already, say)
+ * runs command by command.
  */
 class GroupCommit {
   readonly #db: Kysely<Database>;
@@ -98,8 +112,15 @@ class GroupCommit {
    */
   #batchLimit = MAX_BATCH;
   queueLimit = DEFAULT_QUEUE_LIMIT;
-  /** Batches run, those that read wallets first (how well what is known serves), and commands refused for a full queue. */
-  readonly counts = { batches: 0, read: 0, turnedAway: 0 };
+  /** Wallets moved elsewhere under a batch lately, and until when their batches take the locked path; oldest first. */
+  readonly #contended = new Map<AccountId, number>();
+  /**
+   * Batches run, those that read wallets first (how well what is known
+   * serves), commands refused for a full queue, commits the version check
+   * refused (a wallet moved elsewhere), and batches decided and committed
+   * with their wallets locked.
+   */
+  readonly counts = { batches: 0, read: 0, turnedAway: 0, conflicted: 0, locked: 0 };
 
   constructor(db: Kysely<Database>) {
     this.#db = db;
@@ -196,7 +217,7 @@ class GroupCommit {
       const unsettled = batch.filter((submission) => !submission.settled);
       if (isSerializationFailure(error)) {
         this.#batchLimit = Math.max(MIN_BATCH, Math.floor(this.#batchLimit / 2));
-        // A wallet had moved on: the next batch reads them all, and sees which.
+        // Refused even under lock (a transaction's stream moved on, say): the next batch reads them all, and sees which.
         this.#known.doubt(accounts);
         const again = unsettled.filter((submission) => ++submission.collisions < OPTIMISTIC_ATTEMPTS);
         this.#pending.unshift(...again);
@@ -209,14 +230,22 @@ class GroupCommit {
     }
   }
 
-  /** Reads, decides and commits a batch; the commands it could not decide, for the next one. */
+  /**
+   * Reads, decides and commits a batch; the commands it could not decide,
+   * for the next one. Optimistic first: decided on the wallets as known or
+   * read without lock, committed in one round trip if none moved. When one
+   * did (another process committed it), or lately did (contended), the
+   * batch is decided again under lock (#commitLocked), where it waits for
+   * the other process instead of failing.
+   */
   async #commit(batch: Submission[]): Promise<Submission[]> {
+    this.counts.batches += 1;
+    if (this.#isContended(batch)) return this.#commitLocked(batch, null);
     const toConfirm = new Set(batch.flatMap((submission) => (submission.confirmRefusal ? submission.accounts : [])));
     const { known, toRead } = this.#known.recall(
       batch.map((submission) => submission.needs),
       toConfirm,
     );
-    this.counts.batches += 1;
     let read = known;
     if (toRead.length > 0) {
       this.counts.read += 1;
@@ -224,6 +253,72 @@ class GroupCommit {
       this.#known.noteRead(fresh.versions);
       read = withRead(known, fresh);
     }
+    let decided: DecidedBatch;
+    try {
+      decided = await this.#decideAndCommit(this.#db, batch, read, known.wallets);
+    } catch (error) {
+      if (!isSerializationFailure(error)) throw error;
+      // Nothing was written and nothing answered: the whole batch is decided again, under lock.
+      this.counts.conflicted += 1;
+      this.#batchLimit = Math.max(MIN_BATCH, Math.floor(this.#batchLimit / 2));
+      return this.#commitLocked(batch, read.versions, toRead.length > 0);
+    }
+    decided.settle();
+    return decided.undecided;
+  }
+
+  /**
+   * The batch in one database transaction: its wallets locked in id order
+   * as they are read (ledger_state), decided on that state, committed. No
+   * other commit can move them meanwhile, so the version check cannot fail;
+   * another process's batch on the same wallets waits for this one's lock,
+   * and this one for its. Every locker takes its wallets in one statement in
+   * the same order, so they cannot deadlock. A refusal here rests on the
+   * wallets as they are, and is answered. The answers go out once the
+   * transaction has committed. `tried`: the versions an optimistic commit
+   * found moved, whose wallets are contended from now on (`readBefore`: it
+   * had read some wallets first).
+   */
+  async #commitLocked(
+    batch: Submission[],
+    tried: ReadonlyMap<AccountId, number> | null,
+    readBefore = false,
+  ): Promise<Submission[]> {
+    this.counts.locked += 1;
+    // A batch counts as read once, whether it read before its optimistic attempt or only here.
+    if (!readBefore) this.counts.read += 1;
+    const accounts = batch.flatMap((submission) => submission.accounts);
+    this.#known.doubt(accounts);
+    const decided = await this.#db.transaction().execute(async (trx) => {
+      const read = await readLedgerState(
+        trx,
+        batch.map((submission) => submission.needs),
+        true,
+      );
+      this.#known.noteRead(read.versions);
+      if (tried) {
+        const until = performance.now() + CONTENDED_MS;
+        for (const [walletId, version] of read.versions)
+          if (tried.has(walletId) && tried.get(walletId) !== version) this.#contend(walletId, until);
+      }
+      return this.#decideAndCommit(trx, batch, read, new Map());
+    });
+    decided.settle();
+    return decided.undecided;
+  }
+
+  /**
+   * Decides the batch in turn against `read` and commits what was decided
+   * through `db`; `settle` answers the commands and remembers the wallets,
+   * to be called once the commit is durable. `known`: the wallets decided on
+   * as remembered rather than read, whose refusals are confirmed on a read.
+   */
+  async #decideAndCommit(
+    db: Kysely<Database>,
+    batch: Submission[],
+    read: ReadState,
+    known: ReadonlyMap<AccountId, unknown>,
+  ): Promise<DecidedBatch> {
     const state = new BatchState(read);
     const decided: { submission: Submission; decision: Decided }[] = [];
     const refused: { submission: Submission; refusal: LedgerRuleViolation }[] = [];
@@ -243,18 +338,19 @@ class GroupCommit {
       }
     }
 
-    let wroteAll = true;
-    let committed: CommittedWallet[] = [];
+    let commit: Awaited<ReturnType<typeof commitDecisions>> = { rows: [], wallets: [] };
     if (decided.length > 0) {
       const wallets = new Set(decided.flatMap(({ submission }) => submission.accounts));
       const versions = new Map([...read.versions].filter(([wallet]) => wallets.has(wallet)));
-      const commit = await commitDecisions(
-        this.#db,
+      commit = await commitDecisions(
+        db,
         { wallets: read.wallets, versions },
         decided.map(({ decision }) => decision),
         this.#origin,
       );
-      committed = commit.wallets;
+    }
+    const settle = () => {
+      let wroteAll = true;
       for (const { submission, decision } of decided) {
         const appended = appendedEvents(
           decision.prepared,
@@ -266,22 +362,38 @@ class GroupCommit {
         else this.#alone(submission);
         wroteAll &&= appended !== null;
       }
-    }
-    if (wroteAll) this.#remember(read, state, committed);
-    else this.#known.forget(read.wallets.keys());
+      if (wroteAll) this.#remember(read, state, commit.wallets);
+      else this.#known.forget(read.wallets.keys());
 
-    for (const { submission, refusal } of refused) {
-      // Refused after a retry of an existing transaction was decided as new: the money that retry seemed to take is still there.
-      // Refused on what was known rather than read: the money may have come in since.
-      if (!wroteAll || submission.accounts.some((account) => known.wallets.has(account))) {
-        submission.confirmRefusal = true;
-        undecided.push(submission);
-        continue;
+      for (const { submission, refusal } of refused) {
+        // Refused after a retry of an existing transaction was decided as new: the money that retry seemed to take is still there.
+        // Refused on what was known rather than read: the money may have come in since.
+        if (!wroteAll || submission.accounts.some((account) => known.has(account))) {
+          submission.confirmRefusal = true;
+          undecided.push(submission);
+          continue;
+        }
+        submission.settled = true;
+        refusedOutcome(this.#db, submission.command, refusal).then(submission.resolve, submission.reject);
       }
-      submission.settled = true;
-      refusedOutcome(this.#db, submission.command, refusal).then(submission.resolve, submission.reject);
+    };
+    return { undecided, settle };
+  }
+
+  /** Whether the batch names a wallet lately moved elsewhere under one of this group commit's batches. */
+  #isContended(batch: readonly Submission[]): boolean {
+    if (this.#contended.size === 0) return false;
+    const now = performance.now();
+    for (const [walletId, until] of this.#contended) {
+      if (until > now) break;
+      this.#contended.delete(walletId);
     }
-    return undecided;
+    return batch.some((submission) => submission.accounts.some((account) => this.#contended.has(account)));
+  }
+
+  #contend(walletId: AccountId, until: number): void {
+    this.#contended.delete(walletId);
+    this.#contended.set(walletId, until);
   }
 
   /** The batch's wallets as it leaves them: as read, or as committed. */
@@ -324,8 +436,13 @@ class GroupCommit {
       this.#known.forgetAll();
       return;
     }
-    for (let index = 1; index + 1 < words.length; index += 2)
-      this.#known.announced(words[index] as AccountId, Number(words[index + 1]));
+    const until = performance.now() + CONTENDED_MS;
+    for (let index = 1; index + 1 < words.length; index += 2) {
+      const walletId = words[index] as AccountId;
+      this.#known.announced(walletId, Number(words[index + 1]));
+      // Still moved elsewhere: its batches keep taking the locked path.
+      if (this.#contended.has(walletId)) this.#contend(walletId, until);
+    }
   }
 
   #alone(submission: Submission): void {
@@ -373,6 +490,18 @@ export function walletChangeFollower(db: Kysely<Database>) {
 export function groupCommitCounts(db: Kysely<Database>): { batches: number; read: number } {
   const { batches, read } = groupCommitFor(db).counts;
   return { batches, read };
+}
+
+/**
+ * How the batches of the group commit of `db` met other processes' so far:
+ * commits the version check refused because a wallet had moved elsewhere
+ * (each then decided again under lock), and batches decided and committed
+ * with their wallets locked (after such a refusal, or on wallets contended
+ * lately).
+ */
+export function groupCommitContention(db: Kysely<Database>): { conflicted: number; locked: number } {
+  const { conflicted, locked } = groupCommitFor(db).counts;
+  return { conflicted, locked };
 }
 
 /** The queue of the group commit of `db`: commands waiting now, and commands turned away so far for a full queue. */

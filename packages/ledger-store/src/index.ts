@@ -1,6 +1,7 @@
 export { executeLedgerCommand } from './execute.ts';
 export {
   DEFAULT_QUEUE_LIMIT,
+  groupCommitContention,
   groupCommitCounts,
   LedgerQueueFull,
   ledgerQueueCounts,

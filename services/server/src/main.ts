@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { runDatabaseProcess } from '@peeks/db';
-import { limitLedgerQueue } from '@peeks/ledger-store';
+import { groupCommitContention, groupCommitCounts, limitLedgerQueue } from '@peeks/ledger-store';
 import { ledgerLogSettingsFrom, startWorkers } from '@peeks/worker';
 import {
   buildApp,
@@ -79,6 +79,12 @@ runDatabaseProcess(
     const { port } = app.server.address() as { port: number };
     ownUrl = ownAddress(app.server.address());
     log.info({ url: `http://localhost:${port}` }, 'Peeks Wallet is up');
+    // On request (kill -USR2), one line of how the group commit's batches met other processes' so far: bench:api reads it.
+    const reportBatches = () => {
+      const counts = { at: Date.now(), ...groupCommitCounts(db), ...groupCommitContention(db) };
+      process.stdout.write(`ledger group commit: ${JSON.stringify(counts)}\n`);
+    };
+    process.on('SIGUSR2', reportBatches);
     return undefined;
   },
   { readReplica: true },
