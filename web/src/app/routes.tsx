@@ -50,9 +50,12 @@ const ahead = (...chunks: Chunk[]) => ({ preload: () => Promise.all(chunks.map((
  * once, beside the session request, rather than one after another once
  * the session has answered and the layout has rendered.
  */
-export function preloadRoute(pathname: string): void {
-  for (const { route } of matchRoutes(routes, pathname) ?? [])
-    void (route.handle as ReturnType<typeof ahead> | undefined)?.preload();
+export function preloadRoute(pathname: string): Promise<unknown> {
+  return Promise.allSettled(
+    (matchRoutes(routes, pathname) ?? []).map(
+      ({ route }) => (route.handle as ReturnType<typeof ahead> | undefined)?.preload() ?? Promise.resolve(),
+    ),
+  );
 }
 
 // Each screen is its own chunk, fetched the first time its route is visited (or ahead, by preloadRoute).
