@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { AppRoutes, preloadRoute } from './app/routes.tsx';
+import { AppRoutes, offerDrawerAhead, preloadRoute } from './app/routes.tsx';
 import { dictionaries } from './app/texts.ts';
 import './app/styles.css';
 import { rememberedLanguage } from './features/language/index.ts';
@@ -35,6 +35,7 @@ hideStartupLoader(document.getElementById('startup-loader'));
 // once, in a transition: React renders it in slices that let the browser answer input between them. Rendering
 // a loader first, the screen came as a synchronous update (the session's store), one long task.
 void Promise.allSettled([chunksIn, sessionIn]).then(() => {
+  offerDrawerAhead(window.location.pathname);
   startTransition(() => {
     createRoot(mount).render(
       <StrictMode>

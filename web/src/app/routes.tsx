@@ -1,5 +1,6 @@
 import {
   createElement,
+  isValidElement,
   lazy,
   Suspense,
   useLayoutEffect,
@@ -56,6 +57,19 @@ export function preloadRoute(pathname: string): Promise<unknown> {
       ({ route }) => (route.handle as ReturnType<typeof ahead> | undefined)?.preload() ?? Promise.resolve(),
     ),
   );
+}
+
+/**
+ * Offers the drawer before the first render when `pathname` opens a
+ * signed-in route for someone signed in: RequireSignIn offers it in a layout
+ * effect, which in the first render (a transition) came a frame late, and
+ * the logo, painted once without the menu button, moved.
+ */
+export function offerDrawerAhead(pathname: string): void {
+  const signedInRoute = (matchRoutes(routes, pathname) ?? []).some(
+    ({ route }) => isValidElement(route.element) && route.element.type === RequireSignIn,
+  );
+  if (signedInRoute && session.user) offerDrawer();
 }
 
 // Each screen is its own chunk, fetched the first time its route is visited (or ahead, by preloadRoute).
