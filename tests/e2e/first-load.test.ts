@@ -41,7 +41,8 @@ describe('the first load', () => {
   it('sends every file of the page brotli-compressed or gzipped as the browser accepts, hashed ones cached for good', async () => {
     const page = await fetchAs('/', 'br');
     expect(page.headers['content-encoding']).toBe('br');
-    expect(page.headers['cache-control']).toBe('no-cache');
+    // The page carries its visitor's session (services/api's web-app plugin): never stored.
+    expect(page.headers['cache-control']).toBe('no-store');
     const html = brotliDecompressSync(page.body).toString();
     const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map(([, path]) => path ?? '');
     expect(assets.length).toBeGreaterThan(1);

@@ -5,7 +5,7 @@ import { Outlet } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
 import { Footer } from '../features/shell/Footer.tsx';
 import { TopBar } from '../features/shell/TopBar.tsx';
-import { loadSession, session } from '../features/session/session-store.ts';
+import { openSession, session } from '../features/session/session-store.ts';
 import { queryClient } from '../lib/query.ts';
 import { PageLoader } from '../ui/PageLoader.tsx';
 import { Toasts } from '../ui/toasts.tsx';
@@ -15,12 +15,13 @@ import { Toasts } from '../ui/toasts.tsx';
  * The session is asked for once, and no screen renders before it answers:
  * the answer carries the CSRF token, so no screen's call leaves without it
  * (a cached user alone would let them go first and be refused with a 403).
+ * The answer the page came with counts (main.tsx): it is not asked again.
  */
 export function Root() {
   const { t } = useTranslation();
   const { status } = useSnapshot(session);
   useEffect(() => {
-    void loadSession();
+    void openSession();
   }, []);
   return (
     <QueryClientProvider client={queryClient}>

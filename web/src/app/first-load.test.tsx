@@ -1,6 +1,6 @@
-import { waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { session } from '../features/session/session-store.ts';
+import { acceptFirstSession, session } from '../features/session/session-store.ts';
 import { fakeApi, ok, renderApp, resetSession, sessionUser } from '../testing/app.tsx';
 
 /**
@@ -46,4 +46,53 @@ describe('first load', () => {
         expect(call.headers['x-csrf-token'], `${call.method} ${call.path}`).toBe('csrf-fresh');
     },
   );
+});
+
+/**
+ * The server puts the session and the balance in the page it serves
+ * (lib/first-answers.ts): the dashboard renders from them, without the two
+ * round trips in a row it used to wait for, and its calls carry that
+ * session's CSRF token.
+ */
+describe('a page that came with its first answers', () => {
+  beforeEach(resetSession);
+
+  it('shows the balance at / asking for neither the session nor the balance', async () => {
+    const api = fakeApi({
+      'POST /api/account/transactions': () => ok({ transactions: [], total: 0 }),
+      'POST /api/agreement/agreement-list': () => ok({ agreements: [] }),
+    });
+    const balance = {
+      currency: 'CON',
+      balance: 125_050,
+      available_balance: 125_050,
+      withdrawable_balance: 125_050,
+      balances: [],
+    };
+    void acceptFirstSession(
+      { response: 'success', user: sessionUser(), csrfToken: 'csrf-in-page' },
+      import('../features/wallet/index.ts').then((wallet) => () => {
+        wallet.primeBalance({ response: 'success', balance });
+      }),
+    );
+    renderApp('/');
+
+    expect((await screen.findByTestId('balance-available')).textContent).toContain('1,250.50');
+    await waitFor(() => {
+      expect(api.calls.length).toBeGreaterThan(0);
+    });
+    expect(api.sent('GET', '/api/session')).toEqual([]);
+    expect(api.sent('GET', '/api/account/balance')).toEqual([]);
+    for (const call of api.calls.filter((each) => each.method === 'POST'))
+      expect(call.headers['x-csrf-token'], call.path).toBe('csrf-in-page');
+  });
+
+  it('asks for the session when what the page came with does not read as one', async () => {
+    const api = fakeApi();
+    expect(acceptFirstSession({ user: 'someone' })).toBeNull();
+    renderApp('/login');
+    await waitFor(() => {
+      expect(api.sent('GET', '/api/session')).toHaveLength(1);
+    });
+  });
 });

@@ -1,5 +1,6 @@
 import {
   createElement,
+  isValidElement,
   lazy,
   Suspense,
   useLayoutEffect,
@@ -50,9 +51,25 @@ const ahead = (...chunks: Chunk[]) => ({ preload: () => Promise.all(chunks.map((
  * once, beside the session request, rather than one after another once
  * the session has answered and the layout has rendered.
  */
-export function preloadRoute(pathname: string): void {
-  for (const { route } of matchRoutes(routes, pathname) ?? [])
-    void (route.handle as ReturnType<typeof ahead> | undefined)?.preload();
+export function preloadRoute(pathname: string): Promise<unknown> {
+  return Promise.allSettled(
+    (matchRoutes(routes, pathname) ?? []).map(
+      ({ route }) => (route.handle as ReturnType<typeof ahead> | undefined)?.preload() ?? Promise.resolve(),
+    ),
+  );
+}
+
+/**
+ * Offers the drawer before the first render when `pathname` opens a
+ * signed-in route for someone signed in: RequireSignIn offers it in a layout
+ * effect, which in the first render (a transition) came a frame late, and
+ * the logo, painted once without the menu button, moved.
+ */
+export function offerDrawerAhead(pathname: string): void {
+  const signedInRoute = (matchRoutes(routes, pathname) ?? []).some(
+    ({ route }) => isValidElement(route.element) && route.element.type === RequireSignIn,
+  );
+  if (signedInRoute && session.user) offerDrawer();
 }
 
 // Each screen is its own chunk, fetched the first time its route is visited (or ahead, by preloadRoute).

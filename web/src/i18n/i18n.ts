@@ -27,6 +27,22 @@ export function pickLanguage(preferred: readonly string[]): Language {
 
 export const i18n = i18next.createInstance();
 
+/**
+ * The dictionaries added so far, and the languages whose texts are in
+ * i18next: English (every key's fallback) and the one shown. Another
+ * language's texts go in when it is chosen, not at start: adding all three
+ * cost the first load a third of its start-up work in the dictionaries.
+ */
+const dictionaries = new Set<Dictionary<object>>();
+const inUse = new Set<Language>(['en']);
+
+function addLanguage(texts: Dictionary<object>, language: Language): void {
+  for (const namespace of Object.keys(texts.en)) {
+    const own = (texts[language] as Record<string, object | undefined>)[namespace];
+    i18n.addResourceBundle(language, namespace, own ?? {}, true, false);
+  }
+}
+
 export function startI18n(language: Language = pickLanguage(navigator.languages)) {
   void i18n.use(initReactI18next).init({
     lng: language,
@@ -42,21 +58,29 @@ export function startI18n(language: Language = pickLanguage(navigator.languages)
     initAsync: false,
     returnNull: false,
   });
+  inUse.add(language);
+  // Before react-i18next hears the change (it listens from the first render on), so the screens re-render
+  // with the chosen language's texts already in.
+  i18n.on('languageChanged', (chosen) => {
+    const offered = languages.find((each) => each === chosen);
+    if (offered === undefined || inUse.has(offered)) return;
+    inUse.add(offered);
+    for (const texts of dictionaries) addLanguage(texts, offered);
+  });
   document.documentElement.lang = language;
   return i18n;
 }
 
 /**
- * Adds a dictionary's texts, one namespace per top-level key, in every
- * language. Adding them again (a chunk loaded twice, a test) is harmless.
+ * Adds a dictionary's texts, one namespace per top-level key, in the
+ * languages in use (the others when they are chosen). Adding them again (a
+ * chunk loaded twice, a test) is harmless.
  */
 export function addTexts(texts: Dictionary<object>): void {
+  dictionaries.add(texts);
+  for (const language of inUse) addLanguage(texts, language);
   const namespaces = i18n.options.ns;
   for (const namespace of Object.keys(texts.en)) {
-    for (const language of languages) {
-      const own = (texts[language] as Record<string, object | undefined>)[namespace];
-      i18n.addResourceBundle(language, namespace, own ?? {}, true, false);
-    }
     // A key's first part is read as a namespace only once the namespace is listed.
     if (Array.isArray(namespaces) && !namespaces.includes(namespace)) namespaces.push(namespace);
   }

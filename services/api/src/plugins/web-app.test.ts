@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { balanceResponse, sessionResponse } from '@peeks/contracts';
 import { createTestApp, type TestApp } from '../testing/app.ts';
+import { signedUp, testAppOptions } from '../testing/merchants.ts';
+import { FIRST_ANSWERS_ID } from './web-app.ts';
 
 /** The web app's static files (web/public), which the build copies as they are into the root it serves. */
 const PUBLIC = path.resolve(import.meta.dirname, '../../../../web/public');
@@ -21,7 +24,7 @@ beforeAll(async () => {
   await writeFile(script, SCRIPT);
   await writeFile(`${script}.br`, brotliCompressSync(SCRIPT));
   await writeFile(`${script}.gz`, gzipSync(SCRIPT));
-  subject = await createTestApp({ webRoot: root });
+  subject = await createTestApp({ ...testAppOptions, webRoot: root });
 });
 const getAsset = (url: string, acceptEncoding?: string) =>
   subject.app.inject({
@@ -35,14 +38,78 @@ afterAll(async () => {
 });
 
 describe('web app serving', () => {
-  it('serves index.html for the root and for client-side routes, never cached', async () => {
+  it('serves index.html for the root and for client-side routes, never stored', async () => {
     for (const url of ['/', '/wallet', '/transfer-fund?gid=1&amt=5']) {
       const response = await subject.app.inject({ method: 'GET', url });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('text/html');
-      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.headers.vary).toContain('cookie');
       expect(response.body).toContain('Peeks Wallet');
     }
+  });
+
+  /** The JSON the page carries for its script, as the script reads it. */
+  const firstAnswers = (html: string) => {
+    const found = new RegExp(
+      `<script type="application/json" id="${FIRST_ANSWERS_ID}">(.*?)</script><div id="root">`,
+    ).exec(html);
+    expect(found, 'the page carries its first answers before the mount point').not.toBeNull();
+    return JSON.parse(found?.[1] ?? 'null') as { session: unknown; balance?: unknown };
+  };
+
+  it("gives a first visit's page a new session: its CSRF token inside, its cookie beside", async () => {
+    const response = await subject.app.inject({ method: 'GET', url: '/login' });
+    const answers = firstAnswers(response.body);
+    const session = sessionResponse.parse(answers.session);
+    expect(session.user).toBeNull();
+    expect(answers.balance).toBeUndefined();
+    const cookie = response.cookies.find((each) => each.name.endsWith('peeks_session'));
+    expect(cookie?.value).toBeTruthy();
+    // The session the cookie names is the one whose token the page holds.
+    const asked = await subject.app.inject({
+      method: 'GET',
+      url: '/api/session',
+      headers: { cookie: `${cookie?.name ?? ''}=${cookie?.value ?? ''}` },
+    });
+    expect(sessionResponse.parse(asked.json()).csrfToken).toBe(session.csrfToken);
+  });
+
+  it("puts a signed-in user's session and balance in the page, as their routes answer them", async () => {
+    const someone = await signedUp(subject, 'personal');
+    const page = await someone.browser.request('GET', '/', undefined, { 'accept-encoding': 'identity' });
+    expect(page.headers['cache-control']).toBe('no-store');
+    const answers = firstAnswers(page.body);
+    expect(sessionResponse.parse(answers.session)).toEqual(
+      sessionResponse.parse((await someone.browser.get('/api/session')).json()),
+    );
+    expect(balanceResponse.parse(answers.balance)).toEqual(
+      balanceResponse.parse((await someone.browser.get('/api/account/balance')).json()),
+    );
+    expect(sessionResponse.parse(answers.session).user?.user_id).toBe(someone.user.user_id);
+  });
+
+  it('escapes what a person typed, so it cannot close the script element', async () => {
+    const someone = await signedUp(subject, 'personal');
+    await subject.app.db
+      .updateTable('users')
+      .set({ fullname: '</script><script>alert(1)</script>' })
+      .where('user_id', '=', someone.user.user_id)
+      .execute();
+    const page = await someone.browser.request('GET', '/wallet', undefined, { 'accept-encoding': 'identity' });
+    expect(page.body).not.toContain('<script>alert(1)');
+    expect(sessionResponse.parse(firstAnswers(page.body).session).user?.fullname).toBe(
+      '</script><script>alert(1)</script>',
+    );
+  });
+
+  it('sends the page brotli- or gzip-compressed to a browser that takes it', async () => {
+    const br = await subject.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toContain(FIRST_ANSWERS_ID);
+    const gzip = await subject.app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toContain(FIRST_ANSWERS_ID);
   });
 
   it('serves a hashed asset brotli-compressed to a browser that takes brotli, cached for good', async () => {

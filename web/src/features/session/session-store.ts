@@ -42,12 +42,16 @@ export const session = proxy<SessionState>({
 /** A user is a merchant when merchant_id is set (spec §6). */
 export const isMerchant = (user: { merchant_id: number | null } | null) => user?.merchant_id != null;
 
-/** Fresh data replaces the cache (spec §4: "the cache is cleared when fresh data loads"). */
-async function settle(user: SessionUser | null) {
+/**
+ * Fresh data replaces the cache (spec §4: "the cache is cleared when fresh data loads").
+ * `known` runs after what was read for someone else is forgotten and before the screens render for this user.
+ */
+async function settle(user: SessionUser | null, known?: () => void) {
   const merchant = user?.merchant_id != null ? await lookUpMerchant(user.merchant_id) : null;
   const acting = (each: SessionUser | null) => `${each?.user_id ?? ''}:${each?.merchant_id ?? ''}`;
   // What was read for someone else (another user, or the merchant acted for before) is not shown again.
   if (acting(session.user) !== acting(user)) void queryClient.resetQueries();
+  known?.();
   session.user = user;
   session.merchant = merchant;
   session.status = 'known';
@@ -74,6 +78,35 @@ export async function loadSession() {
     // A failed lookup leaves the user logged out (spec §4).
     await settle(null);
   }
+}
+
+/** The session the page came with (`acceptFirstSession`), if it came with one. */
+let firstSession: Promise<void> | null = null;
+
+/**
+ * Takes the session the server put in the page as GET /api/session's answer,
+ * when it reads as one. `known` (once it is in) runs when the session is
+ * settled, before any screen renders for the user: the dashboard puts the
+ * page's balance in then. Without it the page asks, as `openSession` does.
+ * Gives the settling, or null when the page came with no session.
+ */
+export function acceptFirstSession(first: unknown, known?: Promise<() => void>): Promise<void> | null {
+  const answer = sessionResponse.safeParse(first);
+  if (!answer.success) return null;
+  rememberCsrfToken(answer.data.csrfToken);
+  const { user } = answer.data;
+  firstSession = (known ?? Promise.resolve(undefined)).then(
+    (then) => settle(user, then),
+    () => settle(user),
+  );
+  return firstSession;
+}
+
+/** The page's first session: the one it came with (taken once), else asked for now. */
+export function openSession(): Promise<void> {
+  const first = firstSession;
+  firstSession = null;
+  return first ?? loadSession();
 }
 
 export async function logIn(credentials: LoginRequest) {

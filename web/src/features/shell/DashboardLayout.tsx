@@ -79,7 +79,9 @@ export function DashboardLayout() {
           <Avatar user={user} size={56} />
           <strong>{user.username}</strong>
           {user.fullname && <span>{user.fullname}</span>}
-          <span>{user.email}</span>
+          <span className="profile-email" title={user.email}>
+            {user.email}
+          </span>
           {merchantName && <span className="merchant-name">{merchantName}</span>}
           {isMerchant(user) && (
             <button

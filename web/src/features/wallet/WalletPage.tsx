@@ -74,8 +74,12 @@ export default function WalletPage({ withCard = false }: { withCard?: boolean })
     <section className="panel wallet" aria-labelledby="wallet-title">
       <header className="wallet-header">
         <h1 id="wallet-title">{withCard ? t('wallet.dashboard_title') : t('wallet.title')}</h1>
-        <span className={live ? 'live-badge on' : 'live-badge'}>
-          {live ? t('wallet.live_on') : t('wallet.live_off')}
+        {/* As wide in either state (the other word sits hidden under it): the badge does not move on connecting. */}
+        <span
+          className={live ? 'live-badge on' : 'live-badge'}
+          data-other={live ? t('wallet.live_off') : t('wallet.live_on')}
+        >
+          <span>{live ? t('wallet.live_on') : t('wallet.live_off')}</span>
         </span>
       </header>
       <WalletCard

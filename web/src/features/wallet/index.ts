@@ -4,6 +4,7 @@ export {
   forgetWallet,
   loadBalance,
   onLiveMessage,
+  primeBalance,
   refreshBalance,
   useBalance,
   wallet,

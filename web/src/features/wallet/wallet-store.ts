@@ -71,6 +71,12 @@ export const loadBalance = () =>
     // A screen showing the balance shows the refusal and its Try Again.
   });
 
+/** The balance the page came with (lib/first-answers.ts), when it reads as GET /api/account/balance's answer. */
+export function primeBalance(answer: unknown): void {
+  const read = balanceResponse.safeParse(answer);
+  if (read.success) queryClient.setQueryData(walletKeys.balance(), read.data.balance);
+}
+
 /** After money moved: the balance is read again, whether or not a screen shows it now. */
 export const refreshBalance = () =>
   Promise.all([
