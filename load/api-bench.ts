@@ -4,21 +4,17 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { connectDatabase, lagMs, newDatabaseClient, openDatabaseServer, parseLsn, type Database } from '@peeks/db';
+import { connectDatabase, lagMs, openDatabaseServer, parseLsn, type Database } from '@peeks/db';
 import { startScratchServer, startScratchStandby } from '@peeks/db/scratch-server';
 import { DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
-import {
-  executeLedgerCommand,
-  WALLET_CHANGES_CHANNEL,
-  walletChangeFollower,
-  type LedgerSettings,
-} from '@peeks/ledger-store';
+import { executeLedgerCommand, type LedgerSettings } from '@peeks/ledger-store';
 import { openJobQueue } from '@peeks/jobs';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import {
   backendsOf,
   createScratchDatabase,
+  followWalletChanges,
   percentile,
   postgresCpuByPid,
   postgresCpuSpent,
@@ -418,30 +414,6 @@ async function forEachConcurrently<T>(
     }),
   );
   return results;
-}
-
-/**
- * The in-process side listens to the commits' announcements as an API
- * process does (the ledger plugin): otherwise every wallet the server moved
- * during its turn would be read before each of its batches for a minute,
- * and the in-process side would be measured slower than it is.
- */
-async function followWalletChanges(url: string, db: Kysely<Database>): Promise<() => Promise<void>> {
-  const follower = walletChangeFollower(db);
-  const client = newDatabaseClient(url, { application_name: 'bench-listen' });
-  client.on('notification', (message) => {
-    follower.notified(message.payload);
-  });
-  client.on('error', () => {
-    follower.lost();
-  });
-  await client.connect();
-  await client.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
-  follower.resumed();
-  return async () => {
-    follower.lost();
-    await client.end();
-  };
 }
 
 async function fundAll(db: Kysely<Database>, users: readonly User[]): Promise<number> {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { newDatabaseClient, type Database } from '@peeks/db';
+import { WALLET_CHANGES_CHANNEL, walletChangeFollower } from '@peeks/ledger-store';
 import { sql, type Kysely } from 'kysely';
 
 /** The p-th percentile of latencies sorted ascending. */
@@ -113,4 +114,29 @@ export function startProductProcess(
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   return { child, output: () => output };
+}
+
+/**
+ * Listens to the commits' announcements on a connection of its own, as an
+ * API process does (the ledger plugin): a wallet another process moved is
+ * read before this one decides on it again. Without it, a bench's
+ * in-process side would read every wallet the server moved before each of
+ * its batches, and be measured slower than it is.
+ */
+export async function followWalletChanges(url: string, db: Kysely<Database>): Promise<() => Promise<void>> {
+  const follower = walletChangeFollower(db);
+  const client = newDatabaseClient(url, { application_name: 'bench-listen' });
+  client.on('notification', (message) => {
+    follower.notified(message.payload);
+  });
+  client.on('error', () => {
+    follower.lost();
+  });
+  await client.connect();
+  await client.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
+  follower.resumed();
+  return async () => {
+    follower.lost();
+    await client.end();
+  };
 }

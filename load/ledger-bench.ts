@@ -1,14 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import {
-  connectDatabase,
-  migrateToLatest,
-  newDatabaseClient,
-  openDatabaseServer,
-  startProjectionRunner,
-  type Database,
-} from '@peeks/db';
+import { connectDatabase, migrateToLatest, openDatabaseServer, startProjectionRunner, type Database } from '@peeks/db';
 import { coinsForCash, DEFAULT_RATE_MICROS, LedgerRuleViolation } from '@peeks/ledger';
 import {
   executeLedgerCommand,
@@ -17,13 +10,17 @@ import {
   ledgerLog,
   openWallets,
   SEQUENCER_POLL_MS,
-  WALLET_CHANGES_CHANNEL,
-  walletChangeFollower,
 } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import { createScratchDatabase, percentile, postgresCpuByPid, postgresCpuSpent } from './bench-kit.ts';
+import {
+  createScratchDatabase,
+  followWalletChanges,
+  percentile,
+  postgresCpuByPid,
+  postgresCpuSpent,
+} from './bench-kit.ts';
 
 /**
  * `npm run bench:ledger`: send-fund (P2P transfer) through the domain and
@@ -286,29 +283,6 @@ interface PeerRun {
   elapsedMs: number;
   cpuMs: number;
   counts: BatchCounts;
-}
-
-/**
- * Listens to the commits' announcements on a connection of its own, as an
- * API process does (the ledger plugin): a wallet the other process moved is
- * read before this one decides on it again.
- */
-async function followWalletChanges(url: string, db: Kysely<Database>): Promise<() => Promise<void>> {
-  const follower = walletChangeFollower(db);
-  const client = newDatabaseClient(url, { application_name: 'bench-listen' });
-  client.on('notification', (message) => {
-    follower.notified(message.payload);
-  });
-  client.on('error', () => {
-    follower.lost();
-  });
-  await client.connect();
-  await client.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
-  follower.resumed();
-  return async () => {
-    follower.lost();
-    await client.end();
-  };
 }
 
 /** The child process's side (BENCH_LEDGER_PEER: the scratch database's URL): runs what it is asked until told to stop. */
