@@ -13,6 +13,12 @@ if (!('ResizeObserver' in globalThis))
     disconnect() {}
   };
 
+// jsdom lays nothing out and has no element scrolling; the tab strip keeps a focused tab clear of its fade with
+// these. With nothing laid out there is nothing to scroll, so doing nothing is what a browser would do here too.
+const elements = Element.prototype as Partial<Pick<Element, 'scrollTo' | 'scrollIntoView'>>;
+elements.scrollTo ??= () => undefined;
+elements.scrollIntoView ??= () => undefined;
+
 // A screen's chunk is imported on first visit; on a busy machine that takes more than the default second.
 configure({ asyncUtilTimeout: 5000 });
 
