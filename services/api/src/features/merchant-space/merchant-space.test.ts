@@ -111,7 +111,8 @@ describe('returning a sale', () => {
     expect(rows[0]?.count).toBe(1);
   });
 
-  it('gives a dollar price paid from coins back as coins, by share, the last return taking the remainder', async () => {
+  /** A buyer with 100.00 coins pays a $4.75 latte from them (95.00 coins at 20 a dollar). */
+  async function latteSoldForCoins() {
     const buyer = await signedUp(subject, 'personal');
     const buyerId = userOwnerId(buyer.user.user_id);
     await fund(subject, buyerId, 100_00);
@@ -122,7 +123,11 @@ describe('returning a sale', () => {
     });
     const paid = await buyer.browser.post('/api/checkout/pay', checkout);
     expect(paid.statusCode, paid.body).toBe(200);
-    const saleTxId = paymentResponse.parse(paid.json()).transaction.tx_id;
+    return { buyer, buyerId, saleTxId: paymentResponse.parse(paid.json()).transaction.tx_id };
+  }
+
+  it('gives a dollar price paid from coins back as coins, by share, the last return taking the remainder', async () => {
+    const { buyer, buyerId, saleTxId } = await latteSoldForCoins();
     expect(await available(buyerId, 'CON')).toBe(5_00);
 
     // $1.00 of $4.75 is 20.00 of the 95.00 coins; the rest gives back the other 75.00, a retry nothing more.
@@ -151,17 +156,7 @@ describe('returning a sale', () => {
   });
 
   it('gives a coin-paid sale back once under racing returns: never more coins than the sale took', async () => {
-    const buyer = await signedUp(subject, 'personal');
-    const buyerId = userOwnerId(buyer.user.user_id);
-    await fund(subject, buyerId, 100_00);
-    const checkout = await newCheckout(merchant, {
-      cart: [{ sku: 'LATTE', name: 'Latte', price: 4_75 }],
-      total: 4_75,
-      currency: 'USD',
-    });
-    const paid = await buyer.browser.post('/api/checkout/pay', checkout);
-    expect(paid.statusCode, paid.body).toBe(200);
-    const saleTxId = paymentResponse.parse(paid.json()).transaction.tx_id;
+    const { buyerId, saleTxId } = await latteSoldForCoins();
 
     // Six returns of $1.00 race for a $4.75 sale: four go through, the rest find too little left.
     const answers = await Promise.all(
