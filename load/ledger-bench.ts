@@ -10,6 +10,7 @@ import {
   ledgerLog,
   openWallets,
   SEQUENCER_POLL_MS,
+  sequencerLag,
 } from '@peeks/ledger-store';
 import { createLogger, readConfig } from '@peeks/runtime';
 import { sql, type Kysely } from 'kysely';
@@ -811,19 +812,9 @@ function runSequencer(url: string) {
   let maxLag = 0;
   let lag = Number.POSITIVE_INFINITY;
   const sample = setInterval(() => {
-    // The checkpoint first, so that the events after it are an index range, not a scan of them all.
-    sql<{ lag: number | null }>`
-      SELECT extract(epoch FROM clock_timestamp() - min(e.created_at))::float8 AS lag
-      FROM (
-        SELECT coalesce(max(transaction_id), '0'::xid8) AS transaction_id, coalesce(max(position), 0) AS position
-        FROM projection_checkpoints WHERE name = ${ledgerLog.name}
-      ) c
-      CROSS JOIN LATERAL (
-        SELECT created_at FROM events WHERE (transaction_id, position) > (c.transaction_id, c.position)
-      ) e`
-      .execute(pool.db)
-      .then(({ rows }) => {
-        lag = rows[0]?.lag ?? 0;
+    sequencerLag(pool.db, new Date())
+      .then(({ seconds }) => {
+        lag = seconds;
         maxLag = Math.max(maxLag, lag);
       })
       .catch(() => undefined);

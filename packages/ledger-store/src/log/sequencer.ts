@@ -1,6 +1,6 @@
-import { readEventHashes, type AsyncProjection, type EventHash } from '@peeks/db';
+import { readEventHashes, type AsyncProjection, type Database, type EventHash } from '@peeks/db';
 import { leafHash } from '@peeks/log-verify';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { frontierAt } from './log-store.ts';
 import { appendLeaves, isStoredLevel } from './tree-shape.ts';
 
@@ -69,3 +69,26 @@ export const ledgerLog: AsyncProjection<EventHash> = {
     built = { size: size + events.length, lastLeaf: leafData.at(-1) as Buffer, frontier: grown.frontier };
   },
 };
+
+/**
+ * What the sequencer has not reached yet: events past its checkpoint, and
+ * how long ago the oldest was written (0 when it is caught up).
+ */
+export async function sequencerLag(db: Kysely<Database>, now: Date): Promise<{ events: number; seconds: number }> {
+  // The checkpoint first, so that the events after it are an index range, not a scan of every event.
+  const { rows } = await sql<{ events: number; oldest: Date | null }>`
+    SELECT count(*)::int AS events, min(e.created_at) AS oldest
+    FROM (
+      SELECT coalesce(max(transaction_id), '0'::xid8) AS transaction_id, coalesce(max(position), 0) AS position
+      FROM projection_checkpoints WHERE name = ${ledgerLog.name}
+    ) c
+    CROSS JOIN LATERAL (
+      SELECT created_at FROM events WHERE (transaction_id, position) > (c.transaction_id, c.position)
+    ) e
+  `.execute(db);
+  const row = rows[0];
+  return {
+    events: row?.events ?? 0,
+    seconds: row?.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0,
+  };
+}

@@ -1,8 +1,7 @@
 import { FINANCE_OPERATOR_ROLE } from '@peeks/contracts';
 import type { Database } from '@peeks/db';
 import { transactionStream } from '@peeks/ledger';
-import { ledgerLog } from '@peeks/ledger-store';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * A transaction's leaf in the ledger log: its own stream's first event, the
@@ -38,29 +37,6 @@ export async function transactionExists(db: Kysely<Database>, txId: string): Pro
 export async function isFinanceOperator(db: Kysely<Database>, userId: number): Promise<boolean> {
   const user = await db.selectFrom('users').select('role').where('user_id', '=', userId).executeTakeFirst();
   return user?.role === FINANCE_OPERATOR_ROLE;
-}
-
-/**
- * What the sequencer has not reached yet: events past its checkpoint, and
- * how long ago the oldest was written (0 when it is caught up).
- */
-export async function sequencerLag(db: Kysely<Database>, now: Date): Promise<{ events: number; seconds: number }> {
-  // The checkpoint first, so that the events after it are an index range, not a scan of every event.
-  const { rows } = await sql<{ events: number; oldest: Date | null }>`
-    SELECT count(*)::int AS events, min(e.created_at) AS oldest
-    FROM (
-      SELECT coalesce(max(transaction_id), '0'::xid8) AS transaction_id, coalesce(max(position), 0) AS position
-      FROM projection_checkpoints WHERE name = ${ledgerLog.name}
-    ) c
-    CROSS JOIN LATERAL (
-      SELECT created_at FROM events WHERE (transaction_id, position) > (c.transaction_id, c.position)
-    ) e
-  `.execute(db);
-  const row = rows[0];
-  return {
-    events: row?.events ?? 0,
-    seconds: row?.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0,
-  };
 }
 
 export async function recentCheckpoints(db: Kysely<Database>, limit: number) {

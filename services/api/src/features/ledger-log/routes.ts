@@ -8,7 +8,7 @@ import {
   ledgerLogStatusResponse,
   logKeyResponse,
 } from '@peeks/contracts';
-import { consistencyProof, inclusionProof, latestCheckpoint, logSize } from '@peeks/ledger-store';
+import { consistencyProof, inclusionProof, latestCheckpoint, logSize, sequencerLag } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
 import { sessionWalletOwner } from '../payments/index.ts';
@@ -18,7 +18,6 @@ import { requireFinanceOperator } from '../operations/index.ts';
 import {
   isFinanceOperator,
   recentCheckpoints,
-  sequencerLag,
   transactionExists,
   transactionLeaf,
   witnessDeliveries,
