@@ -261,6 +261,7 @@ describe('two newcomers move money in the browser', { timeout: 120_000 }, () => 
       .waitFor();
     expect(Number(await phone.evaluate('document.documentElement.scrollWidth'))).toBeLessThanOrEqual(PHONE.width);
     await checkScreen(phone, '37-ledger-audit-phone');
+    await atNarrowest(phone, '37-ledger-audit-360');
     await phone.context().close();
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 import { sha256 } from './migrator-checksums.ts';
+import { failureReason } from './postgres-error.ts';
 
 /** The migrator's record of the live SQL each database runs: each file's checksum when it was last applied. */
 export const LIVE_SQL_TABLE = 'live_sql';
@@ -24,10 +25,12 @@ export const LIVE_SQL: readonly string[] = [
 
 export class LiveSqlFailed extends Error {
   constructor(file: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
-    super(`live SQL ${file} failed: ${reason}. Nothing of this start was applied; the schema is as it was.`, {
-      cause,
-    });
+    super(
+      `live SQL ${file} failed: ${failureReason(cause)}. Nothing of this start was applied; the schema is as it was.`,
+      {
+        cause,
+      },
+    );
     this.name = 'LiveSqlFailed';
   }
 }

@@ -75,11 +75,65 @@ describe('migrateToLatest', () => {
     const failure = await failureOf(migrateToLatest(database.db, { folder }));
     expect(failure).toBeInstanceOf(MigrationFailed);
     expect(failure?.message).toBe(
-      'migration "9001_broken" failed: column type typo. No migration of this run was applied; the schema is as it was.',
+      'migration 9001_broken.js failed: column type typo. No migration of this run was applied; the schema is as it was.',
     );
     expect(await tableExists('notes')).toBe(false);
     expect(await tableExists('half_done')).toBe(false);
     expect(await latestMigration(database.db)).toBe(before);
+  });
+
+  it("reports a failing statement's own PostgreSQL error, not the aborted transaction's, and keeps no lock", async () => {
+    const folder = await copyOfMigrations();
+    const before = await latestMigration(database.db);
+    await writeFile(
+      path.join(folder, '9003_divides_by_zero.js'),
+      `import { sql } from 'kysely';\n` +
+        `export async function up(db) {\n` +
+        `  await db.schema.createTable('half_done').addColumn('id', 'integer').execute();\n` +
+        `  await sql\`SELECT 1 / 0\`.execute(db);\n` +
+        `}\n`,
+    );
+
+    const failure = await failureOf(migrateToLatest(database.db, { folder }));
+    expect(failure).toBeInstanceOf(MigrationFailed);
+    expect(failure?.message).toBe(
+      'migration 9003_divides_by_zero.js failed: division by zero (SQLSTATE 22012). ' +
+        'No migration of this run was applied; the schema is as it was.',
+    );
+    expect(await tableExists('half_done')).toBe(false);
+    expect(await latestMigration(database.db)).toBe(before);
+    const { rows } = await sql<{ held: number }>`
+      SELECT count(*)::int AS held FROM pg_locks
+      WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+    `.execute(database.db);
+    expect(rows[0]?.held).toBe(0);
+  });
+
+  it('says where a statement of a migration failed: the character of its text, the line of a DO block', async () => {
+    const folder = await copyOfMigrations();
+    const statement = 'CREATE TABLE half_done (id integr)';
+    await writeFile(
+      path.join(folder, '9004_typo.js'),
+      `import { sql } from 'kysely';\nexport async function up(db) { await sql\`${statement}\`.execute(db); }\n`,
+    );
+    expect((await failureOf(migrateToLatest(database.db, { folder })))?.message).toBe(
+      `migration 9004_typo.js failed: type "integr" does not exist (SQLSTATE 42704, at character ${statement.indexOf('integr') + 1}). ` +
+        'No migration of this run was applied; the schema is as it was.',
+    );
+
+    await rm(path.join(folder, '9004_typo.js'));
+    await writeFile(
+      path.join(folder, '9005_refuses.js'),
+      `import { sql } from 'kysely';\n` +
+        `export async function up(db) {\n` +
+        `  await sql\`DO $$\nBEGIN\n  RAISE EXCEPTION 'leaf % names an event that is gone', 7;\nEND $$\`.execute(db);\n` +
+        `}\n`,
+    );
+    expect((await failureOf(migrateToLatest(database.db, { folder })))?.message).toBe(
+      'migration 9005_refuses.js failed: leaf 7 names an event that is gone ' +
+        '(SQLSTATE P0001, PL/pgSQL function inline_code_block line 3 at RAISE). ' +
+        'No migration of this run was applied; the schema is as it was.',
+    );
   });
 
   it('lets several processes start at once on a new database: each waits, none fails, everything is applied once', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import {
   CHECKSUM_TABLE,
   createChecksumTable,
@@ -9,6 +9,7 @@ import {
   refuseChangedMigrations,
 } from './migrator-checksums.ts';
 import { applyLiveSql, createLiveSqlTable, LIVE_SQL, LIVE_SQL_TABLE } from './migrator-live-sql.ts';
+import { failureReason } from './postgres-error.ts';
 import type { Database } from './schema.ts';
 
 export { MigrationChanged } from './migrator-checksums.ts';
@@ -20,10 +21,10 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../../migrat
 export const MIGRATOR_TABLES: readonly string[] = [CHECKSUM_TABLE, LIVE_SQL_TABLE];
 
 export class MigrationFailed extends Error {
+  /** `migration`: its file's name. */
   constructor(migration: string, cause: unknown) {
-    const reason = cause instanceof Error ? cause.message : String(cause);
     super(
-      `migration "${migration}" failed: ${reason}. No migration of this run was applied; the schema is as it was.`,
+      `migration ${migration} failed: ${failureReason(cause)}. No migration of this run was applied; the schema is as it was.`,
       { cause },
     );
     this.name = 'MigrationFailed';
@@ -59,16 +60,48 @@ export async function migrateToLatest(db: Kysely<Database>, options: MigrateOpti
     await createLiveSqlTable(trx);
     await refuseChangedMigrations(trx, files);
 
-    const { error, results = [] } = await new Migrator({ db: trx, provider: folder }).migrateToLatest();
+    const { error, results = [] } = await new Migrator({
+      db: trx,
+      provider: eachUnderSavepoint(folder),
+    }).migrateToLatest();
     if (error) {
-      const failed = results.find((result) => result.status === 'Error')?.migrationName ?? '(before any migration ran)';
-      throw new MigrationFailed(failed, error);
+      const failed = results.find((result) => result.status === 'Error')?.migrationName;
+      const file = files.find((candidate) => candidate.name === failed);
+      throw new MigrationFailed(file ? path.basename(file.path) : '(before any migration ran)', error);
     }
     await recordChecksums(trx, files, new Set(await appliedMigrations(trx)));
 
     await applyLiveSql(trx, options.liveSql ?? LIVE_SQL, options.root);
   });
   return latestMigration(db);
+}
+
+/**
+ * Runs each migration under a savepoint that a failure rolls back to. A
+ * failed statement aborts the transaction, and kysely then releases its
+ * migration lock in it: that statement's error ("current transaction is
+ * aborted") replaced the migration's own, and the lock, session-level,
+ * stayed with the connection. The run as a whole still rolls back
+ * (MigrationFailed).
+ */
+function eachUnderSavepoint(provider: MigrationProvider): MigrationProvider {
+  const underSavepoint = (migration: Migration): Migration => ({
+    ...migration,
+    up: async (db) => {
+      await sql`SAVEPOINT migration`.execute(db);
+      try {
+        await migration.up(db);
+      } catch (error) {
+        await sql`ROLLBACK TO SAVEPOINT migration`.execute(db);
+        throw error;
+      }
+      await sql`RELEASE SAVEPOINT migration`.execute(db);
+    },
+  });
+  return {
+    getMigrations: async () =>
+      Object.fromEntries(Object.entries(await provider.getMigrations()).map(([name, m]) => [name, underSavepoint(m)])),
+  };
 }
 
 async function appliedMigrations(db: Kysely<Database>): Promise<string[]> {

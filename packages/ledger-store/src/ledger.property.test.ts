@@ -17,50 +17,30 @@ import { catchUp, connectDatabase } from '@peeks/db';
 import { groupCommitCounts } from './group-commit.ts';
 import { platformBalances } from './platform-balances.ts';
 import { verifyLedger } from './verify.ts';
+import { ledgerSteps } from './testing/ledger-steps.ts';
 import { closeWallet, openWallets } from './wallets.ts';
 
 // Each generated sequence gets a database of its own, so its verify replays only its own log.
 let database: TestDatabase;
 
-/**
- * Generated sequences of commands, valid and invalid, over a handful of
- * owners. Follow-ups pick one of the run's earlier transactions by index,
- * so the generator stays independent of what the ledger decided.
- */
+/** Generated sequences of commands, valid and invalid, over a handful of owners (testing/ledger-steps.ts). */
 const OWNERS = 5;
-const owner = fc.integer({ min: 0, max: OWNERS - 1 });
 const currency = fc.constantFrom<Currency>('CON', 'CON', 'CON', 'USD', 'CAD', 'IMP');
-const amount = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: 1, max: 60_000 }) },
-  { weight: 1, arbitrary: fc.constantFrom(0, -250, 1.5, 50_001, Number.MAX_SAFE_INTEGER) },
-);
-const cash = fc.integer({ min: 50, max: 60_000 });
-const pick = fc.nat();
-
-const followUp = (
-  kind:
-    | 'clearDeposit'
-    | 'rejectDeposit'
-    | 'expireDeposit'
-    | 'releaseHold'
-    | 'processWithdrawal'
-    | 'failWithdrawal'
-    | 'confirmCardRefund'
-    | 'failCardRefund'
-    | 'retry',
-) => ({ weight: 2, arbitrary: fc.record({ kind: fc.constant(kind), pick }) });
+const steps = ledgerSteps({
+  owners: OWNERS,
+  currency,
+  amount: fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 1, max: 60_000 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, -250, 1.5, 50_001, Number.MAX_SAFE_INTEGER) },
+  ),
+  cash: fc.integer({ min: 50, max: 60_000 }),
+});
+const { owner, amount } = steps;
+const followUp = (kind: Parameters<typeof steps.followUp>[0]) => ({ weight: 2, arbitrary: steps.followUp(kind) });
 const step = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('purchase'), owner, cash }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cardDeposit'), owner, amount, currency }) },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant('enterDeposit'),
-      owner,
-      cash,
-      method: fc.constantFrom('interac', 'zelle', 'bitcoin'),
-    }),
-  },
+  { weight: 4, arbitrary: steps.purchase },
+  { weight: 1, arbitrary: steps.cardDeposit() },
+  { weight: 3, arbitrary: steps.enterDeposit },
   followUp('clearDeposit'),
   followUp('rejectDeposit'),
   followUp('expireDeposit'),
@@ -70,7 +50,7 @@ const step = fc.oneof(
   followUp('confirmCardRefund'),
   followUp('failCardRefund'),
   followUp('retry'),
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('returnSale'), pick, amount }) },
+  { weight: 3, arbitrary: steps.returnSale },
   {
     weight: 6,
     arbitrary: fc.record({
@@ -87,37 +67,11 @@ const step = fc.oneof(
       fromCoins: fc.constantFrom(false, false, true),
     }),
   },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      kind: fc.constant('withdraw'),
-      owner,
-      amount,
-      currency,
-      destination: fc.constantFrom('card', 'bank'),
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('settle'),
-      owner,
-      amount: fc.integer({ min: 1, max: 20_000 }),
-      fee: fc.integer({ min: 0, max: 500 }),
-      currency,
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('fee'), owner, amount, currency }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('correct'),
-      owner,
-      amount: fc.integer({ min: -5_000, max: 5_000 }),
-      currency,
-    }),
-  },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('advanceClock'), hours: fc.integer({ min: 1, max: 48 }) }) },
+  { weight: 3, arbitrary: steps.withdraw },
+  { weight: 2, arbitrary: steps.settle },
+  { weight: 1, arbitrary: steps.fee },
+  { weight: 1, arbitrary: steps.correct },
+  { weight: 3, arbitrary: steps.advanceClock },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('close'), owner, currency }) },
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;

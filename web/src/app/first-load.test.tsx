@@ -25,7 +25,7 @@ describe('first load', () => {
           answer.answeredAt = api.calls.length;
           return ok({ user: sessionUser(), csrfToken: 'csrf-fresh' });
         },
-        'POST /api/account/pay-method': () => ok({ methods: [] }),
+        'POST /api/account/pay-method': () => ok({ methods: [], total: 0 }),
         'GET /api/account/balance': () =>
           ok({
             balance: { currency: 'CON', balance: 0, available_balance: 0, withdrawable_balance: 0, balances: [] },

@@ -5,6 +5,7 @@ import type { Database, SessionsTable } from '@peeks/db';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely, Selectable } from 'kysely';
+import { afterCommit } from './after-commit.ts';
 import type { DatabaseNotifications } from './database-notifications.ts';
 import { NotifiedCache } from './notified-cache.ts';
 import { refuse } from './error-envelope.ts';
@@ -183,15 +184,32 @@ export class SessionStore {
   }
 }
 
+/** The session cache of this process, as what ends a user's sessions needs it. */
+export type SessionCache = Pick<SessionStore, 'forgetUser'>;
+
 /**
  * Ends every session of `userId` but `keep` (the caller's own), as a password
  * change must: whoever knew the old password is signed out everywhere.
- * Takes the caller's transaction.
+ * Takes the caller's transaction (begun by after-commit.ts's `transaction`),
+ * once it has committed, `sessions` forgets them.
  */
-export async function endOtherSessions(db: Kysely<Database>, userId: number, keep: Buffer | null): Promise<void> {
+export async function endOtherSessions(
+  db: Kysely<Database>,
+  sessions: SessionCache,
+  userId: number,
+  keep: Buffer | null,
+): Promise<void> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keep) query = query.where('session_key', '!=', keep);
   await query.execute();
+  forgetOnCommit(db, sessions, userId);
+}
+
+/** Once `trx` has committed, `sessions` forgets the cached sessions of `userId` that it ended. */
+export function forgetOnCommit(trx: Kysely<Database>, sessions: SessionCache, userId: number): void {
+  afterCommit(trx, () => {
+    sessions.forgetUser(userId);
+  });
 }
 
 interface SessionOptions {

@@ -176,7 +176,7 @@ export async function pendingCorrection(subject: TestApp, ownerId: string, reque
 /** A ban of a new finance operator waiting for approval, asked for by another operator (`requestedBy`). */
 export async function pendingBan(subject: TestApp, requestedBy = 'user-0'): Promise<string> {
   const target = await signedUpOperator(subject);
-  const asked = await banOrRequest(subject.database.db, {
+  const asked = await banOrRequest(subject.database.db, subject.app.sessions, {
     userId: target.user.user_id,
     reason: 'Shared their console session',
     operator: requestedBy,

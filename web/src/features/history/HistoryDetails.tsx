@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusPill } from '../../ui/Badge.tsx';
 import { Button } from '../../ui/Button.tsx';
+import { DataTable } from '../../ui/DataTable.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { QueryView } from '../../ui/QueryView.tsx';
@@ -137,40 +138,45 @@ function AuditList({ txId }: { txId: string }) {
 
 function AuditTable({ entries }: { entries: readonly AuditEntry[] }) {
   const { t } = useTranslation();
+  // Another wallet's coin comes without its serial (from_serial null): only that it was another wallet's.
+  const rows = entries.map((step, index) => ({
+    step,
+    key: `${step.from_serial ?? 'another-wallet'}-${String(index)}`,
+    ...parseAuditSerial(step.from_serial ?? ''),
+  }));
+  const known = (currency: string) =>
+    currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';
   return (
-    <table className="table audit-table">
-      <caption>{t('history.audit.title')}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{t('history.audit.serial')}</th>
-          <th scope="col">{t('history.audit.amount')}</th>
-          <th scope="col">{t('history.audit.currency')}</th>
-          <th scope="col">{t('history.audit.action')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((step, index) => {
-          // Another wallet's coin comes without its serial (from_serial null): only that it was another wallet's.
-          const { serial, value, currency } = parseAuditSerial(step.from_serial ?? '');
-          const known = currency === 'CON' || currency === 'USD' || currency === 'CAD' || currency === 'IMP';
-          return (
-            <tr key={`${step.from_serial ?? 'another-wallet'}-${String(index)}`}>
-              <td data-label={t('history.audit.serial')}>
-                {step.from_serial !== null && <code>{serial}</code>}
-                {step.from_another_wallet && (
-                  <small className="audit-origin">{t('history.audit.another_wallet')}</small>
-                )}
-              </td>
-              <td data-label={t('history.audit.amount')}>
-                {known && Number.isFinite(value) ? <Money minor={value} currency={currency} /> : '—'}
-              </td>
-              <td data-label={t('history.audit.currency')}>{currency || '—'}</td>
-              <td data-label={t('history.audit.action')}>{step.action}</td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      caption={t('history.audit.title')}
+      rows={rows}
+      rowKey={(row) => row.key}
+      empty={t('history.no_audit')}
+      columns={[
+        {
+          header: t('history.audit.serial'),
+          cell: ({ row: { original } }) => (
+            <>
+              {original.step.from_serial !== null && <code className="serial">{original.serial}</code>}
+              {original.step.from_another_wallet && (
+                <small className="audit-origin">{t('history.audit.another_wallet')}</small>
+              )}
+            </>
+          ),
+        },
+        {
+          header: t('history.audit.amount'),
+          cell: ({ row: { original } }) =>
+            known(original.currency) && Number.isFinite(original.value) ? (
+              <Money minor={original.value} currency={original.currency} />
+            ) : (
+              '—'
+            ),
+        },
+        { header: t('history.audit.currency'), cell: ({ row }) => row.original.currency || '—' },
+        { header: t('history.audit.action'), cell: ({ row }) => row.original.step.action },
+      ]}
+    />
   );
 }
 

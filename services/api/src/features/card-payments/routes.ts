@@ -11,7 +11,7 @@ import {
 } from '@peeks/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { refuse } from '../../plugins/error-envelope.ts';
-import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
+import { presentOutcome, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { confirmPin, hasPin } from '../credentials/index.ts';
 import { fundingView, methodLabel, quoteForCommand, quoteView } from '../pricing/index.ts';
@@ -80,7 +80,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       );
       return {
         response: 'success' as const,
-        transaction: await presentTransaction(app.db, ownerId, outcome.record),
+        transaction: await presentOutcome(app.db, ownerId, outcome),
         quote: quoteView(quote),
         funding: fundingView(funding),
       };
@@ -121,7 +121,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       return {
         response: 'success' as const,
         message: paymentMethodMessages.deposited,
-        transaction: await presentTransaction(app.db, ownerId, outcome.record),
+        transaction: await presentOutcome(app.db, ownerId, outcome),
       };
     },
   );
@@ -184,7 +184,7 @@ export const cardPaymentRoutes: FastifyPluginAsyncZod = (app) => {
       });
       return {
         response: 'success' as const,
-        transaction: await presentTransaction(app.db, ownerId, outcome.record),
+        transaction: await presentOutcome(app.db, ownerId, outcome),
         quote: quote ? quoteView(quote) : null,
         payout: fundingView(destination),
       };

@@ -13,7 +13,7 @@ import { refuse } from '../../plugins/error-envelope.ts';
 import {
   merchantPayee,
   payeePayment,
-  presentTransaction,
+  presentOutcome,
   runLedgerCommand,
   sessionWalletOwner,
 } from '../payments/index.ts';
@@ -167,7 +167,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = (app) => {
       if (outcome.record.payerOwnerId !== payer) throw noSuchTransaction('id');
       return {
         response: 'success' as const,
-        transaction: withCart(await presentTransaction(app.db, payer, outcome.record), checkout),
+        transaction: withCart(await presentOutcome(app.db, payer, outcome), checkout),
         quote: coinPrice ? quoteView(coinPrice.quote) : null,
       };
     },

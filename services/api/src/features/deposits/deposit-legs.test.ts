@@ -3,6 +3,7 @@ import {
   depositCoinsResponse,
   interacDepositResponse,
   operationResponse,
+  transactionDetailsResponse,
   transactionListResponse,
   zelleDepositResponse,
 } from '@peeks/contracts';
@@ -191,5 +192,31 @@ describe('a deposit cleared through the exchange accounts', () => {
     ]);
     expect(rows.reduce((sum, row) => sum + row.wallet_change, 0)).toBe(await coinBalance(cy));
     expect(await verifyLedger(subject.database.db)).toMatchObject({ ok: true });
+  });
+});
+
+describe("a deposit's answer", () => {
+  it('is the row the history reads back, for Interac, Zelle and bitcoin', async () => {
+    const dee = await signedUp(subject, 'personal');
+    const made = async (path: string, body: Record<string, unknown>): Promise<unknown> => {
+      const response = await dee.browser.post(path, body);
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+      return response.json();
+    };
+    const info = bitcoinQuote.parse(await made('/api/account/get-bitcoin-info', { amount: 120 }));
+    const answers = [
+      interacDepositResponse.parse(await made('/api/account/deposit-interac', { amount: 30 })).transaction,
+      zelleDepositResponse.parse(await made('/api/account/deposit-zell', { amount: 12 })).transaction,
+      depositCoinsResponse.parse(await made('/api/account/deposit-coins', { ...info, paymentMethodId: 'CRYPTO:BTC' }))
+        .transaction,
+    ];
+    for (const answer of answers) {
+      const read = await dee.browser.post('/api/account/transaction-details', { id: answer.tx_id });
+      expect(read.statusCode, read.body).toBe(200);
+      expect(answer, answer.payment_method_type ?? '').toEqual({
+        ...transactionDetailsResponse.parse(read.json()).transaction,
+        cart: answer.cart,
+      });
+    }
   });
 });

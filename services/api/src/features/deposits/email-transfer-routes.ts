@@ -4,11 +4,12 @@ import {
   zelleDepositRequest,
   zelleDepositResponse,
 } from '@peeks/contracts';
-import { minorUnitsPerMajor, type TransactionRecord } from '@peeks/ledger';
+import { minorUnitsPerMajor } from '@peeks/ledger';
+import type { LedgerOutcome } from '@peeks/ledger-store';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { queueEmail } from '@peeks/jobs';
-import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
+import { presentOutcome, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../payments/index.ts';
 import { requireSignIn, signedIn } from '../../plugins/sessions.ts';
 import { quoteForCommand, quoteView, type StoredQuote } from '../pricing/index.ts';
 import { newSecurityAnswer, RECIPIENT_NAME, type EmailTransferRecipients } from './email-transfer.ts';
@@ -41,7 +42,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
   async function enterDeposit(
     request: FastifyRequest,
     transfer: Transfer,
-  ): Promise<{ instructions: DepositInstructions; record: TransactionRecord; owner: string; quote: StoredQuote }> {
+  ): Promise<{ instructions: DepositInstructions; outcome: LedgerOutcome; owner: string; quote: StoredQuote }> {
     const { userId } = signedIn(request);
     const owner = sessionWalletOwner(request);
     const txId = transactionIdFor(request, owner);
@@ -70,7 +71,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         coin_estimate: quote.amount_out,
         created_at: now,
       });
-      const { record } = await runLedgerCommand(
+      const outcome = await runLedgerCommand(
         request,
         owner,
         {
@@ -93,7 +94,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
           instructionsEmail(instructions, languageOf(request.headers['accept-language'])),
           now,
         );
-      return { instructions, record, owner, quote };
+      return { instructions, outcome, owner, quote };
     });
   }
 
@@ -114,7 +115,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
     },
     async (request) => {
       const { amount, currency, securityQuestion, quote_id } = request.body;
-      const { instructions, record, owner, quote } = await enterDeposit(request, {
+      const { instructions, outcome, owner, quote } = await enterDeposit(request, {
         method: 'interac',
         amount,
         currency,
@@ -127,8 +128,8 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         answer: instructions.security_answer ?? '',
         forexRate: instructions.rate_micros,
         user: { userId: instructions.user_id },
-        deposit: depositView(instructions, record.entryDate),
-        transaction: await presentTransaction(app.db, owner, record),
+        deposit: depositView(instructions, outcome.record.entryDate),
+        transaction: await presentOutcome(app.db, owner, outcome),
         quote: quoteView(quote),
       };
     },
@@ -150,7 +151,7 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
     },
     async (request) => {
       const { amount, currency, quote_id } = request.body;
-      const { instructions, record, owner, quote } = await enterDeposit(request, {
+      const { instructions, outcome, owner, quote } = await enterDeposit(request, {
         method: 'zelle',
         amount,
         currency,
@@ -163,8 +164,8 @@ export const emailTransferRoutes: FastifyPluginAsyncZod<{ recipients: EmailTrans
         forexRate: instructions.rate_micros,
         memo: instructions.reference,
         zelleRecipient: { name: instructions.recipient_name, email: instructions.recipient_email },
-        deposit: depositView(instructions, record.entryDate),
-        transaction: await presentTransaction(app.db, owner, record),
+        deposit: depositView(instructions, outcome.record.entryDate),
+        transaction: await presentOutcome(app.db, owner, outcome),
         quote: quoteView(quote),
       };
     },

@@ -4,6 +4,7 @@ import { ownerOf } from '@peeks/ledger';
 import type { Kysely, Selectable } from 'kysely';
 import { randomBytes } from 'node:crypto';
 import { refuse } from '../../plugins/error-envelope.ts';
+import type { SessionCache } from '../../plugins/sessions.ts';
 import { inTransaction, setBanned } from './account-actions.ts';
 
 /**
@@ -99,6 +100,7 @@ export interface BanAsked {
  */
 export async function banOrRequest(
   db: Kysely<Database>,
+  sessions: SessionCache,
   asked: BanAsked,
 ): Promise<{ outcome: 'changed' | 'unchanged' | 'not-found' } | { outcome: 'requested'; ban: BanRequest }> {
   return inTransaction(db, async (trx) => {
@@ -111,7 +113,9 @@ export async function banOrRequest(
     if (!user) return { outcome: 'not-found' };
     const metadata = { ...asked.metadata, actor: asked.operator };
     if (user.role !== FINANCE_OPERATOR_ROLE || user.is_banned)
-      return { outcome: await setBanned(trx, asked.userId, true, { reason: asked.reason, metadata, now: asked.now }) };
+      return {
+        outcome: await setBanned(trx, sessions, asked.userId, true, { reason: asked.reason, metadata, now: asked.now }),
+      };
 
     const waiting = await trx
       .selectFrom('ban_requests')
@@ -167,7 +171,11 @@ export interface BanDecision {
  * operator who asked may not decide (403), nor may the operator to be
  * banned approve their own ban (422, as banning oneself is).
  */
-export async function decideBan(db: Kysely<Database>, decision: BanDecision): Promise<BanRequest> {
+export async function decideBan(
+  db: Kysely<Database>,
+  sessions: SessionCache,
+  decision: BanDecision,
+): Promise<BanRequest> {
   return inTransaction(db, async (trx) => {
     const row = await trx
       .selectFrom('ban_requests')
@@ -184,7 +192,7 @@ export async function decideBan(db: Kysely<Database>, decision: BanDecision): Pr
       throw refuse(422, errorCodes.banSelf, { field: 'ban_id' });
 
     const metadata = { ...decision.metadata, actor: decision.operator };
-    if (approve) await setBanned(trx, row.user_id, true, { reason: row.reason, metadata, now: decision.now });
+    if (approve) await setBanned(trx, sessions, row.user_id, true, { reason: row.reason, metadata, now: decision.now });
     await appendToStream(
       trx,
       banStream(row.ban_id),

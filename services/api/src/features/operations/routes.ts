@@ -55,6 +55,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { LedgerCommand } from '@peeks/ledger';
 import type { z } from 'zod';
+import { withCommitHooks } from '../../plugins/after-commit.ts';
 import { ApiError, refuse } from '../../plugins/error-envelope.ts';
 import {
   idempotencyKeyOf,
@@ -158,10 +159,12 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     const key = idempotencyKeyOf(request);
     if (key === null) return step(app.db);
     const claim = { scope: `operations:${operatorOf(request)}`, key, fingerprint: requestFingerprint(request) };
-    const { body, replayed } = await runIdempotently(app.db, claim, async (trx) => ({
-      statusCode: 200,
-      body: await step(trx),
-    }));
+    const { body, replayed } = await withCommitHooks((enlist) =>
+      runIdempotently(app.db, claim, async (trx) => {
+        enlist(trx);
+        return { statusCode: 200, body: await step(trx) };
+      }),
+    );
     if (replayed) markIdempotentReplay(request);
     return body;
   }
@@ -733,9 +736,8 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
     async (request) => {
       const { user_id: userId, session_id: sessionId, reason } = request.body;
-      const ended = await revokeSession(app.db, userId, sessionId, accountAction(request, reason));
+      const ended = await revokeSession(app.db, app.sessions, userId, sessionId, accountAction(request, reason));
       if (!ended) throw refuse(404, errorCodes.sessionNotFound, { field: 'session_id' });
-      app.sessions.forgetUser(userId);
       return person(userId);
     },
   );
@@ -759,7 +761,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     async (request, reply) => {
       const { user_id: userId, reason } = request.body;
       if (userId === request.session?.userId) throw refuse(422, errorCodes.banSelf, { field: 'user_id' });
-      const banned = await banOrRequest(app.db, {
+      const banned = await banOrRequest(app.db, app.sessions, {
         userId,
         reason,
         operator: operatorOf(request),
@@ -767,7 +769,6 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
         now: app.clock(),
       });
       if (banned.outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
-      if (banned.outcome === 'changed') app.sessions.forgetUser(userId);
       // A finance operator is not banned yet: a second operator approves it at /api/operations/approve-ban.
       if (banned.outcome === 'requested') return reply.code(202).send({ response: success, ban: banned.ban });
       return reply.code(200).send(await person(userId));
@@ -790,7 +791,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
     },
     async (request) => {
       const { user_id: userId, reason } = request.body;
-      const outcome = await setBanned(app.db, userId, false, accountAction(request, reason));
+      const outcome = await setBanned(app.db, app.sessions, userId, false, accountAction(request, reason));
       if (outcome === 'not-found') throw refuse(404, errorCodes.userNotFound, { field: 'user_id' });
       return person(userId);
     },
@@ -818,7 +819,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
   ) =>
     once(request, async (db) => ({
       response: success,
-      ban: await decideBan(db, {
+      ban: await decideBan(db, app.sessions, {
         banId,
         decision,
         reason,
@@ -845,9 +846,7 @@ export const operationRoutes: FastifyPluginAsyncZod<OperationSettings> = (app, s
       schema: { body: approveBanRequest, response: { 200: banDecisionResponse } },
     },
     async (request) => {
-      const decided = await decideBanOnce(request, 'approve', request.body.ban_id, null);
-      if (decided.ban.state === 'approved') app.sessions.forgetUser(decided.ban.user_id);
-      return decided;
+      return decideBanOnce(request, 'approve', request.body.ban_id, null);
     },
   );
 

@@ -2,7 +2,8 @@ import { errorCatalogue, errorCodes, type PreferenceSection, type UpdateUserRequ
 import type { Database } from '@peeks/db';
 import type { Kysely } from 'kysely';
 import { ApiError } from '../../plugins/error-envelope.ts';
-import { endOtherSessions } from '../../plugins/sessions.ts';
+import { transaction } from '../../plugins/after-commit.ts';
+import { endOtherSessions, type SessionCache } from '../../plugins/sessions.ts';
 
 const UNIQUE_VIOLATION = '23505';
 const emailTaken = () =>
@@ -59,18 +60,19 @@ export async function updateUserDetails(
 /** The new password, and every other session of the user ended, together. */
 export async function changePassword(
   db: Kysely<Database>,
+  sessions: SessionCache,
   userId: number,
   passwordHash: string,
   keepSession: Buffer,
   now: Date,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx
       .updateTable('users')
       .set({ password_hash: passwordHash, updated_at: now })
       .where('user_id', '=', userId)
       .execute();
-    await endOtherSessions(trx, userId, keepSession);
+    await endOtherSessions(trx, sessions, userId, keepSession);
   });
 }
 

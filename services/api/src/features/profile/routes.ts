@@ -49,12 +49,12 @@ export const profileRoutes: FastifyPluginAsyncZod = (app) => {
         throw refuse(422, errorCodes.currentPasswordWrong, { field: 'old_password' });
       await changePassword(
         app.db,
+        app.sessions,
         user.user_id,
         await hashPassword(request.body.new_password),
         session.key,
         app.clock(),
       );
-      app.sessions.forgetUser(user.user_id);
       return { response: 'success' as const, message: changePasswordMessages.updated };
     },
   );

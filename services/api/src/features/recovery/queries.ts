@@ -2,7 +2,8 @@ import type { Database } from '@peeks/db';
 import type { LedgerJobs } from '@peeks/ledger-store';
 import { queueEmail } from '@peeks/jobs';
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { endOtherSessions } from '../../plugins/sessions.ts';
+import { transaction } from '../../plugins/after-commit.ts';
+import { endOtherSessions, type SessionCache } from '../../plugins/sessions.ts';
 import { hashRecoveryCode, recoveryCodeExpiry } from './recovery-code.ts';
 import { RECOVERY_CODE_LIFETIME_MS, RECOVERY_CODE_TRIES } from '@peeks/contracts';
 
@@ -128,10 +129,11 @@ export async function markRecoveryCodeChecked(db: Kysely<Database>, recoveryId: 
  */
 export async function resetPasswordWithCode(
   db: Kysely<Database>,
+  sessions: SessionCache,
   reset: { userId: number; recoveryId: number; passwordHash: string; keepSession: Buffer | null },
   now: Date,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return transaction(db, async (trx) => {
     const spent = await trx
       .updateTable('password_recovery_codes')
       .set({ used_at: now })
@@ -146,7 +148,7 @@ export async function resetPasswordWithCode(
       .set({ password_hash: reset.passwordHash, updated_at: now })
       .where('user_id', '=', reset.userId)
       .execute();
-    await endOtherSessions(trx, reset.userId, reset.keepSession);
+    await endOtherSessions(trx, sessions, reset.userId, reset.keepSession);
     return true;
   });
 }

@@ -174,11 +174,11 @@ export const recoveryRoutes: FastifyPluginAsyncZod = (app) => {
       const passwordHash = await hashPassword(request.body.userPassword);
       const reset = await resetPasswordWithCode(
         app.db,
+        app.sessions,
         { userId, recoveryId: code.recovery_id, passwordHash, keepSession: request.session?.key ?? null },
         now,
       );
       if (!reset) throw invalidCode();
-      app.sessions.forgetUser(userId);
       return { response: 'success' as const, message: recoveryMessages.passwordChanged };
     },
   );

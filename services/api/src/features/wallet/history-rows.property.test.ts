@@ -7,11 +7,11 @@ import {
   type Cash,
   type CardFunding,
   type Currency,
-  type DepositMethod,
   type LedgerCommand,
   type TransactionRecord,
 } from '@peeks/ledger';
 import { executeLedgerCommand, openWallets } from '@peeks/ledger-store';
+import { ledgerSteps } from '@peeks/ledger-store/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentTransactions } from '../payments/index.ts';
@@ -32,30 +32,22 @@ afterAll(() => database.drop());
 const OWNERS = 4;
 /** Owner 3 is the shop: checkout and QR payments go to it, and it settles. */
 const SHOP = 3;
-const owner = fc.integer({ min: 0, max: OWNERS - 1 });
 const currency = fc.constantFrom<Currency>('CON', 'CON', 'USD', 'CAD');
-const amount = fc.integer({ min: 1, max: 40_000 });
-const pick = fc.nat();
+const steps = ledgerSteps({
+  owners: OWNERS,
+  currency,
+  amount: fc.integer({ min: 1, max: 40_000 }),
+  cash: fc.integer({ min: 100, max: 50_000 }),
+});
+const { owner, amount, pick } = steps;
+const cashCurrency = fc.constantFrom<Currency>('USD', 'CAD');
 
 const step = fc.oneof(
-  fc.record({ kind: fc.constant('purchase' as const), owner, cash: fc.integer({ min: 100, max: 50_000 }) }),
-  fc.record({
-    kind: fc.constant('cardDeposit' as const),
-    owner,
-    amount,
-    currency: fc.constantFrom<Currency>('USD', 'CAD'),
-  }),
-  fc.record({
-    kind: fc.constant('enterDeposit' as const),
-    owner,
-    cash: fc.integer({ min: 100, max: 50_000 }),
-    method: fc.constantFrom<DepositMethod>('interac', 'zelle', 'bitcoin'),
-  }),
+  steps.purchase,
+  steps.cardDeposit(cashCurrency),
+  steps.enterDeposit,
   fc.record({ kind: fc.constant('creditBitcoin' as const), owner, cents: fc.integer({ min: 1, max: 50_000 }), pick }),
-  fc.record({
-    kind: fc.constantFrom('clearDeposit' as const, 'rejectDeposit' as const, 'expireDeposit' as const),
-    pick,
-  }),
+  steps.followUp('clearDeposit', 'rejectDeposit', 'expireDeposit'),
   fc.record({
     kind: fc.constant('send' as const),
     from: owner,
@@ -65,26 +57,16 @@ const step = fc.oneof(
     byCard: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('pay' as const), from: owner, amount, currency, byCard: fc.boolean() }),
-  fc.record({
-    kind: fc.constant('payFromCoins' as const),
-    from: owner,
-    amount,
-    currency: fc.constantFrom<Currency>('USD', 'CAD'),
-  }),
-  fc.record({ kind: fc.constant('advanceClock' as const), hours: fc.integer({ min: 1, max: 48 }) }),
-  fc.record({ kind: fc.constant('releaseHold' as const), pick }),
-  fc.record({ kind: fc.constant('withdraw' as const), owner, amount, currency }),
-  fc.record({ kind: fc.constantFrom('processWithdrawal' as const, 'failWithdrawal' as const), pick }),
-  fc.record({ kind: fc.constant('returnSale' as const), pick, amount }),
-  fc.record({ kind: fc.constantFrom('confirmCardRefund' as const, 'failCardRefund' as const), pick }),
-  fc.record({
-    kind: fc.constant('correct' as const),
-    owner,
-    amount: fc.integer({ min: -5_000, max: 5_000 }),
-    currency,
-  }),
-  fc.record({ kind: fc.constant('settle' as const), amount: fc.integer({ min: 1, max: 20_000 }), currency }),
-  fc.record({ kind: fc.constant('fee' as const), owner, amount, currency }),
+  fc.record({ kind: fc.constant('payFromCoins' as const), from: owner, amount, currency: cashCurrency }),
+  steps.advanceClock,
+  steps.followUp('releaseHold'),
+  steps.withdraw,
+  steps.followUp('processWithdrawal', 'failWithdrawal'),
+  steps.returnSale,
+  steps.followUp('confirmCardRefund', 'failCardRefund'),
+  steps.correct,
+  steps.settle,
+  steps.fee,
 );
 type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 
@@ -118,12 +100,12 @@ const everyKindOnce: Step[] = [
   { kind: 'payFromCoins', from: 2, amount: 4_75, currency: 'USD' },
   { kind: 'payFromCoins', from: 1, amount: 4_75, currency: 'CAD' },
   // Coins from a cleared deposit: ones bought by card cannot be cashed out until they mature.
-  { kind: 'withdraw', owner: 2, amount: 500, currency: 'CON' },
-  { kind: 'withdraw', owner: 1, amount: 500, currency: 'USD' },
+  { kind: 'withdraw', owner: 2, amount: 500, currency: 'CON', destination: 'card' },
+  { kind: 'withdraw', owner: 1, amount: 500, currency: 'USD', destination: 'card' },
   { kind: 'processWithdrawal', pick: 0 },
   { kind: 'failWithdrawal', pick: 1 },
   { kind: 'correct', owner: 2, amount: -100, currency: 'CON' },
-  { kind: 'settle', amount: 1_000, currency: 'USD' },
+  { kind: 'settle', owner: SHOP, amount: 1_000, fee: 0, currency: 'USD' },
   { kind: 'fee', owner: 1, amount: 100, currency: 'USD' },
 ];
 
@@ -255,6 +237,7 @@ async function runHistory(steps: Step[]) {
           ownerId: ownerId(item.owner),
           amount: item.amount,
           currency: item.currency,
+          // To the card: a person's rows are the subject here, not where the money goes.
           destination: { kind: 'card', paymentMethodId: 'card' },
         };
       case 'processWithdrawal':
@@ -290,6 +273,7 @@ async function runHistory(steps: Step[]) {
         };
       case 'settle':
         return {
+          // Only the shop settles, and without a fee, whichever owner and fee were drawn.
           type: 'SettleMerchantBatch',
           txId: nextTxId(),
           merchantId: ownerId(SHOP),

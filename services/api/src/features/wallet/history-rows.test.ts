@@ -10,6 +10,7 @@ import {
 import { userOwnerId } from '@peeks/ledger';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/app.ts';
+import { newCheckout } from '../../testing/checkout.ts';
 import { checkoutSale } from '../../testing/merchant-space.ts';
 import { signedUp, testAppOptions, type SignedIn } from '../../testing/merchants.ts';
 import { fund } from '../../testing/money.ts';
@@ -122,6 +123,40 @@ describe("a send's answer", () => {
     expect(transactionResponse.parse(again.json()).transaction).toEqual(
       transactionResponse.parse(first.json()).transaction,
     );
+  });
+});
+
+describe("a card payment's, a withdrawal's and a checkout's answer", () => {
+  /** The `transaction` of a 200 answer, as the contract reads it. */
+  async function answered(who: SignedIn, path: string, body: Record<string, unknown>) {
+    const response = await who.browser.post(path, body);
+    expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+    return transactionResponse.parse(response.json()).transaction;
+  }
+
+  it('is the row the history reads back', async () => {
+    const alice = await named('Alice Hazel');
+    await fund(subject, owner(alice), 60_00);
+    const card = await storedCard(subject, alice);
+    const bank = await storedBank(alice);
+    const answers = [
+      await answered(alice, '/api/account/purchase', { payment_method_id: card, coin_amt: 100_00, currency: 'USD' }),
+      await answered(alice, '/api/account/deposit-fund', { amount: 7_00, currency: 'CAD', paymentMethodId: card }),
+      await answered(alice, '/api/account/withdraw', { amount: 5_00, currency: 'CON', paymentMethodId: bank }),
+      await answered(alice, '/api/account/withdraw', { amount: 2_00, currency: 'CAD', paymentMethodId: card }),
+    ];
+    for (const paymentMethodId of [undefined, card]) {
+      const checkout = await newCheckout(shop, {
+        cart: [{ sku: 'MUG-01', name: 'Maple mug', price: 3_00 }],
+        total: 3_00,
+        currency: 'CON',
+      });
+      answers.push(
+        await answered(alice, '/api/checkout/pay', { id: checkout.id, token: checkout.token, paymentMethodId }),
+      );
+    }
+    for (const answer of answers)
+      expect(answer, answer.type).toEqual({ ...(await rowOf(alice, answer.tx_id)), cart: answer.cart });
   });
 });
 

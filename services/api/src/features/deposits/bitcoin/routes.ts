@@ -11,7 +11,7 @@ import { walletsOf } from '@peeks/ledger-store';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { platformSecret } from '@peeks/jobs';
 import { refuse } from '../../../plugins/error-envelope.ts';
-import { presentTransaction, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../payments/index.ts';
+import { presentOutcome, runLedgerCommand, sessionWalletOwner, transactionIdFor } from '../../payments/index.ts';
 import { requireSignIn, signedIn } from '../../../plugins/sessions.ts';
 import { quoteForCommand, quoteView } from '../../pricing/index.ts';
 import { DepositAddresses, type BitcoinNetwork } from './hd-wallet.ts';
@@ -119,7 +119,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
       // The signed bitcoin quote names the coins; a coin quote at another price cannot stand beside it.
       if (coinQuote.amount_out !== quote.peeksCoins)
         throw refuse(422, errorCodes.bitcoinQuoteExpired, { field: 'hash' });
-      const { deposit, record } = await app.db.transaction().execute(async (trx) => {
+      const { deposit, outcome } = await app.db.transaction().execute(async (trx) => {
         const newDeposit = async () => {
           const index = await nextAddressIndex(trx);
           const created = app.clock();
@@ -157,7 +157,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
           },
           trx,
         );
-        return { deposit: stored, record: outcome.record };
+        return { deposit: stored, outcome };
       });
 
       const wallet = (await walletsOf(app.db, owner)).find((each) => each.walletId === walletIdOf(owner, 'CON'));
@@ -170,7 +170,7 @@ export const bitcoinRoutes: FastifyPluginAsyncZod<BitcoinSettings> = (app, setti
         expectedAmount: deposit.amount_sats,
         qrCode: `bitcoin:${deposit.address}?amount=${formatBitcoin(deposit.amount_sats)}`,
         expiresAt: deposit.expires_at.toISOString(),
-        transaction: await presentTransaction(app.db, owner, record),
+        transaction: await presentOutcome(app.db, owner, outcome),
         quote: quoteView(coinQuote),
       };
     },
