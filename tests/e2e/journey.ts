@@ -19,8 +19,17 @@ export async function signedInAs(page: Page, name: string): Promise<void> {
 
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: /Account menu/ }).click();
-  await page.getByRole('link', { name: 'Sign Out' }).click();
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click();
   await expect.poll(() => page.getByRole('button', { name: /Account menu/ }).count(), { timeout: 15_000 }).toBe(0);
+}
+
+/**
+ * The toast showing `text`, as seen: in the toasts' region ("Notifications
+ * (F8)"). The live region that says it holds the same words, hidden. A
+ * modal dialog hides the page, the toasts too, from the accessibility tree.
+ */
+export function toastSaying(page: Page, text: string) {
+  return page.getByRole('region', { name: 'Notifications (F8)', includeHidden: true }).getByText(text, { exact: true });
 }
 
 export interface Newcomer {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { atBothWidths, newcomer, signUpWithAgreementPending } from './journey.ts';
+import { atBothWidths, newcomer, signUpWithAgreementPending, toastSaying } from './journey.ts';
 import { PHONE, stage } from './stage.ts';
 
 /**
@@ -9,8 +9,10 @@ import { PHONE, stage } from './stage.ts';
  * Payment Method" menu walked with the arrow keys, closed with Escape, an
  * entry's dialog keeping Tab inside and giving the focus back to the menu
  * button; the profile's tabs moved with the arrow keys in a strip that
- * shows, on a phone, that it scrolls; the Holds tooltip on focus and hover.
- * Each screen photographed at 1280 px and 390 px and checked with axe.
+ * shows, on a phone, that it scrolls; the Holds tooltip on focus and hover;
+ * the account menu walked with the arrow keys, its language chosen from the
+ * keyboard, and Sign Out's toast said in the live region, reached with F8
+ * and dismissed with Escape. Each screen photographed at 1280 px and 390 px and checked with axe.
  */
 const peeks = stage();
 
@@ -168,5 +170,78 @@ describe('menus, dialogs, tabs and tooltips from the keyboard', { timeout: 240_0
         { timeout: 10_000 },
       )
       .toBe(0);
+  });
+
+  it('the account menu: arrow keys, Home, End, the language as a choice of one, Escape back to its button', async () => {
+    await person.setViewportSize({ width: 1280, height: 900 });
+    await person.goto(`${peeks.server.url}/`);
+    const button = person.getByRole('button', { name: /Account menu/ });
+    await button.focus();
+    await person.keyboard.press('Enter');
+    const menu = person.getByRole('menu');
+    await menu.waitFor();
+    await expect.poll(() => focused(person)).toBe('menuitem: Wallet');
+    await person.keyboard.press('ArrowDown');
+    await expect.poll(() => focused(person)).toBe('menuitem: Profile');
+    await person.keyboard.press('End');
+    await expect.poll(() => focused(person)).toBe('menuitem: Sign Out');
+    await person.keyboard.press('Home');
+    await expect.poll(() => focused(person)).toBe('menuitem: Wallet');
+    await atDeskAndPhone(person, '99-account-menu');
+    if (!(await menu.isVisible())) {
+      await button.focus();
+      await person.keyboard.press('ArrowDown');
+      await menu.waitFor();
+    }
+    await person.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await expect.poll(() => focused(person)).toMatch(/^button: .*Account menu$/);
+
+    // The languages are entries too (menuitemradio), the one in use checked; Enter chooses one.
+    const choose = async (name: string) => {
+      await person.keyboard.press('ArrowDown');
+      await menu.waitFor();
+      for (let step = 0; step < 8 && !(await focused(person)).endsWith(name); step += 1)
+        await person.keyboard.press('ArrowDown');
+      expect(await focused(person)).toMatch(new RegExp(`^menuitemradio: .*${name}$`));
+      await person.keyboard.press('Enter');
+      await menu.waitFor({ state: 'detached' });
+    };
+    await choose('日本語');
+    await expect.poll(() => person.evaluate<string>('document.documentElement.lang')).toBe('ja');
+    await expect.poll(() => focused(person)).toMatch(/^button: .*アカウント/);
+    await person.keyboard.press('ArrowDown');
+    await menu.waitFor();
+    expect(await person.getByRole('menuitemradio', { name: '日本語' }).getAttribute('aria-checked')).toBe('true');
+    await atBothWidths(person, '99-account-menu-language', [1280]);
+    await person.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    await choose('English');
+    await expect.poll(() => person.evaluate<string>('document.documentElement.lang')).toBe('en');
+    await expect.poll(() => focused(person)).toMatch(/^button: .*Account menu$/);
+  });
+
+  it('Sign Out from the keyboard: its toast is said in the live region, and F8 and Escape dismiss it', async () => {
+    const button = person.getByRole('button', { name: /Account menu/ });
+    await button.focus();
+    await person.keyboard.press('Enter');
+    await person.getByRole('menu').waitFor();
+    await person.keyboard.press('End');
+    await expect.poll(() => focused(person)).toBe('menuitem: Sign Out');
+    await person.keyboard.press('Enter');
+    await person.waitForURL(/\/login$/);
+    // Shown once, in the toasts' region; said once, by the polite live region there since the page loaded.
+    const shown = toastSaying(person, 'You are signed out.');
+    await shown.waitFor();
+    // F8 takes the focus to the toasts, which pauses their time while it is there.
+    await person.keyboard.press('F8');
+    await expect.poll(() => focused(person)).toBe('ol: You are signed out.×');
+    expect(await person.getByRole('status').filter({ hasText: 'You are signed out.' }).count()).toBe(1);
+    expect(await person.getByText('You are signed out.', { exact: true }).count()).toBe(2);
+    await atDeskAndPhone(person, '99-toast');
+    await person.keyboard.press('F8');
+    await person.keyboard.press('Escape');
+    await shown.waitFor({ state: 'detached' });
+    expect(await person.getByRole('status').filter({ hasText: 'You are signed out.' }).count()).toBe(0);
   });
 });

@@ -258,7 +258,9 @@ describe('the app on a phone', { timeout: 180_000 }, () => {
       await expect.poll(() => new URL(phone.url()).pathname, { timeout: 15_000 }).toBe('/');
     }
     await phone.getByRole('button', { name: /Account menu/ }).click();
-    const links = await phone.locator('.account-dropdown a').allTextContents();
+    const menu = phone.getByRole('menu');
+    await menu.waitFor();
+    const links = await menu.getByRole('menuitem').allTextContents();
     expect(links).toEqual(['Wallet', 'Profile', 'Agreement', 'Webhook', 'Sign Out']);
   });
 });

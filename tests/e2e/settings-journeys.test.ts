@@ -26,6 +26,7 @@ import {
   signedInAs,
   signUpAsPerson,
   signUpWithAgreementPending,
+  toastSaying,
 } from './journey.ts';
 import { stage, webhookReceiver } from './stage.ts';
 
@@ -85,7 +86,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await details.getByLabel('Phone', { exact: true }).fill('6135550123');
     await atDeskAndPhone(merchant, '80-profile-user-details');
     await details.getByRole('button', { name: 'Save User' }).click();
-    await merchant.getByText('Profile Updated successfully.').waitFor();
+    await toastSaying(merchant, 'Profile Updated successfully.').waitFor();
     await merchant.getByRole('heading', { name: 'Claire Fortin' }).waitFor();
     // The profile as a card of facts, the phone as dialled; the tabs on one line that scrolls, never wrapped.
     await merchant.getByText('+1 613 555 0123').waitFor();
@@ -103,7 +104,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     });
     await merchant.getByRole('img', { name: 'Preview of your new photo' }).waitFor();
     await merchant.getByRole('button', { name: 'Save Photo' }).click();
-    await merchant.getByText('Avatar Updated successfully.').waitFor();
+    await toastSaying(merchant, 'Avatar Updated successfully.').waitFor();
     await expect
       .poll(() => merchant.locator('.profile-head img.avatar').getAttribute('src'), { timeout: 10_000 })
       .toMatch(/^\/api\/user\/avatar\//);
@@ -117,7 +118,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await dialog.getByLabel('Website').fill('https://maple.example.com');
     await atDeskAndPhone(merchant, '82-profile-merchant-details');
     await dialog.getByRole('button', { name: 'Save Merchant' }).click();
-    await merchant.getByText('Merchant Details Updated successfully.').waitFor();
+    await toastSaying(merchant, 'Merchant Details Updated successfully.').waitFor();
     await merchant.getByText('https://maple.example.com').first().waitFor();
     // The merchant's details as described groups, every phone dialled.
     const setting = merchant.getByRole('region', { name: 'Merchant Setting' });
@@ -138,7 +139,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     await add.getByLabel('Registration Code').selectOption('101');
     await add.getByLabel('Comment').fill('Front counter');
     await add.getByRole('button', { name: 'Save' }).click();
-    await merchant.getByText('Terminal added successfully.').waitFor();
+    await toastSaying(merchant, 'Terminal added successfully.').waitFor();
     await merchant.getByRole('heading', { name: 'Terminal 1' }).waitFor();
     await atBothWidths(merchant, '83-profile-terminal');
     await merchant.getByRole('button', { name: 'Delete COUNTER-1' }).click();
@@ -146,7 +147,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       .getByRole('dialog', { name: 'Delete Terminal' })
       .getByRole('button', { name: 'Yes, delete it!' })
       .click();
-    await merchant.getByText('Terminal deleted successfully.').waitFor();
+    await toastSaying(merchant, 'Terminal deleted successfully.').waitFor();
     await merchant.getByText('You have 0 Merchant').waitFor();
 
     await tab(merchant, 'Document Upload');
@@ -162,7 +163,7 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       buffer: await picture(merchant, 'image/png'),
     });
     await merchant.getByRole('button', { name: 'Upload Document' }).click();
-    await merchant.getByText('Document uploaded successfully.').first().waitFor();
+    await toastSaying(merchant, 'Document uploaded successfully.').waitFor();
     await merchant.getByText('AB123456').waitFor();
     await atBothWidths(merchant, '84-profile-document');
 
@@ -362,7 +363,8 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
       { holdHours: 24 },
     );
     await page.getByRole('button', { name: /Account menu/ }).click();
-    await page.getByLabel('Language').selectOption('ja');
+    // The language is a choice of one in the account menu, each named in itself.
+    await page.getByRole('menuitemradio', { name: '日本語' }).click();
     await page
       .getByRole('button', { name: /アカウント|Account menu/ })
       .first()

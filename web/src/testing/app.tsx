@@ -1,5 +1,5 @@
 import type { SessionUser } from '@peeks/contracts';
-import { render } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { vi } from 'vitest';
@@ -140,4 +140,13 @@ export function sessionUser(overrides: Partial<SessionUser> = {}): SessionUser {
     last_update: '2026-01-01T00:00:00.000Z',
     ...overrides,
   };
+}
+
+/**
+ * The toast showing `text`, in the list people see (the toasts' region);
+ * the live region that says it (role status) holds the same words, hidden.
+ */
+export async function findToast(text: string): Promise<HTMLElement> {
+  // hidden: a modal dialog hides the page behind, toasts too, from the accessibility tree (the live region stays).
+  return within(await screen.findByRole('region', { name: 'Notifications (F8)', hidden: true })).findByText(text);
 }

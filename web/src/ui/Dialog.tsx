@@ -1,7 +1,41 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { suppressOthers } from 'aria-hidden';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+
+/**
+ * What a modal leaves heard and usable behind it: the toasts' live region and
+ * their region (ui/toasts.tsx), so a toast during a dialog is said and seen.
+ * Inert would silence a live region.
+ */
+const HEARD_BEHIND_DIALOGS = '[data-heard-behind-dialogs]';
+
+/**
+ * Makes everything in the page inert except `keep` and what holds them, and
+ * returns the undoing. Not aria-hidden's inertOthers: it counts its marks in
+ * one table with the aria-hidden marks Radix makes, so where both mark the
+ * same element (as they do once a live region is kept) undoing Radix's first
+ * leaves inert behind. Only what this call made inert is undone, so dialogs
+ * over dialogs undo in turn.
+ */
+function inertBeside(keep: readonly Element[]): () => void {
+  const holding = new Set<Element>();
+  for (const each of keep) for (let node: Element | null = each; node; node = node.parentElement) holding.add(node);
+  const made: Element[] = [];
+  const walk = (parent: Element) => {
+    for (const child of parent.children) {
+      if (keep.includes(child)) continue;
+      if (holding.has(child)) walk(child);
+      else if (!child.hasAttribute('inert') && child.tagName !== 'SCRIPT') {
+        child.setAttribute('inert', '');
+        made.push(child);
+      }
+    }
+  };
+  walk(document.body);
+  return () => {
+    for (const each of made) each.removeAttribute('inert');
+  };
+}
 
 export interface DialogProps {
   title: ReactNode;
@@ -37,8 +71,10 @@ export function Dialog({ title, children, onClose, onEscape, footer, size }: Dia
   const [content, setContent] = useState<HTMLDivElement | null>(null);
   // Radix hides the page behind with aria-hidden only, which leaves its links and buttons in the focus order for
   // anything that is not this dialog's Tab (axe: aria-hidden-focus); inert takes them out, as a modal means.
-  // The same library Radix uses does it, and keeps live regions (the toasts) heard.
-  useEffect(() => (content ? suppressOthers(content) : undefined), [content]);
+  useEffect(
+    () => (content ? inertBeside([content, ...document.querySelectorAll(HEARD_BEHIND_DIALOGS)]) : undefined),
+    [content],
+  );
 
   return (
     <RadixDialog.Root

@@ -1,5 +1,5 @@
 import * as RadixMenu from '@radix-ui/react-dropdown-menu';
-import { useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactElement, type ReactNode } from 'react';
 
 export interface MenuEntry {
   id: string;
@@ -62,5 +62,124 @@ export function MenuButton({
         </RadixMenu.Content>
       </RadixMenu.Portal>
     </RadixMenu.Root>
+  );
+}
+
+/**
+ * A menu of the caller's own entries (the account menu): a heading, links
+ * (`MenuLink`) and a choice of one (`MenuChoice`), with MenuButton's keys.
+ * `trigger` is the button's content; `openAtOnce` opens it on mount (a
+ * click or key that came before the menu's code), with the first entry
+ * focused when `openAtOnce` is 'keyboard', as Enter on the button does.
+ */
+export function Menu({
+  trigger,
+  triggerClassName,
+  focusTrigger = false,
+  openAtOnce,
+  children,
+}: {
+  trigger: ReactNode;
+  triggerClassName: string;
+  /** The button takes the focus on mount (a stand-in that had it was replaced). */
+  focusTrigger?: boolean;
+  openAtOnce?: 'keyboard' | 'pointer' | undefined;
+  children: ReactNode;
+}) {
+  const button = useRef<HTMLButtonElement>(null);
+  const firstFocused = useRef(false);
+  useEffect(() => {
+    if (focusTrigger && !openAtOnce) button.current?.focus();
+  }, [focusTrigger, openAtOnce]);
+  return (
+    <RadixMenu.Root modal={false} defaultOpen={openAtOnce !== undefined}>
+      <RadixMenu.Trigger ref={button} className={triggerClassName}>
+        {trigger}
+      </RadixMenu.Trigger>
+      <RadixMenu.Portal>
+        <RadixMenu.Content
+          className="menu-list"
+          align="end"
+          sideOffset={4}
+          collisionPadding={8}
+          ref={(content) => {
+            // Radix focuses the first entry only when it saw the key itself; this key came before it was there.
+            // After Radix's own focus on mount (the menu as a whole), in the next frame.
+            if (!content || openAtOnce !== 'keyboard' || firstFocused.current) return;
+            firstFocused.current = true;
+            requestAnimationFrame(() => content.querySelector<HTMLElement>('[role^="menuitem"]')?.focus());
+          }}
+        >
+          {children}
+        </RadixMenu.Content>
+      </RadixMenu.Portal>
+    </RadixMenu.Root>
+  );
+}
+
+/** Words at the top of a menu, not an entry (the account menu's name and e-mail). */
+export function MenuHeading({ children }: { children: ReactNode }) {
+  return <RadixMenu.Label className="menu-heading">{children}</RadixMenu.Label>;
+}
+
+/** An entry that is a link: `children` is the one link element (a router link), which becomes the menu item. */
+export function MenuLink({ children }: { children: ReactElement }) {
+  return (
+    <RadixMenu.Item asChild className="menu-item">
+      {children}
+    </RadixMenu.Item>
+  );
+}
+
+interface MenuOption<Value extends string> {
+  value: Value;
+  label: ReactNode;
+  /** The option's own language, when it is named in it. */
+  lang?: string;
+}
+
+/** A choice of one (menuitemradio entries in a group named by `label`), the chosen one ticked; choosing closes the menu. */
+export function MenuChoice<Value extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: ReactNode;
+  value: Value;
+  options: readonly MenuOption<Value>[];
+  onChange: (value: Value) => void;
+}) {
+  const labelId = useId();
+  return (
+    <>
+      <RadixMenu.Separator className="menu-separator" />
+      <RadixMenu.Label id={labelId} className="menu-heading">
+        {label}
+      </RadixMenu.Label>
+      <RadixMenu.RadioGroup
+        aria-labelledby={labelId}
+        value={value}
+        onValueChange={(chosen) => {
+          const option = options.find((each) => each.value === chosen);
+          if (option) onChange(option.value);
+        }}
+      >
+        {options.map((option) => (
+          <RadixMenu.RadioItem
+            key={option.value}
+            value={option.value}
+            lang={option.lang}
+            className="menu-item menu-radio"
+          >
+            <span className="menu-tick" aria-hidden="true">
+              <RadixMenu.ItemIndicator>✓</RadixMenu.ItemIndicator>
+            </span>
+            {option.label}
+          </RadixMenu.RadioItem>
+        ))}
+      </RadixMenu.RadioGroup>
+      <RadixMenu.Separator className="menu-separator" />
+    </>
   );
 }

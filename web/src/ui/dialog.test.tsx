@@ -1,8 +1,9 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Dialog } from './Dialog.tsx';
+import { toast, Toasts } from './toasts.tsx';
 
 function Opener({ dismissable, autoFocus = false }: { dismissable: boolean; autoFocus?: boolean }) {
   const [open, setOpen] = useState(false);
@@ -47,6 +48,31 @@ function Opener({ dismissable, autoFocus = false }: { dismissable: boolean; auto
 }
 
 describe('Dialog', () => {
+  it('makes the page behind inert but for the toasts, so a toast during the dialog is heard; all of it undone on close', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Opener dismissable />
+        <Toasts />
+      </>,
+    );
+    const opener = screen.getByRole('button', { name: 'Open' });
+    await user.click(opener);
+    expect(opener.closest('[inert]')).not.toBeNull();
+    // In the accessibility tree still (Radix's aria-hidden spares live regions), and not inert.
+    const status = screen.getByRole('status');
+    expect(status.closest('[inert]')).toBeNull();
+    await act(async () => {
+      toast('Copied');
+      await Promise.resolve();
+    });
+    expect(status.textContent).toBe('Copied');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(document.querySelectorAll('[inert]')).toHaveLength(0);
+    expect(document.activeElement).toBe(opener);
+  });
+
   it('is labelled by its title, keeps Tab inside, closes on Escape and gives focus back', async () => {
     const user = userEvent.setup();
     render(<Opener dismissable />);

@@ -67,6 +67,9 @@ export const uiTexts = dictionary({
       signed_up: 'Your account is ready.',
       signed_out: 'You are signed out.',
       merchant_switched: 'You now act for {{merchant}}.',
+      // The toasts' region; the library puts its hotkey in for {hotkey} (one brace: not i18next's).
+      region: 'Notifications ({hotkey})',
+      dismiss: 'Dismiss',
     },
     errors: {
       something_went_wrong: 'Something went wrong',
@@ -159,6 +162,8 @@ export const uiTexts = dictionary({
       signed_up: 'アカウントの準備ができました。',
       signed_out: 'ログアウトしました。',
       merchant_switched: '{{merchant}} として操作しています。',
+      region: '通知 ({hotkey})',
+      dismiss: '閉じる',
     },
     errors: {
       something_went_wrong: '問題が発生しました',
@@ -365,6 +370,8 @@ export const uiTexts = dictionary({
       signed_up: 'तुमचे खाते तयार आहे.',
       signed_out: 'तुम्ही साइन आउट झाला आहात.',
       merchant_switched: 'तुम्ही आता {{merchant}} साठी काम करत आहात.',
+      region: 'सूचना ({hotkey})',
+      dismiss: 'बंद करा',
     },
     errors: {
       something_went_wrong: 'काहीतरी चूक झाली',

@@ -1,9 +1,9 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Dialog } from './Dialog.tsx';
-import { MenuButton } from './Menu.tsx';
+import { Menu, MenuButton, MenuChoice, MenuHeading, MenuLink } from './Menu.tsx';
 import { Tooltip } from './Tooltip.tsx';
 
 /** A menu whose entries open a dialog, as Add Payment Method's do. */
@@ -77,6 +77,96 @@ describe('MenuButton', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => {
       expect(document.activeElement).toBe(button);
+    });
+  });
+});
+
+/** The account menu's shape: a heading, links, a choice of one, a last link. */
+function AccountLikeMenu({ openAtOnce }: { openAtOnce?: 'keyboard' | 'pointer' }) {
+  const [language, setLanguage] = useState<'en' | 'ja'>('en');
+  return (
+    <>
+      <Menu trigger="Anne" triggerClassName="account-button" openAtOnce={openAtOnce}>
+        <MenuHeading>anne@example.com</MenuHeading>
+        <MenuLink>
+          <a href="#wallet">Wallet</a>
+        </MenuLink>
+        <MenuLink>
+          <a href="#profile">Profile</a>
+        </MenuLink>
+        <MenuChoice
+          label="Language"
+          value={language}
+          options={[
+            { value: 'en', label: 'English', lang: 'en' },
+            { value: 'ja', label: '日本語', lang: 'ja' },
+          ]}
+          onChange={setLanguage}
+        />
+        <MenuLink>
+          <a href="#sign-out">Sign Out</a>
+        </MenuLink>
+      </Menu>
+      <output>{language}</output>
+    </>
+  );
+}
+
+describe('Menu', () => {
+  it('a menu of links and a choice of one: arrows, Home and End move through all; Escape goes back to the button', async () => {
+    const user = userEvent.setup();
+    render(<AccountLikeMenu />);
+    const button = screen.getByRole('button', { name: 'Anne' });
+    expect(button.getAttribute('aria-haspopup')).toBe('menu');
+    act(() => {
+      button.focus();
+    });
+    await user.keyboard('{Enter}');
+    const menu = screen.getByRole('menu');
+    expect(menu.getAttribute('aria-labelledby')).toBe(button.id);
+    // The heading is words, not an entry: the first entry is Wallet.
+    expect(within(menu).getByText('anne@example.com').getAttribute('role')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Wallet' }));
+    expect(screen.getByRole('menuitem', { name: 'Wallet' }).getAttribute('href')).toBe('#wallet');
+    await user.keyboard('{ArrowDown}{ArrowDown}');
+    const english = screen.getByRole('menuitemradio', { name: 'English' });
+    expect(document.activeElement).toBe(english);
+    expect(english.getAttribute('aria-checked')).toBe('true');
+    expect(english.getAttribute('lang')).toBe('en');
+    expect(screen.getByRole('menuitemradio', { name: '日本語' }).getAttribute('aria-checked')).toBe('false');
+    expect(screen.getByRole('group', { name: 'Language' }).contains(english)).toBe(true);
+    await user.keyboard('{End}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Sign Out' }));
+    await user.keyboard('{Home}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Wallet' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('choosing a language from the keyboard changes it, closes the menu and gives the focus back', async () => {
+    const user = userEvent.setup();
+    render(<AccountLikeMenu />);
+    const button = screen.getByRole('button', { name: 'Anne' });
+    act(() => {
+      button.focus();
+    });
+    await user.keyboard('{ArrowDown}');
+    await user.keyboard('{ArrowDown}{ArrowDown}{ArrowDown}');
+    expect(document.activeElement).toBe(screen.getByRole('menuitemradio', { name: '日本語' }));
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('status').textContent).toBe('ja');
+    expect(screen.queryByRole('menu')).toBeNull();
+    await waitFor(() => {
+      expect(document.activeElement).toBe(button);
+    });
+  });
+
+  it('opened at once by a key that came before it (openAtOnce), the first entry has the focus', async () => {
+    render(<AccountLikeMenu openAtOnce="keyboard" />);
+    expect(screen.getByRole('button', { name: 'Anne' }).getAttribute('aria-expanded')).toBe('true');
+    await waitFor(() => {
+      expect(document.activeElement).toBe(screen.getByRole('menuitem', { name: 'Wallet' }));
     });
   });
 });

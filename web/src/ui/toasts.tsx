@@ -1,41 +1,54 @@
-import { proxy, useSnapshot } from 'valtio';
+import { lazy, Suspense, useEffect, useState, type ReactElement } from 'react';
+import { useSnapshot } from 'valtio';
+import { dismissToast, shownToasts, TOAST_MS } from './shown-toasts.ts';
 
-/** Toast interval (spec §9): each toast shows for 3 seconds. */
-export const TOAST_MS = 3000;
+// The API features use: toast(text, tone) and the interval.
+export { toast, TOAST_MS } from './shown-toasts.ts';
 
-interface Toast {
-  id: number;
-  text: string;
-  tone: 'success' | 'error';
+/** Without the library (its chunk failed to load), the toasts still go after their time; the live region said them. */
+function TimedToasts(): ReactElement | null {
+  const { list } = useSnapshot(shownToasts);
+  useEffect(() => {
+    const timers = list.map((each) =>
+      setTimeout(() => {
+        dismissToast(each.id);
+      }, TOAST_MS),
+    );
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+    };
+  }, [list]);
+  return null;
 }
 
-const toasts = proxy<{ list: Toast[] }>({ list: [] });
-let nextId = 1;
+// The library's toasts (Radix; see ToastList.tsx) are not in the first load: they load with the first toast.
+const ToastList = lazy<() => ReactElement | null>(() =>
+  import('./ToastList.tsx').catch(() => ({ default: TimedToasts })),
+);
 
-/** Shows a short message, such as the spec's 'Password Updated successfully.', then lets it go. */
-export function toast(text: string, tone: Toast['tone'] = 'success') {
-  const id = nextId++;
-  toasts.list.push({ id, text, tone });
-  setTimeout(() => {
-    dismiss(id);
-  }, TOAST_MS);
-}
-
-function dismiss(id: number) {
-  const index = toasts.list.findIndex((each) => each.id === id);
-  if (index >= 0) toasts.list.splice(index, 1);
-}
-
-/** Mounted once by the app; screen readers hear each toast through the live region. */
+/**
+ * Mounted once by the app. Screen readers hear each toast once, from this
+ * live region, which is in the first load and so there before the first
+ * toast: nothing said while the library loads is lost. The toasts seen
+ * (dismissable, paused on hover and focus, F8 to reach them) come with
+ * the library on the first toast.
+ */
 export function Toasts() {
-  const { list } = useSnapshot(toasts);
+  const { list } = useSnapshot(shownToasts);
+  const [wanted, setWanted] = useState(false);
+  if (list.length > 0 && !wanted) setWanted(true);
   return (
-    <div className="toasts" role="status" aria-live="polite">
-      {list.map((each) => (
-        <div key={each.id} className={`toast toast-${each.tone}`}>
-          {each.text}
-        </div>
-      ))}
-    </div>
+    <>
+      <div className="visually-hidden" role="status" aria-live="polite" data-heard-behind-dialogs="">
+        {list.map((each) => (
+          <p key={each.id}>{each.text}</p>
+        ))}
+      </div>
+      {wanted && (
+        <Suspense fallback={null}>
+          <ToastList />
+        </Suspense>
+      )}
+    </>
   );
 }

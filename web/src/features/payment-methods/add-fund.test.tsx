@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PurchaseRequest } from '@peeks/contracts';
-import { ok, refused, renderApp, resetSession, type Answer } from '../../testing/app.tsx';
+import { findToast, ok, refused, renderApp, resetSession, type Answer } from '../../testing/app.tsx';
 import { quoteFor, staleQuote } from '../../testing/quotes.ts';
 import { transactionView } from '../../testing/transactions.ts';
 import { paymentApi, storedCard } from './testing.ts';
@@ -132,7 +132,7 @@ describe('/add-fund, the Add Fund page (spec §2, §4, §5 Amounts, §8)', () =>
     // Shown behind the modal, which hides it from screen readers while it is open.
     expect(screen.getByRole('heading', { level: 1, name: 'Add Fund', hidden: true })).toBeTruthy();
     expect(screen.getAllByText('200 Coins were added to your wallet.')).toHaveLength(2);
-    expect(document.querySelector('.toasts')?.textContent).toContain('Fund deposit successfully');
+    expect(await findToast('Fund deposit successfully')).toBeTruthy();
     const [call] = api.sent('POST', '/api/account/purchase');
     expect(call?.body, 'the purchase names the quote shown').toEqual({
       payment_method_id: 11,

@@ -1,7 +1,7 @@
 import { tokenizeRequest } from '@peeks/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ok, refused, renderApp, resetSession } from '../../testing/app.tsx';
+import { findToast, ok, refused, renderApp, resetSession } from '../../testing/app.tsx';
 import { paymentApi, storedCard } from './testing.ts';
 
 const mastercard = () =>
@@ -318,7 +318,7 @@ describe('Add Credit Card modal (spec §2, §5 Credit card)', () => {
     await waitFor(() => {
       expect(screen.queryByRole('dialog', { name: 'Add Credit Card' })).toBeNull();
     });
-    expect(await screen.findByText('Credit Card added successfully.')).toBeTruthy();
+    expect(await findToast('Credit Card added successfully.')).toBeTruthy();
     expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
     const billing = {
       name_first: 'Anne',
@@ -632,7 +632,7 @@ describe('Add Wire Account modal (spec §2, §4, §5 Wire bank fields)', () => {
     await user.click(within(modal).getByRole('button', { name: 'Save Wire Account' }));
 
     expect(await screen.findByText('You have 1 Payment Methods.')).toBeTruthy();
-    expect(screen.getByText('Wire Account added successfully.')).toBeTruthy();
+    expect(await findToast('Wire Account added successfully.')).toBeTruthy();
     expect(api.sent('POST', '/api/wallet/add-pay-method')[0]?.body).toEqual({
       type: 'WIRE',
       billing_address: {

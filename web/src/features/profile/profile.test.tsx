@@ -1,6 +1,15 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import {
+  fakeApi,
+  findToast,
+  ok,
+  refused,
+  renderApp,
+  resetSession,
+  sessionUser,
+  type Handler,
+} from '../../testing/app.tsx';
 
 const merchantInfo = {
   merchant_id: 5,
@@ -243,7 +252,7 @@ describe('/profile (spec §2 Profile page)', () => {
     await user.clear(within(dialog).getByLabelText('First Name'));
     await user.type(within(dialog).getByLabelText('First Name'), 'Annie');
     await user.click(within(dialog).getByRole('button', { name: 'Save User' }));
-    expect(await screen.findByText('Profile Updated successfully.')).toBeTruthy();
+    expect(await findToast('Profile Updated successfully.')).toBeTruthy();
     await waitFor(() => {
       expect(screen.queryByRole('dialog', { name: 'User Details' })).toBeNull();
     });
@@ -275,7 +284,7 @@ describe('/profile (spec §2 Profile page)', () => {
     expect(await screen.findByRole('img', { name: 'Preview of your new photo' })).toBeTruthy();
     expect(api.sent('POST', '/api/user/user-upload-avatar')).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Save Photo' }));
-    expect(await screen.findByText('Avatar Updated successfully.')).toBeTruthy();
+    expect(await findToast('Avatar Updated successfully.')).toBeTruthy();
     expect(api.sent('POST', '/api/user/user-upload-avatar')).toHaveLength(1);
     await waitFor(() => {
       expect(screen.queryByRole('img', { name: 'Preview of your new photo' })).toBeNull();

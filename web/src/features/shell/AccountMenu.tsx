@@ -1,63 +1,83 @@
+import { useRef, useState, type ComponentType, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
-import { LanguageChoice } from '../language/index.ts';
 import { session } from '../session/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
-import { useDisclosureMenu } from '../../ui/disclosure-menu.ts';
+import type AccountMenuList from './AccountMenuList.tsx';
 
-/** The top bar's avatar menu (spec §2 Navigation): username and e-mail, then Wallet, Profile, Agreement, Webhook, Sign Out. */
+type Loaded = ComponentType<Parameters<typeof AccountMenuList>[0]>;
+
+let loading: Promise<Loaded> | null = null;
+// The menu (Radix's) is not in the first load: it loads when the pointer or the focus comes to the button.
+const loadMenu = () => (loading ??= import('./AccountMenuList.tsx').then((module) => module.default));
+
+/**
+ * The top bar's avatar menu (spec §2 Navigation), a menu button. Until the
+ * menu's code is here this stands in for its button, looking the same; the
+ * pointer or the focus on it loads the code, and a press, Enter, Space or
+ * ArrowDown before it came opens the menu once it has.
+ */
 export function AccountMenu() {
   const { t } = useTranslation();
   const { user } = useSnapshot(session);
-  const menu = useDisclosureMenu();
+  const [List, setList] = useState<Loaded | null>(null);
+  const [openAtOnce, setOpenAtOnce] = useState<'keyboard' | 'pointer'>();
+  const [focusTrigger, setFocusTrigger] = useState(false);
+  const standIn = useRef<HTMLButtonElement>(null);
 
   if (!user) return null;
-  const close = menu.close;
+  // Named by what it shows (WCAG 2.5.3: a voice user says the visible name), then what it is.
+  const face = (
+    <>
+      <Avatar user={user} />
+      <span className="account-name">{user.username}</span>
+      <span className="visually-hidden">{t('nav.account_menu')}</span>
+    </>
+  );
+  if (List) return <List face={face} focusTrigger={focusTrigger} openAtOnce={openAtOnce} />;
+
+  const load = () => {
+    void loadMenu().then(
+      (loaded) => {
+        setFocusTrigger(document.activeElement === standIn.current);
+        setList(() => loaded);
+      },
+      // Not loaded (offline): the next attempt asks again.
+      () => {
+        loading = null;
+      },
+    );
+  };
+  const open = (how: 'keyboard' | 'pointer') => {
+    setOpenAtOnce(how);
+    load();
+  };
   return (
-    <div className="account-menu" {...menu.rootProps}>
-      {/* Named by what it shows (WCAG 2.5.3: a voice user says the visible name), then what it is. */}
-      <button className="account-button" {...menu.buttonProps}>
-        <Avatar user={user} />
-        <span className="account-name">{user.username}</span>
-        <span className="visually-hidden">{t('nav.account_menu')}</span>
-      </button>
-      <div className="account-dropdown" {...menu.menuProps}>
-        <p className="account-who">
-          <strong>{user.username}</strong>
-          <span>{user.email}</span>
-        </p>
-        <ul>
-          <li>
-            <Link to="/wallet" onClick={close}>
-              {t('nav.wallet')}
-            </Link>
-          </li>
-          <li>
-            <Link to="/profile" onClick={close}>
-              {t('nav.profile')}
-            </Link>
-          </li>
-          <li>
-            <Link to="/agreement" onClick={close}>
-              {t('nav.agreement')}
-            </Link>
-          </li>
-          <li>
-            <Link to="/webhook" onClick={close}>
-              {t('nav.webhook')}
-            </Link>
-          </li>
-          <li>
-            <LanguageChoice />
-          </li>
-          <li>
-            <Link to="/login/logout" onClick={close}>
-              {t('nav.sign_out')}
-            </Link>
-          </li>
-        </ul>
-      </div>
-    </div>
+    <button
+      ref={standIn}
+      type="button"
+      className="account-button"
+      aria-haspopup="menu"
+      aria-expanded={openAtOnce !== undefined}
+      onPointerEnter={load}
+      onFocus={load}
+      // As the menu's own button does: a press opens it (not the click after, which a swap in between would lose).
+      onPointerDown={(event) => {
+        if (event.button !== 0 || event.ctrlKey) return;
+        event.preventDefault();
+        open('pointer');
+      }}
+      onKeyDown={(event: KeyboardEvent) => {
+        if (event.key !== 'Enter' && event.key !== ' ' && event.key !== 'ArrowDown') return;
+        event.preventDefault();
+        open('keyboard');
+      }}
+      // A screen reader's click comes alone, with no press or key before it.
+      onClick={() => {
+        if (openAtOnce === undefined) open('keyboard');
+      }}
+    >
+      {face}
+    </button>
   );
 }

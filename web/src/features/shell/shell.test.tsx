@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
+import { fakeApi, findToast, ok, renderApp, resetSession, sessionUser } from '../../testing/app.tsx';
 import { merchantInfo } from '../../testing/merchants.ts';
 
 const signedIn = (overrides = {}) => {
@@ -39,17 +39,19 @@ describe('the shell (spec §2 Navigation)', () => {
     expect(screen.getByRole('link', { name: 'Terms And Conditions' })).toBeTruthy();
   });
 
-  it('logged in: the avatar menu holds username, e-mail, Wallet, Profile, Agreement, Webhook, Sign Out; the layout its navigation and placeholders', async () => {
+  it('logged in: the avatar menu holds username, e-mail, Wallet, Profile, Agreement, Webhook, the language, Sign Out; the layout its navigation and placeholders', async () => {
     signedIn();
     const { user } = renderApp('/');
-    const menuButton = await screen.findByRole('button', { name: /Account menu/ });
-    await user.click(menuButton);
+    // Until its code is here, a stand-in button; a click on it opens the menu once it has come.
+    await user.click(await screen.findByRole('button', { name: /Account menu/ }));
+    const menu = await screen.findByRole('menu');
+    const menuButton = screen.getByRole('button', { name: /Account menu/ });
     expect(menuButton.getAttribute('aria-expanded')).toBe('true');
-    const menu = document.getElementById(menuButton.getAttribute('aria-controls') ?? '')!;
+    expect(menu.getAttribute('aria-labelledby')).toBe(menuButton.id);
     expect(within(menu).getByText('anne@example.com')).toBeTruthy();
     expect(
       within(menu)
-        .getAllByRole('link')
+        .getAllByRole('menuitem')
         .map((link) => [link.textContent, link.getAttribute('href')]),
     ).toEqual([
       ['Wallet', '/wallet'],
@@ -58,8 +60,19 @@ describe('the shell (spec §2 Navigation)', () => {
       ['Webhook', '/webhook'],
       ['Sign Out', '/login/logout'],
     ]);
+    // The language choice: one of three, each named in itself, the one in use checked.
+    expect(
+      within(within(menu).getByRole('group', { name: 'Language' }))
+        .getAllByRole('menuitemradio')
+        .map((each) => [each.textContent, each.getAttribute('lang'), each.getAttribute('aria-checked')]),
+    ).toEqual([
+      ['✓English', 'en', 'true'],
+      ['日本語', 'ja', 'false'],
+      ['मराठी', 'mr', 'false'],
+    ]);
     await user.keyboard('{Escape}');
     expect(menuButton.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(menuButton);
 
     // The signed-in layout is a chunk of its own: it shows once loaded.
     const nav = await screen.findByRole('navigation', { name: 'Dashboard navigation' });
@@ -118,6 +131,6 @@ describe('the shell (spec §2 Navigation)', () => {
     });
     expect(api.sent('POST', '/api/logout')).toHaveLength(1);
     expect(localStorage.getItem('something.else')).toBeNull();
-    expect(await screen.findByText('You are signed out.')).toBeTruthy();
+    expect(await findToast('You are signed out.')).toBeTruthy();
   });
 });

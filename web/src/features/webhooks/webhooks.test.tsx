@@ -1,7 +1,16 @@
 import type { Webhook, WebhookDelivery } from '@peeks/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { fakeApi, ok, refused, renderApp, resetSession, sessionUser, type Handler } from '../../testing/app.tsx';
+import {
+  fakeApi,
+  findToast,
+  ok,
+  refused,
+  renderApp,
+  resetSession,
+  sessionUser,
+  type Handler,
+} from '../../testing/app.tsx';
 
 const hook = (overrides: Partial<Webhook> = {}): Webhook => ({
   webhook_id: 3,
@@ -86,7 +95,7 @@ describe('/webhook (spec §2 Webhooks page, §5 Webhook)', () => {
     await user.type(within(dialog).getByLabelText('URL'), 'https://hooks.example.com/peeks');
     await user.click(within(dialog).getByRole('checkbox', { name: 'purchase' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Webhook created successfully.')).toBeTruthy();
+    expect(await findToast('Webhook created successfully.')).toBeTruthy();
     expect(api.sent('POST', '/api/webhook/create-webhook')[0]?.body).toEqual({
       state: 'enabled',
       url: 'https://hooks.example.com/peeks',
@@ -129,7 +138,7 @@ describe('/webhook (spec §2 Webhooks page, §5 Webhook)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Edit Webhook' });
     await user.click(within(dialog).getByRole('radio', { name: 'disabled' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Webhook Updated successfully.')).toBeTruthy();
+    expect(await findToast('Webhook Updated successfully.')).toBeTruthy();
     expect(api.sent('POST', '/api/webhook/update-webhook')[0]?.body).toMatchObject({
       webhook_id: 3,
       state: 'disabled',
