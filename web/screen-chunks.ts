@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
-/** Where the build writes the map, beside Vite's own manifest; the server reads it (services/api plugins/web-app.ts). */
+/** Where the build writes the map, in Vite's own .vite folder; the server reads it (services/api plugins/web-app.ts). */
 const SCREEN_CHUNKS_FILE = '.vite/screen-chunks.json';
 
 /** What one lazily loaded module needs beyond the first load: its scripts (its chunk first) and stylesheets. */
@@ -19,7 +19,7 @@ interface Chunk {
 }
 
 /**
- * Writes, beside Vite's manifest, each lazily imported module of src/ (a
+ * Writes into the build each lazily imported module of src/ (a
  * screen, a layout, a feature's index) with the files it needs that the
  * first load does not already bring: its chunk, the chunks that chunk
  * imports, and their stylesheets. Vite's manifest names a chunk only by its

@@ -47,7 +47,7 @@ interface ScreenChunks {
   css: string[];
 }
 
-/** The build's map from each lazy module of web/src to its files, beside Vite's manifest. */
+/** The build's map from each lazy module of web/src to its files (web/screen-chunks.ts), never served. */
 const SCREEN_CHUNKS_FILE = path.join('.vite', 'screen-chunks.json');
 
 /**
