@@ -26,6 +26,10 @@ const sourcesChanged = () =>
     newestSource(path.join(root, 'public')),
     statSync(path.join(root, 'index.html')).mtimeMs,
     statSync(path.join(root, 'vite.config.ts')).mtimeMs,
+    // The build's own plugins, and the contracts the app bundles.
+    statSync(path.join(root, 'build-report.ts')).mtimeMs,
+    statSync(path.join(root, 'screen-chunks.ts')).mtimeMs,
+    newestSource(path.join(root, '..', 'packages', 'contracts', 'src')),
   ) > statSync(built).mtimeMs;
 
 if (!existsSync(built) || sourcesChanged()) {

@@ -5,9 +5,11 @@ import type { Plugin } from 'vite';
  * The first load's JavaScript budget: what the entry and its static imports
  * weigh, gzipped. 200 KB from issue 7; 180 KB since issue 36 moved the
  * dashboard's layout out of the first load and left the data router out
- * (196 KB then 172.5 KB), so a heavy import into the shell fails the build.
+ * (196 KB then 172.5 KB); 170 KB since the forms' texts left their schemas'
+ * modules, so the first load builds only the session's schemas (176.2 KB
+ * then 168.7 KB). A heavy import into the shell fails the build.
  */
-export const INITIAL_BUDGET_BYTES = 180 * 1024;
+export const INITIAL_BUDGET_BYTES = 170 * 1024;
 
 interface Chunk {
   fileName: string;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { MINIMUM_AGE, registrationMessages } from './form-messages.ts';
 import {
   ageOn,
   countryCode,
@@ -20,18 +21,6 @@ import {
 
 /** The brand word a username must not contain, in any letter case (platform §5). */
 export const BRAND_WORD = 'peeks';
-export const MINIMUM_AGE = 18;
-
-export const registrationMessages = {
-  brandWord: 'Username must not contain the word Peeks',
-  passwordMix: 'Please enter Password with mixed case of letters & numbers',
-  passwordFirst: 'Please enter Password first',
-  passwordsDiffer: 'Password and Confirm password do not match, please try again.',
-  tooYoung: `You must be at least ${MINIMUM_AGE} years old to register`,
-  terms: 'Please accept terms and conditions',
-  countryFirst: 'Please select country first',
-  postalCode: 'Please enter valid Postal/Zip Code',
-} as const;
 
 const username = text('Username', { min: 6, max: 64 })
   .regex(/^\w+$/, say.valid('Username'))

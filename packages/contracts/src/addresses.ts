@@ -2,15 +2,8 @@ import { z } from 'zod';
 import { addressLines } from './accounts.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { addressMessages } from './form-messages.ts';
 import { countryCode, positiveId, postalCodeFits, say, text } from './fields.ts';
-
-export const addressMessages = {
-  added: 'New Address added successfully.',
-  updated: 'Address Updated successfully.',
-  deleted: 'Address deleted successfully.',
-  postalCode: 'Please enter valid Postal/Zip Code',
-  countryFirst: 'Please select country first',
-} as const;
 
 /** The spec's page size for the address list (§9); a client may ask for up to 100. */
 export const ADDRESS_PAGE_SIZE = 25;

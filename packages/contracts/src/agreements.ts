@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { agreementMessages } from './form-messages.ts';
 import { positiveId, say } from './fields.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
-
-export const agreementMessages = {
-  /** Spec §5 "Agreement": accepting requires the checkbox. */
-  checkbox: 'Please accept terms and conditions',
-} as const;
 
 /**
  * Who an agreement binds: a user for themself, or a merchant (accepted once,

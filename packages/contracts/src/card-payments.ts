@@ -5,7 +5,7 @@ import { wholeAmount, type AmountRule } from './deposits.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
-import { paymentMethodMessages } from './payment-methods.ts';
+import { paymentMethodMessages } from './form-messages.ts';
 import { typedToMinor } from './payments.ts';
 import { funding, quote, quoteIdField } from './quotes.ts';
 import { transaction } from './transactions.ts';

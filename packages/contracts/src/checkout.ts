@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { checkoutMessages } from './form-messages.ts';
 import { httpUrl, say, text } from './fields.ts';
 import { minorAmount, storedMethodId, withinTransferLimit } from './payments.ts';
 import { quoteIdField } from './quotes.ts';
 import { cartLine, currencyCode } from './transactions.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
-
-export const checkoutMessages = {
-  cartEmpty: say.enter('Cart'),
-  cartTooLong: 'A cart has at most 100 lines',
-  totalDiffers: 'Total must equal the sum of the cart prices',
-  expiry: say.valid('Expiry'),
-} as const;
 
 /** How long a checkout session stays payable, in seconds: a minute to a week, an hour unless told. */
 export const CHECKOUT_EXPIRY_SECONDS = { min: 60, max: 7 * 24 * 3600, default: 3600 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { postalFitsCountry } from './addresses.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { contactMessages } from './form-messages.ts';
 import {
   countryCode,
   email,
@@ -13,17 +14,6 @@ import {
   text,
   withDialledPhones,
 } from './fields.ts';
-
-/** The contact form's own texts (§5, variant A); the duplicate's (23201) is in the catalogue. */
-export const contactMessages = {
-  phoneMissing: 'Please enter Phone Number',
-  phoneInvalid: 'Please enter valid Phone Number',
-  // Verbatim from the spec, missing space and all: the form shows this exact text.
-  phoneTooLong: 'Sorry,11 digit Phone Number accepted only',
-  emailsDiffer: 'Email and Confirm Email do not match, please try again.',
-  province: 'Please enter Province/State',
-  deleted: 'Your contact has been deleted.',
-} as const;
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 const isRecord = (value: unknown): value is Record<string, unknown> =>

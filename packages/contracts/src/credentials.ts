@@ -1,30 +1,8 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { credentialMessages } from './form-messages.ts';
 import { positiveId, say } from './fields.ts';
-
-/**
- * The Security tab's PIN and security questions (spec §2 "Security tab":
- * Change Pin, Security Questions, choose 2). The spec gives no texts for
- * them, so these follow its patterns (§5).
- */
-export const credentialMessages = {
-  pinRequired: 'Please enter PIN',
-  pinFormat: 'PIN must be 4 to 6 digits',
-  oldPinRequired: 'Please enter Old PIN',
-  newPinRequired: 'Please enter New PIN',
-  confirmPinRequired: 'Please enter Confirm New PIN',
-  pinsDiffer: 'New PIN and Confirm New PIN do not match, please try again.',
-  pinSame: 'Current PIN and New PIN are same, Please try again',
-  passwordRequired: 'Please enter Password',
-  questionRequired: 'Please select Security Question',
-  questionsSame: 'Please choose two different questions',
-  answerRequired: 'Please enter Answer',
-  pinSet: 'PIN set successfully.',
-  pinUpdated: 'PIN Updated successfully.',
-  pinVerified: 'PIN verified successfully.',
-  questionsSaved: 'Security Questions saved successfully.',
-} as const;
 
 /** Wrong PINs (or answers) in a row before that kind is locked, and for how long. */
 export const SECRET_TRIES = 5;

@@ -3,7 +3,7 @@ import { amountMessages } from './amount-messages.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { optionalText, say } from './fields.ts';
-import { paymentMethodMessages } from './payment-methods.ts';
+import { paymentMethodMessages } from './form-messages.ts';
 import { quote, quoteIdField } from './quotes.ts';
 import { transaction } from './transactions.ts';
 

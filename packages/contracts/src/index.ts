@@ -10,6 +10,7 @@ export * from './deposits.ts';
 export * from './envelope.ts';
 export * from './error-codes.ts';
 export * from './fields.ts';
+export * from './form-messages.ts';
 export * from './health.ts';
 export * from './history.ts';
 export * from './ledger-types.ts';

@@ -2,17 +2,8 @@ import { z } from 'zod';
 import { nameAndStreetLines } from './accounts.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { paymentMethodMessages } from './form-messages.ts';
 import { optionalText, positiveId, postalCodeFits, say, text } from './fields.ts';
-
-export const paymentMethodMessages = {
-  cardNumber: 'Please enter valid Card Number',
-  expiryYear: 'Please enter valid Expiry Year',
-  notSupported: errorCatalogue[errorCodes.paymentMethodNotSupported],
-  postalCode: 'Please enter valid Postal/Zip Code',
-  countryFirst: 'Please select country first',
-  selectMethod: 'Please select Payment Method',
-  deposited: 'Fund deposit successfully',
-} as const;
 
 /** The payment method codes of spec §9. */
 export const paymentMethodTypes = ['CC', 'CHQ', 'WIRE'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountMessages } from './amount-messages.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
 import { positiveId, say } from './fields.ts';
-import { paymentMethodMessages } from './payment-methods.ts';
+import { paymentMethodMessages } from './form-messages.ts';
 import { successEnvelope } from './envelope.ts';
 import { quote, quoteIdField } from './quotes.ts';
 import { currencyCode, transaction, type Currency } from './transactions.ts';

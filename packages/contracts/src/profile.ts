@@ -3,6 +3,7 @@ import { newPassword } from './accounts.ts';
 import { sessionUser } from './sessions.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { changePasswordMessages } from './form-messages.ts';
 import {
   countryCode,
   email,
@@ -19,15 +20,6 @@ const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
 
 /** The signed-in user's own id, as the profile calls send it; any other id is 404. */
 const ownUserId = (label: string) => positiveId(say.valid(label));
-
-export const changePasswordMessages = {
-  oldRequired: 'Please enter Old password',
-  newRequired: 'Please enter New password',
-  same: 'Current Password and New Password are same, Please try again',
-  confirmRequired: 'Please enter Confirm New password',
-  confirmDiffers: 'New password and Confirm New password do not match, please try again.',
-  updated: 'Password Updated successfully.',
-} as const;
 
 /**
  * POST /api/user/change-password (spec §5 "Change password"). `id` is the
@@ -78,10 +70,6 @@ export const changePasswordResponse = successEnvelope({ message: z.string() });
 
 /** Prefix options (spec §3). */
 export const prefixes = ['Miss', 'Ms.', 'Mrs.', 'Mr.', 'Other'] as const;
-
-export const profileMessages = {
-  updated: 'Profile Updated successfully.',
-} as const;
 
 /**
  * POST /api/user/update-user: the User Details modal (spec §5 "User details").

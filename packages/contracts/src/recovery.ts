@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { newPassword } from './accounts.ts';
-import { credentialMessages, SECURITY_QUESTIONS_CHOSEN, securityAnswer, securityQuestion } from './credentials.ts';
+import { SECURITY_QUESTIONS_CHOSEN, securityAnswer, securityQuestion } from './credentials.ts';
+import { credentialMessages } from './form-messages.ts';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { recoveryMessages } from './form-messages.ts';
 import { hasControlCharacter } from './fields.ts';
-
-/** Forgot password (spec §2 and §5): the texts the five steps show. */
-export const recoveryMessages = {
-  usernameRequired: 'Username is required',
-  codeRequired: 'Recovery Code is Required',
-  passwordRequired: 'Password is required',
-  passwordsDiffer: 'Passwords do not match',
-  codeSentTo: 'Your code will be sent to',
-  passwordChanged: 'Your Password has been changed successfully!',
-} as const;
 
 /** A recovery code lives 15 minutes and allows 5 tries; then a new one must be sent. */
 export const RECOVERY_CODE_LIFETIME_MS = 15 * 60_000;

@@ -13,15 +13,6 @@ export const documentTypes = ['driver', 'passport', 'citizenship', 'identity'] a
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const DOCUMENT_MAX_BYTES = 5 * 1024 * 1024;
 
-export const uploadMessages = {
-  fileRequired: say.select('File'),
-  avatarNotJpeg: 'Please select a .jpg or .jpeg image',
-  documentNotImage: 'Please select a JPEG or PNG image',
-  tooLarge: (maxBytes: number) => `Please select a File of at most ${String(maxBytes / (1024 * 1024))} MB`,
-  avatarUploaded: 'Avatar Updated successfully.',
-  documentUploaded: 'Document uploaded successfully.',
-} as const;
-
 /**
  * An id as a multipart form sends it: decimal text. JSON calls send numbers;
  * a form field is always a string, so it is read here and then held to the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWebhookRequest, webhookMessages } from './webhooks.ts';
+import { webhookMessages } from './form-messages.ts';
+import { createWebhookRequest } from './webhooks.ts';
 
 const form = (url: string) => ({ state: 'enabled', url, events: ['deposit-entered'] });
 const urlOf = (url: string) => {

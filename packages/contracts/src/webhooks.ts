@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { successEnvelope } from './envelope.ts';
 import { errorCatalogue, errorCodes } from './error-codes.ts';
+import { WEBHOOK_URL_MAX, webhookMessages } from './form-messages.ts';
 import { positiveId, say } from './fields.ts';
 
 const invalidArguments = { error: errorCatalogue[errorCodes.invalidArguments] };
@@ -28,21 +29,6 @@ export const personalWebhookEvents = [
   'withdraw-processed',
   'return',
 ] as const satisfies readonly (typeof webhookEvents)[number][];
-export const WEBHOOK_URL_MAX = 250;
-
-/** Spec §5 "Webhook" and the §8 success toasts. */
-export const webhookMessages = {
-  state: 'Select State',
-  urlMissing: 'Please enter Url',
-  urlInvalid: 'URL is invalid',
-  urlTooLong: `URL must have at most ${WEBHOOK_URL_MAX} characters`,
-  events: 'Event is blank',
-  created: 'Webhook created successfully.',
-  updated: 'Webhook Updated successfully.',
-  rotated: 'Signing secret rotated successfully.',
-  testSent: 'Test event sent.',
-  replayed: 'Delivery replayed.',
-} as const;
 
 /** After a rotation the old secret keeps signing beside the new one this long, so receivers can switch. */
 export const PREVIOUS_SECRET_HOURS = 24;

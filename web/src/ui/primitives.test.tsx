@@ -181,10 +181,12 @@ describe('Tooltip', () => {
     );
     expect(screen.queryByRole('tooltip')).toBeNull();
     await user.tab();
-    const trigger = screen.getByText('Holds');
-    expect(document.activeElement).toBe(trigger);
+    expect(document.activeElement).toBe(screen.getByText('Holds'));
+    // The first focus fetches the tooltip, whose trigger takes over, focus and all.
     const tooltip = await screen.findByRole('tooltip');
     expect(tooltip.textContent).toBe('Held for review');
+    const trigger = screen.getByText('Holds');
+    expect(document.activeElement).toBe(trigger);
     expect(trigger.getAttribute('aria-describedby')).toBe(tooltip.id);
     await user.keyboard('{Escape}');
     await waitFor(() => {

@@ -12,13 +12,37 @@ import { FIRST_ANSWERS_ID } from './web-app.ts';
 const PUBLIC = path.resolve(import.meta.dirname, '../../../../web/public');
 const SCRIPT = `console.log(${JSON.stringify('the app '.repeat(200))});`;
 
+const SCREENS = {
+  'src/features/shell/DashboardLayout.tsx': { js: ['assets/DashboardLayout-1.js', 'assets/useQuery-2.js'], css: [] },
+  'src/features/wallet/WalletPage.tsx': {
+    js: ['assets/WalletPage-3.js', 'assets/useQuery-2.js'],
+    css: ['assets/WalletPage-4.css'],
+  },
+  'src/features/wallet/index.ts': { js: ['assets/wallet-5.js'], css: [] },
+  'src/features/agreements/PendingAgreement.tsx': { js: ['assets/PendingAgreement-6.js'], css: [] },
+  'src/features/session/LoginPage.tsx': { js: ['assets/LoginPage-7.js', 'assets/form-8.js'], css: [] },
+  'src/features/contacts/ContactsPage.tsx': { js: ['assets/ContactsPage-9.js'], css: [] },
+};
+const DASHBOARD_FILES = [
+  ...SCREENS['src/features/shell/DashboardLayout.tsx'].js,
+  ...SCREENS['src/features/wallet/WalletPage.tsx'].js,
+  ...SCREENS['src/features/wallet/index.ts'].js,
+  ...SCREENS['src/features/agreements/PendingAgreement.tsx'].js,
+];
+
 let subject: TestApp;
 let root: string;
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'peeks-web-'));
   await cp(PUBLIC, root, { recursive: true });
   await mkdir(path.join(root, 'assets'));
-  await writeFile(path.join(root, 'index.html'), '<!doctype html><title>Peeks Wallet</title><div id="root"></div>');
+  await writeFile(
+    path.join(root, 'index.html'),
+    '<!doctype html><html><head><title>Peeks Wallet</title></head><body><div id="root"></div></body></html>',
+  );
+  // As the build writes it (web/screen-chunks.ts): each lazy module's files beyond the first load.
+  await mkdir(path.join(root, '.vite'));
+  await writeFile(path.join(root, '.vite', 'screen-chunks.json'), JSON.stringify(SCREENS));
   // As the build leaves a text asset: the file, and its brotli and gzip copies beside it.
   const script = path.join(root, 'assets', 'index-abc123.js');
   await writeFile(script, SCRIPT);
@@ -87,6 +111,47 @@ describe('web app serving', () => {
       balanceResponse.parse((await someone.browser.get('/api/account/balance')).json()),
     );
     expect(sessionResponse.parse(answers.session).user?.user_id).toBe(someone.user.user_id);
+  });
+
+  /** The files the page's head asks the browser to fetch ahead: module preloads, and stylesheets preloaded. */
+  const preloaded = (html: string) => {
+    const head = html.slice(0, html.indexOf('</head>'));
+    return {
+      modules: [...head.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((each) => each[1]),
+      styles: [...head.matchAll(/<link rel="preload" as="style" crossorigin href="\/([^"]+)">/g)].map(
+        (each) => each[1],
+      ),
+    };
+  };
+
+  it("lists the dashboard's chunks in a signed-in user's dashboard page, each once", async () => {
+    const someone = await signedUp(subject, 'personal');
+    const page = await someone.browser.request('GET', '/', undefined, { 'accept-encoding': 'identity' });
+    const { modules, styles } = preloaded(page.body);
+    expect(modules.toSorted()).toEqual([...new Set(DASHBOARD_FILES)].toSorted());
+    expect(styles).toEqual(['assets/WalletPage-4.css']);
+    expect(modules).not.toContain('assets/LoginPage-7.js');
+  });
+
+  it("lists the sign-in form's chunks for a guest, and none of the dashboard's", async () => {
+    for (const url of ['/login', '/', '/login?next=1']) {
+      const response = await subject.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+      const { modules, styles } = preloaded(response.body);
+      expect(modules, url).toEqual(SCREENS['src/features/session/LoginPage.tsx'].js);
+      expect(styles, url).toEqual([]);
+      for (const file of DASHBOARD_FILES) expect(response.body, url).not.toContain(file);
+    }
+  });
+
+  it('lists nothing ahead for a page whose chunks its script finds itself', async () => {
+    const someone = await signedUp(subject, 'personal');
+    const page = await someone.browser.request('GET', '/contacts', undefined, { 'accept-encoding': 'identity' });
+    expect(preloaded(page.body)).toEqual({ modules: [], styles: [] });
+  });
+
+  it('does not serve the build map as a file', async () => {
+    const response = await getAsset('/.vite/screen-chunks.json');
+    expect(response.headers['content-type']).not.toContain('json');
   });
 
   it('escapes what a person typed, so it cannot close the script element', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSnapshot } from 'valtio';
@@ -6,7 +6,11 @@ import { isMerchant, session } from '../session/index.ts';
 import { connectLive, forgetWallet, loadBalance } from '../wallet/index.ts';
 import { Avatar } from '../../ui/Avatar.tsx';
 import { closeDrawer, drawer } from './drawer.ts';
-import { SwitchMerchantDialog } from './SwitchMerchantDialog.tsx';
+
+// The merchant switch, and the dialog primitive with it (about 14 KB gzipped), load only when opened.
+const SwitchMerchantDialog = lazy(() =>
+  import('./SwitchMerchantDialog.tsx').then((module) => ({ default: module.SwitchMerchantDialog })),
+);
 
 /**
  * The merchant entries are placeholders in the spec (§2); issue 27 gives them
@@ -149,11 +153,13 @@ export function DashboardLayout() {
         <Outlet />
       </main>
       {switching && (
-        <SwitchMerchantDialog
-          onClose={() => {
-            setSwitching(false);
-          }}
-        />
+        <Suspense fallback={null}>
+          <SwitchMerchantDialog
+            onClose={() => {
+              setSwitching(false);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

@@ -112,7 +112,8 @@ describe('the shell (spec §2 Navigation)', () => {
         .map((each) => each.textContent),
     ).toEqual(['Merchant Dashboard', 'Transfers', 'Returns', 'Settlements', 'Reports']);
     await user.click(switchButton);
-    const dialog = screen.getByRole('dialog', { name: 'Switch Merchant' });
+    // Its chunk comes when it is first opened.
+    const dialog = await screen.findByRole('dialog', { name: 'Switch Merchant' });
     await user.click(within(dialog).getByLabelText('Demo Books'));
     await user.click(within(dialog).getByRole('button', { name: 'Switch' }));
     await waitFor(() => {

@@ -84,10 +84,12 @@ describe('the wallet (spec §4 Wallet dashboard)', () => {
     const help =
       'Holds are placed on newly received money for processing and review. After the hold time the amount becomes withdrawable.';
     // Said on focus (and hover) as a tooltip that describes the column's heading.
-    const holds = table.querySelector<HTMLElement>('.help');
-    act(() => holds?.focus());
+    act(() => table.querySelector<HTMLElement>('.help')?.focus());
     const tooltip = await screen.findByRole('tooltip');
     expect(tooltip.textContent).toBe(help);
+    // The heading the tooltip's chunk rendered when it came, focused still.
+    const holds = table.querySelector<HTMLElement>('.help');
+    expect(document.activeElement).toBe(holds);
     expect(holds?.getAttribute('aria-describedby')).toBe(tooltip.id);
   });
 
