@@ -339,6 +339,17 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
       )
       .toBeGreaterThan(0);
     expect(await operator.locator('.balance-sheet').getByText('E-mail transfer funding').count()).toBeGreaterThan(0);
+    // Holds releasing: a chart per currency, each with one value axis, named in that currency alone.
+    const holds = operator.getByRole('region', { name: 'Holds releasing in the next 24 hours' });
+    const charts = holds.getByRole('figure');
+    await expect.poll(() => charts.count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    for (const chart of await charts.all()) {
+      const caption = (await chart.locator('figcaption').innerText()).trim();
+      expect(await chart.locator('.recharts-yAxis').count(), caption).toBe(1);
+      expect(await chart.locator('.recharts-label').allTextContents(), caption).toEqual([
+        caption.replace(/ releasing, by hour$/, ''),
+      ]);
+    }
     await checkScreen(operator, '60-operations-overview-later');
     await atPhoneWidth(operator, '60-operations-overview-later');
   });

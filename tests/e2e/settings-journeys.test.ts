@@ -116,6 +116,8 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const dialog = merchant.getByRole('dialog', { name: 'Merchant Details' });
     expect(await dialog.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     await dialog.getByLabel('Website').fill('https://maple.example.com');
+    // A support line in the United Kingdom: its dialling code is kept from here on.
+    await dialog.getByLabel('Support Phone: Dialling code').selectOption('+44');
     await atDeskAndPhone(merchant, '82-profile-merchant-details');
     await dialog.getByRole('button', { name: 'Save Merchant' }).click();
     await toastSaying(merchant, 'Merchant Details Updated successfully.').waitFor();
@@ -127,7 +129,25 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const phones = await setting.locator('dd').filter({ hasText: /^\+\d/ }).allInnerTexts();
     expect(phones.length).toBe(3);
     for (const phone of phones) expect(phone.trim()).toMatch(/^\+\d{1,4} \d{3} \d{3} \d{4}$/);
+    expect(phones.filter((phone) => phone.startsWith('+44 '))).toHaveLength(1);
     await atDeskAndPhone(merchant, '82b-merchant-setting');
+    // Opened again, the modal starts from the saved dialling codes, so saving it changes no region.
+    await merchant.getByRole('button', { name: 'Edit', exact: true }).click();
+    expect(await dialog.getByLabel('Support Phone: Dialling code').inputValue()).toBe('+44');
+    expect(await dialog.getByLabel('Contact Phone: Dialling code').inputValue()).toBe('+1');
+    await dialog.getByRole('button', { name: 'Save Merchant' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect
+      .poll(
+        async () =>
+          (
+            await setting
+              .locator('dd')
+              .filter({ hasText: /^\+44 / })
+              .allInnerTexts()
+          ).length,
+      )
+      .toBe(1);
   });
 
   it('the merchant adds and deletes a terminal, uploads a document, toggles a notification and adds an address', async () => {
@@ -460,6 +480,18 @@ describe('profile, merchant settings, webhooks, agreements and languages in the 
     const history = await page.locator('main').innerText();
     const inEnglish = codeWords.filter((word) => new RegExp(`(^|[^A-Za-z_])${word}([^A-Za-z_]|$)`).test(history));
     expect(inEnglish, `English states or types on /transaction: ${history}`).toEqual([]);
+    // At a desk, its column headers and Details buttons keep their words whole: never a character a line
+    // (種/類, 詳/細), as Japanese, without spaces, would break anywhere.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const broken = await page.evaluate<string[]>(`[...document.querySelectorAll('main thead th, main tbody td .button')]
+      .filter((each) => {
+        const range = document.createRange();
+        range.selectNodeContents(each);
+        return new Set([...range.getClientRects()].map((line) => Math.round(line.top))).size > 1;
+      })
+      .map((each) => each.textContent)`);
+    expect(broken, 'headers or buttons on more than one line at 1280 px').toEqual([]);
+    await atBothWidths(page, '94-transactions-ja', [1280, 390]);
   });
 });
 

@@ -127,6 +127,19 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     // $10 US at 20 coins a US dollar.
     expect(await ann.getByTestId('balance-withdrawable').textContent()).toBe('200.00 Coins');
     await checkScreen(ann, '52-dashboard-activity');
+    // Issue 36: one balance leads, with one primary action (Add money) and three others; available, on
+    // hold, withdrawable and total each shown once; no merchant entries for a person without a merchant.
+    const actions = ann.getByRole('region', { name: 'Your wallet' }).getByRole('group', { name: 'Wallet actions' });
+    expect((await actions.locator('a, button').allInnerTexts()).map((text) => text.trim())).toEqual([
+      'Add money',
+      'Send',
+      'Pay or scan',
+      'Withdraw',
+    ]);
+    expect(await actions.locator('.primary').allInnerTexts()).toEqual(['Add money']);
+    for (const figure of ['balance-available', 'balance-hold', 'balance-withdrawable', 'balance-total'])
+      expect(await ann.getByTestId(figure).count(), figure).toBe(1);
+    expect(await ann.getByText('Merchant Dashboard').count()).toBe(0);
     await dashboardAtEveryWidth(ann, '52-dashboard');
     await onPhone(ann, '/', '52-dashboard-activity-phone');
   });
@@ -175,6 +188,13 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
         timeout: 10_000,
       })
       .toBe('5.00 Coins');
+    // The dashboard's recent activity names the person paid, not only the kind of movement.
+    await ann.goto(`${peeks.server.url}/`);
+    await ann
+      .getByRole('list', { name: 'Recent activity' })
+      .getByText(new RegExp(`^Transfer to .*@${recipient.username}`))
+      .waitFor({ timeout: 10_000 });
+    await ann.goto(`${peeks.server.url}/wallet`);
     await onPhone(ann, '/wallet', '54-send-funds-phone', async (phone) => {
       await phone.getByRole('button', { name: 'Send', exact: true }).click();
       await phone.getByRole('dialog', { name: 'Sending Funds' }).getByLabel('Recipient').waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatRelative } from './dates.ts';
+import { dateTimeLines, formatDate, formatDateTime, formatRelative } from './dates.ts';
 
 describe('one format per kind of date', () => {
   it('shows a date, a date and time, and a relative time in the given language', () => {
@@ -15,6 +15,20 @@ describe('one format per kind of date', () => {
   it('keeps a calendar day on its day in every time zone, typed or ISO', () => {
     expect(formatDate('01-02-2030', 'en')).toBe('Feb 1, 2030');
     expect(formatDate('2030-02-01', 'en')).toBe('Feb 1, 2030');
+  });
+
+  it('splits a date and time where the time begins, reading as one when joined', () => {
+    const moment = '2026-11-21T15:04:00Z';
+    for (const language of ['en', 'ja', 'mr', 'ko']) {
+      const [date, time] = dateTimeLines(moment, language);
+      const oneSpace = (text: string) => text.replace(/\s+/g, ' ');
+      expect(oneSpace(`${date} ${time}`), language).toBe(oneSpace(formatDateTime(moment, language)));
+      // The first line is the date alone; the time is all on the second.
+      expect(date.startsWith(formatDate(moment, language)), language).toBe(true);
+      expect(time.length, language).toBeGreaterThan(0);
+    }
+    expect(dateTimeLines(moment, 'en')[0]).toMatch(/^Nov 2[01], 2026,$/);
+    expect(dateTimeLines('soon', 'en')).toEqual(['soon', '']);
   });
 
   it('shows what is not a date as sent', () => {

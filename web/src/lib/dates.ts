@@ -50,6 +50,28 @@ export function formatDateTime(moment: Moment, language: string = i18n.language)
   return Number.isNaN(date.getTime()) ? String(moment) : formatter(language, 'date-time').format(date);
 }
 
+/** Where a date and time's time begins: its hour, or a period said before the hour ("午後", "오후"). */
+const TIME_PARTS = new Set<Intl.DateTimeFormatPartTypes>(['hour', 'minute', 'second', 'dayPeriod']);
+
+/**
+ * The same date and time as formatDateTime, split where the time begins
+ * (["Nov 21, 2026,", "3:04 PM"]), so a narrow column can break it there
+ * rather than inside the date. Joined by a space they read as one.
+ */
+export function dateTimeLines(moment: Moment, language: string = i18n.language): [string, string] {
+  const date = asDate(moment);
+  if (Number.isNaN(date.getTime())) return [String(moment), ''];
+  const parts = formatter(language, 'date-time').formatToParts(date);
+  const time = parts.findIndex((part) => TIME_PARTS.has(part.type));
+  if (time <= 0) return [formatDateTime(date, language), ''];
+  const text = (from: number, to?: number) =>
+    parts
+      .slice(from, to)
+      .map((part) => part.value)
+      .join('');
+  return [text(0, time).trimEnd(), text(time)];
+}
+
 const UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 24 * 3600],
   ['month', 30 * 24 * 3600],

@@ -180,7 +180,7 @@ export function HistoryTab<Row, Filter>(props: HistoryTabProps<Row, Filter>) {
           error={errors.currency}
           options={[
             { value: '', label: t('history.filters.all_currencies') },
-            ...currencyCode.options.map((code) => ({ value: code, label: code })),
+            ...currencyCode.options.map((code) => ({ value: code, label: t(`currencies.${code}`) })),
           ]}
         />
         <Input

@@ -16,6 +16,7 @@ import { Button } from '../../ui/Button.tsx';
 import { Money } from '../../ui/Money.tsx';
 import { PageHeader } from '../../ui/PageHeader.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { When } from '../../ui/When.tsx';
 import {
   everyLedgerEntry,
   everyTransaction,
@@ -27,7 +28,7 @@ import {
 import { ledgerCsv, transactionsCsv } from './history-csv.ts';
 import { LedgerDetails, TransactionDetails } from './HistoryDetails.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
-import { counterpartyLabel, formatWhen, transactionTypeLabel } from './labels.ts';
+import { counterpartyLabel, transactionTypeLabel } from './labels.ts';
 import { addLaterTexts } from '../../i18n/later-texts.ts';
 import { historyTexts } from './i18n.ts';
 import { ledgerTypeWord } from '../../ui/words.ts';
@@ -106,7 +107,7 @@ const loadLedger = async (filter: LedgerFilter, offset: number, signal: AbortSig
 function TransactionsTab() {
   const { t } = useTranslation();
   const columns = (open: (row: TransactionView) => void): ColumnDef<TransactionView>[] => [
-    { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
+    { id: 'date', header: t('history.columns.date'), cell: ({ row }) => <When at={row.original.entry_date} /> },
     { id: 'type', header: t('history.columns.type'), cell: ({ row }) => transactionTypeLabel(row.original.type) },
     {
       id: 'counterparty',
@@ -143,7 +144,7 @@ function TransactionsTab() {
 function LedgerTab() {
   const { t } = useTranslation();
   const columns = (open: (row: LedgerEntry) => void): ColumnDef<LedgerEntry>[] => [
-    { id: 'date', header: t('history.columns.date'), cell: ({ row }) => formatWhen(row.original.entry_date) },
+    { id: 'date', header: t('history.columns.date'), cell: ({ row }) => <When at={row.original.entry_date} /> },
     { id: 'type', header: t('history.columns.type'), cell: ({ row }) => ledgerTypeWord(row.original.type) },
     amountColumn(t('history.columns.amount')),
     {

@@ -166,7 +166,16 @@ describe('/transaction (spec §2 Transactions and ledger)', () => {
     const { user } = renderApp('/transaction');
     await screen.findByRole('table', { name: 'Transactions' });
     await user.selectOptions(screen.getByLabelText('Type'), 'transfer');
-    await user.selectOptions(screen.getByLabelText('Currency'), 'CON');
+    // The currencies by name, as the wallet says them; the codes go to the API.
+    const currency = screen.getByLabelText<HTMLSelectElement>('Currency');
+    expect([...currency.options].map((option) => option.text)).toEqual([
+      'All currencies',
+      'USD',
+      'CAD',
+      'Coins',
+      'Impressions',
+    ]);
+    await user.selectOptions(currency, 'CON');
     await user.type(screen.getByLabelText('From'), '2026-11-10');
     await user.type(screen.getByLabelText('To'), '2026-11-01');
     await user.click(screen.getByRole('button', { name: 'Apply filters' }));

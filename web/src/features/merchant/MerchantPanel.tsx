@@ -109,7 +109,13 @@ export function TransactionTable({
               <td>{timeOf(transaction.entry_date)}</td>
               <td>
                 {t(`merchant.types.${transaction.type}`, { defaultValue: transaction.type })}
-                {transaction.counterparty && <span className="counterparty">{transaction.counterparty.name}</span>}
+                {/* A space in the text too: a screen reader reads "Sale Ann Oak", not "SaleAnn Oak". */}
+                {transaction.counterparty && (
+                  <>
+                    {' '}
+                    <span className="counterparty">{transaction.counterparty.name}</span>
+                  </>
+                )}
                 {transaction.refunded && <span className="badge refunded">{t('merchant.refunded')}</span>}
                 {transaction.partially_refunded && (
                   <span className="badge refunded">

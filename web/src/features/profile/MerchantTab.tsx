@@ -161,7 +161,7 @@ function MerchantDialog({ merchant, onClose }: { merchant: Snapshot<MerchantInfo
           regionName="contact_phone_region"
           label={t('profile.merchant.contact_phone')}
         />
-        <div className="dialog-actions">
+        <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('profile.close')}
           </button>

@@ -267,7 +267,7 @@ function UserDetailsDialog({ user, onClose }: { user: Snapshot<SessionUser>; onC
         />
         <TextField name="city" label={t('profile.city')} autoComplete="address-level2" />
         <TextField name="description" label={t('profile.description')} />
-        <div className="dialog-actions">
+        <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('profile.close')}
           </button>

@@ -97,7 +97,7 @@ export const shellTexts = dictionary({
       close_menu: 'メニューを閉じる',
     },
     footer: {
-      copyright: '© {{year}} Peeks Wallet. All rights reserved.',
+      copyright: '© {{year}} Peeks Wallet. 無断転載を禁じます。',
       terms: '利用規約',
       privacy: 'プライバシー',
     },
@@ -158,7 +158,7 @@ export const shellTexts = dictionary({
       close_menu: 'मेनू बंद करा',
     },
     footer: {
-      copyright: '© {{year}} Peeks Wallet. All rights reserved.',
+      copyright: '© {{year}} Peeks Wallet. सर्व हक्क राखीव.',
       terms: 'अटी आणि शर्ती',
       privacy: 'गोपनीयता',
     },

@@ -50,7 +50,7 @@ export function WebhookFormDialog({
         <StateRadios />
         <TextField name="url" label={t('webhooks.url')} type="url" inputMode="url" autoComplete="off" />
         <EventBoxes events={events} />
-        <div className="dialog-actions">
+        <div className="buttons">
           <button type="button" className="button" onClick={onClose}>
             {t('webhooks.close')}
           </button>
