@@ -201,8 +201,12 @@ describe('menus, dialogs, tabs and tooltips from the keyboard', { timeout: 240_0
     const choose = async (name: string) => {
       await person.keyboard.press('ArrowDown');
       await menu.waitFor();
-      for (let step = 0; step < 8 && !(await focused(person)).endsWith(name); step += 1)
+      // One entry a press: each press waits for the focus to move, so none overshoots.
+      for (let step = 0; step < 24 && !(await focused(person)).endsWith(name); step += 1) {
+        const before = await focused(person);
         await person.keyboard.press('ArrowDown');
+        await expect.poll(() => focused(person)).not.toBe(before);
+      }
       expect(await focused(person)).toMatch(new RegExp(`^menuitemradio: .*${name}$`));
       await person.keyboard.press('Enter');
       await menu.waitFor({ state: 'detached' });

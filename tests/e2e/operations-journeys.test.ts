@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openBrowser } from './browser.ts';
-import { checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { checkScreen, newcomer, signUpAsPerson, toastSaying } from './journey.ts';
 import { startPeeks, type PeeksServer } from './peeks-server.ts';
 
 /**
@@ -152,7 +152,7 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
 
     await dialog.getByLabel('Amount received').fill('50');
     await dialog.getByRole('button', { name: 'Clear' }).dblclick();
-    await operator.getByText('Deposit cleared').waitFor();
+    await toastSaying(operator, 'Deposit cleared').waitFor();
     await operator.getByText('No pending deposits').waitFor();
     await checkScreen(operator, '53-operations-deposits-done');
     await atPhoneWidth(operator, '53-operations-deposits');
@@ -283,7 +283,7 @@ describe('a finance operator works the console', { timeout: 180_000 }, () => {
     const confirm = operator.getByRole('dialog', { name: 'Confirm the correction' });
     await confirm.getByText(`The balance goes from ${available} to ${after}.`).waitFor();
     await confirm.getByRole('button', { name: 'Post correction' }).click();
-    await operator.getByText('Correction sent to another finance operator for approval').waitFor();
+    await toastSaying(operator, 'Correction sent to another finance operator for approval').waitFor();
     const mine = operator.getByRole('table', { name: 'Corrections waiting for approval' }).getByRole('row').nth(1);
     await mine.getByText('Waiting for another operator').waitFor();
     expect(await mine.getByRole('button').count()).toBe(0);

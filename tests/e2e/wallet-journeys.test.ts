@@ -1,7 +1,7 @@
 import { executeLedgerCommand } from '@peeks/ledger-store';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { atBothWidths, checkScreen, newcomer, signUpAsPerson } from './journey.ts';
+import { atBothWidths, checkScreen, newcomer, signUpAsPerson, toastSaying } from './journey.ts';
 import { PHONE, stage } from './stage.ts';
 
 /**
@@ -181,7 +181,7 @@ describe('the wallet money screens', { timeout: 120_000 }, () => {
     await dialog.getByLabel('Amount (Coins)').fill('5');
     await checkScreen(ann, '54-send-funds');
     await dialog.getByRole('button', { name: 'Send' }).click();
-    await ann.getByText('Transfer Completed: 5.00 Coins sent to Bob Gagnon.').waitFor();
+    await toastSaying(ann, 'Transfer Completed: 5.00 Coins sent to Bob Gagnon.').waitFor();
     await dialog.waitFor({ state: 'detached' });
     await expect
       .poll(() => bob.goto(`${peeks.server.url}/wallet`).then(() => bob.getByTestId('balance-total').textContent()), {
