@@ -33,6 +33,9 @@ const KNOWN_WALLETS = 20_000;
  */
 const CONTENDED_MS = 1_000;
 
+/** A balance or version in an announcement: a wallet id never looks like one. */
+const INTEGER = /^-?\d+$/;
+
 /**
  * Commands waiting for a batch at most, unless the process says otherwise
  * (limitLedgerQueue, LEDGER_QUEUE_LIMIT): at most about a second of waiting
@@ -428,7 +431,13 @@ class GroupCommit {
     this.#known.following = following;
   }
 
-  /** An announcement of `ledger_wallets`: wallets another commit moved are to be read again. */
+  /**
+   * An announcement of `ledger_wallets` (sql/ledger-commit.sql): the
+   * wallets another commit moved, each as "wallet version total available
+   * withdrawable reserved", or as "wallet version" alone (a closed wallet,
+   * or a commit of the release before), which is to be read again. A wallet
+   * id is never a number, so the word after the version tells which.
+   */
   announced(payload: string): void {
     const words = payload.split(' ');
     if (words[0] === this.#origin) return;
@@ -437,9 +446,19 @@ class GroupCommit {
       return;
     }
     const until = performance.now() + CONTENDED_MS;
-    for (let index = 1; index + 1 < words.length; index += 2) {
+    let index = 1;
+    while (index + 1 < words.length) {
       const walletId = words[index] as AccountId;
-      this.#known.announced(walletId, Number(words[index + 1]));
+      const version = Number(words[index + 1]);
+      const balances = words.slice(index + 2, index + 6);
+      if (balances.length === 4 && balances.every((word) => INTEGER.test(word))) {
+        const [total, available, withdrawable, reserved] = balances.map(Number) as [number, number, number, number];
+        this.#known.announced(walletId, version, { total, available, withdrawable, reserved });
+        index += 6;
+      } else {
+        this.#known.announced(walletId, version);
+        index += 2;
+      }
       // Still moved elsewhere: its batches keep taking the locked path.
       if (this.#contended.has(walletId)) this.#contend(walletId, until);
     }

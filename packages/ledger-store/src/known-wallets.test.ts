@@ -189,6 +189,73 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([both]).toRead).toEqual([{ wallets: [ann, bob], coins: null }]);
   });
 
+  it('following announcements, knows a wallet at the balances announced with it, and reads it only to spend from it', () => {
+    const known = new KnownWallets(10, () => 0);
+    known.following = true;
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins: [{ serial: 'A1', value: 900 }] });
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7, coins: [{ serial: 'B1', value: 50 }] });
+
+    // Another process paid 100 from Ann to Bob.
+    known.announced(ann, 5, { total: 800, available: 800, withdrawable: 800, reserved: 0 });
+    known.announced(bob, 8, { total: 150, available: 150, withdrawable: 100, reserved: 0 });
+
+    // Bob paid into: known at the new version with the new balances, no read.
+    const intoBob = known.recall([{ wallets: [cat, bob], coins: { walletId: cat, amount: 10 } }]);
+    expect(intoBob.toRead).toEqual([
+      { wallets: [cat], coins: null },
+      { wallets: [], coins: { walletId: cat, amount: 10 } },
+    ]);
+    expect(intoBob.known.versions.get(bob)).toBe(8);
+    expect(intoBob.known.wallets.get(bob)).toEqual({ ...wallet(bob, 150), withdrawable: 100 });
+    // Its coins moved elsewhere: none are known, so none can be spent on what was known.
+    expect(intoBob.known.coins.has(bob)).toBe(false);
+
+    // Ann pays: her coin A1 may be gone, so she is read first, at whatever version she is at now.
+    expect(known.recall([pays(100)]).toRead).toEqual([
+      { wallets: [ann], coins: null },
+      { wallets: [], coins: { walletId: ann, amount: 100 } },
+    ]);
+
+    // Once her coins are read again, a payment from her needs no read.
+    known.remember(ann, { wallet: wallet(ann, 800), version: 5, coins: [{ serial: 'A2', value: 800 }] });
+    expect(known.recall([pays(100)]).toRead).toEqual([]);
+  });
+
+  it('keeps the newest version it heard of: an older announcement or batch changes nothing', () => {
+    const known = new KnownWallets(10, () => 0);
+    known.following = true;
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+    known.announced(bob, 9, { total: 250, available: 250, withdrawable: 250, reserved: 0 });
+
+    // A batch that read Bob at 8 commits after the announcement of 9 came.
+    known.remember(bob, { wallet: wallet(bob, 150), version: 8 });
+    known.announced(bob, 8, { total: 150, available: 150, withdrawable: 150, reserved: 0 });
+    known.announced(bob, Number.NaN, { total: 1, available: 1, withdrawable: 1, reserved: 0 });
+
+    const { known: state, toRead } = known.recall([{ wallets: [bob], coins: null }]);
+    expect(toRead).toEqual([]);
+    expect(state.versions.get(bob)).toBe(9);
+    expect(state.wallets.get(bob)?.total).toBe(250);
+  });
+
+  it('forgets a wallet announced without balances (closed, or by the release before)', () => {
+    const known = new KnownWallets(10, () => 0);
+    known.following = true;
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+    known.announced(bob, 8);
+    expect(known.recall([{ wallets: [bob], coins: null }]).toRead).toEqual([{ wallets: [bob], coins: null }]);
+  });
+
+  it('leaves a batch in flight the wallet it recalled when an announcement comes', () => {
+    const known = new KnownWallets(10, () => 0);
+    known.following = true;
+    known.remember(bob, { wallet: wallet(bob, 50), version: 7 });
+    const inFlight = known.recall([{ wallets: [bob], coins: null }]).known;
+    known.announced(bob, 8, { total: 150, available: 150, withdrawable: 150, reserved: 0 });
+    expect(inFlight.wallets.get(bob)?.total).toBe(50);
+    expect(inFlight.versions.get(bob)).toBe(7);
+  });
+
   it('puts a read beside what is known', () => {
     const known = new KnownWallets(10);
     known.remember(ann, {

@@ -8,6 +8,9 @@ const MOVED_ELSEWHERE_MS = 60_000;
 /** Coins kept per wallet, in spending order: as many as `ledger_state` reads first. */
 const KNOWN_COINS = 16;
 
+/** A wallet's balances, as a commit announces them. */
+export type WalletBalances = Pick<WalletState, 'total' | 'available' | 'withdrawable' | 'reserved'>;
+
 /** One wallet as a batch left it, or as it was last read. */
 export interface KnownWallet {
   wallet: WalletState;
@@ -43,8 +46,10 @@ interface Entry {
  * behind a load balancer), deciding on what one knew would make most
  * commits fail and go round again, which costs more than the read it
  * saves. While the process follows the commits' announcements
- * (`following`), a wallet announced at a newer version is forgotten at
- * once, and read by the next batch that needs it. Without them, a doubted
+ * (`following`), a wallet announced at a newer version is known at that
+ * version, with the balances announced and none of its coins (see
+ * `announced`): a payee needs no read, a spender is read when it pays.
+ * Without them, a doubted
  * wallet whose read shows another version was moved elsewhere, and is read
  * for every batch for MOVED_ELSEWHERE_MS.
  *
@@ -119,6 +124,8 @@ export class KnownWallets {
    */
   remember(walletId: AccountId, update: KnownWallet): void {
     let entry = this.#known.get(walletId);
+    // Known at a newer version already (announced while the batch committed): that is the wallet now.
+    if (entry && entry.version > update.version) return;
     if (entry) {
       this.#known.delete(walletId);
       Object.assign(entry.wallet, update.wallet);
@@ -153,10 +160,27 @@ export class KnownWallets {
     }
   }
 
-  /** A commit elsewhere left the wallet at `version`: what is known of an older one is forgotten. */
-  announced(walletId: AccountId, version: number): void {
+  /**
+   * A commit elsewhere left the wallet at `version`, with `balances`: a
+   * wallet known at an older version is known at this one instead, with no
+   * read. Its coins may have moved (a payment from it, or into it), so what
+   * is known of them goes: a payment from it reads them first (`recall`),
+   * while a payment into it (a merchant's wallet, say) needs none. The
+   * commit's version check still stands behind all of it. Without balances
+   * (a closed wallet, or an older commit's announcement), it is forgotten.
+   */
+  announced(walletId: AccountId, version: number, balances?: WalletBalances): void {
     const entry = this.#known.get(walletId);
-    if (entry && entry.version < version) this.#known.delete(walletId);
+    if (!entry || !(version > entry.version)) return;
+    if (!balances) {
+      this.#known.delete(walletId);
+      return;
+    }
+    // A new object: a batch in flight may hold the one known so far, and must decide on it alone.
+    entry.wallet = { ...entry.wallet, ...balances };
+    entry.version = version;
+    entry.coins = undefined;
+    entry.readUpTo = undefined;
   }
 
   forgetAll(): void {
