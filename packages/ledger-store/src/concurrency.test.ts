@@ -484,7 +484,7 @@ describe('concurrent spending', () => {
       await announced(() => executeLedgerCommand(database.db, transfer('announced-c', 'announced-b', 2_00), settings));
       await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 3, read: moved.read + 1 });
-      // Its coins moved elsewhere: to pay from it, it is read.
+      // None of its coins are known here (a payee needs none): to pay from it, it is read.
       await announced(() => executeLedgerCommand(here.db, transfer('announced-b', 'announced-c', 1_00), settings));
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 4, read: moved.read + 2 });
 

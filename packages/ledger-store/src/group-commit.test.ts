@@ -191,7 +191,7 @@ describe("the commit's announcement", () => {
       `.execute(database.db)
     ).rows[0];
 
-  it('names each wallet the batch moved with its version and balances as written, the version right after the wallet', async () => {
+  it('names each wallet the batch moved with its version, balances as written and what its coins did, the version right after the wallet', async () => {
     await fund(database.db, 'announce-payer');
     await openWallets(database.db, 'announce-payee', { currencies: ['CON'] });
     const [payer, payee] = [walletIdOf('announce-payer', 'CON'), walletIdOf('announce-payee', 'CON')];
@@ -201,13 +201,13 @@ describe("the commit's announcement", () => {
     );
 
     const words = heard.find((payload) => payload.includes(payee))?.split(' ') ?? [];
-    expect(words.length % 6).toBe(1);
+    expect(words.length % 8).toBe(1);
     const announced = new Map<string, number[]>();
-    for (let index = 1; index < words.length; index += 6)
-      announced.set(words[index] ?? '', words.slice(index + 1, index + 6).map(Number));
+    for (let index = 1; index < words.length; index += 8)
+      announced.set(words[index] ?? '', words.slice(index + 1, index + 8).map(Number));
     for (const walletId of [payer, payee]) {
       const row = await rowOf(walletId);
-      expect(announced.get(walletId), walletId).toEqual([
+      expect(announced.get(walletId)?.slice(0, 5), walletId).toEqual([
         row?.version,
         row?.total,
         row?.available,
@@ -216,6 +216,9 @@ describe("the commit's announcement", () => {
       ]);
     }
     expect(announced.get(payee)?.[1]).toBe(2_00);
+    // The payer's coin left it (split, the part moved); the payee received a coin of 2.00 and gave none.
+    expect(announced.get(payer)?.slice(5)).toEqual([1, 0]);
+    expect(announced.get(payee)?.slice(5)).toEqual([0, 2_00]);
   });
 
   it('names a closed wallet with its version alone', async () => {
@@ -241,5 +244,29 @@ describe("the commit's announcement", () => {
     );
 
     expect(heard).toContain(`test ${walletId} ${version + 1}`);
+  });
+
+  it('says a wallet spent from when the batch does not say what its coins did', async () => {
+    await openWallets(database.db, 'announce-unsaid', { currencies: ['CON'] });
+    const walletId = walletIdOf('announce-unsaid', 'CON');
+    const version = (await rowOf(walletId))?.version ?? 0;
+    const batch = {
+      origin: 'test',
+      events: [],
+      wallets: [{ wallet_id: walletId, total: 0, available: 0, withdrawable: 0, reserved: 0, version: version + 1 }],
+      transactions_new: [],
+      transactions_changed: [],
+      entries: [],
+      coins_created: [],
+      coins_updated: [],
+    };
+
+    const heard = await announcementsOf(walletId, () =>
+      sql`SELECT * FROM ledger_commit(${[walletId]}::text[], ${[version]}::bigint[], ${JSON.stringify(batch)}::jsonb)`.execute(
+        database.db,
+      ),
+    );
+
+    expect(heard).toContain(`test ${walletId} ${version + 1} 0 0 0 0 1 0`);
   });
 });

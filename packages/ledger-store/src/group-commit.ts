@@ -434,9 +434,10 @@ class GroupCommit {
   /**
    * An announcement of `ledger_wallets` (sql/ledger-commit.sql): the
    * wallets another commit moved, each as "wallet version total available
-   * withdrawable reserved", or as "wallet version" alone (a closed wallet,
-   * or a commit of the release before), which is to be read again. A wallet
-   * id is never a number, so the word after the version tells which.
+   * withdrawable reserved spent received", or as "wallet version" alone (a
+   * closed wallet, or a commit of the release before), which is to be read
+   * again. A wallet id is never a number, so the word after the version
+   * tells which.
    */
   announced(payload: string): void {
     const words = payload.split(' ');
@@ -450,11 +451,23 @@ class GroupCommit {
     while (index + 1 < words.length) {
       const walletId = words[index] as AccountId;
       const version = Number(words[index + 1]);
-      const balances = words.slice(index + 2, index + 6);
-      if (balances.length === 4 && balances.every((word) => INTEGER.test(word))) {
-        const [total, available, withdrawable, reserved] = balances.map(Number) as [number, number, number, number];
-        this.#known.announced(walletId, version, { total, available, withdrawable, reserved });
-        index += 6;
+      const state = words.slice(index + 2, index + 8);
+      if (state.length === 6 && state.every((word) => INTEGER.test(word))) {
+        const [total, available, withdrawable, reserved, spent, received] = state.map(Number) as number[] as [
+          number,
+          number,
+          number,
+          number,
+          number,
+          number,
+        ];
+        this.#known.announced(
+          walletId,
+          version,
+          { total, available, withdrawable, reserved },
+          spent === 0 ? { spent: false, received } : { spent: true },
+        );
+        index += 8;
       } else {
         this.#known.announced(walletId, version);
         index += 2;

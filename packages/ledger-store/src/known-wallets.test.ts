@@ -221,6 +221,45 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([pays(100)]).toRead).toEqual([]);
   });
 
+  it('keeps the known coins of a wallet that only received elsewhere, those ranking ahead of every coin received', () => {
+    const known = new KnownWallets(10, () => 0);
+    known.following = true;
+    const coins = [
+      { serial: 'A1', value: 500 },
+      { serial: 'A2', value: 300 },
+      { serial: 'A3', value: 100 },
+    ];
+    known.remember(ann, { wallet: wallet(ann, 900), version: 4, coins });
+    const spends = (amount: number): LedgerNeeds => ({ wallets: [ann], coins: { walletId: ann, amount } });
+    const balances = { total: 1_100, available: 1_100, withdrawable: 900, reserved: 0 };
+
+    // Received coins of at most 300: A1 still ranks first; A2 and A3 may rank after a coin received, so they go.
+    known.announced(ann, 5, balances, { spent: false, received: 300 });
+    const { known: state, toRead } = known.recall([spends(400)]);
+    expect(toRead).toEqual([]);
+    expect(state.versions.get(ann)).toBe(5);
+    expect(state.coins.get(ann)).toEqual([{ serial: 'A1', value: 500 }]);
+    expect(state.readUpTo.get(ann)).toEqual({ serial: 'A1', value: 500 });
+    // More than the coins kept: read.
+    expect(known.recall([spends(600)]).toRead).toEqual([
+      { wallets: [ann], coins: null },
+      { wallets: [], coins: { walletId: ann, amount: 600 } },
+    ]);
+    // What the recall handed out is its own: a later announcement leaves it be.
+    known.announced(ann, 6, balances, { spent: false, received: 600 });
+    expect(state.coins.get(ann)).toEqual([{ serial: 'A1', value: 500 }]);
+    // A coin received worth more than every coin known: none are known to rank first any more.
+    expect(known.recall([spends(100)]).toRead).toHaveLength(2);
+
+    // Balances moved with no coin received (a hold released, say): the coins stay as they were.
+    known.remember(ann, { wallet: wallet(ann, 900), version: 7, coins });
+    known.announced(ann, 8, balances, { spent: false, received: 0 });
+    expect(known.recall([spends(900)]).known.coins.get(ann)).toEqual(coins);
+    // Spent from: none stay.
+    known.announced(ann, 9, balances, { spent: true });
+    expect(known.recall([spends(1)]).toRead).toHaveLength(2);
+  });
+
   it('keeps the newest version it heard of: an older announcement or batch changes nothing', () => {
     const known = new KnownWallets(10, () => 0);
     known.following = true;

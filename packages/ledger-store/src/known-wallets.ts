@@ -11,6 +11,14 @@ const KNOWN_COINS = 16;
 /** A wallet's balances, as a commit announces them. */
 export type WalletBalances = Pick<WalletState, 'total' | 'available' | 'withdrawable' | 'reserved'>;
 
+/**
+ * What a commit did to a wallet's coins, as announced: some left it
+ * (`spent`), or it only received coins, none larger than `received` (0:
+ * none).
+ */
+export type CoinsAnnounced = { spent: true } | { spent: false; received: number };
+const SPENT: CoinsAnnounced = { spent: true };
+
 /** One wallet as a batch left it, or as it was last read. */
 export interface KnownWallet {
   wallet: WalletState;
@@ -163,13 +171,16 @@ export class KnownWallets {
   /**
    * A commit elsewhere left the wallet at `version`, with `balances`: a
    * wallet known at an older version is known at this one instead, with no
-   * read. Its coins may have moved (a payment from it, or into it), so what
-   * is known of them goes: a payment from it reads them first (`recall`),
-   * while a payment into it (a merchant's wallet, say) needs none. The
-   * commit's version check still stands behind all of it. Without balances
-   * (a closed wallet, or an older commit's announcement), it is forgotten.
+   * read, so that a payment into it (a merchant's wallet, say) needs none.
+   * Of its coins, what `coins` says the commit did: when a coin left it,
+   * none are known any more, and a payment from it reads them first
+   * (`recall`); when it only received coins, those known that rank ahead of
+   * every coin it received stay known, as a prefix (see keepCoinsAhead).
+   * The commit's version check still stands behind all of it. Without
+   * balances (a closed wallet, or an older commit's announcement), it is
+   * forgotten.
    */
-  announced(walletId: AccountId, version: number, balances?: WalletBalances): void {
+  announced(walletId: AccountId, version: number, balances?: WalletBalances, coins: CoinsAnnounced = SPENT): void {
     const entry = this.#known.get(walletId);
     if (!entry || !(version > entry.version)) return;
     if (!balances) {
@@ -179,8 +190,7 @@ export class KnownWallets {
     // A new object: a batch in flight may hold the one known so far, and must decide on it alone.
     entry.wallet = { ...entry.wallet, ...balances };
     entry.version = version;
-    entry.coins = undefined;
-    entry.readUpTo = undefined;
+    keepCoinsAhead(entry, coins);
   }
 
   forgetAll(): void {
@@ -225,6 +235,30 @@ function keepFirstCoins(entry: Entry, update: KnownWallet): void {
   kept.length = count;
   entry.coins = kept;
   entry.readUpTo = update.coins.length > KNOWN_COINS ? update.coins[KNOWN_COINS - 1] : update.readUpTo;
+}
+
+/**
+ * The known coins that still say what the wallet holds after a commit
+ * elsewhere. Spent from: none. Paid into with coins of at most `received`:
+ * those worth more, which rank ahead of every coin received (largest
+ * first; a coin worth as much may rank either side, by serial), with the
+ * last of them as the last coin read, since the coins received, like every
+ * coin not known, rank after it. New arrays: a batch in flight may hold the
+ * old ones.
+ */
+function keepCoinsAhead(entry: Entry, coins: CoinsAnnounced): void {
+  if (!entry.coins || coins.spent) {
+    entry.coins = undefined;
+    entry.readUpTo = undefined;
+    return;
+  }
+  if (coins.received <= 0) return;
+  const received = coins.received;
+  const at = entry.coins.findIndex((coin) => coin.value <= received);
+  const kept = at === -1 ? [...entry.coins] : entry.coins.slice(0, at);
+  const last = kept.at(-1);
+  entry.coins = last ? kept : undefined;
+  entry.readUpTo = last;
 }
 
 /** Whether the coins known of a spender say if it can pay `amount`: all of them are known, or those known are enough. */
