@@ -480,7 +480,7 @@ describe('concurrent spending', () => {
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 2, read: moved.read + 1 });
 
       // Paid into elsewhere and announced: known at its new balances, so a payment into it here reads nothing.
-      await fund('announced-c', 1_00);
+      await announced(() => fund('announced-c', 1_00));
       await announced(() => executeLedgerCommand(database.db, transfer('announced-c', 'announced-b', 2_00), settings));
       await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 3, read: moved.read + 1 });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchState } from './batch-state.ts';
 import { commitDecisions, isSerializationFailure } from './commit.ts';
 import { decideRequest } from './decide.ts';
-import { KnownWallets, withRead } from './known-wallets.ts';
+import { KnownWallets, withRead, type CoinsAnnounced } from './known-wallets.ts';
 import { executeAlone, OPTIMISTIC_ATTEMPTS } from './lone-path.ts';
 import { readLedgerState } from './read-state.ts';
 import { refusedOutcome } from './replay.ts';
@@ -408,6 +408,13 @@ class GroupCommit {
       if (version === undefined) continue;
       const coins = state.coinsOf(walletId);
       const readUpTo = read.readUpTo.get(walletId);
+      const readAt = read.versions.get(walletId);
+      // Unwritten, its coins did not move; written, as the batch says (said nothing: as if spent from).
+      const moved: CoinsAnnounced = !row
+        ? { spent: false, received: 0 }
+        : row.coins_spent === false && row.coins_received !== undefined
+          ? { spent: false, received: row.coins_received }
+          : { spent: true };
       this.#known.remember(walletId, {
         wallet: row
           ? {
@@ -421,6 +428,7 @@ class GroupCommit {
         version,
         ...(coins ? { coins } : {}),
         ...(readUpTo ? { readUpTo } : {}),
+        ...(!coins && readAt !== undefined ? { coinsSince: { version: readAt, moved } } : {}),
       });
     }
   }

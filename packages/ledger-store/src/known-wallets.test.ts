@@ -260,6 +260,35 @@ describe('the wallets a group commit knows', () => {
     expect(known.recall([spends(1)]).toRead).toHaveLength(2);
   });
 
+  it('carries the coins it knew through a batch that read the wallet without them, at the version it knew', () => {
+    const known = new KnownWallets(10, () => 0);
+    const coins = [
+      { serial: 'A1', value: 500 },
+      { serial: 'A2', value: 100 },
+    ];
+    const spends = (amount: number): LedgerNeeds => ({ wallets: [ann], coins: { walletId: ann, amount } });
+    known.remember(ann, { wallet: wallet(ann, 600), version: 4, coins });
+
+    // A batch read Ann at 4 as a payee (no coins) and paid her a coin of 200: A1 still ranks first.
+    known.remember(ann, {
+      wallet: wallet(ann, 800),
+      version: 5,
+      coinsSince: { version: 4, moved: { spent: false, received: 200 } },
+    });
+    const { known: state, toRead } = known.recall([spends(300)]);
+    expect(toRead).toEqual([]);
+    expect(state.coins.get(ann)).toEqual([{ serial: 'A1', value: 500 }]);
+    expect(state.readUpTo.get(ann)).toEqual({ serial: 'A1', value: 500 });
+
+    // Read at a version other than the one known: what was known says nothing of it.
+    known.remember(ann, {
+      wallet: wallet(ann, 900),
+      version: 8,
+      coinsSince: { version: 7, moved: { spent: false, received: 0 } },
+    });
+    expect(known.recall([spends(300)]).toRead).toHaveLength(2);
+  });
+
   it('keeps the newest version it heard of: an older announcement or batch changes nothing', () => {
     const known = new KnownWallets(10, () => 0);
     known.following = true;

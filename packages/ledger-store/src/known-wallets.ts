@@ -27,6 +27,12 @@ export interface KnownWallet {
   coins?: Coin[];
   /** The last coin read, while some of its coins were left unread (see BatchState). */
   readUpTo?: Coin;
+  /**
+   * When `coins` is absent: the batch did not know them, but decided on the
+   * wallet at `version` and did `moved` to its coins (a payee read without
+   * its coins, say). Coins known at that version are carried through it.
+   */
+  coinsSince?: { version: number; moved: CoinsAnnounced };
 }
 
 /** A known wallet as kept: its own objects, updated in place. */
@@ -135,10 +141,18 @@ export class KnownWallets {
     // Known at a newer version already (announced while the batch committed): that is the wallet now.
     if (entry && entry.version > update.version) return;
     if (entry) {
+      // The coins known at the version the batch decided on are still known, moved as the batch moved them.
+      const since = update.coins ? undefined : update.coinsSince;
+      const carried = since !== undefined && entry.coins !== undefined && entry.version === since.version;
       this.#known.delete(walletId);
       Object.assign(entry.wallet, update.wallet);
       entry.version = update.version;
       entry.doubted = false;
+      if (carried) {
+        keepCoinsAhead(entry, since.moved);
+        this.#known.set(walletId, entry);
+        return;
+      }
     } else {
       entry = {
         wallet: { ...update.wallet },
