@@ -61,11 +61,11 @@ interface Entry {
  * commits fail and go round again, which costs more than the read it
  * saves. While the process follows the commits' announcements
  * (`following`), a wallet announced at a newer version is known at that
- * version, with the balances announced and none of its coins (see
- * `announced`): a payee needs no read, a spender is read when it pays.
- * Without them, a doubted
- * wallet whose read shows another version was moved elsewhere, and is read
- * for every batch for MOVED_ELSEWHERE_MS.
+ * version, with the balances announced and those of its coins the commit
+ * cannot have changed (see `announced`): a payee needs no read, and a
+ * spender is read when it pays only if its coins moved. Without them, a
+ * doubted wallet whose read shows another version was moved elsewhere, and
+ * is read for every batch for MOVED_ELSEWHERE_MS.
  *
  * The oldest known wallets make way past `capacity`, so that memory stays
  * bounded however many wallets the ledger holds.
