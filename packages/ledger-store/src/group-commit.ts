@@ -461,19 +461,12 @@ class GroupCommit {
       const version = Number(words[index + 1]);
       const state = words.slice(index + 2, index + 8);
       if (state.length === 6 && state.every((word) => INTEGER.test(word))) {
-        const [total, available, withdrawable, reserved, spent, received] = state.map(Number) as number[] as [
-          number,
-          number,
-          number,
-          number,
-          number,
-          number,
-        ];
+        const word = (at: number) => Number(words[index + at]);
         this.#known.announced(
           walletId,
           version,
-          { total, available, withdrawable, reserved },
-          spent === 0 ? { spent: false, received } : { spent: true },
+          { total: word(2), available: word(3), withdrawable: word(4), reserved: word(5) },
+          word(6) === 0 ? { spent: false, received: word(7) } : { spent: true },
         );
         index += 8;
       } else {
