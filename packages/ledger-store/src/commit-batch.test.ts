@@ -74,15 +74,6 @@ function decideInTurn(read: ReadState, commands: LedgerCommand[]) {
   });
 }
 
-const balances = (walletId: string, total: number, withdrawable: number, version: number) => ({
-  wallet_id: walletId,
-  total,
-  available: total,
-  withdrawable,
-  reserved: 0,
-  version,
-});
-
 describe('the rows a batch commits', () => {
   it('writes each wallet and coin once, as the whole batch leaves it', () => {
     const read = readState();
@@ -93,11 +84,10 @@ describe('the rows a batch commits', () => {
     );
 
     expect(batch.wallets).toEqual([
-      { ...balances(ann, 700, 700, 5), coins_spent: true, coins_received: 0 },
-      // Bob received on hold and paid it on: his balance moved twice, and a coin left him.
-      { ...balances(bob, 0, 0, 6), coins_spent: true, coins_received: 0 },
-      // Cat only received: the largest coin she did, for the announcement.
-      { ...balances(cat, 300, 0, 5), coins_spent: false, coins_received: 300 },
+      { wallet_id: ann, total: 700, available: 700, withdrawable: 700, reserved: 0, version: 5 },
+      // Bob received on hold and paid it on: his balance moved twice.
+      { wallet_id: bob, total: 0, available: 0, withdrawable: 0, reserved: 0, version: 6 },
+      { wallet_id: cat, total: 300, available: 300, withdrawable: 0, reserved: 0, version: 5 },
     ]);
     expect(batch.coins_updated).toEqual([{ serial: 'PKS-ANN', holder: ann, status: 'split', tx_ids: ['tx-1'] }]);
     expect(

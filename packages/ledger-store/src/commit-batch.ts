@@ -1,4 +1,4 @@
-import { applyBalanceChange, type AccountId, type CoinStep } from '@peeks/ledger';
+import { applyBalanceChange, type AccountId } from '@peeks/ledger';
 import { transactionRow, type EventProjection } from './inline-projection.ts';
 import type { CommittedWallet, Decided, ReadState } from './types.ts';
 
@@ -10,11 +10,7 @@ type CoinUpdated = EventProjection['coinsUpdated'][number] & { tx_ids: readonly 
  * events, in the order the batch decided them, and every read-model row the
  * batch writes, once, in the state the batch leaves it in. Balances start
  * from the wallets as read, which the commit checks are unchanged, so a
- * wallet the batch changes must be one of `read.versions`. Each wallet
- * says what the batch did to its coins, for the commit's announcement (see
- * KnownWallets.announced): `coins_spent` when a coin left it (spent,
- * split, reserved, burnt), else `coins_received`, the largest coin it
- * received (0: none).
+ * wallet the batch changes must be one of `read.versions`.
  */
 export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decisions: readonly Decided[]) {
   const events: object[] = [];
@@ -23,9 +19,6 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
   const coinsCreated = new Map<string, CoinCreated>();
   const coinsUpdated = new Map<string, CoinUpdated>();
   const salesReturned = new Map<string, { sale_tx_id: string; amount: number; return_date: string | null }>();
-  const coinsMoved = new Map<AccountId, CoinsMoved>();
-  for (const { events: decided } of decisions)
-    for (const event of decided) for (const step of event.data.coins) noteCoinStep(coinsMoved, step);
 
   for (const { prepared, projections } of decisions) {
     const createdAt = prepared.createdAt.toISOString();
@@ -79,10 +72,7 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
   }));
   return {
     events,
-    wallets: [...wallets.values()].map((wallet) => {
-      const moved = coinsMoved.get(wallet.wallet_id) ?? { received: 0 };
-      return { ...wallet, coins_spent: 'spent' in moved, coins_received: 'spent' in moved ? 0 : moved.received };
-    }),
+    wallets: [...wallets.values()],
     transactions_new: transactions.filter(({ isNew }) => isNew).map(({ row }) => row),
     transactions_changed: transactions.filter(({ isNew }) => !isNew).map(({ row }) => row),
     entries,
@@ -90,36 +80,6 @@ export function commitBatch(read: Pick<ReadState, 'wallets' | 'versions'>, decis
     coins_updated: [...coinsUpdated.values()],
     sales_returned: [...salesReturned.values()],
   };
-}
-
-/** What a batch did to a holder's coins: some left it, or it only received, none larger than `received`. */
-type CoinsMoved = { spent: true } | { received: number };
-
-function noteCoinStep(moved: Map<AccountId, CoinsMoved>, step: CoinStep): void {
-  const spent = (holder: AccountId) => moved.set(holder, { spent: true });
-  const received = (holder: AccountId) => {
-    const before = moved.get(holder) ?? { received: 0 };
-    if (!('spent' in before)) moved.set(holder, { received: Math.max(before.received, step.value) });
-  };
-  switch (step.action) {
-    case 'mint':
-      received(step.to);
-      return;
-    case 'move':
-      spent(step.from);
-      received(step.to);
-      return;
-    case 'release':
-      received(step.holder);
-      return;
-    case 'split':
-    case 'reserve':
-      spent(step.holder);
-      return;
-    case 'burn':
-      spent(step.from);
-      return;
-  }
 }
 
 function walletAsRead(read: Pick<ReadState, 'wallets' | 'versions'>, walletId: AccountId): CommittedWallet {

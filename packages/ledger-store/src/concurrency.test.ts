@@ -162,59 +162,6 @@ describe('concurrent spending', () => {
     }
   }, 60_000);
 
-  it('keeps the sum of 20 wallets and a hot one through random transfers from two processes that follow the announcements', async () => {
-    const pools = [connectDatabase(database.url, { max: 8 }), connectDatabase(database.url, { max: 8 })];
-    const listeners = pools.map(() => new pg.Client({ connectionString: database.url }));
-    try {
-      for (const [index, pool] of pools.entries()) {
-        const follower = walletChangeFollower(pool.db);
-        const listener = listeners[index] as pg.Client;
-        listener.on('notification', ({ payload }) => {
-          follower.notified(payload);
-        });
-        await listener.connect();
-        await listener.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
-        follower.resumed();
-      }
-      let funded = 0;
-      for (let index = 0; index < 20; index++) funded += await fund(`followed-${index}`, 10_00);
-      funded += await fund('followed-hot', 10_00);
-      const random = (below: number) => Math.floor(Math.random() * below);
-      // The hot wallet is mostly paid into, as a merchant's is: known from announcements, it is seldom read.
-      const party = () => (Math.random() < 0.3 ? 'followed-hot' : `followed-${random(20)}`);
-      let moved = 0;
-      const workers = pools.flatMap(({ db }) =>
-        Array.from({ length: 8 }, async () => {
-          for (let round = 0; round < 20; round++) {
-            const from = party();
-            let to = party();
-            while (to === from) to = party();
-            const amount = 1 + random(3_000);
-            const outcome = await executeLedgerCommand(db, transfer(from, to, amount), settings).catch(
-              (error: unknown) => {
-                if (!(error instanceof LedgerRuleViolation)) throw error;
-                return null;
-              },
-            );
-            if (outcome) moved += amount;
-          }
-        }),
-      );
-      await Promise.all(workers);
-
-      expect(await conTotal('followed-')).toBe(funded);
-      const { rows } = await sql<{ sent: number; overdrawn: number }>`
-        SELECT (SELECT coalesce(sum(amount), 0)::bigint FROM ledger_entries WHERE type = 'P2P_SENT' AND account_id LIKE 'wallet:followed-%') AS sent,
-               (SELECT count(*)::int FROM wallets WHERE owner_id LIKE 'followed-%' AND (available < 0 OR total < 0)) AS overdrawn
-      `.execute(database.db);
-      expect(rows[0]).toEqual({ sent: moved, overdrawn: 0 });
-      // The balances as written are those the log adds up to: checked by the verification at the end.
-    } finally {
-      for (const listener of listeners) await listener.end();
-      for (const pool of pools) await pool.close();
-    }
-  }, 60_000);
-
   it('makes two processes paying among the same wallets and a hot one wait for each other under lock: no command fails, each key once', async () => {
     const pools = [connectDatabase(database.url, { max: 8 }), connectDatabase(database.url, { max: 8 })];
     const [one, two] = pools.map((pool) => pool.db) as [Kysely<Database>, Kysely<Database>];
@@ -476,26 +423,16 @@ describe('concurrent spending', () => {
       await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 1, read: moved.read + 1 });
       // Not read again for a minute, as without announcements: the next batch decides on what it knows.
-      await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
+      await executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings);
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 2, read: moved.read + 1 });
-
-      // Paid into elsewhere and announced: known at its new balances, so a payment into it here reads nothing.
-      await announced(() => fund('announced-c', 1_00));
-      await announced(() => executeLedgerCommand(database.db, transfer('announced-c', 'announced-b', 2_00), settings));
-      await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
-      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 3, read: moved.read + 1 });
-      // None of its coins are known here (a payee needs none): to pay from it, it is read.
-      await announced(() => executeLedgerCommand(here.db, transfer('announced-b', 'announced-c', 1_00), settings));
-      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 4, read: moved.read + 2 });
 
       // With the announcements lost, what it knew is forgotten.
       follower.lost();
       await executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings);
-      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 5, read: moved.read + 3 });
+      expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 3, read: moved.read + 2 });
 
-      expect(await conTotal('announced-a')).toBe(15_00 - 11_00);
-      expect(await conTotal('announced-b')).toBe(13_00 - 1_00);
-      expect(await conTotal('announced-c')).toBe(15_00 - 2_00 + 1_00);
+      expect(await conTotal('announced-a')).toBe(15_00 - 10_00);
+      expect(await conTotal('announced-b')).toBe(10_00);
     } finally {
       await listener.end();
       await here.close();

@@ -2,18 +2,11 @@ import { createTestDatabase, type TestDatabase } from '@peeks/db/testing';
 import { DEFAULT_RATE_MICROS, walletIdOf, type LedgerCommand } from '@peeks/ledger';
 import type { Database } from '@peeks/db';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeLedgerCommand } from './execute.ts';
-import {
-  DEFAULT_QUEUE_LIMIT,
-  LedgerQueueFull,
-  ledgerQueueCounts,
-  limitLedgerQueue,
-  WALLET_CHANGES_CHANNEL,
-} from './group-commit.ts';
+import { DEFAULT_QUEUE_LIMIT, LedgerQueueFull, ledgerQueueCounts, limitLedgerQueue } from './group-commit.ts';
 import { loadTransaction } from './transactions.ts';
-import { closeWallet, openWallets } from './wallets.ts';
+import { openWallets } from './wallets.ts';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -164,109 +157,5 @@ describe("the group commit's queue", () => {
     expect(() => {
       limitLedgerQueue(database.db, 1.5);
     }).toThrow(RangeError);
-  });
-});
-
-describe("the commit's announcement", () => {
-  /** The announcements made while `work` runs, once the one naming `walletId` has come. */
-  async function announcementsOf(walletId: string, work: () => Promise<unknown>): Promise<string[]> {
-    const listener = new pg.Client({ connectionString: database.url });
-    const heard: string[] = [];
-    listener.on('notification', ({ payload }) => heard.push(payload ?? ''));
-    try {
-      await listener.connect();
-      await listener.query(`LISTEN ${WALLET_CHANGES_CHANNEL}`);
-      await work();
-      await until(() => heard.some((payload) => payload.split(' ').includes(walletId)), 'the announcement');
-      return heard;
-    } finally {
-      await listener.end();
-    }
-  }
-
-  const rowOf = async (walletId: string) =>
-    (
-      await sql<{ version: number; total: number; available: number; withdrawable: number; reserved: number }>`
-        SELECT version, total, available, withdrawable, reserved FROM wallets WHERE wallet_id = ${walletId}
-      `.execute(database.db)
-    ).rows[0];
-
-  it('names each wallet the batch moved with its version, balances as written and what its coins did, the version right after the wallet', async () => {
-    await fund(database.db, 'announce-payer');
-    await openWallets(database.db, 'announce-payee', { currencies: ['CON'] });
-    const [payer, payee] = [walletIdOf('announce-payer', 'CON'), walletIdOf('announce-payee', 'CON')];
-
-    const heard = await announcementsOf(payee, () =>
-      executeLedgerCommand(database.db, transfer('announce-payer', 'announce-payee', 2_00), settings),
-    );
-
-    const words = heard.find((payload) => payload.includes(payee))?.split(' ') ?? [];
-    expect(words.length % 8).toBe(1);
-    const announced = new Map<string, number[]>();
-    for (let index = 1; index < words.length; index += 8)
-      announced.set(words[index] ?? '', words.slice(index + 1, index + 8).map(Number));
-    for (const walletId of [payer, payee]) {
-      const row = await rowOf(walletId);
-      expect(announced.get(walletId)?.slice(0, 5), walletId).toEqual([
-        row?.version,
-        row?.total,
-        row?.available,
-        row?.withdrawable,
-        row?.reserved,
-      ]);
-    }
-    expect(announced.get(payee)?.[1]).toBe(2_00);
-    // The payer's coin left it (split, the part moved); the payee received a coin of 2.00 and gave none.
-    expect(announced.get(payer)?.slice(5)).toEqual([1, 0]);
-    expect(announced.get(payee)?.slice(5)).toEqual([0, 2_00]);
-  });
-
-  it('names a closed wallet with its version alone', async () => {
-    await openWallets(database.db, 'announce-closed', { currencies: ['CON'] });
-    const walletId = walletIdOf('announce-closed', 'CON');
-    await closeWallet(database.db, walletId);
-    const version = (await rowOf(walletId))?.version ?? 0;
-    const batch = {
-      origin: 'test',
-      events: [],
-      wallets: [{ wallet_id: walletId, total: 0, available: 0, withdrawable: 0, reserved: 0, version: version + 1 }],
-      transactions_new: [],
-      transactions_changed: [],
-      entries: [],
-      coins_created: [],
-      coins_updated: [],
-    };
-
-    const heard = await announcementsOf(walletId, () =>
-      sql`SELECT * FROM ledger_commit(${[walletId]}::text[], ${[version]}::bigint[], ${JSON.stringify(batch)}::jsonb)`.execute(
-        database.db,
-      ),
-    );
-
-    expect(heard).toContain(`test ${walletId} ${version + 1}`);
-  });
-
-  it('says a wallet spent from when the batch does not say what its coins did', async () => {
-    await openWallets(database.db, 'announce-unsaid', { currencies: ['CON'] });
-    const walletId = walletIdOf('announce-unsaid', 'CON');
-    const version = (await rowOf(walletId))?.version ?? 0;
-    const batch = {
-      origin: 'test',
-      events: [],
-      wallets: [{ wallet_id: walletId, total: 0, available: 0, withdrawable: 0, reserved: 0, version: version + 1 }],
-      transactions_new: [],
-      transactions_changed: [],
-      entries: [],
-      coins_created: [],
-      coins_updated: [],
-    };
-
-    const heard = await announcementsOf(walletId, () =>
-      sql`SELECT * FROM ledger_commit(${[walletId]}::text[], ${[version]}::bigint[], ${JSON.stringify(batch)}::jsonb)`.execute(
-        database.db,
-      ),
-    );
-
-    expect(heard).toContain(`test ${walletId} ${version + 1} 0 0 0 0 1 0`);
   });
 });

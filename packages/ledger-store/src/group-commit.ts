@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { BatchState } from './batch-state.ts';
 import { commitDecisions, isSerializationFailure } from './commit.ts';
 import { decideRequest } from './decide.ts';
-import { KnownWallets, withRead, type CoinsAnnounced } from './known-wallets.ts';
+import { KnownWallets, withRead } from './known-wallets.ts';
 import { executeAlone, OPTIMISTIC_ATTEMPTS } from './lone-path.ts';
 import { readLedgerState } from './read-state.ts';
 import { refusedOutcome } from './replay.ts';
@@ -32,9 +32,6 @@ const KNOWN_WALLETS = 20_000;
  * elsewhere keeps it so; a quiet wallet is tried optimistically again.
  */
 const CONTENDED_MS = 1_000;
-
-/** A balance or version in an announcement: a wallet id never looks like one. */
-const INTEGER = /^-?\d+$/;
 
 /**
  * Commands waiting for a batch at most, unless the process says otherwise
@@ -408,13 +405,6 @@ class GroupCommit {
       if (version === undefined) continue;
       const coins = state.coinsOf(walletId);
       const readUpTo = read.readUpTo.get(walletId);
-      const readAt = read.versions.get(walletId);
-      // Unwritten, its coins did not move; written, as the batch says (said nothing: as if spent from).
-      const moved: CoinsAnnounced = !row
-        ? { spent: false, received: 0 }
-        : row.coins_spent === false && row.coins_received !== undefined
-          ? { spent: false, received: row.coins_received }
-          : { spent: true };
       this.#known.remember(walletId, {
         wallet: row
           ? {
@@ -428,7 +418,6 @@ class GroupCommit {
         version,
         ...(coins ? { coins } : {}),
         ...(readUpTo ? { readUpTo } : {}),
-        ...(!coins && readAt !== undefined ? { coinsSince: { version: readAt, moved } } : {}),
       });
     }
   }
@@ -439,14 +428,7 @@ class GroupCommit {
     this.#known.following = following;
   }
 
-  /**
-   * An announcement of `ledger_wallets` (sql/ledger-commit.sql): the
-   * wallets another commit moved, each as "wallet version total available
-   * withdrawable reserved spent received", or as "wallet version" alone (a
-   * closed wallet, or a commit of the release before), which is to be read
-   * again. A wallet id is never a number, so the word after the version
-   * tells which.
-   */
+  /** An announcement of `ledger_wallets`: wallets another commit moved are to be read again. */
   announced(payload: string): void {
     const words = payload.split(' ');
     if (words[0] === this.#origin) return;
@@ -455,24 +437,9 @@ class GroupCommit {
       return;
     }
     const until = performance.now() + CONTENDED_MS;
-    let index = 1;
-    while (index + 1 < words.length) {
+    for (let index = 1; index + 1 < words.length; index += 2) {
       const walletId = words[index] as AccountId;
-      const version = Number(words[index + 1]);
-      const state = words.slice(index + 2, index + 8);
-      if (state.length === 6 && state.every((word) => INTEGER.test(word))) {
-        const word = (at: number) => Number(words[index + at]);
-        this.#known.announced(
-          walletId,
-          version,
-          { total: word(2), available: word(3), withdrawable: word(4), reserved: word(5) },
-          word(6) === 0 ? { spent: false, received: word(7) } : { spent: true },
-        );
-        index += 8;
-      } else {
-        this.#known.announced(walletId, version);
-        index += 2;
-      }
+      this.#known.announced(walletId, Number(words[index + 1]));
       // Still moved elsewhere: its batches keep taking the locked path.
       if (this.#contended.has(walletId)) this.#contend(walletId, until);
     }

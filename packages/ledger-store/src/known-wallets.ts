@@ -8,17 +8,6 @@ const MOVED_ELSEWHERE_MS = 60_000;
 /** Coins kept per wallet, in spending order: as many as `ledger_state` reads first. */
 const KNOWN_COINS = 16;
 
-/** A wallet's balances, as a commit announces them. */
-export type WalletBalances = Pick<WalletState, 'total' | 'available' | 'withdrawable' | 'reserved'>;
-
-/**
- * What a commit did to a wallet's coins, as announced: some left it
- * (`spent`), or it only received coins, none larger than `received` (0:
- * none).
- */
-export type CoinsAnnounced = { spent: true } | { spent: false; received: number };
-const SPENT: CoinsAnnounced = { spent: true };
-
 /** One wallet as a batch left it, or as it was last read. */
 export interface KnownWallet {
   wallet: WalletState;
@@ -27,12 +16,6 @@ export interface KnownWallet {
   coins?: Coin[];
   /** The last coin read, while some of its coins were left unread (see BatchState). */
   readUpTo?: Coin;
-  /**
-   * When `coins` is absent: the batch did not know them, but decided on the
-   * wallet at `version` and did `moved` to its coins (a payee read without
-   * its coins, say). Coins known at that version are carried through it.
-   */
-  coinsSince?: { version: number; moved: CoinsAnnounced };
 }
 
 /** A known wallet as kept: its own objects, updated in place. */
@@ -60,12 +43,10 @@ interface Entry {
  * behind a load balancer), deciding on what one knew would make most
  * commits fail and go round again, which costs more than the read it
  * saves. While the process follows the commits' announcements
- * (`following`), a wallet announced at a newer version is known at that
- * version, with the balances announced and those of its coins the commit
- * cannot have changed (see `announced`): a payee needs no read, and a
- * spender is read when it pays only if its coins moved. Without them, a
- * doubted wallet whose read shows another version was moved elsewhere, and
- * is read for every batch for MOVED_ELSEWHERE_MS.
+ * (`following`), a wallet announced at a newer version is forgotten at
+ * once, and read by the next batch that needs it. Without them, a doubted
+ * wallet whose read shows another version was moved elsewhere, and is read
+ * for every batch for MOVED_ELSEWHERE_MS.
  *
  * The oldest known wallets make way past `capacity`, so that memory stays
  * bounded however many wallets the ledger holds.
@@ -138,21 +119,11 @@ export class KnownWallets {
    */
   remember(walletId: AccountId, update: KnownWallet): void {
     let entry = this.#known.get(walletId);
-    // Known at a newer version already (announced while the batch committed): that is the wallet now.
-    if (entry && entry.version > update.version) return;
     if (entry) {
-      // The coins known at the version the batch decided on are still known, moved as the batch moved them.
-      const since = update.coins ? undefined : update.coinsSince;
-      const carried = since !== undefined && entry.coins !== undefined && entry.version === since.version;
       this.#known.delete(walletId);
       Object.assign(entry.wallet, update.wallet);
       entry.version = update.version;
       entry.doubted = false;
-      if (carried) {
-        keepCoinsAhead(entry, since.moved);
-        this.#known.set(walletId, entry);
-        return;
-      }
     } else {
       entry = {
         wallet: { ...update.wallet },
@@ -182,29 +153,10 @@ export class KnownWallets {
     }
   }
 
-  /**
-   * A commit elsewhere left the wallet at `version`, with `balances`: a
-   * wallet known at an older version is known at this one instead, with no
-   * read, so that a payment into it (a merchant's wallet, say) needs none.
-   * Of its coins, what `coins` says the commit did: when a coin left it,
-   * none are known any more, and a payment from it reads them first
-   * (`recall`); when it only received coins, those known that rank ahead of
-   * every coin it received stay known, as a prefix (see keepCoinsAhead).
-   * The commit's version check still stands behind all of it. Without
-   * balances (a closed wallet, or an older commit's announcement), it is
-   * forgotten.
-   */
-  announced(walletId: AccountId, version: number, balances?: WalletBalances, coins: CoinsAnnounced = SPENT): void {
+  /** A commit elsewhere left the wallet at `version`: what is known of an older one is forgotten. */
+  announced(walletId: AccountId, version: number): void {
     const entry = this.#known.get(walletId);
-    if (!entry || !(version > entry.version)) return;
-    if (!balances) {
-      this.#known.delete(walletId);
-      return;
-    }
-    // A new object: a batch in flight may hold the one known so far, and must decide on it alone.
-    entry.wallet = { ...entry.wallet, ...balances };
-    entry.version = version;
-    keepCoinsAhead(entry, coins);
+    if (entry && entry.version < version) this.#known.delete(walletId);
   }
 
   forgetAll(): void {
@@ -249,30 +201,6 @@ function keepFirstCoins(entry: Entry, update: KnownWallet): void {
   kept.length = count;
   entry.coins = kept;
   entry.readUpTo = update.coins.length > KNOWN_COINS ? update.coins[KNOWN_COINS - 1] : update.readUpTo;
-}
-
-/**
- * The known coins that still say what the wallet holds after a commit
- * elsewhere. Spent from: none. Paid into with coins of at most `received`:
- * those worth more, which rank ahead of every coin received (largest
- * first; a coin worth as much may rank either side, by serial), with the
- * last of them as the last coin read, since the coins received, like every
- * coin not known, rank after it. New arrays: a batch in flight may hold the
- * old ones.
- */
-function keepCoinsAhead(entry: Entry, coins: CoinsAnnounced): void {
-  if (!entry.coins || coins.spent) {
-    entry.coins = undefined;
-    entry.readUpTo = undefined;
-    return;
-  }
-  if (coins.received <= 0) return;
-  const received = coins.received;
-  const at = entry.coins.findIndex((coin) => coin.value <= received);
-  const kept = at === -1 ? [...entry.coins] : entry.coins.slice(0, at);
-  const last = kept.at(-1);
-  entry.coins = last ? kept : undefined;
-  entry.readUpTo = last;
 }
 
 /** Whether the coins known of a spender say if it can pay `amount`: all of them are known, or those known are enough. */

@@ -82,13 +82,5 @@ export interface Decided {
 /** A decided command, or the rule that refused it. */
 export type Decision = Decided | { refused: LedgerRuleViolation };
 
-/**
- * A wallet's row as a batch leaves it; as committed, also what the batch
- * did to its coins (see commitBatch).
- */
-export type CommittedWallet = WalletBalance & {
-  wallet_id: AccountId;
-  version: number;
-  coins_spent?: boolean;
-  coins_received?: number;
-};
+/** A wallet's row as a batch leaves it. */
+export type CommittedWallet = WalletBalance & { wallet_id: AccountId; version: number };

@@ -7,8 +7,7 @@
 --
 -- p_batch: {events: [{stream_id, version, type, data, metadata, created_at,
 -- prev_hash, hash}] in the order the batch decided them, wallets:
--- [{wallet_id, total, available, withdrawable, reserved, version,
--- coins_spent, coins_received}] (the last two for the announcement below),
+-- [{wallet_id, total, available, withdrawable, reserved, version}],
 -- transactions_new and transactions_changed: [ledger_transactions row],
 -- entries: [{event, n, tx_id, account_id, entry_date, type, amount,
 -- currency, debit_credit}] (event: the 1-based index of its event in
@@ -91,24 +90,10 @@ BEGIN
 
   -- Only wallets locked and checked above: a balance is written whole,
   -- so one that was not read with the batch would be overwritten.
-  -- Each wallet goes into the announcement below as written: "wallet
-  -- version total available withdrawable reserved spent received", spent
-  -- 1 when a coin left it (or the caller did not say), received the
-  -- largest coin it received (0: none); or, closed, "wallet version" alone
-  -- (a process that knows it open is to read it again).
-  WITH written AS (
-    UPDATE wallets AS w SET total = b.total, available = b.available, withdrawable = b.withdrawable, reserved = b.reserved, version = b.version
-    FROM jsonb_to_recordset(p_batch->'wallets') AS b(
-      wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint, version bigint, coins_spent boolean, coins_received bigint
-    )
-    WHERE w.wallet_id = b.wallet_id AND w.wallet_id = ANY(p_wallet_ids)
-    RETURNING w.wallet_id, w.status, w.version, w.total, w.available, w.withdrawable, w.reserved, b.coins_spent, b.coins_received
-  )
-  SELECT count(*), string_agg(CASE WHEN x.status = 'open'
-           THEN concat_ws(' ', x.wallet_id, x.version, x.total, x.available, x.withdrawable, x.reserved,
-                          CASE WHEN coalesce(x.coins_spent, true) THEN 1 ELSE 0 END, coalesce(x.coins_received, 0))
-           ELSE concat_ws(' ', x.wallet_id, x.version) END, ' ')
-  INTO v_count, v_announcement FROM written x;
+  UPDATE wallets AS w SET total = b.total, available = b.available, withdrawable = b.withdrawable, reserved = b.reserved, version = b.version
+  FROM jsonb_to_recordset(p_batch->'wallets') AS b(wallet_id text, total bigint, available bigint, withdrawable bigint, reserved bigint, version bigint)
+  WHERE w.wallet_id = b.wallet_id AND w.wallet_id = ANY(p_wallet_ids);
+  GET DIAGNOSTICS v_count = ROW_COUNT;
   IF v_count <> jsonb_array_length(p_batch->'wallets') THEN
     RAISE EXCEPTION 'committing %: the batch writes wallets it did not read', v_stream_ids;
   END IF;
@@ -177,15 +162,13 @@ BEGIN
     event integer, n integer, tx_id text, account_id text, entry_date timestamptz, type text, amount bigint, currency text, debit_credit char(1)
   );
 
-  -- Announces the wallets as the batch left them (written above), so that
-  -- a process that knows one at an older version takes its new balances
-  -- instead of reading it again, and does not decide on the old ones into
-  -- the version check above (known-wallets.ts). Each wallet's version comes
-  -- right after it, as when only versions were announced, and a wallet
-  -- takes an even number of words: a process that reads the announcement
-  -- as pairs still finds every wallet's version. Past NOTIFY's 8000-byte
-  -- limit: "origin *", forget every wallet.
-  v_announcement := concat_ws(' ', coalesce(p_batch->>'origin', '-'), v_announcement);
+  -- Announces the wallets' new versions at commit ("origin wallet version
+  -- …"), so that a process that knows one at an older version reads it
+  -- before deciding on it again instead of committing into the version
+  -- check above (known-wallets.ts). Past NOTIFY's 8000-byte limit: "origin
+  -- *", forget every wallet.
+  SELECT concat_ws(' ', coalesce(p_batch->>'origin', '-'), string_agg((b->>'wallet_id') || ' ' || (b->>'version'), ' '))
+  INTO v_announcement FROM jsonb_array_elements(p_batch->'wallets') b;
   PERFORM pg_notify('ledger_wallets', CASE WHEN octet_length(v_announcement) <= 7900 THEN v_announcement ELSE coalesce(p_batch->>'origin', '-') || ' *' END);
 
   RETURN QUERY SELECT * FROM unnest(v_stream_ids, v_positions, v_versions, v_transaction_ids);
