@@ -43,7 +43,11 @@ import {
  * follow the commits' announcements, as API processes do. It prints the
  * two processes' rate against this one's alone, the CPU per transfer of
  * each process and of Postgres, and the share of batches whose commit met
- * another process's (see groupCommitContention).
+ * another process's (see groupCommitContention). BENCH_LEDGER_SPLIT=same
+ * adds a fourth side: the same number of callers in each of the two
+ * processes, so that each process's batches are as large as the one
+ * process's, and what is left of the gap is what the processes cost each
+ * other (see SPLIT_SAME).
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_UP_SECONDS = 1;
@@ -61,6 +65,16 @@ const KEEP_DATABASE = process.env.BENCH_KEEP_DATABASE === '1';
 const TARGET_RSS_MB = 200;
 /** BENCH_LEDGER_PROCESSES=1 leaves out the side over two processes. */
 const TWO_PROCESSES = process.env.BENCH_LEDGER_PROCESSES !== '1';
+/**
+ * BENCH_LEDGER_SPLIT=same: beside the two processes sharing the callers
+ * (half each), a turn of the two processes with all of them each (N + N),
+ * against the one process with N. Sharing them halves each process's
+ * batches as well as making the processes meet; with N each, the batches
+ * are the size they are alone, and only the meeting is left.
+ */
+const SPLIT_SAME = process.env.BENCH_LEDGER_SPLIT === 'same';
+if (!['same', 'half', undefined].includes(process.env.BENCH_LEDGER_SPLIT))
+  throw new Error(`BENCH_LEDGER_SPLIT is "same" or "half" (the default), not "${process.env.BENCH_LEDGER_SPLIT}"`);
 /** BENCH_LEDGER_LOG=off runs without the ledger log's sequencer, for a paired run against it (issue 38). */
 const LEDGER_LOG = process.env.BENCH_LEDGER_LOG !== 'off';
 /** The sequencer may trail the writes by at most this much at the bench's rate (issue 38). */
@@ -540,6 +554,8 @@ interface Round {
   ledgerCounts: BatchCounts;
   /** The same callers over two processes on the same wallets; null when asked not to (BENCH_LEDGER_PROCESSES=1). */
   twoProcesses: TwoProcesses | null;
+  /** As many callers in each of the two processes as the one has; null unless asked (BENCH_LEDGER_SPLIT=same). */
+  twoProcessesSame: TwoProcesses | null;
   /** Peak RSS of the process up to the end of this round, to see which phase grows it. */
   peakRssMb: number;
 }
@@ -563,19 +579,18 @@ interface TwoTally {
 }
 
 /**
- * One turn of the two-process side: this process runs half the callers
- * (rounded up), the child the rest, at the same time for `seconds`. This
- * process's slice reads the CPU of every backend of the bench's database,
- * the child's included.
+ * One turn of the two-process side: this process runs `split[0]` callers,
+ * the child `split[1]`, at the same time for `seconds`. This process's
+ * slice reads the CPU of every backend of the bench's database, the
+ * child's included.
  */
 async function runTwoSlice(
   db: Kysely<Database>,
   peer: Peer,
-  callers: number,
+  [here, there]: [number, number],
   seconds: number,
   tally: TwoTally,
 ): Promise<void> {
-  const [here, there] = splitCallers(callers);
   const before = batchCountsOf(db);
   const elsewhere = peer.run(there, seconds);
   await runSlice(db, here, seconds, () => ledgerTransfer(db), tally.here);
@@ -587,18 +602,22 @@ async function runTwoSlice(
   tally.there.cpuMs += ran.cpuMs;
 }
 
-/** The callers of this process and of the child: half each, at least one each. */
-const splitCallers = (callers: number): [number, number] => [
-  Math.ceil(callers / 2),
-  Math.max(1, Math.floor(callers / 2)),
-];
+/** The callers of this process and of the child: half each, at least one each; or, `same`, all of them each. */
+const splitCallers = (callers: number, same = false): [number, number] =>
+  same ? [callers, callers] : [Math.ceil(callers / 2), Math.max(1, Math.floor(callers / 2))];
 
-function twoProcessesOf(callers: number, tally: TwoTally): TwoProcesses {
+const noTwoTally = (): TwoTally => ({
+  here: emptyTally(),
+  there: { transfers: 0, refused: 0, elapsedMs: 0, cpuMs: 0 },
+  counts: noBatches(),
+});
+
+function twoProcessesOf(split: [number, number], tally: TwoTally): TwoProcesses {
   const here = tally.here.latenciesMs.length;
   const { there } = tally;
   return {
     perSecond: here / (tally.here.elapsedMs / 1000) + there.transfers / (there.elapsedMs / 1000),
-    split: splitCallers(callers),
+    split,
     cpuMs: {
       here: tally.here.nodeCpuMs / Math.max(1, here),
       there: there.cpuMs / Math.max(1, there.transfers),
@@ -651,26 +670,23 @@ async function runRound(
   try {
     const baseline = emptyTally();
     const measured = emptyTally();
-    const two: TwoTally = {
-      here: emptyTally(),
-      there: { transfers: 0, refused: 0, elapsedMs: 0, cpuMs: 0 },
-      counts: noBatches(),
-    };
+    const two = noTwoTally();
+    const twoSame = noTwoTally();
+    const half = splitCallers(callers);
+    const same = splitCallers(callers, true);
+    const sameToo = peer !== null && SPLIT_SAME;
     await runSlice(handle.db, callers, WARM_UP_SECONDS, () => baselineTransfer(handle.db), emptyTally());
     await runSlice(ledger, callers, WARM_UP_SECONDS, () => ledgerTransfer(ledger), emptyTally());
-    if (peer)
-      await runTwoSlice(ledger, peer, callers, WARM_UP_SECONDS, {
-        here: emptyTally(),
-        there: { transfers: 0, refused: 0, elapsedMs: 0, cpuMs: 0 },
-        counts: noBatches(),
-      });
+    if (peer) await runTwoSlice(ledger, peer, half, WARM_UP_SECONDS, noTwoTally());
+    if (peer && sameToo) await runTwoSlice(ledger, peer, same, WARM_UP_SECONDS, noTwoTally());
     let alone = noBatches();
     for (let turn = 0; turn < SECONDS / SLICE_SECONDS; turn++) {
       await runSlice(handle.db, callers, SLICE_SECONDS, () => baselineTransfer(handle.db), baseline);
       const before = batchCountsOf(ledger);
       await runSlice(ledger, callers, SLICE_SECONDS, () => ledgerTransfer(ledger), measured);
       alone = addBatchCounts(alone, batchCountsSince(before, batchCountsOf(ledger)));
-      if (peer) await runTwoSlice(ledger, peer, callers, SLICE_SECONDS, two);
+      if (peer) await runTwoSlice(ledger, peer, half, SLICE_SECONDS, two);
+      if (peer && sameToo) await runTwoSlice(ledger, peer, same, SLICE_SECONDS, twoSame);
     }
     return {
       callers,
@@ -678,7 +694,8 @@ async function runRound(
       ledger: measurementOf(measured),
       ledgerReadShare: alone.read / Math.max(1, alone.batches),
       ledgerCounts: alone,
-      twoProcesses: peer ? twoProcessesOf(callers, two) : null,
+      twoProcesses: peer ? twoProcessesOf(half, two) : null,
+      twoProcessesSame: sameToo ? twoProcessesOf(same, twoSame) : null,
       peakRssMb: memory.peakMb(),
     };
   } finally {
@@ -752,28 +769,41 @@ async function checkConservation(url: string, purchased: number): Promise<void> 
 }
 
 function printTwoProcesses(rounds: readonly Round[]): void {
-  for (const { callers, ledger, ledgerCounts, twoProcesses } of rounds) {
-    if (!twoProcesses) continue;
-    const { perSecond, split, cpuMs, refused, counts } = twoProcesses;
-    const share = (count: number) => `${((count / Math.max(1, counts.batches)) * 100).toFixed(1)}%`;
-    console.warn('');
-    console.warn(
-      `${callers} callers over two processes on the same wallets (${split[0]} + ${split[1]}): ${perSecond.toFixed(0)} transfers/s, ` +
-        `one process ${ledger.perSecond.toFixed(0)}/s; refused ${refused}`,
-    );
-    console.warn(`two processes / one: ${((perSecond / ledger.perSecond) * 100).toFixed(1)}%`);
-    console.warn(
-      `CPU ms per transfer, two processes: process 1 ${cpuMs.here.toFixed(3)}, process 2 ${cpuMs.there.toFixed(3)}, postgres ${cpuMs.postgres.toFixed(3)} ` +
-        `(one process: node ${ledger.perTransfer.nodeCpuMs.toFixed(3)}, postgres ${ledger.perTransfer.postgresCpuMs.toFixed(3)})`,
-    );
-    console.warn(
-      `batches that conflicted: ${share(counts.conflicted)} (${counts.conflicted} of ${counts.batches}); ` +
-        `decided under lock: ${share(counts.locked)}; read wallets first: ${share(counts.read)}`,
-    );
-    console.warn(
-      `one process alone, in its own turns: ${ledgerCounts.conflicted} of ${ledgerCounts.batches} batches conflicted, ${ledgerCounts.locked} decided under lock`,
-    );
+  for (const { callers, ledger, ledgerCounts, twoProcesses, twoProcessesSame } of rounds) {
+    if (twoProcesses) printTwo(callers, ledger, twoProcesses, `${callers} callers over two processes`, '');
+    if (twoProcessesSame)
+      printTwo(
+        callers,
+        ledger,
+        twoProcessesSame,
+        `${callers} callers in each of two processes`,
+        `, ${callers} callers in each (BENCH_LEDGER_SPLIT=same)`,
+      );
+    if (twoProcesses || twoProcessesSame)
+      console.warn(
+        `one process alone, in its own turns: ${ledgerCounts.conflicted} of ${ledgerCounts.batches} batches conflicted, ${ledgerCounts.locked} decided under lock`,
+      );
   }
+}
+
+/** One two-process side against the one process with `callers`; `label` follows "two processes / one". */
+function printTwo(callers: number, ledger: Measurement, two: TwoProcesses, title: string, label: string): void {
+  const { perSecond, split, cpuMs, refused, counts } = two;
+  const share = (count: number) => `${((count / Math.max(1, counts.batches)) * 100).toFixed(1)}%`;
+  console.warn('');
+  console.warn(
+    `${title} on the same wallets (${split[0]} + ${split[1]}): ${perSecond.toFixed(0)} transfers/s, ` +
+      `one process with ${callers} ${ledger.perSecond.toFixed(0)}/s; refused ${refused}`,
+  );
+  console.warn(`two processes / one${label}: ${((perSecond / ledger.perSecond) * 100).toFixed(1)}%`);
+  console.warn(
+    `CPU ms per transfer, two processes: process 1 ${cpuMs.here.toFixed(3)}, process 2 ${cpuMs.there.toFixed(3)}, postgres ${cpuMs.postgres.toFixed(3)} ` +
+      `(one process: node ${ledger.perTransfer.nodeCpuMs.toFixed(3)}, postgres ${ledger.perTransfer.postgresCpuMs.toFixed(3)})`,
+  );
+  console.warn(
+    `batches that conflicted: ${share(counts.conflicted)} (${counts.conflicted} of ${counts.batches}); ` +
+      `decided under lock: ${share(counts.locked)}; read wallets first: ${share(counts.read)}`,
+  );
 }
 
 function printVerdict(rounds: readonly Round[], memory: { sampledMb: number; maxRssMb: number }): void {
