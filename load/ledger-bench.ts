@@ -570,12 +570,15 @@ interface TwoProcesses {
   refused: number;
   /** Both group commits' batches, added up. */
   counts: BatchCounts;
+  /** This process's batches and the child's. */
+  byProcess: [BatchCounts, BatchCounts];
 }
 
 interface TwoTally {
   here: Tally;
   there: { transfers: number; refused: number; elapsedMs: number; cpuMs: number };
   counts: BatchCounts;
+  byProcess: [BatchCounts, BatchCounts];
 }
 
 /**
@@ -595,7 +598,9 @@ async function runTwoSlice(
   const elsewhere = peer.run(there, seconds);
   await runSlice(db, here, seconds, () => ledgerTransfer(db), tally.here);
   const ran = await elsewhere;
-  tally.counts = addBatchCounts(tally.counts, addBatchCounts(batchCountsSince(before, batchCountsOf(db)), ran.counts));
+  const ours = batchCountsSince(before, batchCountsOf(db));
+  tally.counts = addBatchCounts(tally.counts, addBatchCounts(ours, ran.counts));
+  tally.byProcess = [addBatchCounts(tally.byProcess[0], ours), addBatchCounts(tally.byProcess[1], ran.counts)];
   tally.there.transfers += ran.transfers;
   tally.there.refused += ran.refused;
   tally.there.elapsedMs += ran.elapsedMs;
@@ -610,6 +615,7 @@ const noTwoTally = (): TwoTally => ({
   here: emptyTally(),
   there: { transfers: 0, refused: 0, elapsedMs: 0, cpuMs: 0 },
   counts: noBatches(),
+  byProcess: [noBatches(), noBatches()],
 });
 
 function twoProcessesOf(split: [number, number], tally: TwoTally): TwoProcesses {
@@ -625,6 +631,7 @@ function twoProcessesOf(split: [number, number], tally: TwoTally): TwoProcesses 
     },
     refused: tally.here.refused + there.refused,
     counts: tally.counts,
+    byProcess: tally.byProcess,
   };
 }
 
@@ -788,8 +795,8 @@ function printTwoProcesses(rounds: readonly Round[]): void {
 
 /** One two-process side against the one process with `callers`; `label` follows "two processes / one". */
 function printTwo(callers: number, ledger: Measurement, two: TwoProcesses, title: string, label: string): void {
-  const { perSecond, split, cpuMs, refused, counts } = two;
-  const share = (count: number) => `${((count / Math.max(1, counts.batches)) * 100).toFixed(1)}%`;
+  const { perSecond, split, cpuMs, refused, counts, byProcess } = two;
+  const share = (count: number, of = counts) => `${((count / Math.max(1, of.batches)) * 100).toFixed(1)}%`;
   console.warn('');
   console.warn(
     `${title} on the same wallets (${split[0]} + ${split[1]}): ${perSecond.toFixed(0)} transfers/s, ` +
@@ -802,7 +809,8 @@ function printTwo(callers: number, ledger: Measurement, two: TwoProcesses, title
   );
   console.warn(
     `batches that conflicted: ${share(counts.conflicted)} (${counts.conflicted} of ${counts.batches}); ` +
-      `decided under lock: ${share(counts.locked)}; read wallets first: ${share(counts.read)}`,
+      `decided under lock: ${share(counts.locked)}; read wallets first: ${share(counts.read)} ` +
+      `(process 1 ${share(byProcess[0].read, byProcess[0])}, process 2 ${share(byProcess[1].read, byProcess[1])})`,
   );
 }
 

@@ -423,7 +423,7 @@ describe('concurrent spending', () => {
       await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 1, read: moved.read + 1 });
       // Not read again for a minute, as without announcements: the next batch decides on what it knows.
-      await executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings);
+      await announced(() => executeLedgerCommand(here.db, transfer('announced-a', 'announced-b', 1_00), settings));
       expect(groupCommitCounts(here.db)).toEqual({ batches: moved.batches + 2, read: moved.read + 1 });
 
       // With the announcements lost, what it knew is forgotten.
