@@ -117,7 +117,9 @@ describe('web app serving', () => {
   const preloaded = (html: string) => {
     const head = html.slice(0, html.indexOf('</head>'));
     return {
-      modules: [...head.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)">/g)].map((each) => each[1]),
+      modules: [...head.matchAll(/<link rel="modulepreload" fetchpriority="low" crossorigin href="\/([^"]+)">/g)].map(
+        (each) => each[1],
+      ),
       styles: [...head.matchAll(/<link rel="preload" as="style" crossorigin href="\/([^"]+)">/g)].map(
         (each) => each[1],
       ),

@@ -80,14 +80,17 @@ const FIRST_SCREENS: Record<string, { signedIn: readonly string[]; guest: readon
  * screen, so the browser fetches them beside the main script instead of
  * once it has run and asked for them (about 200 ms later on a phone).
  * Module preloads as Vite's own loader would make them (credentialed alike,
- * so it uses them), stylesheets preloaded: Vite's loader adds them.
+ * so it uses them), stylesheets preloaded: Vite's loader adds them. The
+ * modules at low priority: at the default (high) they wait ahead of the
+ * first paint, and the start-up loader no longer painted before the
+ * dashboard (first paint 2.7 s against 2.1 s in Lighthouse's phone run).
  */
 function firstScreenLinks(screens: Record<string, ScreenChunks>, pathname: string, signedIn: boolean): string {
   const modules = FIRST_SCREENS[pathname]?.[signedIn ? 'signedIn' : 'guest'] ?? [];
   const js = new Set(modules.flatMap((module) => screens[module]?.js ?? []));
   const css = new Set(modules.flatMap((module) => screens[module]?.css ?? []));
   return [
-    ...[...js].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+    ...[...js].map((file) => `<link rel="modulepreload" fetchpriority="low" crossorigin href="/${file}">`),
     ...[...css].map((file) => `<link rel="preload" as="style" crossorigin href="/${file}">`),
   ].join('');
 }
