@@ -35,6 +35,25 @@ describe('open-loop load', () => {
     expect(result.achievedRate).toBeCloseTo(10 / 0.905, 5);
   });
 
+  it('keeps to the schedule when its timer wakes late, sending the requests due at once', async () => {
+    const clock = { t: 0 };
+    const result = await runOpenLoop({
+      rate: 2_000,
+      seconds: 1,
+      now: () => clock.t,
+      // A timer a millisecond late every time, as setTimeout is at best.
+      sleepUntil: async (at) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        clock.t = Math.max(clock.t, at) + 1;
+      },
+      send: () => Promise.resolve(),
+    });
+    expect(result.scheduled).toBe(2_000);
+    // Each request waits at most the timer's lateness, however many came before it.
+    expect(result.latencies.at(-1)).toBeLessThanOrEqual(1);
+    expect(result.achievedRate).toBeGreaterThan(1_900);
+  });
+
   it('counts a failed request as an error, not a latency, and prints one line per rate', async () => {
     const { now, sleepUntil } = virtualClock();
     const result = await runOpenLoop({
