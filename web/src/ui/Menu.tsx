@@ -1,5 +1,5 @@
 import * as RadixMenu from '@radix-ui/react-dropdown-menu';
-import { useEffect, useId, useRef, type ReactElement, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactElement, type ReactNode, type RefAttributes } from 'react';
 
 export interface MenuEntry {
   id: string;
@@ -33,34 +33,28 @@ export function MenuButton({
       <RadixMenu.Trigger ref={trigger} className={className}>
         {label}
       </RadixMenu.Trigger>
-      <RadixMenu.Portal>
-        <RadixMenu.Content
-          className="menu-list"
-          align="end"
-          sideOffset={4}
-          collisionPadding={8}
-          onCloseAutoFocus={(event) => {
-            const action = chosen.current;
-            chosen.current = null;
-            if (!action) return;
-            event.preventDefault();
-            trigger.current?.focus();
-            action();
-          }}
-        >
-          {entries.map((entry) => (
-            <RadixMenu.Item
-              key={entry.id}
-              className="menu-item"
-              onSelect={() => {
-                chosen.current = entry.onSelect;
-              }}
-            >
-              {entry.label}
-            </RadixMenu.Item>
-          ))}
-        </RadixMenu.Content>
-      </RadixMenu.Portal>
+      <MenuList
+        onCloseAutoFocus={(event) => {
+          const action = chosen.current;
+          chosen.current = null;
+          if (!action) return;
+          event.preventDefault();
+          trigger.current?.focus();
+          action();
+        }}
+      >
+        {entries.map((entry) => (
+          <RadixMenu.Item
+            key={entry.id}
+            className="menu-item"
+            onSelect={() => {
+              chosen.current = entry.onSelect;
+            }}
+          >
+            {entry.label}
+          </RadixMenu.Item>
+        ))}
+      </MenuList>
     </RadixMenu.Root>
   );
 }
@@ -96,24 +90,27 @@ export function Menu({
       <RadixMenu.Trigger ref={button} className={triggerClassName}>
         {trigger}
       </RadixMenu.Trigger>
-      <RadixMenu.Portal>
-        <RadixMenu.Content
-          className="menu-list"
-          align="end"
-          sideOffset={4}
-          collisionPadding={8}
-          ref={(content) => {
-            // Radix focuses the first entry only when it saw the key itself; this key came before it was there.
-            // After Radix's own focus on mount (the menu as a whole), in the next frame.
-            if (!content || openAtOnce !== 'keyboard' || firstFocused.current) return;
-            firstFocused.current = true;
-            requestAnimationFrame(() => content.querySelector<HTMLElement>('[role^="menuitem"]')?.focus());
-          }}
-        >
-          {children}
-        </RadixMenu.Content>
-      </RadixMenu.Portal>
+      <MenuList
+        ref={(content) => {
+          // Radix focuses the first entry only when it saw the key itself; this key came before it was there.
+          // After Radix's own focus on mount (the menu as a whole), in the next frame.
+          if (!content || openAtOnce !== 'keyboard' || firstFocused.current) return;
+          firstFocused.current = true;
+          requestAnimationFrame(() => content.querySelector<HTMLElement>('[role^="menuitem"]')?.focus());
+        }}
+      >
+        {children}
+      </MenuList>
     </RadixMenu.Root>
+  );
+}
+
+/** The open menu's list, as every menu of the app places and styles it: under its button's end edge. */
+function MenuList(props: RadixMenu.DropdownMenuContentProps & RefAttributes<HTMLDivElement>) {
+  return (
+    <RadixMenu.Portal>
+      <RadixMenu.Content className="menu-list" align="end" sideOffset={4} collisionPadding={8} {...props} />
+    </RadixMenu.Portal>
   );
 }
 
