@@ -63,16 +63,12 @@ const dashboard = [
   'src/features/wallet/WalletPage.tsx',
   'src/features/wallet/index.ts',
 ];
+const signIn = ['src/features/session/LoginPage.tsx'];
+const home = { signedIn: [...dashboard, 'src/features/agreements/PendingAgreement.tsx'], guest: signIn };
 const FIRST_SCREENS: Record<string, { signedIn: readonly string[]; guest: readonly string[] }> = {
-  '/': {
-    signedIn: [...dashboard, 'src/features/agreements/PendingAgreement.tsx'],
-    guest: ['src/features/session/LoginPage.tsx'],
-  },
-  '/wallet': { signedIn: dashboard, guest: ['src/features/session/LoginPage.tsx'] },
-  '/login': {
-    signedIn: [...dashboard, 'src/features/agreements/PendingAgreement.tsx'],
-    guest: ['src/features/session/LoginPage.tsx'],
-  },
+  '/': home,
+  '/wallet': { signedIn: dashboard, guest: signIn },
+  '/login': home,
 };
 
 /**
