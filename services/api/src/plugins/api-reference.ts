@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import apiReference from '@scalar/fastify-api-reference';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginCallback, type LightMyRequestResponse } from 'fastify';
 
 export const API_REFERENCE_PATH = '/api/reference';
 
@@ -35,13 +34,51 @@ export function referencePolicy(scriptHashes: readonly string[]): string {
   ].join('; ');
 }
 
+const REFERENCE_CONFIGURATION = {
+  url: '/api/docs',
+  pageTitle: 'Peeks Wallet API reference',
+  withDefaultFonts: false,
+  telemetry: false,
+  showDeveloperTools: 'never',
+  hideClientButton: true,
+  // Both would talk to Scalar's servers.
+  agent: { disabled: true },
+  mcp: { disabled: true },
+} as const;
+
+/**
+ * Scalar's renderer, in an instance of its own, made on the first request
+ * for the reference. Its module holds the 4 MB browser bundle as a string
+ * and costs some 20 MB of memory, which every API process would otherwise
+ * carry for a page few ever open.
+ */
+let renderer: Promise<FastifyInstance> | undefined;
+
+function scalarRenderer(): Promise<FastifyInstance> {
+  renderer ??= (async () => {
+    const { default: apiReference } = await import('@scalar/fastify-api-reference');
+    const instance = Fastify({ logger: false });
+    await instance.register(apiReference, { routePrefix: API_REFERENCE_PATH, configuration: REFERENCE_CONFIGURATION });
+    await instance.ready();
+    return instance;
+  })().catch((error: unknown) => {
+    renderer = undefined;
+    throw error;
+  });
+  return renderer;
+}
+
+async function rendered(url: string): Promise<LightMyRequestResponse> {
+  return (await scalarRenderer()).inject({ method: 'GET', url });
+}
+
 /**
  * A rendered reference of GET /api/docs at /api/reference, served by the
  * app itself (Scalar's bundle from node_modules, no CDN). Public like the
  * document. Registered without fastify-plugin so that its hooks stay on its
  * own routes.
  */
-export async function apiReferenceRoutes(app: FastifyInstance): Promise<void> {
+export const apiReferenceRoutes: FastifyPluginCallback = (app, _options, registered) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, access: 'public' };
   });
@@ -50,19 +87,13 @@ export async function apiReferenceRoutes(app: FastifyInstance): Promise<void> {
       void reply.header('content-security-policy', referencePolicy(inlineScriptHashes(payload)));
     done(null, payload);
   });
-  await app.register(apiReference, {
-    routePrefix: API_REFERENCE_PATH,
-    logLevel: 'warn',
-    configuration: {
-      url: '/api/docs',
-      pageTitle: 'Peeks Wallet API reference',
-      withDefaultFonts: false,
-      telemetry: false,
-      showDeveloperTools: 'never',
-      hideClientButton: true,
-      // Both would talk to Scalar's servers.
-      agent: { disabled: true },
-      mcp: { disabled: true },
-    },
-  });
-}
+  const hidden = { schema: { hide: true }, logLevel: 'warn' } as const;
+  for (const url of [`${API_REFERENCE_PATH}/`, `${API_REFERENCE_PATH}/js/scalar.js`])
+    app.get(url, hidden, async (request, reply) => {
+      // The app ignores trailing slashes, so this route answers /api/reference too: the page's relative script needs the slash.
+      if (url.endsWith('/') && !request.url.split('?')[0]?.endsWith('/')) return reply.redirect(url, 301);
+      const answer = await rendered(url);
+      return reply.code(answer.statusCode).header('content-type', answer.headers['content-type']).send(answer.body);
+    });
+  registered();
+};
