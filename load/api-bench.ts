@@ -49,6 +49,9 @@ import { openLoopLine, runOpenLoop } from './open-loop.ts';
  * Then, over HTTP, requests on a fixed schedule at 50% and 80% of the
  * closed-loop rate for BENCH_OPEN_LOOP_SECONDS each (10; 0 leaves them
  * out), latency counted from each request's scheduled start (load/open-loop.ts).
+ * BENCH_TRACE=<folder> writes there each open-loop request's schedule and
+ * latency, and each product process's garbage collections, to find what a
+ * stall in the tail lined up with.
  *
  * BENCH_READS=1 runs the read-heavy form instead (see readHeavy): list
  * reads with a few sends, against one API process reading from the primary
@@ -673,6 +676,12 @@ async function main(): Promise<void> {
           },
         });
         console.warn(openLoopLine(share, result, rate));
+        // With BENCH_TRACE, each request's schedule and latency, to lay beside the GC logs and Postgres's checkpoints.
+        if (process.env.BENCH_TRACE)
+          writeFileSync(
+            path.join(process.env.BENCH_TRACE, `open-loop-${String(share * 100)}.json`),
+            JSON.stringify({ startedAt: result.startedAt, rate, timeline: result.timeline }),
+          );
         if (result.errors > 0) process.exitCode = 1;
       }
     }

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { newDatabaseClient, type Database } from '@peeks/db';
 import { WALLET_CHANGES_CHANNEL, walletChangeFollower } from '@peeks/ledger-store';
@@ -102,16 +102,30 @@ export function startProductProcess(
   const profile = process.env.BENCH_CPU_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`]
     : [];
-  const child = spawn(process.execPath, [...profile, '--max-semi-space-size=8', path.join(ROOT, script)], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // BENCH_TRACE=<folder>: each product process logs its garbage collections there, each line stamped with the epoch ms it arrived.
+  const trace = process.env.BENCH_TRACE;
+  const child = spawn(
+    process.execPath,
+    [...profile, ...(trace ? ['--trace-gc'] : []), '--max-semi-space-size=8', path.join(ROOT, script)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production', MALLOC_MMAP_THRESHOLD_: '131072', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
   };
   child.stdout.on('data', keep);
+  if (trace) {
+    mkdirSync(trace, { recursive: true });
+    const log = path.join(trace, `${path.basename(path.dirname(path.dirname(script)))}-${String(child.pid)}.gc.log`);
+    child.stdout.on('data', (chunk: Buffer) => {
+      const stamp = String(Date.now());
+      appendFileSync(log, chunk.toString().replace(/^(?=.)/gm, `${stamp} `));
+    });
+  }
   child.stderr.on('data', keep);
   return { child, output: () => output };
 }

@@ -33,6 +33,12 @@ describe('open-loop load', () => {
     // From the send, these would read 5 ms but one; from the schedule, the stall delays four more.
     expect(result.latencies).toEqual([5, 5, 5, 5, 25, 120, 215, 310, 405, 500]);
     expect(result.achievedRate).toBeCloseTo(10 / 0.905, 5);
+    // The timeline says when the stall struck: the fourth request's schedule, and every one after it.
+    expect(result.timeline.slice(3, 6)).toEqual([
+      [300, 500],
+      [400, 405],
+      [500, 310],
+    ]);
   });
 
   it('keeps to the schedule when its timer wakes late, sending the requests due at once', async () => {

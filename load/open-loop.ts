@@ -30,6 +30,9 @@ export interface OpenLoopResult {
   errors: number;
   /** Latencies from the scheduled start, ms, ascending. */
   latencies: number[];
+  /** When the run started (epoch ms), and each answered request's scheduled start (ms after it) with its latency, in the order answered. */
+  startedAt: number;
+  timeline: [scheduledMs: number, latencyMs: number][];
 }
 
 const realNow = () => performance.now();
@@ -43,7 +46,9 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
   const count = Math.max(1, Math.round(options.rate * options.seconds));
   const interval = 1_000 / options.rate;
   const start = now();
+  const startedAt = Date.now();
   const latencies: number[] = [];
+  const timeline: [number, number][] = [];
   let errors = 0;
   let inFlight = 0;
   let freed: (() => void) | null = null;
@@ -59,7 +64,9 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
       .send(index)
       .then(
         () => {
-          latencies.push(now() - scheduledAt);
+          const latency = now() - scheduledAt;
+          latencies.push(latency);
+          timeline.push([scheduledAt - start, latency]);
         },
         () => {
           errors += 1;
@@ -81,6 +88,8 @@ export async function runOpenLoop(options: OpenLoopOptions): Promise<OpenLoopRes
     achievedRate: elapsedSeconds > 0 ? latencies.length / elapsedSeconds : 0,
     errors,
     latencies,
+    startedAt,
+    timeline,
   };
 }
 
