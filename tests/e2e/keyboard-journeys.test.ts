@@ -220,6 +220,8 @@ describe('menus, dialogs, tabs and tooltips from the keyboard', { timeout: 240_0
     await atBothWidths(person, '99-account-menu-language', [1280]);
     await person.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
+    // The menu gives the focus back to its button a moment after it closes; the next ArrowDown must reach the button.
+    await expect.poll(() => focused(person)).toMatch(/^button: .*アカウント/);
     await choose('English');
     await expect.poll(() => person.evaluate<string>('document.documentElement.lang')).toBe('en');
     await expect.poll(() => focused(person)).toMatch(/^button: .*Account menu$/);
