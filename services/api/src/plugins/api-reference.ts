@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyPluginCallback, type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyPluginCallback } from 'fastify';
 
 export const API_REFERENCE_PATH = '/api/reference';
 
@@ -46,30 +46,44 @@ const REFERENCE_CONFIGURATION = {
   mcp: { disabled: true },
 } as const;
 
-/**
- * Scalar's renderer, in an instance of its own, made on the first request
- * for the reference. Its module holds the 4 MB browser bundle as a string
- * and costs some 20 MB of memory, which every API process would otherwise
- * carry for a page few ever open.
- */
-let renderer: Promise<FastifyInstance> | undefined;
+const REFERENCE_URLS = [`${API_REFERENCE_PATH}/`, `${API_REFERENCE_PATH}/js/scalar.js`] as const;
 
-function scalarRenderer(): Promise<FastifyInstance> {
-  renderer ??= (async () => {
+interface RenderedAnswer {
+  statusCode: number;
+  contentType: string;
+  body: string;
+}
+
+/**
+ * Scalar's page and script, rendered once on the first request for the
+ * reference by its plugin in an instance of its own, then kept: neither
+ * changes while the process runs. The plugin's module holds the 4 MB
+ * browser bundle as a string and costs some 20 MB of memory, which every
+ * API process would otherwise carry for a page few ever open.
+ */
+let renderedReference: Promise<ReadonlyMap<string, RenderedAnswer>> | undefined;
+
+function scalarReference(): Promise<ReadonlyMap<string, RenderedAnswer>> {
+  renderedReference ??= (async () => {
     const { default: apiReference } = await import('@scalar/fastify-api-reference');
     const instance = Fastify({ logger: false });
     await instance.register(apiReference, { routePrefix: API_REFERENCE_PATH, configuration: REFERENCE_CONFIGURATION });
-    await instance.ready();
-    return instance;
+    const answers = new Map<string, RenderedAnswer>();
+    for (const url of REFERENCE_URLS) {
+      const answer = await instance.inject({ method: 'GET', url });
+      answers.set(url, {
+        statusCode: answer.statusCode,
+        contentType: String(answer.headers['content-type']),
+        body: answer.body,
+      });
+    }
+    await instance.close();
+    return answers;
   })().catch((error: unknown) => {
-    renderer = undefined;
+    renderedReference = undefined;
     throw error;
   });
-  return renderer;
-}
-
-async function rendered(url: string): Promise<LightMyRequestResponse> {
-  return (await scalarRenderer()).inject({ method: 'GET', url });
+  return renderedReference;
 }
 
 /**
@@ -88,12 +102,13 @@ export const apiReferenceRoutes: FastifyPluginCallback = (app, _options, registe
     done(null, payload);
   });
   const hidden = { schema: { hide: true }, logLevel: 'warn' } as const;
-  for (const url of [`${API_REFERENCE_PATH}/`, `${API_REFERENCE_PATH}/js/scalar.js`])
+  for (const url of REFERENCE_URLS)
     app.get(url, hidden, async (request, reply) => {
       // The app ignores trailing slashes, so this route answers /api/reference too: the page's relative script needs the slash.
       if (url.endsWith('/') && !request.url.split('?')[0]?.endsWith('/')) return reply.redirect(url, 301);
-      const answer = await rendered(url);
-      return reply.code(answer.statusCode).header('content-type', answer.headers['content-type']).send(answer.body);
+      const answer = (await scalarReference()).get(url);
+      if (!answer) throw new Error(`no rendered answer for ${url}`);
+      return reply.code(answer.statusCode).header('content-type', answer.contentType).send(answer.body);
     });
   registered();
 };
